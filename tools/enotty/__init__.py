@@ -1,0 +1,1 @@
+"""enotty: find and fix ioctl handlers that answer unknown commands with EINVAL."""

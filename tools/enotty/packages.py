@@ -1,0 +1,62 @@
+"""Check for the Debian packages a target needs; install them when root.
+
+Every Makefile target starts here, so that a fresh Debian 12 machine needs
+nothing but `make patches` or `make check`.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from .errors import UsageError
+
+# What each entry point needs, cumulatively named by the Makefile target.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "report": ("coccinelle", "python3"),
+    "patches": (
+        "coccinelle", "python3", "git", "perl", "linux-source-6.12",
+        "xz-utils", "gcc", "make", "flex", "bison", "bc", "libelf-dev",
+        "libssl-dev",
+    ),
+    "qemu": (
+        "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
+        "ccache", "cpio", "qemu-system-x86", "busybox-static", "gcc-multilib",
+        "v4l-utils", "coreutils", "linux-source-6.12", "xz-utils",
+    ),
+}
+NEEDS["check"] = tuple(sorted(set(NEEDS["patches"]) | set(NEEDS["qemu"]) | {"python3-pytest"}))
+
+
+def missing(packages: tuple[str, ...] | list[str]) -> list[str]:
+    """The packages dpkg does not report as installed."""
+    out = []
+    for pkg in packages:
+        res = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Status}", pkg],
+            capture_output=True, text=True, check=False,
+        )
+        if res.returncode != 0 or "install ok installed" not in res.stdout:
+            out.append(pkg)
+    return out
+
+
+def install_line(packages: list[str]) -> str:
+    return "apt-get install -y --no-install-recommends " + " ".join(packages)
+
+
+def ensure(target: str) -> None:
+    """Install what `target` needs when root; otherwise say the apt line."""
+    try:
+        wanted = NEEDS[target]
+    except KeyError:
+        raise UsageError(f"unknown package set {target!r}; known: {', '.join(sorted(NEEDS))}")
+    need = missing(wanted)
+    if not need:
+        return
+    if os.geteuid() != 0:
+        raise UsageError(f"missing Debian packages; run as root: {install_line(need)}")
+    print(f"enotty: installing {' '.join(need)}", file=sys.stderr)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update"], check=True, env=env, stdout=sys.stderr)
+    subprocess.run(install_line(need).split(), check=True, env=env, stdout=sys.stderr)
