@@ -60,3 +60,22 @@ def ensure(target: str) -> None:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "update"], check=True, env=env, stdout=sys.stderr)
     subprocess.run(install_line(need).split(), check=True, env=env, stdout=sys.stderr)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python3 -m enotty.packages TARGET", file=sys.stderr)
+        return 2
+    try:
+        ensure(argv[0])
+    except UsageError as err:
+        print(f"enotty: {err}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as err:
+        print(f"enotty: package installation failed: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,50 @@
+# Entry points.  Each target checks its Debian packages (installing them when
+# run as root, printing the apt-get line otherwise) and then calls one tool.
+#
+#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR]   tree-wide run, mail-ready series
+#   make check                                     every test, QEMU boots included
+#   make report [KDIR=DIR] [M=SUBDIR]              sites as TSV on stdout
+#   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
+#   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
+#   make bench | make verify-generated
+
+PYTHON  ?= /usr/bin/python3
+ENOTTY   = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty
+PKGS     = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty.packages
+
+opt = $(if $($(1)),$(2) '$($(1))')
+
+.PHONY: all help report patches mailout bench verify-generated qemu-test check selftest
+
+all: help
+help:
+	@sed -n '4,10s/^# \{0,1\}//p' Makefile
+
+report:
+	@$(PKGS) report
+	@$(ENOTTY) report $(call opt,KDIR,--kdir) $(call opt,M,--subdir)
+
+patches:
+	@$(PKGS) patches
+	@$(ENOTTY) patches $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,OUT,--out) $(call opt,SIGNOFF,--signoff)
+
+mailout:
+	@$(PKGS) patches
+	@$(ENOTTY) mailout $(call opt,SERIES,--series) $(call opt,OUT,--out) $(if $(SEND),--send)
+
+bench:
+	@$(PKGS) patches
+	@$(ENOTTY) bench $(call opt,KDIR,--kdir)
+
+verify-generated:
+	@$(PKGS) patches
+	@$(ENOTTY) verify-generated $(call opt,KDIR,--kdir)
+
+qemu-test:
+	@$(PKGS) qemu
+	@PYTHONPATH=$(CURDIR)/tools $(PYTHON) $(CURDIR)/selftests/qemu/qemu_test.py \
+		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,MUTANT,--mutant)
+
+check:
+	@$(PKGS) check
+	@cd $(CURDIR) && PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m pytest $(PYTEST_ARGS)
