@@ -1,0 +1,46 @@
+"""Tests for the Debian package check."""
+from __future__ import annotations
+
+import pytest
+
+from enotty import packages
+from enotty.errors import UsageError
+
+
+def test_missing_reports_only_absent_packages() -> None:
+    # dpkg itself is always installed on Debian; the other name cannot exist.
+    assert packages.missing(["dpkg", "enotty-no-such-package"]) == ["enotty-no-such-package"]
+
+
+def test_non_root_gets_the_exact_apt_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(packages.NEEDS, "probe", ("dpkg", "enotty-no-such-package"))
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 1000)
+    with pytest.raises(UsageError) as err:
+        packages.ensure("probe")
+    assert str(err.value).endswith(
+        "apt-get install -y --no-install-recommends enotty-no-such-package")
+
+
+def test_nothing_missing_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(packages.NEEDS, "probe", ("dpkg",))
+    # As non-root a missing package would raise: nothing must be asked for.
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 1000)
+    packages.ensure("probe")
+
+
+def test_unknown_target_is_a_usage_error() -> None:
+    with pytest.raises(UsageError):
+        packages.ensure("no-such-target")
+
+
+def test_check_needs_everything_the_other_targets_need() -> None:
+    for target in ("report", "patches", "qemu"):
+        assert set(packages.NEEDS[target]) <= set(packages.NEEDS["check"])
+
+
+def test_main_exit_status(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(packages.NEEDS, "probe", ("enotty-no-such-package",))
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 1000)
+    assert packages.main(["probe"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "apt-get install" in err
