@@ -1,0 +1,110 @@
+"""The site record: one return value that changes, as the rules report it.
+
+The rules print one `ENOTTY-SITE` line per site in `-D tsv` mode; this
+module parses those lines and reads/writes the report TSV (header
+`file line function interface from to rule`) and the generated sites.tsv
+(the same plus `subsystem series`).
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+from dataclasses import dataclass
+from typing import Iterable, TextIO
+
+SITE_MARKER = "ENOTTY-SITE"
+
+REPORT_COLUMNS = ("file", "line", "function", "interface", "from", "to", "rule")
+SERIES_COLUMNS = REPORT_COLUMNS + ("subsystem", "series")
+
+
+@dataclass(frozen=True)
+class Site:
+    file: str        # relative to the tree root once the scan has seen it
+    line: int        # 1-based, in the unmodified file
+    function: str
+    interface: str   # struct.field, e.g. file_operations.unlocked_ioctl
+    from_: str       # EINVAL, ENOSYS (no minus)
+    to: str          # ENOTTY, ENOIOCTLCMD
+    rule: str        # the .cocci basename without .cocci
+    subsystem: str = ""   # filled in by the series split, for sites.tsv
+    series: str = ""
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line, self.function, self.interface, self.rule,
+                self.from_, self.to)
+
+    def cells(self, columns: tuple[str, ...]) -> list[str]:
+        by_name = {
+            "file": self.file, "line": str(self.line), "function": self.function,
+            "interface": self.interface, "from": self.from_, "to": self.to,
+            "rule": self.rule, "subsystem": self.subsystem, "series": self.series,
+        }
+        return [by_name[c] for c in columns]
+
+    def with_file(self, file: str) -> "Site":
+        return dataclasses.replace(self, file=file)
+
+
+def _check_cell(value: str, what: str) -> str:
+    if not value or any(c in value for c in "\t\r\n"):
+        raise ValueError(f"bad {what} {value!r}")
+    return value
+
+
+def _line_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"bad line number {text!r}")
+    return int(text)
+
+
+def parse_site_line(line: str) -> Site:
+    """One `ENOTTY-SITE<TAB>file<TAB>line<TAB>...<TAB>rule` line from spatch."""
+    fields = line.rstrip("\r\n").split("\t")
+    if len(fields) != 8 or fields[0] != SITE_MARKER:
+        raise ValueError(f"not a {SITE_MARKER} line with 7 fields: {line!r}")
+    _marker, file, lineno, function, interface, from_, to, rule = fields
+    return Site(
+        file=_check_cell(file, "file"), line=_line_number(lineno),
+        function=_check_cell(function, "function"),
+        interface=_check_cell(interface, "interface"),
+        from_=_check_cell(from_.lstrip("-"), "from"), to=_check_cell(to.lstrip("-"), "to"),
+        rule=_check_cell(rule, "rule"),
+    )
+
+
+def is_site_line(line: str) -> bool:
+    return line.startswith(SITE_MARKER + "\t")
+
+
+def sort_sites(sites: Iterable[Site]) -> list[Site]:
+    """File, then numeric line; identical rows (a rule matching twice) once."""
+    return sorted(set(sites), key=Site.sort_key)
+
+
+def write_tsv(sites: Iterable[Site], out: TextIO, columns: tuple[str, ...] = REPORT_COLUMNS) -> None:
+    """Header plus one row per site, sorted; `columns` REPORT_COLUMNS or SERIES_COLUMNS."""
+    if columns not in (REPORT_COLUMNS, SERIES_COLUMNS):
+        raise ValueError(f"unknown column set {columns!r}")
+    out.write("\t".join(columns) + "\n")
+    for site in sort_sites(sites):
+        out.write("\t".join(site.cells(columns)) + "\n")
+
+
+def read_tsv(stream: TextIO) -> list[Site]:
+    """Rows of a report TSV or a sites.tsv, in file order."""
+    reader = csv.reader(stream, delimiter="\t", quoting=csv.QUOTE_NONE)
+    header = tuple(next(reader, ()))
+    if header not in (REPORT_COLUMNS, SERIES_COLUMNS):
+        raise ValueError(f"unexpected TSV header {header!r}")
+    sites = []
+    for number, row in enumerate(reader, start=2):
+        if len(row) != len(header):
+            raise ValueError(f"line {number}: {len(row)} fields, expected {len(header)}")
+        cell = dict(zip(header, row))
+        sites.append(Site(
+            file=cell["file"], line=_line_number(cell["line"]), function=cell["function"],
+            interface=cell["interface"], from_=cell["from"], to=cell["to"], rule=cell["rule"],
+            subsystem=cell.get("subsystem", ""), series=cell.get("series", ""),
+        ))
+    return sites

@@ -1,0 +1,79 @@
+import dataclasses
+import io
+
+import pytest
+
+from enotty import sites
+from enotty.sites import Site
+
+
+def site(file: str, line: int, **kw) -> Site:
+    fields = dict(function="f_ioctl", interface="file_operations.unlocked_ioctl",
+                  from_="EINVAL", to="ENOTTY", rule="switch_default")
+    fields.update(kw)
+    return Site(file=file, line=line, **fields)
+
+
+def test_parse_site_line():
+    got = sites.parse_site_line(
+        "ENOTTY-SITE\tdrivers/x/a.c\t42\tfoo_ioctl\tfile_operations.compat_ioctl\tEINVAL\tENOTTY\tswitch_default\n")
+    assert got == Site("drivers/x/a.c", 42, "foo_ioctl", "file_operations.compat_ioctl",
+                       "EINVAL", "ENOTTY", "switch_default")
+
+
+def test_parse_site_line_strips_minus_signs():
+    got = sites.parse_site_line("ENOTTY-SITE\ta.c\t3\tf\ts.g\t-ENOSYS\t-ENOIOCTLCMD\tr")
+    assert (got.from_, got.to) == ("ENOSYS", "ENOIOCTLCMD")
+
+
+@pytest.mark.parametrize("bad", [
+    "ENOTTY-SITE\ta.c\t3\tf\ts.g\tEINVAL\tENOTTY",            # 6 fields
+    "ENOTTY-SITE\ta.c\tx\tf\ts.g\tEINVAL\tENOTTY\tr",          # line not a number
+    "ENOTTY-SITE\ta.c\t0\tf\ts.g\tEINVAL\tENOTTY\tr",          # line 0
+    "ENOTTY-SITE\ta.c\t3\t\ts.g\tEINVAL\tENOTTY\tr",           # empty function
+    "SITE\ta.c\t3\tf\ts.g\tEINVAL\tENOTTY\tr",                 # wrong marker
+])
+def test_parse_site_line_rejects(bad):
+    with pytest.raises(ValueError):
+        sites.parse_site_line(bad)
+
+
+def test_is_site_line():
+    assert sites.is_site_line("ENOTTY-SITE\ta.c\t1\tf\ts.g\tEINVAL\tENOTTY\tr")
+    assert not sites.is_site_line("--- a/ENOTTY-SITE")
+    assert not sites.is_site_line("ENOTTY-SITES\tx")
+
+
+def test_sort_is_by_file_then_numeric_line_and_drops_duplicates():
+    rows = [site("b.c", 2), site("a.c", 10), site("a.c", 9), site("a.c", 10), site("a/z.c", 1)]
+    got = [(s.file, s.line) for s in sites.sort_sites(rows)]
+    assert got == [("a.c", 9), ("a.c", 10), ("a/z.c", 1), ("b.c", 2)]
+
+
+def test_write_tsv_exact_text():
+    out = io.StringIO()
+    sites.write_tsv([site("b.c", 2), site("a.c", 10, to="ENOIOCTLCMD")], out)
+    assert out.getvalue() == (
+        "file\tline\tfunction\tinterface\tfrom\tto\trule\n"
+        "a.c\t10\tf_ioctl\tfile_operations.unlocked_ioctl\tEINVAL\tENOIOCTLCMD\tswitch_default\n"
+        "b.c\t2\tf_ioctl\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tswitch_default\n")
+
+
+@pytest.mark.parametrize("columns", [sites.REPORT_COLUMNS, sites.SERIES_COLUMNS])
+def test_tsv_round_trip(columns):
+    rows = [site("drivers/media/x.c", 7, subsystem="MEDIA INPUT INFRASTRUCTURE (V4L/DVB)",
+                 series="media"),
+            site("fs/y.c", 1, subsystem="VFS", series="fs")]
+    if columns == sites.REPORT_COLUMNS:
+        rows = [dataclasses.replace(s, subsystem="", series="") for s in rows]
+    out = io.StringIO()
+    sites.write_tsv(rows, out, columns)
+    assert out.getvalue().splitlines()[0] == "\t".join(columns)
+    assert sites.read_tsv(io.StringIO(out.getvalue())) == rows
+
+
+def test_read_tsv_rejects_bad_header_and_short_rows():
+    with pytest.raises(ValueError, match="header"):
+        sites.read_tsv(io.StringIO("file\tline\n"))
+    with pytest.raises(ValueError, match="line 2"):
+        sites.read_tsv(io.StringIO("\t".join(sites.REPORT_COLUMNS) + "\na.c\t1\n"))
