@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_errno - what media, CEC and framebuffer nodes answer to ioctls.
+ *
+ * Unknown commands must fail with ENOTTY ("inappropriate ioctl for
+ * device"), not EINVAL: EINVAL means "I know this command, your argument is
+ * wrong", and user space (v4l2-compliance, libv4l2, glibc's isatty()) relies
+ * on the difference.  For every node of the test drivers (vivid: video,
+ * vbi, radio, sdr, touch, meta, media, CEC and its framebuffer; vimc: media
+ * and sub-devices) this test checks, table-driven:
+ *
+ *   unknown_own_range  unknown command numbers in the node's own ioctl
+ *                      range answer ENOTTY
+ *   unknown_foreign    commands from a foreign ioctl range answer ENOTTY
+ *   known_unsupported  a known ioctl this node type does not support
+ *                      answers ENOTTY
+ *   bad_argument       a supported ioctl with a bad argument answers EINVAL
+ *                      (catches conversions that went too far)
+ *   good_argument      a supported ioctl with a good argument succeeds
+ *
+ * Nodes are found through sysfs (/sys/class/video4linux, /sys/bus/media,
+ * /sys/class/cec, /sys/class/graphics) and their uevent DEVNAME, never by
+ * fixed /dev names.  A kind with no node (no vivid, no vimc) is skipped.
+ *
+ * Quirk: on 6.12 the V4L2 core copies an ioctl's argument from user space
+ * before it looks the command up, so an unknown command called with a NULL
+ * argument answers EFAULT, not ENOTTY.  Every call here passes a valid
+ * buffer of the size the command encodes.
+ *
+ * Build it as a 32-bit program too (-m32): on a 64-bit kernel that takes
+ * the compat paths (v4l2_compat_ioctl32, fb_compat_ioctl, ...).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/cec.h>
+#include <linux/fb.h>
+#include <linux/media.h>
+#include <linux/v4l2-subdev.h>
+#include <linux/videodev2.h>
+
+#include "kselftest_harness.h"
+
+#define MAX_NODES 16
+#define ARG_BYTES 4096
+
+enum kind {
+	K_VID_CAP, K_VID_OUT, K_VBI_CAP, K_VBI_OUT, K_RADIO_RX, K_RADIO_TX,
+	K_SDR_CAP, K_TOUCH, K_META_CAP, K_META_OUT, K_SUBDEV, K_MEDIA, K_CEC,
+	K_FB, K_COUNT,
+};
+
+#define BIT_OF(k) (1u << (k))
+/* Video device kinds, all served by the V4L2 core (video_ioctl2). */
+#define V4L2_RX (BIT_OF(K_VID_CAP) | BIT_OF(K_VBI_CAP) | BIT_OF(K_RADIO_RX) | \
+		 BIT_OF(K_SDR_CAP) | BIT_OF(K_TOUCH) | BIT_OF(K_META_CAP))
+#define V4L2_TX (BIT_OF(K_VID_OUT) | BIT_OF(K_VBI_OUT) | BIT_OF(K_RADIO_TX) | \
+		 BIT_OF(K_META_OUT))
+#define V4L2_ALL (V4L2_RX | V4L2_TX)
+#define HAS_FMT (V4L2_ALL & ~(BIT_OF(K_RADIO_RX) | BIT_OF(K_RADIO_TX)))
+#define HAS_INPUTS (BIT_OF(K_VID_CAP) | BIT_OF(K_VBI_CAP) | BIT_OF(K_TOUCH) | \
+		    BIT_OF(K_META_CAP))
+#define HAS_OUTPUTS (BIT_OF(K_VID_OUT) | BIT_OF(K_VBI_OUT) | BIT_OF(K_META_OUT))
+
+enum check {
+	C_UNKNOWN_OWN, C_UNKNOWN_FOREIGN, C_KNOWN_UNSUPPORTED, C_BAD_ARG, C_GOOD_ARG,
+};
+
+struct node {
+	char path[PATH_MAX];
+	char name[64];
+	__u32 buf_type;		/* the node's own buffer type, for G_FMT */
+};
+
+/* Unknown commands.  A 64-byte buffer is big enough for every one. */
+struct blob { char b[64]; };
+#define V4L2_UNUSED_NR		_IOWR('V', 120, struct blob)	/* past the last V4L2 ioctl */
+#define V4L2_PRIVATE_NR		_IOWR('V', 250, struct blob)	/* BASE_VIDIOC_PRIVATE range */
+#define V4L2_QUERYCAP_WRONG_SIZE _IOR('V', 0, struct blob)	/* nr of QUERYCAP, other size */
+#define V4L2_NOARG_NR		_IO('V', 121)
+#define MEDIA_UNUSED_NR		_IOWR('|', 0x70, struct blob)
+#define CEC_UNUSED_NR		_IOWR('a', 0x70, struct blob)
+#define FB_UNUSED_PLAIN		0x46EE			/* 'F' numbering, no size bits */
+#define FB_UNUSED_NR		_IOWR('F', 0x7f, struct blob)
+#define FOREIGN_RW		_IOWR(0xEE, 0x42, struct blob)
+#define FOREIGN_NOARG		_IO(0xEE, 0x43)
+
+struct ioctl_case {
+	unsigned int kinds;	/* BIT_OF(kind) mask */
+	enum check check;
+	const char *name;
+	unsigned long cmd;
+	void (*prep)(void *arg, const struct node *n);
+	int expect;		/* errno, 0 for success */
+};
+
+static void prep_prio_bad(void *arg, const struct node *n)
+{
+	*(__u32 *)arg = 99;	/* not a v4l2_priority */
+}
+
+static void prep_index_bad(void *arg, const struct node *n)
+{
+	*(__u32 *)arg = 0x7fff;	/* index is the first member of all these */
+}
+
+static void prep_fmt_bad(void *arg, const struct node *n)
+{
+	((struct v4l2_format *)arg)->type = 0x7f;
+}
+
+static void prep_fmt_own(void *arg, const struct node *n)
+{
+	((struct v4l2_format *)arg)->type = n->buf_type;
+}
+
+static void prep_subdev_pad_bad(void *arg, const struct node *n)
+{
+	struct v4l2_subdev_format *f = arg;
+
+	f->which = V4L2_SUBDEV_FORMAT_ACTIVE;
+	f->pad = 999;
+}
+
+static void prep_entity_bad(void *arg, const struct node *n)
+{
+	((struct media_entity_desc *)arg)->id = 0x7ffffff0;
+}
+
+static void prep_cec_mode_bad(void *arg, const struct node *n)
+{
+	*(__u32 *)arg = 0xff;	/* initiator and follower modes out of range */
+}
+
+static void prep_pan_bad(void *arg, const struct node *n)
+{
+	((struct fb_var_screeninfo *)arg)->xoffset = 1u << 30;
+}
+
+#define CASE(k, c, cmd, prep, err) { k, c, #cmd, cmd, prep, err }
+static const struct ioctl_case cases[] = {
+	/* V4L2 video devices */
+	CASE(V4L2_ALL, C_UNKNOWN_OWN, V4L2_UNUSED_NR, NULL, ENOTTY),
+	CASE(V4L2_ALL, C_UNKNOWN_OWN, V4L2_PRIVATE_NR, NULL, ENOTTY),
+	CASE(V4L2_ALL, C_UNKNOWN_OWN, V4L2_QUERYCAP_WRONG_SIZE, NULL, ENOTTY),
+	CASE(V4L2_ALL, C_UNKNOWN_OWN, V4L2_NOARG_NR, NULL, ENOTTY),
+	CASE(V4L2_RX, C_KNOWN_UNSUPPORTED, VIDIOC_ENUMOUTPUT, NULL, ENOTTY),
+	CASE(V4L2_RX, C_KNOWN_UNSUPPORTED, VIDIOC_G_MODULATOR, NULL, ENOTTY),
+	CASE(V4L2_TX, C_KNOWN_UNSUPPORTED, VIDIOC_ENUMINPUT, NULL, ENOTTY),
+	CASE(V4L2_TX, C_KNOWN_UNSUPPORTED, VIDIOC_G_TUNER, NULL, ENOTTY),
+	CASE(V4L2_ALL, C_BAD_ARG, VIDIOC_S_PRIORITY, prep_prio_bad, EINVAL),
+	CASE(HAS_FMT, C_BAD_ARG, VIDIOC_G_FMT, prep_fmt_bad, EINVAL),
+	CASE(HAS_INPUTS, C_BAD_ARG, VIDIOC_ENUMINPUT, prep_index_bad, EINVAL),
+	CASE(HAS_OUTPUTS, C_BAD_ARG, VIDIOC_ENUMOUTPUT, prep_index_bad, EINVAL),
+	CASE(BIT_OF(K_RADIO_RX) | BIT_OF(K_SDR_CAP), C_BAD_ARG, VIDIOC_G_TUNER,
+	     prep_index_bad, EINVAL),
+	CASE(BIT_OF(K_RADIO_TX), C_BAD_ARG, VIDIOC_G_MODULATOR, prep_index_bad, EINVAL),
+	CASE(V4L2_ALL, C_GOOD_ARG, VIDIOC_QUERYCAP, NULL, 0),
+	CASE(V4L2_ALL, C_GOOD_ARG, VIDIOC_G_PRIORITY, NULL, 0),
+	CASE(HAS_FMT, C_GOOD_ARG, VIDIOC_G_FMT, prep_fmt_own, 0),
+
+	/* V4L2 sub-devices: unknown commands take the -ENOIOCTLCMD path */
+	CASE(BIT_OF(K_SUBDEV), C_UNKNOWN_OWN, V4L2_UNUSED_NR, NULL, ENOTTY),
+	CASE(BIT_OF(K_SUBDEV), C_UNKNOWN_OWN, V4L2_PRIVATE_NR, NULL, ENOTTY),
+	CASE(BIT_OF(K_SUBDEV), C_UNKNOWN_OWN, V4L2_NOARG_NR, NULL, ENOTTY),
+	CASE(BIT_OF(K_SUBDEV), C_KNOWN_UNSUPPORTED, VIDIOC_QUERYCAP, NULL, ENOTTY),
+	CASE(BIT_OF(K_SUBDEV), C_KNOWN_UNSUPPORTED, VIDIOC_SUBDEV_G_STD, NULL, ENOTTY),
+	CASE(BIT_OF(K_SUBDEV), C_BAD_ARG, VIDIOC_SUBDEV_G_FMT, prep_subdev_pad_bad, EINVAL),
+	CASE(BIT_OF(K_SUBDEV), C_GOOD_ARG, VIDIOC_SUBDEV_QUERYCAP, NULL, 0),
+
+	/* Media controller devices */
+	CASE(BIT_OF(K_MEDIA), C_UNKNOWN_OWN, MEDIA_UNUSED_NR, NULL, ENOTTY),
+	CASE(BIT_OF(K_MEDIA), C_KNOWN_UNSUPPORTED, VIDIOC_QUERYCAP, NULL, ENOTTY),
+	CASE(BIT_OF(K_MEDIA), C_BAD_ARG, MEDIA_IOC_ENUM_ENTITIES, prep_entity_bad, EINVAL),
+	CASE(BIT_OF(K_MEDIA), C_GOOD_ARG, MEDIA_IOC_DEVICE_INFO, NULL, 0),
+
+	/* CEC adapters (vivid emulates one per HDMI input and output) */
+	CASE(BIT_OF(K_CEC), C_UNKNOWN_OWN, CEC_UNUSED_NR, NULL, ENOTTY),
+	/* vivid's adapters lack CEC_CAP_PHYS_ADDR */
+	CASE(BIT_OF(K_CEC), C_KNOWN_UNSUPPORTED, CEC_ADAP_S_PHYS_ADDR, NULL, ENOTTY),
+	CASE(BIT_OF(K_CEC), C_KNOWN_UNSUPPORTED, VIDIOC_QUERYCAP, NULL, ENOTTY),
+	CASE(BIT_OF(K_CEC), C_BAD_ARG, CEC_S_MODE, prep_cec_mode_bad, EINVAL),
+	CASE(BIT_OF(K_CEC), C_GOOD_ARG, CEC_ADAP_G_CAPS, NULL, 0),
+	CASE(BIT_OF(K_CEC), C_GOOD_ARG, CEC_G_MODE, NULL, 0),
+
+	/* Framebuffer (vivid's output overlay): the fb core hands unknown
+	 * commands to the driver's fb_ioctl
+	 */
+	CASE(BIT_OF(K_FB), C_UNKNOWN_OWN, FB_UNUSED_PLAIN, NULL, ENOTTY),
+	CASE(BIT_OF(K_FB), C_UNKNOWN_OWN, FB_UNUSED_NR, NULL, ENOTTY),
+	CASE(BIT_OF(K_FB), C_KNOWN_UNSUPPORTED, FBIO_WAITFORVSYNC, NULL, ENOTTY),
+	CASE(BIT_OF(K_FB), C_BAD_ARG, FBIOPAN_DISPLAY, prep_pan_bad, EINVAL),
+	CASE(BIT_OF(K_FB), C_GOOD_ARG, FBIOGET_VSCREENINFO, NULL, 0),
+	CASE(BIT_OF(K_FB), C_GOOD_ARG, FBIOGET_FSCREENINFO, NULL, 0),
+
+	/* Every kind: a command from somebody else's range */
+	CASE(~0u, C_UNKNOWN_FOREIGN, FOREIGN_RW, NULL, ENOTTY),
+	CASE(~0u, C_UNKNOWN_FOREIGN, FOREIGN_NOARG, NULL, ENOTTY),
+};
+
+static const char *errno_name(int err)
+{
+	switch (err) {
+	case 0: return "success";
+	case ENOTTY: return "ENOTTY";
+	case EINVAL: return "EINVAL";
+	case EFAULT: return "EFAULT";
+	case ENODEV: return "ENODEV";
+	case EBUSY: return "EBUSY";
+	case EPERM: return "EPERM";
+	case ENOSYS: return "ENOSYS";
+	case EIO: return "EIO";
+	default: return strerror(err);
+	}
+}
+
+/* Reads /sys/.../<file>'s first line into buf; "" when absent. */
+static void read_line(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The /dev path of a sysfs device, from DEVNAME= in its uevent. */
+static int dev_path(const char *sysdir, char *out, size_t len)
+{
+	char path[PATH_MAX], line[256];
+	FILE *f;
+	int found = -1;
+
+	snprintf(path, sizeof(path), "%s/uevent", sysdir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, len, "/dev/%s", line + 8);
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* The name of the driver bound to the device's parent, "" when none. */
+static void parent_driver(const char *sysdir, char *out, size_t len)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+	const char *slash;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/device/driver", sysdir);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return;
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	snprintf(out, len, "%s", slash ? slash + 1 : target);
+}
+
+static int v4l2_kind(const char *devpath, __u32 *buf_type)
+{
+	struct v4l2_capability cap;
+	__u32 c;
+	int fd, ret;
+
+	fd = open(devpath, O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	memset(&cap, 0, sizeof(cap));
+	ret = ioctl(fd, VIDIOC_QUERYCAP, &cap);
+	close(fd);
+	if (ret)
+		return -1;
+	c = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
+	*buf_type = 0;
+	if (c & V4L2_CAP_TOUCH) {
+		*buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		return K_TOUCH;
+	}
+	if (c & V4L2_CAP_VIDEO_CAPTURE) {
+		*buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		return K_VID_CAP;
+	}
+	if (c & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
+		*buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+		return K_VID_CAP;
+	}
+	if (c & V4L2_CAP_VIDEO_OUTPUT) {
+		*buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+		return K_VID_OUT;
+	}
+	if (c & V4L2_CAP_VIDEO_OUTPUT_MPLANE) {
+		*buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+		return K_VID_OUT;
+	}
+	if (c & (V4L2_CAP_VBI_CAPTURE | V4L2_CAP_SLICED_VBI_CAPTURE)) {
+		*buf_type = c & V4L2_CAP_VBI_CAPTURE ? V4L2_BUF_TYPE_VBI_CAPTURE :
+						      V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+		return K_VBI_CAP;
+	}
+	if (c & (V4L2_CAP_VBI_OUTPUT | V4L2_CAP_SLICED_VBI_OUTPUT)) {
+		*buf_type = c & V4L2_CAP_VBI_OUTPUT ? V4L2_BUF_TYPE_VBI_OUTPUT :
+						     V4L2_BUF_TYPE_SLICED_VBI_OUTPUT;
+		return K_VBI_OUT;
+	}
+	if (c & V4L2_CAP_SDR_CAPTURE) {
+		*buf_type = V4L2_BUF_TYPE_SDR_CAPTURE;
+		return K_SDR_CAP;
+	}
+	if (c & V4L2_CAP_META_CAPTURE) {
+		*buf_type = V4L2_BUF_TYPE_META_CAPTURE;
+		return K_META_CAP;
+	}
+	if (c & V4L2_CAP_META_OUTPUT) {
+		*buf_type = V4L2_BUF_TYPE_META_OUTPUT;
+		return K_META_OUT;
+	}
+	if (c & V4L2_CAP_MODULATOR)
+		return K_RADIO_TX;
+	if (c & (V4L2_CAP_TUNER | V4L2_CAP_RADIO))
+		return K_RADIO_RX;
+	return -1;
+}
+
+static int add_node(struct node *nodes, int n, const char *devpath, const char *name,
+		    __u32 buf_type)
+{
+	if (n >= MAX_NODES)
+		return n;
+	snprintf(nodes[n].path, sizeof(nodes[n].path), "%s", devpath);
+	snprintf(nodes[n].name, sizeof(nodes[n].name), "%s", name);
+	nodes[n].buf_type = buf_type;
+	return n + 1;
+}
+
+/*
+ * Every node of @kind that belongs to vivid or vimc.  Video devices come
+ * from vivid only (vimc's capture nodes are plain and would need their own
+ * table), sub-devices from vimc, media devices from both.
+ */
+static int find_nodes(enum kind kind, struct node *nodes)
+{
+	static const char * const classes[] = {
+		"/sys/class/video4linux", "/sys/bus/media/devices",
+		"/sys/class/cec", "/sys/class/graphics",
+	};
+	char sysdir[PATH_MAX], devpath[PATH_MAX], drv[64], name[64];
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		DIR *d = opendir(classes[i]);
+		struct dirent *e;
+
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			__u32 buf_type = 0;
+			int k;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(sysdir, sizeof(sysdir), "%s/%s", classes[i], e->d_name);
+			if (dev_path(sysdir, devpath, sizeof(devpath)))
+				continue;
+			parent_driver(sysdir, drv, sizeof(drv));
+			read_line(sysdir, "name", name, sizeof(name));
+			if (i == 0 && !strncmp(e->d_name, "v4l-subdev", 10))
+				k = !strcmp(drv, "vimc") ? K_SUBDEV : -1;
+			else if (i == 0)
+				k = !strcmp(drv, "vivid") ? v4l2_kind(devpath, &buf_type) : -1;
+			else if (i == 1)
+				k = !strcmp(drv, "vivid") || !strcmp(drv, "vimc") ? K_MEDIA : -1;
+			else if (i == 2)
+				k = !strcmp(drv, "vivid") ? K_CEC : -1;
+			else	/* vivid's fb has no parent device: match its fix.id */
+				k = !strncmp(name, "vioverlay", 9) ? K_FB : -1;
+			if (k == (int)kind)
+				n = add_node(nodes, n, devpath, name[0] ? name : e->d_name,
+					     buf_type);
+		}
+		closedir(d);
+	}
+	return n;
+}
+
+static const char * const kind_names[K_COUNT] = {
+	"vid_cap", "vid_out", "vbi_cap", "vbi_out", "radio_rx", "radio_tx",
+	"sdr_cap", "touch", "meta_cap", "meta_out", "subdev", "media", "cec", "fb",
+};
+
+FIXTURE(node) {
+	int count;
+	struct node nodes[MAX_NODES];
+};
+
+FIXTURE_VARIANT(node) {
+	enum kind kind;
+};
+
+#define KIND_VARIANT(k, v) FIXTURE_VARIANT_ADD(node, v) { .kind = k }
+KIND_VARIANT(K_VID_CAP, vid_cap);
+KIND_VARIANT(K_VID_OUT, vid_out);
+KIND_VARIANT(K_VBI_CAP, vbi_cap);
+KIND_VARIANT(K_VBI_OUT, vbi_out);
+KIND_VARIANT(K_RADIO_RX, radio_rx);
+KIND_VARIANT(K_RADIO_TX, radio_tx);
+KIND_VARIANT(K_SDR_CAP, sdr_cap);
+KIND_VARIANT(K_TOUCH, touch);
+KIND_VARIANT(K_META_CAP, meta_cap);
+KIND_VARIANT(K_META_OUT, meta_out);
+KIND_VARIANT(K_SUBDEV, subdev);
+KIND_VARIANT(K_MEDIA, media);
+KIND_VARIANT(K_CEC, cec);
+KIND_VARIANT(K_FB, fb);
+
+FIXTURE_SETUP(node)
+{
+	self->count = find_nodes(variant->kind, self->nodes);
+	if (!self->count)
+		SKIP(return, "no %s node of vivid/vimc (modules loaded? node_types?)",
+		     kind_names[variant->kind]);
+}
+
+FIXTURE_TEARDOWN(node)
+{
+}
+
+/* Runs every case of @check for the fixture's kind on each of its nodes. */
+static void run_cases(struct __test_metadata *_metadata, FIXTURE_DATA(node) *self,
+		      enum kind kind, enum check check)
+{
+	static char arg[ARG_BYTES];
+	int i, ran = 0;
+	size_t c;
+
+	for (i = 0; i < self->count; i++) {
+		const struct node *n = &self->nodes[i];
+		int fd = open(n->path, O_RDWR | O_NONBLOCK);
+
+		ASSERT_LE(0, fd) TH_LOG("open %s (%s): %s", n->path, n->name,
+					strerror(errno));
+		for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+			const struct ioctl_case *t = &cases[c];
+			int ret, got;
+
+			if (t->check != check || !(t->kinds & BIT_OF(kind)))
+				continue;
+			ASSERT_GE(sizeof(arg), _IOC_SIZE(t->cmd));
+			memset(arg, 0, sizeof(arg));
+			if (t->prep)
+				t->prep(arg, n);
+			ret = ioctl(fd, t->cmd, arg);
+			got = ret < 0 ? errno : 0;
+			ran++;
+			EXPECT_EQ(t->expect, got) {
+				TH_LOG("%s (%s): %s (0x%08lx) answered %s, expected %s",
+				       n->path, n->name, t->name, t->cmd,
+				       errno_name(got), errno_name(t->expect));
+			}
+		}
+		close(fd);
+	}
+	if (!ran)
+		SKIP(return, "no case for %s", kind_names[kind]);
+}
+
+TEST_F(node, unknown_own_range)
+{
+	run_cases(_metadata, self, variant->kind, C_UNKNOWN_OWN);
+}
+
+TEST_F(node, unknown_foreign)
+{
+	run_cases(_metadata, self, variant->kind, C_UNKNOWN_FOREIGN);
+}
+
+TEST_F(node, known_unsupported)
+{
+	run_cases(_metadata, self, variant->kind, C_KNOWN_UNSUPPORTED);
+}
+
+TEST_F(node, bad_argument)
+{
+	run_cases(_metadata, self, variant->kind, C_BAD_ARG);
+}
+
+TEST_F(node, good_argument)
+{
+	run_cases(_metadata, self, variant->kind, C_GOOD_ARG);
+}
+
+TEST_HARNESS_MAIN
