@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, TextIO
 
-SITE_MARKER = "ENOTTY-SITE"
+from .rules import SITE_MARKER
 
 REPORT_COLUMNS = ("file", "line", "function", "interface", "from", "to", "rule")
 SERIES_COLUMNS = REPORT_COLUMNS + ("subsystem", "series")

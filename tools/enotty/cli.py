@@ -1,0 +1,117 @@
+"""The command line: `python3 -m enotty COMMAND`.
+
+A command is one `cmd_NAME(args) -> int` function plus one entry in
+`build_parser()`.  stdout carries the command's product only (the report
+TSV); progress, warnings and errors go to stderr.  Bad input: one line
+`enotty: ...` and exit status 2; ^C: exit status 130.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import NoReturn
+
+from . import scan, sites, tree
+from .errors import UsageError
+from .progress import Progress
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse prints the whole usage; the project's rule is one line.
+        raise UsageError(f"{message} (try: {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
+    return value
+
+
+def warn(message: str) -> None:
+    print(f"enotty: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- shared pieces
+
+def add_tree_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kdir", metavar="DIR",
+                        help="tree to scan: a kernel tree or any folder of C files"
+                             " (default: Debian's linux-source-6.12, unpacked into the cache)")
+    parser.add_argument("--subdir", metavar="SUBDIR",
+                        help="only this folder of the tree (paths stay relative to KDIR)")
+
+
+def add_scan_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", type=_positive_int, metavar="N",
+                        help="spatch processes in parallel (default: the usable CPUs)")
+    parser.add_argument("--timeout", type=_positive_int, default=scan.DEFAULT_TIMEOUT, metavar="S",
+                        help=f"spatch time limit per file in seconds (default: {scan.DEFAULT_TIMEOUT})")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="rescan every file instead of reusing the per-file cache")
+
+
+def run_scan(args: argparse.Namespace) -> scan.ScanResult:
+    """Check the inputs, scan with progress on stderr, report failures there."""
+    scan.spatch_binary()          # before anything slow, e.g. unpacking the default tree
+    root = tree.resolve(args.kdir, args.subdir)
+    scope = root / args.subdir if args.subdir else root
+    result = scan.scan(
+        root, scope, jobs=args.jobs, timeout=args.timeout, use_cache=not args.no_cache,
+        progress=lambda files, work: Progress(files, work), warn=warn)
+    warn(f"{result.candidates} of {result.c_files} .c files may hold ioctl handlers"
+         f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
+         f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
+         f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")
+    if result.failed:
+        warn(f"{len(result.failed)} files not fully scanned (sites in them may be missing):")
+        for failure in result.failed:
+            warn(f"  {failure.file}: {failure.status}: {failure.reason}")
+    return result
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The sites as TSV on stdout."""
+    result = run_scan(args)
+    sites.write_tsv(result.sites, sys.stdout)
+    sys.stdout.flush()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="enotty", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    report = commands.add_parser("report", help="print the sites as TSV on stdout",
+                                 description=cmd_report.__doc__)
+    add_tree_options(report)
+    add_scan_options(report)
+    report.set_defaults(run=cmd_report)
+
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except UsageError as err:
+        warn(str(err))
+        return 2
+    except scan.ScanError as err:
+        warn(f"spatch failed: {err}")
+        return 1
+    except KeyboardInterrupt:
+        print("\nenotty: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `... | head`: the reader left; say nothing more on a dead pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

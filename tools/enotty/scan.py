@@ -1,0 +1,569 @@
+"""Run the rules over a tree: the one module that runs spatch.
+
+Pipeline: a byte-level prefilter picks the C files the rules could match;
+each candidate is looked up in a per-file cache; the rest go to spatch in
+batches (one file group per file, so nothing matches across files), all
+rules in one pass with `-D patch -D tsv`, a few spatch processes in
+parallel.  stdout gives the ENOTTY-SITE lines and the unified diffs; stderr
+says which file spatch was handling and what went wrong with it (parse
+errors, timeouts, exceptions).  Nothing is ever written into the tree.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from . import tree
+from .errors import UsageError
+from .progress import Progress
+from .sites import Site, is_site_line, parse_site_line, sort_sites
+
+# Bump when the cached record or the spatch options change meaning.
+CACHE_FORMAT = "enotty-scan-2"
+
+# Why these options:
+#   --no-includes: the rules match an ops table and its handler in one .c
+#     file and need no types from headers; parsing headers would multiply
+#     the time and make a file's result depend on other files, which the
+#     per-file cache (keyed on the file's own content) could not see.
+#   --parse-error-msg --verbose-parsing: report each unparsed region with
+#     its first line on stderr, so no file's problems are dropped silently.
+#   --no-scanner: with --file-groups spatch otherwise runs `cd FILE; git
+#     grep` per group and reports files it rules out only as "0 files
+#     match", unnamed; without it each such file gets a "Skipping: FILE".
+#   no --in-place / --out-place: spatch only prints the diff.
+SPATCH_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-includes", "--no-scanner",
+                  "--parse-error-msg", "--verbose-parsing")
+
+ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
+
+DEFAULT_TIMEOUT = 120
+OK, PARSE_ERROR, TIMEOUT, ERROR = "ok", "parse-error", "timeout", "error"
+
+
+class ScanError(Exception):
+    """spatch itself failed (broken semantic patch, crash before any file)."""
+
+
+# ---------------------------------------------------------------- prefilter
+
+def ioctl_tokens() -> tuple[bytes, ...]:
+    """`ioctl` plus every ioctl member of the interface table.
+
+    The rules need the ops table and the handler in the same file, so a
+    file that names none of these members cannot match.  "ioctl" already
+    covers every member whose name contains it.
+    """
+    from . import rules   # owned by the rules helper
+    fields = {i.field.encode() for i in rules.interfaces()}
+    return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    rel: str        # path relative to the tree root, as given to spatch
+    size: int
+    sha256: str
+
+
+@dataclass
+class Prefilter:
+    candidates: list[Candidate]
+    c_files: int          # .c files under the scope
+    seconds: float
+
+
+def _c_files(scope: Path) -> Iterable[str]:
+    """Every *.c under scope; .git skipped, symlinked folders not followed."""
+    stack = [str(scope)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != ".git":
+                    stack.append(entry.path)
+            elif entry.name.endswith(".c") and entry.is_file():
+                yield entry.path
+
+
+def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
+              errnos: Sequence[bytes] = ERRNO_TOKENS) -> Prefilter:
+    """The .c files under scope that name an ioctl token and an errno token.
+
+    Headers are left out: in 6.12 one header (libata.h) sets an ioctl
+    member, to a handler defined in a .c file.
+    """
+    start = time.monotonic()
+    ioctl = tuple(ioctl) if ioctl is not None else ioctl_tokens()
+    candidates = []
+    total = 0
+    for path in _c_files(scope):
+        total += 1
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        if any(t in data for t in ioctl) and any(t in data for t in errnos):
+            candidates.append(Candidate(
+                rel=os.path.relpath(path, root), size=len(data),
+                sha256=hashlib.sha256(data).hexdigest()))
+    candidates.sort(key=lambda c: c.rel)
+    return Prefilter(candidates, total, time.monotonic() - start)
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass
+class FileResult:
+    file: str                 # relative to the root
+    status: str               # ok | parse-error | timeout | error
+    reason: str = ""
+    sites: list[Site] = field(default_factory=list)
+    hunks: str = ""           # the diff's body, from the first @@ on
+    cached: bool = False
+
+    @property
+    def diff(self) -> str:
+        if not self.hunks:
+            return ""
+        return f"--- a/{self.file}\n+++ b/{self.file}\n{self.hunks}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    file: str
+    status: str               # parse-error | timeout | error
+    reason: str
+
+
+@dataclass
+class ScanResult:
+    root: Path
+    scope: Path
+    sites: list[Site]                 # sorted, files relative to root
+    diffs: dict[str, str]             # file -> unified diff (a/ b/ headers)
+    failed: list[Failure]             # sorted by file
+    c_files: int                      # .c files under the scope
+    candidates: int                   # passed the prefilter
+    spatch_runs: int                  # files spatch handled in this run
+    cached: int                       # files answered by the cache
+    prefilter_seconds: float
+    seconds: float                    # whole scan
+    warnings: list[str] = field(default_factory=list)
+
+    def patch(self) -> str:
+        """Every diff, in file order: applies with `patch -p1` or `git apply`."""
+        return "".join(self.diffs[f] for f in sorted(self.diffs))
+
+
+# ---------------------------------------------------------------- spatch output
+
+_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+@dataclass
+class _Stdout:
+    sites: dict[str, list[Site]] = field(default_factory=dict)
+    hunks: dict[str, str] = field(default_factory=dict)
+    noise: list[str] = field(default_factory=list)
+
+
+def parse_stdout(text: str) -> _Stdout:
+    """Site lines and per-file diffs from spatch's stdout.
+
+    Hunks are read by their line counts, so a removed line that happens to
+    start with `-- ` cannot be taken for a new file header.
+    """
+    out = _Stdout()
+    lines = text.splitlines(keepends=True)
+    i = 0
+
+    def take_site(line: str) -> None:
+        try:
+            site = parse_site_line(line)
+        except ValueError as err:
+            out.noise.append(str(err))
+            return
+        out.sites.setdefault(site.file, []).append(site)
+
+    while i < len(lines):
+        line = lines[i]
+        if is_site_line(line):
+            take_site(line)
+            i += 1
+        elif line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            path = line[4:].rstrip("\n").split("\t")[0]
+            i += 2
+            body: list[str] = []
+            while i < len(lines) and (m := _HUNK.match(lines[i])):
+                old = int(m.group(1)) if m.group(1) is not None else 1
+                new = int(m.group(2)) if m.group(2) is not None else 1
+                body.append(lines[i])
+                i += 1
+                while i < len(lines) and (old > 0 or new > 0 or lines[i].startswith("\\")):
+                    hunk_line = lines[i]
+                    if is_site_line(hunk_line):
+                        take_site(hunk_line)     # a whole line printed mid-diff
+                        i += 1
+                        continue
+                    kind = hunk_line[:1]
+                    if kind in (" ", "\n"):
+                        old, new = old - 1, new - 1
+                    elif kind == "-":
+                        old -= 1
+                    elif kind == "+":
+                        new -= 1
+                    elif kind != "\\":
+                        break
+                    body.append(hunk_line if hunk_line.endswith("\n") else hunk_line + "\n")
+                    i += 1
+                if old > 0 or new > 0:
+                    out.noise.append(f"{path}: diff hunk cut short")
+            out.hunks[path] = out.hunks.get(path, "") + "".join(body)
+        else:
+            if line.strip():
+                out.noise.append(line.rstrip("\n"))
+            i += 1
+    return out
+
+
+@dataclass
+class _Outcome:
+    finished: bool = False    # a later file started, or spatch exited cleanly
+    skipped: bool = False     # spatch's own token check ruled it out
+    exception: str = ""
+    bad_lines: int = 0
+    first_bad: int = 0
+    bad_errno: bool = False   # an unparsed line names EINVAL/ENOSYS/ENOIOCTLCMD
+
+
+_BAD_AT = re.compile(r'^ = File "(.*)", line (\d+), column')
+
+
+def parse_stderr(text: str) -> tuple[dict[str, _Outcome], list[str]]:
+    """What spatch said about each file, in the order it handled them."""
+    outcomes: dict[str, _Outcome] = {}
+    order: list[str] = []
+    current: _Outcome | None = None
+    errno_text = tuple(t.decode() for t in ERRNO_TOKENS)
+
+    def start(path: str, skipped: bool) -> _Outcome:
+        if order:
+            outcomes[order[-1]].finished = True
+        outcome = outcomes.setdefault(path, _Outcome())
+        outcome.skipped = skipped
+        order.append(path)
+        return outcome
+
+    for line in text.splitlines():
+        if line.startswith("HANDLING: "):
+            current = start(line[len("HANDLING: "):].strip(), False)
+        elif line.startswith("Skipping: "):
+            current = start(line[len("Skipping: "):].strip(), True)
+        elif line.startswith("EXN: ") and " in " in line:
+            exn, path = line[len("EXN: "):].rsplit(" in ", 1)
+            outcomes.setdefault(path.strip(), _Outcome()).exception = exn.strip()
+        elif current is None:
+            continue
+        elif m := _BAD_AT.match(line):
+            if not current.first_bad:
+                current.first_bad = int(m.group(2))
+        elif line.startswith("badcount: "):
+            current.bad_lines += int(line.split()[1])
+        elif line.startswith(("bad:", "BAD:")) and any(t in line for t in errno_text):
+            current.bad_errno = True
+    return outcomes, order
+
+
+def _file_result(rel: str, outcome: _Outcome | None, stdout: _Stdout, timeout: int) -> FileResult:
+    sites = stdout.sites.get(rel, [])
+    hunks = stdout.hunks.get(rel, "")
+    if outcome is None:
+        return FileResult(rel, ERROR, "spatch did not report on this file")
+    if "Timeout" in outcome.exception:
+        # spatch prints no diff for a file it gave up on; drop its partial
+        # site lines too, so the report and the patches agree.
+        return FileResult(rel, TIMEOUT, f"spatch timeout after {timeout} s")
+    if outcome.exception:
+        return FileResult(rel, ERROR, f"spatch exception {outcome.exception}")
+    if outcome.bad_lines:
+        where = f" from line {outcome.first_bad}" if outcome.first_bad else ""
+        hides = ", some name EINVAL/ENOSYS/ENOIOCTLCMD" if outcome.bad_errno else ""
+        reason = f"{outcome.bad_lines} lines not parsed{where}{hides}"
+        return FileResult(rel, PARSE_ERROR, reason, sites, hunks)
+    return FileResult(rel, OK, "", sites, hunks)
+
+
+# ---------------------------------------------------------------- cache
+
+class ScanCache:
+    """One JSON file per (file content, rules, spatch) under cache_dir()/scan."""
+
+    def __init__(self, folder: Path, salt: str) -> None:
+        self.folder = folder
+        self.salt = salt
+
+    def _path(self, candidate: Candidate) -> Path:
+        key = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode()).hexdigest()
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, candidate: Candidate, timeout: int) -> FileResult | None:
+        try:
+            record = json.loads(self._path(candidate).read_text())
+        except (OSError, ValueError):
+            return None
+        try:
+            status = record["status"]
+            if status == TIMEOUT and record["timeout"] < timeout:
+                return None   # it may finish with the longer timeout
+            sites = [Site(candidate.rel, line, function, interface, from_, to, rule)
+                     for line, function, interface, from_, to, rule in record["sites"]]
+            return FileResult(candidate.rel, status, record["reason"], sites,
+                              record["hunks"], cached=True)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, candidate: Candidate, result: FileResult, timeout: int) -> None:
+        if result.status == ERROR:
+            return   # crashes may be transient (memory, a killed run): retry next time
+        record = {
+            "status": result.status, "reason": result.reason, "timeout": timeout,
+            "sites": [[s.line, s.function, s.interface, s.from_, s.to, s.rule]
+                      for s in result.sites],
+            "hunks": result.hunks,
+        }
+        path = self._path(candidate)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(record, f)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+# ---------------------------------------------------------------- running spatch
+
+_version_lock = threading.Lock()
+_versions: dict[str, str] = {}
+
+
+def spatch_binary() -> str:
+    path = shutil.which("spatch")
+    if not path:
+        raise UsageError("spatch not found on PATH: apt-get install coccinelle")
+    return path
+
+
+def spatch_version(binary: str) -> str:
+    with _version_lock:
+        if binary not in _versions:
+            res = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
+            _versions[binary] = (res.stdout.splitlines() or ["unknown"])[0].strip()
+        return _versions[binary]
+
+
+class _Runner:
+    """Runs spatch batches; tracks the live processes so ^C can end them."""
+
+    def __init__(self, binary: str, root: Path, smpl_path: Path, workdir: Path, timeout: int) -> None:
+        self.binary = binary
+        self.root = root
+        self.smpl_path = smpl_path
+        self.workdir = workdir
+        self.timeout = timeout
+        self.stop = threading.Event()
+        self._lock = threading.Lock()
+        self._procs: set[subprocess.Popen] = set()
+        self._serial = 0
+        self.calls = 0
+
+    def kill_all(self) -> None:
+        self.stop.set()
+        with self._lock:
+            for proc in self._procs:
+                if proc.poll() is None:
+                    proc.kill()
+
+    def _spatch(self, rels: list[str]) -> tuple[int, str, str]:
+        with self._lock:
+            if self.stop.is_set():
+                raise KeyboardInterrupt
+            self._serial += 1
+            serial = self._serial
+            self.calls += 1
+        groups = self.workdir / f"groups-{serial}"
+        # One group per file: each file is matched on its own.
+        groups.write_text("\n\n".join(rels) + "\n")
+        tmpdir = self.workdir / f"tmp-{serial}"
+        tmpdir.mkdir()
+        cmd = [self.binary, "--sp-file", str(self.smpl_path), *SPATCH_OPTIONS,
+               "--timeout", str(self.timeout), "--file-groups", str(groups)]
+        # spatch's own scratch files (cocci-output-*) go to our temp folder;
+        # unbuffered Python keeps site lines whole between spatch's writes.
+        env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
+        proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                errors="replace")
+        with self._lock:
+            self._procs.add(proc)
+        try:
+            # spatch enforces the per-file timeout; this bounds a hung process.
+            out, err = proc.communicate(timeout=self.timeout * len(rels) + 60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            err += f"\nenotty: spatch killed after {self.timeout * len(rels) + 60} s\n"
+        finally:
+            with self._lock:
+                self._procs.discard(proc)
+            shutil.rmtree(tmpdir, ignore_errors=True)
+            groups.unlink(missing_ok=True)
+        if self.stop.is_set():
+            raise KeyboardInterrupt
+        return proc.returncode, out, err
+
+    def run(self, rels: list[str]) -> tuple[list[FileResult], list[str]]:
+        """Results for these files, in order, and stdout lines nobody claimed."""
+        rc, out, err = self._spatch(rels)
+        outcomes, order = parse_stderr(err)
+        if rc == 0:
+            for outcome in outcomes.values():
+                outcome.finished = True
+        elif not order:
+            tail = " | ".join(err.strip().splitlines()[-3:])
+            raise ScanError(f"spatch exited with status {rc} before any file: {tail}")
+        stdout = parse_stdout(out)
+        results: list[FileResult] = []
+        for rel in rels:
+            outcome = outcomes.get(rel)
+            if rc != 0 and (outcome is None or not outcome.finished):
+                if len(rels) == 1:
+                    tail = " | ".join(err.strip().splitlines()[-2:])
+                    results.append(FileResult(rel, ERROR, f"spatch exited with status {rc}: {tail}"))
+                else:
+                    # A crash mid-batch: run each unfinished file on its own.
+                    results.extend(self.run([rel])[0])
+                continue
+            results.append(_file_result(rel, outcome, stdout, self.timeout))
+        claimed = set(rels)
+        noise = stdout.noise + [f"site for a file not in the batch: {f}"
+                                for f in stdout.sites if f not in claimed]
+        return results, noise
+
+
+def _batches(candidates: list[Candidate], jobs: int) -> list[list[Candidate]]:
+    """Largest files first (the long ones start early); batches small enough
+    that every worker gets several, large enough to amortise spatch start-up."""
+    ordered = sorted(candidates, key=lambda c: (-c.size, c.rel))
+    size = max(1, min(16, len(ordered) // (jobs * 2)))
+    return [ordered[i:i + size] for i in range(0, len(ordered), size)]
+
+
+def default_rules() -> tuple[str, str]:
+    """(semantic patch text, digest) of the project's rules."""
+    from . import rules   # owned by the rules helper
+    return rules.combined_smpl(), rules.rules_digest()
+
+
+def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
+         rules_digest: str | None = None, jobs: int | None = None,
+         timeout: int = DEFAULT_TIMEOUT, use_cache: bool = True,
+         cache_folder: Path | None = None,
+         progress: Callable[[int, int], Progress] | None = None,
+         warn: Callable[[str], None] | None = None) -> ScanResult:
+    """Scan the .c files under scope (default: root) with the rules.
+
+    smpl/rules_digest: the semantic patch text and its digest; the
+    project's rules when omitted.  use_cache=False rescans every file (the
+    fresh results still go to the cache).  progress(files, bytes) makes a
+    Progress; None for silence.  Raises UsageError (no spatch) and
+    ScanError (spatch failed before handling any file).
+    """
+    start = time.monotonic()
+    root = Path(root).resolve()
+    scope = Path(scope).resolve() if scope else root
+    binary = spatch_binary()
+    if smpl is None:
+        smpl, rules_digest = default_rules()
+    smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
+    jobs = max(1, jobs or len(os.sched_getaffinity(0)))
+    salt = "\0".join([CACHE_FORMAT, spatch_version(binary), rules_digest or "", smpl_digest,
+                      " ".join(SPATCH_OPTIONS)])
+    cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
+
+    found = prefilter(root, scope)
+    results: dict[str, FileResult] = {}
+    todo: list[Candidate] = []
+    for candidate in found.candidates:
+        hit = cache.get(candidate, timeout) if use_cache else None
+        if hit is not None:
+            results[candidate.rel] = hit
+        else:
+            todo.append(candidate)
+
+    warnings: list[str] = []
+    meter = progress(len(todo), sum(c.size for c in todo)) if progress and todo else None
+    runner = None
+    if todo:
+        with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
+            smpl_path = Path(workdir) / "rules.cocci"
+            smpl_path.write_text(smpl)
+            runner = _Runner(binary, root, smpl_path, Path(workdir), timeout)
+            by_rel = {c.rel: c for c in todo}
+            pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+            try:
+                futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
+                           for batch in _batches(todo, jobs)}
+                for future in concurrent.futures.as_completed(futures):
+                    batch_results, noise = future.result()
+                    for result in batch_results:
+                        cache.put(by_rel[result.file], result, timeout)
+                        results[result.file] = result
+                    for line in noise:
+                        warnings.append(f"unexpected spatch output: {line}")
+                        if warn:
+                            warn(warnings[-1])
+                    if meter:
+                        meter.advance(len(batch_results), sum(c.size for c in futures[future]),
+                                      sum(len(r.sites) for r in batch_results))
+            except BaseException:
+                runner.kill_all()
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            finally:
+                if meter:
+                    meter.finish()
+            pool.shutdown(wait=True)
+
+    ordered = [results[c.rel] for c in found.candidates]
+    return ScanResult(
+        root=root, scope=scope,
+        sites=sort_sites(s for r in ordered for s in r.sites),
+        diffs={r.file: r.diff for r in ordered if r.hunks},
+        failed=[Failure(r.file, r.status, r.reason) for r in ordered if r.status != OK],
+        c_files=found.c_files, candidates=len(found.candidates),
+        spatch_runs=sum(1 for r in ordered if not r.cached),
+        cached=sum(1 for r in ordered if r.cached),
+        prefilter_seconds=found.seconds, seconds=time.monotonic() - start,
+        warnings=warnings,
+    )
