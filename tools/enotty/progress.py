@@ -32,6 +32,7 @@ class Progress:
         self.work = 0.0
         self.sites = 0
         self._drawn = False
+        self._emit()   # say at once that the long part has started
 
     def line(self) -> str:
         elapsed = self.now() - self.start

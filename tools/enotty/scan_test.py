@@ -1,0 +1,285 @@
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from enotty import scan
+from enotty.sites import Site
+
+TESTDATA = Path(__file__).resolve().parent / "testdata"
+FIXTURE = TESTDATA / "tree"
+STAND_IN = (TESTDATA / "stand_in.cocci").read_text()
+
+needs_spatch = pytest.mark.skipif(shutil.which("spatch") is None, reason="coccinelle not installed")
+
+
+def stand_in_site(file: str, line: int, function: str, member: str) -> Site:
+    return Site(file, line, function, f"file_operations.{member}", "EINVAL", "ENOTTY", "stand_in")
+
+
+EXPECTED_SITES = [
+    stand_in_site("drivers/foo/bar.c", 21, "bar_ioctl", "compat_ioctl"),
+    stand_in_site("drivers/foo/bar.c", 21, "bar_ioctl", "unlocked_ioctl"),
+    stand_in_site("drivers/foo/foo.c", 12, "foo_ioctl", "unlocked_ioctl"),
+]
+
+
+def run(root: Path, cache: Path, **kw) -> scan.ScanResult:
+    return scan.scan(root, smpl=STAND_IN, rules_digest="stand-in", cache_folder=cache, **kw)
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    out = {}
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            st = os.stat(os.path.join(folder, name))
+            out[os.path.relpath(os.path.join(folder, name), root)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+# ---------------------------------------------------------------- prefilter
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_prefilter_needs_an_ioctl_token_and_an_errno_token(tmp_path):
+    write(tmp_path / "a.c", "long a_ioctl(void) { return -EINVAL; }")
+    write(tmp_path / "sub/v.c", ".vidioc_default = v_default; return -ENOSYS;")
+    write(tmp_path / "sub/t.c", "x->ioctl(); return -ENOIOCTLCMD;")
+    write(tmp_path / "only_ioctl.c", "long a_ioctl(void) { return -ENOTTY; }")
+    write(tmp_path / "only_errno.c", "int f(void) { return -EINVAL; }")
+    write(tmp_path / "header.h", "long h_ioctl(void) { return -EINVAL; }")
+    write(tmp_path / ".git/objects/x.c", "long g_ioctl(void) { return -EINVAL; }")
+    (tmp_path / "sub/loop").symlink_to(tmp_path, target_is_directory=True)
+    got = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl", b"vidioc_default"))
+    assert [c.rel for c in got.candidates] == ["a.c", "sub/t.c", "sub/v.c"]
+    assert got.c_files == 5          # .git skipped, the symlinked folder not followed
+    a = got.candidates[0]
+    assert a.size == len("long a_ioctl(void) { return -EINVAL; }")
+    assert len(a.sha256) == 64
+
+
+def test_prefilter_scope_keeps_paths_relative_to_root(tmp_path):
+    write(tmp_path / "drivers/x/a.c", "a_ioctl EINVAL")
+    write(tmp_path / "fs/b.c", "b_ioctl EINVAL")
+    got = scan.prefilter(tmp_path, tmp_path / "drivers", ioctl=(b"ioctl",))
+    assert [c.rel for c in got.candidates] == ["drivers/x/a.c"]
+
+
+def test_ioctl_tokens_come_from_the_interface_table():
+    tokens = scan.ioctl_tokens()
+    assert b"ioctl" in tokens and b"vidioc_default" in tokens
+    assert b"unlocked_ioctl" not in tokens      # already covered by "ioctl"
+
+
+# ---------------------------------------------------------------- spatch output parsing
+
+def test_parse_stdout_reads_hunks_by_count():
+    text = (
+        "ENOTTY-SITE\tx.c\t3\tf\ts.g\tEINVAL\tENOTTY\tr\n"
+        "--- x.c\n"
+        "+++ /tmp/cocci-output-1-x.c\n"
+        "@@ -1,4 +1,4 @@\n"
+        " int f(void)\n"
+        "--- a removed line that looks like a header\n"
+        "+++ an added line that looks like a header\n"
+        "ENOTTY-SITE\tx.c\t9\tf\ts.g\tEINVAL\tENOTTY\tr\n"
+        " }\n"
+        "\n"
+        "--- y.c\n"
+        "+++ /tmp/cocci-output-1-y.c\n"
+        "@@ -5 +5 @@\n"
+        "-a\n"
+        "+b\n"
+        "\\ No newline at end of file\n"
+    )
+    out = scan.parse_stdout(text)
+    assert [s.line for s in out.sites["x.c"]] == [3, 9]
+    assert out.hunks["x.c"] == (
+        "@@ -1,4 +1,4 @@\n int f(void)\n--- a removed line that looks like a header\n"
+        "+++ an added line that looks like a header\n }\n\n")
+    assert out.hunks["y.c"] == "@@ -5 +5 @@\n-a\n+b\n\\ No newline at end of file\n"
+    assert out.noise == []
+
+
+def test_parse_stdout_reports_stray_output():
+    out = scan.parse_stdout("hello from a rule\nENOTTY-SITE\tbroken\n")
+    assert out.noise == ["hello from a rule", "not a ENOTTY-SITE line with 7 fields: 'ENOTTY-SITE\\tbroken\\n'"]
+
+
+# Abridged from spatch 1.1.1's stderr with --verbose-parsing.
+STDERR = """\
+init_defs_builtins: /usr/lib/coccinelle/standard.h
+(ONCE) Expected tokens file_operations
+Skipping: drivers/a.c
+HANDLING: drivers/b.c
+ERROR-RECOV: found sync '}' at line 9
+parse error 
+ = File "drivers/b.c", line 5, column 12, charpos = 114
+  around = ';',
+  whole content = \t\treturn 0 +;
+badcount: 8
+bad: static long bar_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+BAD:!!!!! \t\treturn 0 +;
+bad: \t\treturn -EINVAL;
+parse error 
+ = File "drivers/b.c", line 40, column 1, charpos = 900
+badcount: 2
+bad: \t[n] = #n
+HANDLING: drivers/c.c
+EXN: Coccinelle_modules.Common.Timeout in drivers/c.c
+HANDLING: drivers/d.c
+diff = 
+"""
+
+
+def test_parse_stderr_attributes_messages_to_files():
+    outcomes, order = scan.parse_stderr(STDERR)
+    assert order == ["drivers/a.c", "drivers/b.c", "drivers/c.c", "drivers/d.c"]
+    assert outcomes["drivers/a.c"].skipped and outcomes["drivers/a.c"].finished
+    b = outcomes["drivers/b.c"]
+    assert (b.bad_lines, b.first_bad, b.bad_errno, b.finished) == (10, 5, True, True)
+    assert outcomes["drivers/c.c"].exception == "Coccinelle_modules.Common.Timeout"
+    assert not outcomes["drivers/d.c"].finished     # nothing followed it: only rc 0 says so
+
+
+def test_file_result_statuses():
+    outcomes, _ = scan.parse_stderr(STDERR)
+    stdout = scan.parse_stdout(
+        "ENOTTY-SITE\tdrivers/c.c\t3\tf\ts.g\tEINVAL\tENOTTY\tr\n"
+        "ENOTTY-SITE\tdrivers/b.c\t7\tf\ts.g\tEINVAL\tENOTTY\tr\n")
+    b = scan._file_result("drivers/b.c", outcomes["drivers/b.c"], stdout, 120)
+    assert (b.status, b.reason) == (
+        "parse-error", "10 lines not parsed from line 5, some name EINVAL/ENOSYS/ENOIOCTLCMD")
+    assert [s.line for s in b.sites] == [7]       # what did parse still counts
+    c = scan._file_result("drivers/c.c", outcomes["drivers/c.c"], stdout, 120)
+    assert (c.status, c.reason, c.sites) == ("timeout", "spatch timeout after 120 s", [])
+    assert scan._file_result("drivers/a.c", outcomes["drivers/a.c"], stdout, 120).status == "ok"
+    assert scan._file_result("drivers/zz.c", None, stdout, 120).status == "error"
+
+
+# ---------------------------------------------------------------- whole scans
+
+@needs_spatch
+def test_scan_fixture_tree(tmp_path):
+    before = snapshot(FIXTURE)
+    result = run(FIXTURE, tmp_path / "cache")
+    assert snapshot(FIXTURE) == before                      # nothing written into the tree
+    assert result.sites == EXPECTED_SITES
+    assert (result.c_files, result.candidates, result.spatch_runs, result.cached) == (5, 4, 4, 0)
+    assert sorted(result.diffs) == ["drivers/foo/bar.c", "drivers/foo/foo.c"]
+    assert result.diffs["drivers/foo/foo.c"] == (
+        "--- a/drivers/foo/foo.c\n"
+        "+++ b/drivers/foo/foo.c\n"
+        "@@ -9,7 +9,7 @@ static long foo_ioctl(struct file *file,\n"
+        " \tcase FOO_RESET:\n"
+        " \t\treturn foo_reset(file);\n"
+        " \tdefault:\n"
+        "-\t\treturn -EINVAL;\n"
+        "+\t\treturn -ENOTTY;\n"
+        " \t}\n"
+        " }\n"
+        " \n")
+    assert [(f.file, f.status) for f in result.failed] == [("drivers/foo/broken.c", "parse-error")]
+    assert "from line 10" in result.failed[0].reason
+    assert result.warnings == []
+
+
+@needs_spatch
+def test_patch_applies_from_the_tree_root(tmp_path):
+    copy = tmp_path / "tree"
+    shutil.copytree(FIXTURE, copy)
+    patch = run(copy, tmp_path / "cache").patch()
+    subprocess.run(["patch", "-p1", "-s"], input=patch, text=True, cwd=copy, check=True)
+    assert "return -ENOTTY;" in (copy / "drivers/foo/foo.c").read_text()
+    assert "return -EINVAL;" not in (copy / "drivers/foo/foo.c").read_text()
+    # The patched tree has nothing left to change.
+    assert run(copy, tmp_path / "cache").sites == []
+
+
+@needs_spatch
+def test_cache_reuses_unchanged_files_and_rescans_changed_ones(tmp_path):
+    copy = tmp_path / "tree"
+    shutil.copytree(FIXTURE, copy)
+    cache = tmp_path / "cache"
+    first = run(copy, cache)
+    assert first.spatch_runs == 4
+
+    second = run(copy, cache)
+    assert (second.spatch_runs, second.cached) == (0, 4)
+    assert (second.sites, second.diffs, second.failed) == (first.sites, first.diffs, first.failed)
+
+    foo = copy / "drivers/foo/foo.c"
+    foo.write_text("/* one more line */\n" + foo.read_text())
+    third = run(copy, cache)
+    assert (third.spatch_runs, third.cached) == (1, 3)
+    assert [(s.file, s.line) for s in third.sites if s.file.endswith("foo.c")] == [("drivers/foo/foo.c", 13)]
+    assert "@@ -10,7 +10,7 @@" in third.diffs["drivers/foo/foo.c"]
+
+    assert run(copy, cache, use_cache=False).spatch_runs == 4
+    other_rules = scan.scan(copy, smpl=STAND_IN + "\n// changed\n", rules_digest="stand-in",
+                            cache_folder=cache)
+    assert other_rules.spatch_runs == 4
+
+
+@needs_spatch
+def test_cached_results_follow_the_path_of_identical_content(tmp_path):
+    copy = tmp_path / "tree"
+    shutil.copytree(FIXTURE, copy)
+    cache = tmp_path / "cache"
+    run(copy, cache)
+    shutil.copy(copy / "drivers/foo/foo.c", copy / "drivers/foo/foo2.c")
+    result = run(copy, cache)
+    assert result.spatch_runs == 0
+    assert result.diffs["drivers/foo/foo2.c"].startswith("--- a/drivers/foo/foo2.c\n+++ b/drivers/foo/foo2.c\n")
+    assert [s.line for s in result.sites if s.file == "drivers/foo/foo2.c"] == [12]
+
+
+@needs_spatch
+def test_batch_crash_reruns_files_one_by_one(tmp_path, monkeypatch):
+    """A spatch that dies on any batch of two or more files: every file is
+    still scanned, alone, with the same results."""
+    fake = tmp_path / "bin" / "spatch"
+    fake.parent.mkdir()
+    fake.write_text(f"""#!{sys.executable}
+import os, sys
+args = sys.argv[1:]
+if "--file-groups" in args:
+    groups = open(args[args.index("--file-groups") + 1]).read().split()
+    if len(groups) > 1:
+        print("HANDLING: " + groups[0], file=sys.stderr)
+        sys.exit(139)
+os.execv({shutil.which("spatch")!r}, ["spatch"] + args)
+""")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    result = run(FIXTURE, tmp_path / "cache", jobs=1)
+    assert result.sites == EXPECTED_SITES
+    assert [(f.file, f.status) for f in result.failed] == [("drivers/foo/broken.c", "parse-error")]
+
+
+@needs_spatch
+def test_broken_semantic_patch_is_a_scan_error(tmp_path):
+    with pytest.raises(scan.ScanError, match="before any file"):
+        scan.scan(FIXTURE, smpl="@@\n@@\n- this is not SmPL (\n", rules_digest="x",
+                  cache_folder=tmp_path)
+
+
+def test_no_spatch_on_path_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(scan.UsageError, match="spatch not found"):
+        run(FIXTURE, tmp_path / "cache")
+
+
+def test_batches_put_large_files_first_and_split_the_work():
+    cands = [scan.Candidate(f"f{i}.c", size=i, sha256="0" * 64) for i in range(40)]
+    batches = scan._batches(cands, jobs=2)
+    assert batches[0][0].rel == "f39.c"
+    assert sorted(c.rel for b in batches for c in b) == sorted(c.rel for c in cands)
+    assert len(batches) >= 4 and max(len(b) for b in batches) <= 16
