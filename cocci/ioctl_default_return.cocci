@@ -193,6 +193,70 @@ def enotty_abi_comment(pos):
     return bool(ENOTTY_ABI_WORDS.search(text))
 
 
+def enotty_strip_comments(text):
+    """Blank out comments, strings and character constants, keeping offsets."""
+    out = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'",
+                 lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return out
+
+
+def enotty_switch_body(pos):
+    """Text of the braces of the switch whose keyword is at pos, or None."""
+    lines = enotty_file_lines(pos[0].file)
+    start = int(pos[0].line) - 1
+    text = enotty_strip_comments("\n".join(lines[start:]))
+    offset = int(pos[0].column)
+    open_brace = text.find("{", offset)
+    if open_brace < 0:
+        return None
+    depth = 0
+    for i in range(open_brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[open_brace + 1:i]
+    return None
+
+
+ENOTTY_LABEL_RE = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
+ENOTTY_LEAVE_RE = re.compile(
+    r"\b(?:break|goto|continue|if|for|while|do|switch|fallthrough)\b")
+
+
+def enotty_every_case_assigns(pos, ret):
+    """True when each case of the switch at pos assigns ret, or returns,
+    before anything that could leave the case (see ioctl_switch_no_default)."""
+    body = enotty_switch_body(pos)
+    if body is None:
+        return False
+    # Labels at the top level of the switch body split it into cases.
+    depth, cuts = 0, []
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            cuts.append((m.start(), m.end()))
+    if not cuts or body[:cuts[0][0]].strip():
+        return False
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
+    for k, (_s, e) in enumerate(cuts):
+        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
+        if not seg.strip():
+            continue            # label falling into the next one
+        first_assign = assign.search(seg)
+        first_leave = ENOTTY_LEAVE_RE.search(seg)
+        if first_assign is None:
+            return False
+        if first_leave is not None and first_leave.start() < first_assign.start():
+            return False
+    return True
+
+
 def enotty_site(pos, fn, frm, to, rule):
     """The interface of a site, or None when the site was already seen."""
     key = (pos[0].file, pos[0].line, rule)

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0-only
+///
+/// An ioctl handler must answer an unknown command with -ENOTTY (or with
+/// -ENOIOCTLCMD where the core tries another handler next), not with
+/// -EINVAL or -ENOSYS: Documentation/driver-api/ioctl.rst, "Return code".
+/// This rule fixes if / else-if chains on the command that end in
+/// "else return -EINVAL;" (or "else ret = -EINVAL;"), a handler that knows
+/// one command and rejects the rest ("if (cmd != X) return -EINVAL;"), and
+/// "if (cmd == X) { ... return ...; } return -EINVAL;".
+///
+// Confidence: Moderate
+// Copyright: (C) 2026 The enotty authors.
+// Comments: Handlers and helpers as in ioctl_default_return.cocci; the
+//           same try-next and user-space comment exceptions apply.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual org
+virtual report
+virtual tsv
+
+// BEGIN generated from interfaces.tsv and lib/handlers.smpl by `python3 -m enotty.rules --sync`: do not edit
+// Handler discovery shared by every cocci/ioctl_*.cocci rule.
+//
+// Not a semantic patch on its own: tools/enotty/rules.py splices this file,
+// with the rows of cocci/interfaces.tsv, between the "BEGIN generated" and
+// "END generated" markers of each rule file (python3 -m enotty.rules --sync),
+// and once into the combined semantic patch.
+//
+// Result, per C file: the rule enotty_target binds fn (a handler, or a
+// static helper a handler hands its command to) and enotty_t binds cmd (the
+// name of fn's command parameter) and to (ENOTTY or ENOIOCTLCMD).  Python
+// keeps the per-file facts in dicts keyed by file name, because spatch runs
+// every rule of one file before it starts the next file.
+
+@initialize:python@
+@@
+import re
+
+# ENOTTY_INTERFACES: (struct, field) -> (cmd_arg, to, keep_enoioctlcmd, dispatch)
+ENOTTY_INTERFACES = {
+    ('file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:vfs_ioctl'),
+    ('file_operations', 'compat_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:compat_sys_ioctl'),
+    ('v4l2_ioctl_ops', 'vidioc_default'): (3, 'ENOTTY', False, 'drivers/media/v4l2-core/v4l2-ioctl.c:__video_do_ioctl'),
+    ('snd_hwdep_ops', 'ioctl'): (2, 'ENOTTY', False, 'sound/core/hwdep.c:snd_hwdep_ioctl'),
+    ('snd_hwdep_ops', 'ioctl_compat'): (2, 'ENOTTY', False, 'sound/core/hwdep_compat.c:snd_hwdep_ioctl_compat'),
+    ('fb_ops', 'fb_ioctl'): (1, 'ENOTTY', False, 'drivers/video/fbdev/core/fb_chrdev.c:do_fb_ioctl'),
+    ('tty_operations', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
+    ('tty_operations', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
+    ('watchdog_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/watchdog/watchdog_dev.c:watchdog_ioctl'),
+    ('v4l2_subdev_core_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_do_ioctl'),
+    ('block_device_operations', 'ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:blkdev_ioctl'),
+    ('block_device_operations', 'compat_ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:compat_blkdev_ioctl'),
+    ('proto_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:sock_do_ioctl'),
+    ('proto_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:compat_sock_ioctl_trans'),
+    ('tty_ldisc_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
+    ('tty_ldisc_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
+}
+ENOTTY_ORDER = ['file_operations.unlocked_ioctl', 'file_operations.compat_ioctl', 'v4l2_ioctl_ops.vidioc_default', 'snd_hwdep_ops.ioctl', 'snd_hwdep_ops.ioctl_compat', 'fb_ops.fb_ioctl', 'tty_operations.ioctl', 'tty_operations.compat_ioctl', 'watchdog_ops.ioctl', 'v4l2_subdev_core_ops.ioctl', 'block_device_operations.ioctl', 'block_device_operations.compat_ioctl', 'proto_ops.ioctl', 'proto_ops.compat_ioctl', 'tty_ldisc_ops.ioctl', 'tty_ldisc_ops.compat_ioctl']
+
+# Ops structures that are members of another structure and set at run time
+# through it (hw->ops.ioctl = fn): (container struct, member) -> ops struct.
+# The member's type is only known from headers that spatch does not read.
+ENOTTY_EMBEDDED_OPS = {
+    ("snd_hwdep", "ops"): "snd_hwdep_ops",
+    ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
+}
+
+enotty_handlers = {}   # file -> {function: interface}
+enotty_helpers = {}    # file -> {function: (interface, cmd index)}
+enotty_trynext = {}    # file -> {function whose value a caller compares}
+enotty_static = {}     # file -> {static function}
+enotty_done = set()    # (file, line, rule) already reported
+enotty_lines = {}      # file -> its lines, for the comment heuristic
+
+ENOTTY_STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)")
+
+
+def enotty_struct_name(typ):
+    """'const struct file_operations *' -> 'file_operations' (or None)."""
+    m = ENOTTY_STRUCT_RE.search(str(typ))
+    return m.group(1) if m else None
+
+
+def enotty_interface(struct, field):
+    if (struct, field) in ENOTTY_INTERFACES:
+        return struct + "." + field
+    return None
+
+
+def enotty_add_handler(pos, fn, struct, field):
+    iface = enotty_interface(struct, field)
+    if iface is None:
+        return
+    # The first table row wins when one function serves two interfaces.
+    table = enotty_handlers.setdefault(pos[0].file, {})
+    old = table.get(fn)
+    if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old):
+        table[fn] = iface
+
+
+def enotty_params(ps):
+    """Split a parameter list at top-level commas."""
+    out, depth, cur = [], 0, ""
+    for ch in str(ps):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return [p.strip() for p in out if p.strip()]
+
+
+def enotty_param_name(ps, index):
+    params = enotty_params(ps)
+    if index >= len(params):
+        return None
+    names = re.findall(r"[A-Za-z_]\w*", params[index])
+    if len(names) < 2:            # unnamed parameter: nothing to match
+        return None
+    return names[-1]
+
+
+def enotty_lookup(file, fn):
+    """(interface, cmd index) for a handler or a dispatching helper, or None."""
+    if fn in enotty_trynext.get(file, ()):
+        return None
+    iface = enotty_handlers.get(file, {}).get(fn)
+    if iface is not None:
+        struct, field = iface.split(".")
+        return iface, ENOTTY_INTERFACES[(struct, field)][0]
+    helper = enotty_helpers.get(file, {}).get(fn)
+    if helper is not None and fn in enotty_static.get(file, ()):
+        return helper
+    return None
+
+
+def enotty_file_lines(file):
+    if file not in enotty_lines:
+        try:
+            with open(file, errors="replace") as f:
+                enotty_lines[file] = f.read().split("\n")
+        except OSError:
+            enotty_lines[file] = []
+    return enotty_lines[file]
+
+
+# A return that a comment ties to user space stays as it is: maintainers
+# write "user space relies on EINVAL" (or ABI, compat) beside such returns.
+# Heuristic: the comment text on the site's line, or in the comment that
+# ends on the line before it (a whole /* ... */ block counts), mentions
+# user space, userspace, ABI or compat.
+ENOTTY_ABI_WORDS = re.compile(r"user[\s-]*space|\bABI\b|compat", re.I)
+
+
+def enotty_comment_text(lines, index):
+    """Comment text of line `index` (0-based), including enclosing block."""
+    line = lines[index]
+    text = ""
+    m = re.search(r"//(.*)$", line)
+    if m:
+        text += m.group(1)
+    text += " ".join(re.findall(r"/\*(.*?)(?:\*/|$)", line))
+    stripped = line.strip()
+    if stripped.startswith("*") or stripped.endswith("*/"):
+        # Inside or at the end of a block comment: collect it upwards.
+        j = index
+        while j >= 0:
+            text += " " + lines[j]
+            if "/*" in lines[j]:
+                break
+            j -= 1
+    return text
+
+
+def enotty_abi_comment(pos):
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    text = enotty_comment_text(lines, line)
+    if line > 0:
+        text += " " + enotty_comment_text(lines, line - 1)
+    return bool(ENOTTY_ABI_WORDS.search(text))
+
+
+def enotty_strip_comments(text):
+    """Blank out comments, strings and character constants, keeping offsets."""
+    out = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'",
+                 lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return out
+
+
+def enotty_switch_body(pos):
+    """Text of the braces of the switch whose keyword is at pos, or None."""
+    lines = enotty_file_lines(pos[0].file)
+    start = int(pos[0].line) - 1
+    text = enotty_strip_comments("\n".join(lines[start:]))
+    offset = int(pos[0].column)
+    open_brace = text.find("{", offset)
+    if open_brace < 0:
+        return None
+    depth = 0
+    for i in range(open_brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[open_brace + 1:i]
+    return None
+
+
+ENOTTY_LABEL_RE = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
+ENOTTY_LEAVE_RE = re.compile(
+    r"\b(?:break|goto|continue|if|for|while|do|switch|fallthrough)\b")
+
+
+def enotty_every_case_assigns(pos, ret):
+    """True when each case of the switch at pos assigns ret, or returns,
+    before anything that could leave the case (see ioctl_switch_no_default)."""
+    body = enotty_switch_body(pos)
+    if body is None:
+        return False
+    # Labels at the top level of the switch body split it into cases.
+    depth, cuts = 0, []
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            cuts.append((m.start(), m.end()))
+    if not cuts or body[:cuts[0][0]].strip():
+        return False
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
+    for k, (_s, e) in enumerate(cuts):
+        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
+        if not seg.strip():
+            continue            # label falling into the next one
+        first_assign = assign.search(seg)
+        first_leave = ENOTTY_LEAVE_RE.search(seg)
+        if first_assign is None:
+            return False
+        if first_leave is not None and first_leave.start() < first_assign.start():
+            return False
+    return True
+
+
+def enotty_site(pos, fn, frm, to, rule):
+    """The interface of a site, or None when the site was already seen."""
+    key = (pos[0].file, pos[0].line, rule)
+    if key in enotty_done:
+        return None
+    enotty_done.add(key)
+    found = enotty_lookup(pos[0].file, fn)
+    return found[0] if found else "?"
+
+
+def enotty_tsv(pos, fn, frm, to, rule, iface):
+    print("ENOTTY-SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
+          % (pos[0].file, pos[0].line, fn, iface, frm, to, rule))
+
+
+def enotty_message(fn, frm, to, iface):
+    return ("%s: unknown ioctl command answered with -%s; %s handlers "
+            "answer -%s" % (fn, frm, iface, to))
+
+// Handlers named in a static initializer: struct S x = { .F = fn };
+@enotty_ops@
+identifier S, F, fn, x;
+position p;
+@@
+struct S x@p = { ..., .F = fn, ... };
+
+@script:python@
+S << enotty_ops.S;
+F << enotty_ops.F;
+fn << enotty_ops.fn;
+p << enotty_ops.p;
+@@
+enotty_add_handler(p, fn, S, F)
+
+// Handlers stored at run time: fops.F = fn; ops->F = fn; (typed: the
+// expression's struct type must be known in the file).
+@enotty_ops_rt@
+type T;
+T e;
+identifier F, fn;
+position p;
+@@
+(
+e.F@p = fn
+|
+e->F@p = fn
+)
+
+@script:python@
+T << enotty_ops_rt.T;
+F << enotty_ops_rt.F;
+fn << enotty_ops_rt.fn;
+p << enotty_ops_rt.p;
+@@
+enotty_add_handler(p, fn, enotty_struct_name(T), F)
+
+// Ops structures embedded in another one: hw->ops.ioctl = fn;
+@enotty_ops_emb@
+type T;
+T e;
+identifier M, F, fn;
+position p;
+@@
+(
+e->M.F@p = fn
+|
+e.M.F@p = fn
+)
+
+@script:python@
+T << enotty_ops_emb.T;
+M << enotty_ops_emb.M;
+F << enotty_ops_emb.F;
+fn << enotty_ops_emb.fn;
+p << enotty_ops_emb.p;
+@@
+ops = ENOTTY_EMBEDDED_OPS.get((enotty_struct_name(T), M))
+if ops is not None:
+    enotty_add_handler(p, fn, ops, F)
+
+// A function whose value a caller compares with an error code answers a
+// try-next protocol (ret = f(...); if (ret != -ENOIOCTLCMD) return ret;):
+// its errors are not the final answer, so it is left alone.
+@enotty_cmp@
+identifier f;
+identifier C = {EINVAL, ENOIOCTLCMD, ENOTTY, ENOSYS};
+binary operator op = {==, !=};
+position p;
+@@
+(
+f@p(...) op -C
+|
+ -C op f@p(...)
+)
+
+@script:python@
+f << enotty_cmp.f;
+p << enotty_cmp.p;
+@@
+enotty_trynext.setdefault(p[0].file, set()).add(f)
+
+@enotty_cmp2 exists@
+identifier f;
+expression r, E;
+identifier C = {EINVAL, ENOIOCTLCMD, ENOTTY, ENOSYS};
+binary operator op = {==, !=};
+statement S1, S2;
+position p;
+@@
+r = f@p(...);
+... when != r = E
+(
+if (<+... r op -C ...+>) S1 else S2
+|
+if (<+... r op -C ...+>) S1
+|
+return <+... r op -C ...+>;
+)
+
+@script:python@
+f << enotty_cmp2.f;
+p << enotty_cmp2.p;
+@@
+enotty_trynext.setdefault(p[0].file, set()).add(f)
+
+@enotty_static_fn@
+identifier fn;
+type T;
+position p;
+@@
+static T fn@p(...) { ... }
+
+@script:python@
+fn << enotty_static_fn.fn;
+p << enotty_static_fn.p;
+@@
+enotty_static.setdefault(p[0].file, set()).add(fn)
+
+// Handlers, and the static helpers they hand their command to.
+@enotty_h@
+identifier fn;
+parameter list ps;
+position p;
+@@
+fn@p(ps) { ... }
+
+@script:python enotty_hs@
+fn << enotty_h.fn;
+ps << enotty_h.ps;
+p << enotty_h.p;
+cmd;
+@@
+found = enotty_lookup(p[0].file, fn)
+name = enotty_param_name(ps, found[1]) if found else None
+if name is None:
+    cocci.include_match(False)
+else:
+    coccinelle.cmd = cocci.make_ident(name)
+
+@enotty_call@
+identifier enotty_h.fn, enotty_hs.cmd;
+identifier helper, ret;
+expression list[n] es;
+expression E;
+position p;
+@@
+fn(...) { <...
+(
+return helper@p(es, cmd, ...);
+|
+ret = helper@p(es, cmd, ...);
+... when != ret = E
+return ret;
+)
+...> }
+
+@script:python@
+fn << enotty_h.fn;
+helper << enotty_call.helper;
+n << enotty_call.n;
+p << enotty_call.p;
+@@
+file = p[0].file
+found = enotty_lookup(file, fn)
+if found and helper != fn and helper not in enotty_handlers.get(file, {}):
+    enotty_helpers.setdefault(file, {}).setdefault(helper, (found[0], int(n)))
+
+@enotty_target@
+identifier fn;
+parameter list ps;
+position p;
+@@
+fn@p(ps) { ... }
+
+@script:python enotty_t@
+fn << enotty_target.fn;
+ps << enotty_target.ps;
+p << enotty_target.p;
+cmd;
+to;
+@@
+found = enotty_lookup(p[0].file, fn)
+name = enotty_param_name(ps, found[1]) if found else None
+if name is None:
+    cocci.include_match(False)
+else:
+    coccinelle.cmd = cocci.make_ident(name)
+    struct, field = found[0].split(".")
+    coccinelle.to = cocci.make_ident(ENOTTY_INTERFACES[(struct, field)][1])
+// END generated
+
+@ic exists@
+identifier enotty_target.fn, enotty_t.cmd;
+identifier err = {EINVAL, ENOSYS};
+identifier ret;
+expression E, E2;
+statement S;
+position p;
+@@
+fn(...) { ... when any
+(
+if (<+... cmd == E ...+>) S else return -err@p;
+|
+if (<+... cmd == E ...+>) S else { return -err@p; }
+|
+if (<+... cmd == E ...+>) S else { ret = -err@p; }
+|
+if (cmd != E) return -err@p;
+|
+if (<+... cmd == E ...+>) return E2;
+return -err@p;
+|
+if (<+... cmd == E ...+>) { ... return E2; }
+return -err@p;
+)
+... when any
+}
+
+@script:python ic_ok@
+p << ic.p;
+@@
+if enotty_abi_comment(p):
+    cocci.include_match(False)
+
+@script:python depends on tsv@
+p << ic.p;
+fn << enotty_target.fn;
+err << ic.err;
+to << enotty_t.to;
+@@
+iface = enotty_site(p, fn, err, to, "ioctl_if_chain")
+if iface:
+    enotty_tsv(p, fn, err, to, "ioctl_if_chain", iface)
+
+@script:python depends on report@
+p << ic.p;
+fn << enotty_target.fn;
+err << ic.err;
+to << enotty_t.to;
+@@
+iface = enotty_site(p, fn, err, to, "ioctl_if_chain.report")
+if iface:
+    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+
+@script:python depends on org@
+p << ic.p;
+fn << enotty_target.fn;
+err << ic.err;
+to << enotty_t.to;
+@@
+iface = enotty_site(p, fn, err, to, "ioctl_if_chain.org")
+if iface:
+    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+
+@depends on context@
+position ic.p;
+identifier ic.err;
+@@
+* err@p
+
+@depends on patch@
+position ic.p;
+identifier ic.err;
+identifier enotty_t.to;
+@@
+- err@p
++ to
