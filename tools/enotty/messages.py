@@ -1,0 +1,195 @@
+"""The words of a series: subject prefixes, commit messages, the cover letter.
+
+Subject prefixes follow the subsystem's habit: from the tree's own history
+when KDIR is a git checkout (the most common `prefix:` of the last commits
+touching the folder), otherwise from PREFIX_RULES, a path table.
+Commit messages are wrapped at 75 columns (checkpatch's limit).
+"""
+from __future__ import annotations
+
+import collections
+import posixpath
+import re
+import subprocess
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from .sites import Site
+
+WIDTH = 75
+DOC = "Documentation/driver-api/ioctl.rst"
+
+# (path regex, prefix template): first match wins; {driver} is the patch's
+# driver name, {1} the first regex group.
+PREFIX_RULES: tuple[tuple[str, str], ...] = (
+    (r"^(drivers/media|drivers/staging/media|include/media)/", "media: {driver}:"),
+    (r"^drivers/staging/", "staging: {driver}:"),
+    (r"^drivers/platform/([^/]+)/", "platform/{1}: {driver}:"),
+    (r"^drivers/net/wireless/", "wifi: {driver}:"),
+    (r"^drivers/net/", "net: {driver}:"),
+    (r"^net/([^/]+)/", "net: {1}:"),
+    (r"^drivers/tty/serial/", "serial: {driver}:"),
+    (r"^drivers/tty/", "tty: {driver}:"),
+    (r"^drivers/video/fbdev/", "fbdev: {driver}:"),
+    (r"^drivers/gpu/drm/", "drm/{driver}:"),
+    (r"^drivers/usb/", "usb: {driver}:"),
+    (r"^drivers/scsi/", "scsi: {driver}:"),
+    (r"^drivers/block/", "block: {driver}:"),
+    (r"^drivers/input/", "Input: {driver}:"),
+    (r"^sound/soc/", "ASoC: {driver}:"),
+    (r"^sound/", "ALSA: {driver}:"),
+    (r"^block/", "block:"),
+    (r"^fs/([^/]+)/", "{1}:"),
+    (r"^fs/", "fs:"),
+    (r"^drivers/([^/]+)/", "{1}: {driver}:"),
+    (r"^([^/]+)/", "{1}:"),
+)
+
+
+def path_prefix(path: str, driver: str) -> str:
+    """The subject prefix for a file from the path table."""
+    for pattern, template in PREFIX_RULES:
+        m = re.match(pattern, path)
+        if m:
+            prefix = template.replace("{driver}", driver)
+            if m.groups():
+                prefix = prefix.replace("{1}", m.group(1))
+            # drivers/watchdog/watchdog_dev.c: not "watchdog: watchdog_dev:" but fine;
+            # a driver named like its subsystem folder would read "x: x:".
+            parts = prefix.split(": ")
+            if len(parts) == 2 and parts[0] == parts[1].rstrip(":"):
+                prefix = parts[0] + ":"
+            return prefix
+    return f"{driver}:"
+
+
+_SUBJECT_PREFIX = re.compile(r"^(.*\S):\s+\S")
+
+
+def history_prefix(root: Path, paths: list[str], limit: int = 100) -> str | None:
+    """The most common `prefix:` of recent commits touching paths, if git knows."""
+    res = subprocess.run(
+        ["git", "-C", str(root), "log", f"-n{limit}", "--no-merges", "--format=%s", "--", *paths],
+        capture_output=True, text=True, check=False)
+    if res.returncode != 0:
+        return None
+    counts: collections.Counter[str] = collections.Counter()
+    for subject in res.stdout.splitlines():
+        m = _SUBJECT_PREFIX.match(subject)
+        if m and not subject.lower().startswith(("revert", "merge")):
+            counts[m.group(1) + ":"] += 1
+    if not counts:
+        return None
+    best = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+    return best[0]
+
+
+def is_git_checkout(root: Path) -> bool:
+    res = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True, check=False)
+    return res.returncode == 0 and Path(res.stdout.strip()).resolve() == root.resolve()
+
+
+def wrap(text: str) -> str:
+    """Paragraphs wrapped at WIDTH; lines starting with space or '-' kept as lists."""
+    out = []
+    for para in text.strip("\n").split("\n\n"):
+        lines = para.split("\n")
+        if any(ln.startswith((" ", "-", "*")) for ln in lines):
+            for ln in lines:
+                indent = "  " if ln.startswith(("-", "*")) else ""
+                out.append(textwrap.fill(ln, WIDTH, subsequent_indent=indent,
+                                         break_long_words=False, break_on_hyphens=False))
+            out.append("")
+        else:
+            out.append(textwrap.fill(" ".join(lines), WIDTH, break_long_words=False,
+                                     break_on_hyphens=False))
+            out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def errno_phrase(tos: set[str]) -> str:
+    return "/".join(f"-{t}" for t in sorted(tos))
+
+
+def subject(prefix: str, sites: list[Site]) -> str:
+    return f"{prefix} Return {errno_phrase({s.to for s in sites})} for unknown ioctl commands"
+
+
+@dataclass(frozen=True)
+class InterfaceInfo:
+    name: str        # struct.field
+    to: str
+    dispatch: str    # file:function
+
+
+def _functions(sites: list[Site]) -> list[str]:
+    seen: dict[tuple[str, str], list[Site]] = {}
+    for s in sorted(sites, key=Site.sort_key):
+        seen.setdefault((s.file, s.function), []).append(s)
+    lines = []
+    for (file, func), group in seen.items():
+        changes = sorted({f"-{s.from_} -> -{s.to}" for s in group})
+        lines.append(f"- {func}() in {file}: {', '.join(changes)}")
+    return lines
+
+
+def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
+                   rules: list[str], signoff: str) -> str:
+    """Subject, body wrapped at 75 columns, Signed-off-by."""
+    paras: list[str] = []
+    by_iface: dict[str, list[Site]] = {}
+    for s in sites:
+        by_iface.setdefault(s.interface, []).append(s)
+    for name in sorted(by_iface):
+        group = by_iface[name]
+        funcs = sorted({s.function + "()" for s in group})
+        info = interfaces.get(name)
+        froms = errno_phrase({s.from_ for s in group})
+        to = group[0].to
+        handler = ", ".join(funcs)
+        dispatch = ""
+        if info and info.dispatch:
+            file, _, func = info.dispatch.partition(":")
+            dispatch = f"{func}() in {file}" if func else file
+        if to == "ENOTTY":
+            text = (f"{handler} ({name}) answers an ioctl command it does not know "
+                    f"with {froms}.")
+            if dispatch:
+                text += f" {dispatch} hands that value straight to user space,"
+                text += " so the caller sees it."
+            text += (f" {froms[1:]} means \"this command exists but an argument is wrong\"; "
+                     "the convention for an unknown command is -ENOTTY "
+                     "(\"Inappropriate ioctl for device\"), see " + DOC + ".")
+        else:
+            text = (f"{handler} ({name}) answers an ioctl command it does not know "
+                    f"with {froms}.")
+            if dispatch:
+                text += (f" {dispatch} treats -ENOIOCTLCMD as \"not mine\" and goes on to "
+                         "its generic handling, which ends in -ENOTTY for a command "
+                         "nobody knows;")
+            else:
+                text += " The core treats -ENOIOCTLCMD as \"not mine\" and tries its fallback;"
+            text += (f" {froms} stops that fallback and reaches user space instead."
+                     " Return -ENOIOCTLCMD, as " + DOC + " describes.")
+        paras.append(text)
+    paras.append("User-visible change: an unknown command now fails with ENOTTY instead of "
+                 "EINVAL, so user space can tell a missing command from a bad argument. "
+                 "Known commands and their argument checks are unchanged.")
+    paras.append("Functions changed:\n" + "\n".join(_functions(sites)))
+    paras.append("Found and converted with Coccinelle (" + ", ".join(f"cocci/{r}.cocci" for r in rules)
+                 + ").")
+    body = wrap("\n\n".join(paras))
+    return f"{subject_line}\n\n{body}\nSigned-off-by: {signoff}\n"
+
+
+_MAILBOX = re.compile(r"^\s*(.*?)\s*<([^<>@\s]+@[^<>\s]+)>\s*$")
+
+
+def parse_signoff(text: str) -> tuple[str, str]:
+    """('Name', 'mail') from 'Name <mail>'; ValueError otherwise."""
+    m = _MAILBOX.match(text)
+    if not m or not m.group(1):
+        raise ValueError(f"not 'Name <mail>': {text!r}")
+    return m.group(1), m.group(2)

@@ -1,0 +1,349 @@
+"""`enotty patches`: scan, split, verify and write mail-ready series into OUT.
+
+Stages: scan the tree (enotty.scan) -> split per subsystem and driver
+(enotty.split) -> apply every patch in order in a scratch git repository
+(enotty.series) -> checkpatch, x86_64 allmodconfig build and fixpoint
+(enotty.verify) -> write OUT atomically (enotty.output).
+
+A patch that fails to apply, to build or checkpatch is not part of its
+series: it is numbered out, written to OUT/rejected/SERIES/ with its first
+numbering, and its reason is in SUMMARY.md; the mailout never sees it.
+A fixpoint miss (the rules still match after the patch) is reported only:
+the patch is still right, just not complete.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import messages, output, rules, scan, series, sites, split, tree, verify
+from .errors import UsageError
+from .maintainers import Maintainers, get_maintainer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def default_out(root: Path) -> Path:
+    return REPO / "generated-patches" / f"linux-{tree.kernel_version(root)}"
+
+
+def identity(signoff: str | None) -> tuple[str, str]:
+    """(name, mail) for From: and Signed-off-by: --signoff, else git config."""
+    if signoff:
+        try:
+            return messages.parse_signoff(signoff)
+        except ValueError:
+            raise UsageError(f"--signoff must be 'Name <mail>', got {signoff!r}")
+    values = []
+    for key in ("user.name", "user.email"):
+        res = subprocess.run(["git", "config", key], capture_output=True, text=True, check=False)
+        values.append(res.stdout.strip())
+    if not all(values):
+        raise UsageError("no identity for Signed-off-by: pass --signoff 'Name <mail>' "
+                         "(make patches SIGNOFF=...) or set git config user.name and user.email")
+    return values[0], values[1]
+
+
+def canonical_command(args: argparse.Namespace) -> str:
+    """The make line that reproduces the output (no OUT or SIGNOFF: they do
+    not change the content beyond the identity, which the files show)."""
+    words = ["make", "patches"]
+    if args.kdir:
+        words.append(f"KDIR={args.kdir}")
+    if args.subdir:
+        words.append(f"M={args.subdir}")
+    if getattr(args, "no_build", False):
+        words.append("BUILD=0")
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR",
+                        help="output folder (default: generated-patches/linux-VERSION/)")
+    parser.add_argument("--signoff", metavar="'NAME <MAIL>'",
+                        help="author and Signed-off-by (default: git config user.name/user.email)")
+    parser.add_argument("--no-build", action="store_true",
+                        help="skip the x86_64 allmodconfig build check")
+
+
+@dataclass
+class Verdict:
+    """What SUMMARY.md says about one patch."""
+    patch: series.Patch
+    apply: verify.Check
+    checkpatch: verify.Check = verify.Check(verify.SKIPPED)
+    build: dict[str, verify.Check] = field(default_factory=dict)
+    fixpoint: dict[str, verify.Check] = field(default_factory=dict)
+
+    @property
+    def rejected(self) -> str:
+        """'' when the patch goes out, else why not."""
+        if self.apply.status != verify.OK:
+            return "does not apply: " + self.apply.detail
+        if self.checkpatch.status == verify.FAILED:
+            return "checkpatch: " + self.checkpatch.detail
+        bad = [f"{rel}: {c.detail}" for rel, c in sorted(self.build.items()) if c.status == verify.FAILED]
+        if bad:
+            return "build: " + "; ".join(bad)
+        return ""
+
+    def build_cell(self) -> str:
+        counts: dict[str, int] = {}
+        for chk in self.build.values():
+            counts[chk.status] = counts.get(chk.status, 0) + 1
+        return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "-"
+
+    def fixpoint_cell(self) -> str:
+        bad = [f"{r}: {c.detail}" for r, c in sorted(self.fixpoint.items()) if c.status != verify.OK]
+        return "; ".join(bad) if bad else ("ok" if self.fixpoint else "-")
+
+
+@dataclass
+class SeriesRun:
+    plan: split.SeriesPlan
+    verdicts: list[Verdict]
+    written: series.Written | None = None
+    to: list[str] = field(default_factory=list)
+    cc: list[str] = field(default_factory=list)
+
+
+def _prefix(root: Path, git: bool, plan: split.PatchPlan) -> str:
+    if git:
+        found = messages.history_prefix(root, plan.paths if len(plan.paths) > 1 else plan.paths)
+        if found:
+            return found
+    return messages.path_prefix(plan.paths[0], plan.driver)
+
+
+def cover_prefix(name: str, subjects: list[str]) -> str:
+    """The subjects' shared first prefix (`watchdog:`), else the series name."""
+    firsts = {subj.split(": ", 1)[0] for subj in subjects if ": " in subj}
+    return f"{firsts.pop()}:" if len(firsts) == 1 else f"{name}:"
+
+
+def _union(lists: list[list[str]], minus: list[str] = ()) -> list[str]:
+    seen, out = set(m.lower() for m in minus), []
+    for people in lists:
+        for person in people:
+            if person.lower() not in seen:
+                seen.add(person.lower())
+                out.append(person)
+    return out
+
+
+def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], spatch: str,
+                command: str, version: str, no_build: bool) -> str:
+    plan = run.plan
+    s = [site for v in accepted for site in v.patch.plan.sites]
+    tos = {site.to for site in s}
+    files = sorted({p for v in accepted for p in v.patch.plan.paths})
+    paras = [
+        f"Ioctl handlers in {plan.subsystem} answer a command they do not know with "
+        f"{messages.errno_phrase({site.from_ for site in s})}. This series makes them return "
+        f"{messages.errno_phrase(tos)}, the convention of Documentation/driver-api/ioctl.rst: "
+        "-ENOTTY (\"Inappropriate ioctl for device\") is the final answer for an unknown "
+        "command, -ENOIOCTLCMD is the answer of a handler whose core tries a fallback "
+        "before answering -ENOTTY itself. "
+        f"{len(s)} sites in {len(files)} files, one patch per driver; each patch names "
+        "the interface and the core code that dispatches to it.",
+        "ABI note: a program that tested for EINVAL after an unknown command now sees "
+        "ENOTTY. EINVAL keeps its meaning, a known command with a bad argument; "
+        "known commands behave exactly as before.",
+        "How it was generated:\n"
+        f"- Coccinelle rules: {', '.join(rule_names)}\n"
+        f"- {spatch}\n"
+        f"- {command} on Linux {version}",
+    ]
+    tested = [f"- every patch applies in order to the pristine {version} tree (git apply)"]
+    cp = [v.checkpatch for v in accepted]
+    warns = [c.detail for c in cp if c.detail]
+    tested.append("- scripts/checkpatch.pl: no errors" + (f"; {len(warns)} patches with warnings"
+                                                          if warns else ", no warnings"))
+    if no_build:
+        tested.append("- build: not checked in this run")
+    else:
+        counts: dict[str, int] = {}
+        for v in accepted:
+            for chk in v.build.values():
+                counts[chk.status] = counts.get(chk.status, 0) + 1
+        tested.append("- x86_64 allmodconfig build of the touched files: " +
+                      ", ".join(f"{n} {st}" for st, n in sorted(counts.items())))
+    fix_bad = [v for v in accepted if v.fixpoint_cell() not in ("ok", "-")]
+    tested.append("- running the rules again on the patched files finds nothing" if not fix_bad else
+                  f"- running the rules again finds sites left in {len(fix_bad)} patches (see their notes)")
+    paras.append("How it was tested:\n" + "\n".join(tested))
+    return messages.wrap("\n\n".join(paras))
+
+
+def command(args: argparse.Namespace, run_scan: Callable[[argparse.Namespace], scan.ScanResult]) -> int:
+    started = time.monotonic()
+    root = tree.resolve(args.kdir, args.subdir)
+    if not args.subdir and not tree.is_kernel_tree(root):
+        raise UsageError(f"KDIR {root} is not a kernel tree (no MAINTAINERS or Makefile);"
+                         " name a folder with --subdir (M=) to group series by path")
+    ident = identity(args.signoff)
+    out = Path(args.out).expanduser().absolute() if args.out else default_out(root)
+    version = tree.kernel_version(root)
+    result = run_scan(args)
+    return write_output(args, root, version, out, ident, result, started)
+
+
+def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
+                 ident: tuple[str, str], result: scan.ScanResult, started: float) -> int:
+    log = sys.stderr
+    by_file: dict[str, list[sites.Site]] = {}
+    for site in result.sites:
+        by_file.setdefault(site.file, []).append(site)
+    changes = [split.FileChange(f, result.diffs[f], tuple(by_file.get(f, ())))
+               for f in sorted(result.diffs)]
+    maint = Maintainers.load(root)
+    plans = split.plan(changes, maint)
+    ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
+    git = messages.is_git_checkout(root)
+    signoff = f"{ident[0]} <{ident[1]}>"
+    spatch = scan.spatch_version(scan.spatch_binary())
+    cmdline = canonical_command(args)
+    rule_names = [p.stem for p in rules.rule_files()]
+    no_build = bool(getattr(args, "no_build", False))
+
+    runs: list[SeriesRun] = []
+    patched: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory(prefix="prelim-", dir=series.scratch_root()) as tmp_s:
+        tmp = Path(tmp_s)
+        for plan in plans:
+            patches = []
+            for pp in plan.patches:
+                subj = messages.subject(_prefix(root, git, pp), pp.sites)
+                used = sorted({s.rule for s in pp.sites})
+                msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff)
+                patches.append(series.Patch(pp, subj, msg))
+            repo = series.apply_all(root, plan, patches, ident, tmp / plan.name / "repo")
+            for p in patches:
+                if not p.apply_error:
+                    for rel in p.plan.paths:
+                        patched[rel] = (repo.folder / rel).read_bytes()
+            prelim = tmp / plan.name / "prelim"
+            if any(not p.apply_error for p in patches):
+                series.write(root, plan, patches, ident, prelim, "prelim", "prelim", [], [])
+            verdicts = []
+            for p in patches:
+                v = Verdict(p, verify.Check(verify.OK) if not p.apply_error
+                            else verify.Check(verify.FAILED, p.apply_error))
+                if not p.apply_error:
+                    path = prelim / p.filename
+                    v.checkpatch = verify.checkpatch(root, path)
+                    p.to = get_maintainer(root, [path], "to")
+                    p.cc = _union([get_maintainer(root, [path], "cc")], p.to)
+                verdicts.append(v)
+            runs.append(SeriesRun(plan, verdicts))
+            print(f"enotty: {plan.name}: {len(patches)} patches applied and checked", file=log)
+
+        build = {} if no_build else verify.build(root, patched, log)
+        fix = verify.fixpoint(patched, lambda folder: _rescan(folder, args))
+        for run in runs:
+            for v in run.verdicts:
+                if v.apply.status == verify.OK:
+                    v.build = {r: build.get(r, verify.Check(verify.SKIPPED, "--no-build")) for r in v.patch.plan.paths}
+                    v.fixpoint = {r: fix[r] for r in v.patch.plan.paths}
+
+        with output.staged(out) as stage:
+            for run in runs:
+                accepted = [v for v in run.verdicts if not v.rejected]
+                rejected = [v for v in run.verdicts if v.rejected]
+                if rejected:
+                    folder = stage / "rejected" / run.plan.name
+                    folder.mkdir(parents=True, exist_ok=True)
+                    for v in rejected:
+                        if v.patch.filename:
+                            shutil.copyfile(tmp / run.plan.name / "prelim" / v.patch.filename,
+                                            folder / v.patch.filename)
+                if not accepted:
+                    continue
+                run.to = _union([v.patch.to for v in accepted])
+                run.cc = _union([v.patch.cc for v in accepted], run.to)
+                subj = messages.subject(cover_prefix(run.plan.name, [v.patch.subject for v in accepted]),
+                                        [s for v in accepted for s in v.patch.plan.sites])
+                blurb = cover_blurb(run, accepted, rule_names, spatch, cmdline, version, no_build)
+                for v in accepted:
+                    v.patch.filename = ""
+                run.written = series.write(root, run.plan, [v.patch for v in accepted], ident,
+                                           stage / run.plan.name, subj, blurb, run.to, run.cc)
+            labelled = split.label_sites(plans)
+            with open(stage / "sites.tsv", "w") as fh:
+                sites.write_tsv(labelled, fh, sites.SERIES_COLUMNS)
+            with open(stage / "failed.tsv", "w") as fh:
+                fh.write("file\tstatus\treason\n")
+                for f in result.failed:
+                    fh.write(f"{f.file}\t{f.status}\t{f.reason}\n")
+            (stage / "SUMMARY.md").write_text(summary(runs, result, root, version, cmdline, spatch,
+                                                      maint is not None, no_build))
+    total = sum(len(r.written.patches) for r in runs if r.written)
+    rej = sum(1 for r in runs for v in r.verdicts if v.rejected)
+    print(f"enotty: wrote {out}: {sum(1 for r in runs if r.written)} series, {total} patches,"
+          f" {rej} rejected, {len(result.sites)} sites; {time.monotonic() - started:.0f} s", file=log)
+    return 0
+
+
+def _rescan(folder: Path, args: argparse.Namespace) -> tuple[list[sites.Site], list[scan.Failure]]:
+    res = scan.scan(folder, folder, jobs=getattr(args, "jobs", None),
+                    timeout=getattr(args, "timeout", scan.DEFAULT_TIMEOUT))
+    return res.sites, res.failed
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version: str,
+            cmdline: str, spatch: str, has_maintainers: bool, no_build: bool) -> str:
+    out = io.StringIO()
+    w = out.write
+    patches = sum(len(r.written.patches) for r in runs if r.written)
+    rejected = [(r, v) for r in runs for v in r.verdicts if v.rejected]
+    w(f"# ENOTTY series for Linux {version}\n\n")
+    w(f"Generated by `{cmdline}` with {spatch}.\n\n")
+    w(f"- {len(result.sites)} sites in {len(result.diffs)} files; "
+      f"{result.candidates} of {result.c_files} .c files scanned after the prefilter\n")
+    w(f"- {sum(1 for r in runs if r.written)} series, {patches} patches, {len(rejected)} rejected\n")
+    w(f"- {len(result.failed)} files spatch could not fully parse or timed out: failed.tsv\n")
+    w("- split: " + ("MAINTAINERS sections (tools/enotty/split.py)" if has_maintainers
+                     else "by path (no MAINTAINERS)") + "\n")
+    w("- checks: apply = `git apply` in order on the pristine files; checkpatch = "
+      "scripts/checkpatch.pl; build = x86_64 allmodconfig object build"
+      + (" (not run)" if no_build else "") + "; fixpoint = the rules find nothing in the patched files\n\n")
+    w("| series | subsystem | patches | files | sites | rejected |\n|---|---|---:|---:|---:|---:|\n")
+    for r in runs:
+        acc = r.written.patches if r.written else []
+        w(f"| [{r.plan.name}]({r.plan.name}/) | {_md(r.plan.subsystem)} | {len(acc)} | "
+          f"{sum(len(p.plan.files) for p in acc)} | {sum(len(p.plan.sites) for p in acc)} | "
+          f"{sum(1 for v in r.verdicts if v.rejected)} |\n")
+    for r in runs:
+        w(f"\n## {r.plan.name}\n\n{_md(r.plan.subsystem)}\n\n")
+        w("| patch | files | sites | apply | checkpatch | build | fixpoint |\n"
+          "|---|---:|---:|---|---|---|---|\n")
+        for v in r.verdicts:
+            name = v.patch.filename if not v.rejected else f"rejected: {v.patch.subject}"
+            w(f"| {_md(name)} | {len(v.patch.plan.files)} | {len(v.patch.plan.sites)} | "
+              f"{_md(v.apply.cell())} | {_md(v.checkpatch.cell())} | {_md(v.build_cell())} | "
+              f"{_md(v.fixpoint_cell())} |\n")
+    if rejected:
+        w("\n## Rejected patches\n\nNot in any series (OUT/rejected/SERIES/ keeps them):\n\n")
+        for r, v in rejected:
+            w(f"- {r.plan.name}: {_md(v.patch.subject)}: {_md(v.rejected)}\n")
+    not_built = sorted({rel for r in runs for v in r.verdicts for rel, c in v.build.items()
+                        if c.status == verify.NOT_BUILT})
+    if not_built:
+        w("\n## Not built on x86_64 allmodconfig\n\n")
+        for rel in not_built:
+            w(f"- {rel}\n")
+    return out.getvalue()

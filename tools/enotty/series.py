@@ -1,0 +1,188 @@
+"""Write a series for real with git: scratch repo, commits, format-patch, cover.
+
+The scratch repository (under enotty.tree.cache_dir()/series/, never in the
+tree) holds the pristine copies of just the files the series touches.  Each
+patch is applied with `git apply --index` (the apply check) and committed
+with a fixed author, committer and date, so `git format-patch` writes the same
+bytes on every run: committed output equals a fresh run.  format-patch runs
+without --thread because git stamps thread Message-Ids with the current time;
+`git send-email` threads the mails itself (cover letter first, every patch a
+reply to it), which is what the mailout does.  The user's git configuration
+is kept out (GIT_CONFIG_GLOBAL=/dev/null) so no diff.noprefix or
+format.signature changes the files.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import tree
+from .split import PatchPlan, SeriesPlan
+
+# Author and committer date of every generated commit.  Mail clients and
+# git send-email use the time of sending, so this date only has to be fixed.
+FIXED_DATE = "Thu, 1 Jan 2026 00:00:00 +0000"
+
+
+class SeriesError(Exception):
+    """git failed where it cannot fail on good input."""
+
+
+@dataclass
+class Patch:
+    """One patch of a series, through its life: planned, applied, written."""
+    plan: PatchPlan
+    subject: str
+    message: str
+    apply_error: str = ""          # '' when it applied
+    filename: str = ""             # NNNN-....patch once written
+    text: str = ""                 # the mbox file's content once written
+    to: list[str] = field(default_factory=list)
+    cc: list[str] = field(default_factory=list)
+
+    @property
+    def diff(self) -> str:
+        return "".join(f.diff for f in self.plan.files)
+
+
+@dataclass
+class Written:
+    cover: str                     # 0000-cover-letter.patch content
+    patches: list[Patch]           # in series order, text and filename set
+
+
+def git_env(name: str, email: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for key in list(env):
+        if key.startswith("GIT_"):
+            del env[key]
+    env.update({
+        "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": FIXED_DATE,
+        "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
+        "GIT_COMMITTER_DATE": FIXED_DATE, "TZ": "UTC", "LC_ALL": "C",
+    })
+    return env
+
+
+class ScratchRepo:
+    """A throw-away git repository seeded with pristine files of the tree."""
+
+    def __init__(self, folder: Path, name: str, email: str) -> None:
+        self.folder = folder
+        self.env = git_env(name, email)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "base")
+
+    def git(self, *args: str, stdin: str | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+        res = subprocess.run(["git", *args], cwd=self.folder, env=self.env, input=stdin,
+                             capture_output=True, text=True, check=False)
+        if check and res.returncode != 0:
+            raise SeriesError(f"git {' '.join(args[:2])}: {res.stderr.strip()}")
+        return res
+
+    def seed(self, root: Path, paths: list[str]) -> None:
+        """Commit the pristine copies of paths (read from root, never written)."""
+        for rel in paths:
+            dest = self.folder / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / rel, dest)
+        self.git("add", "--", *paths)
+        self.git("commit", "-q", "--no-verify", "-m", "pristine")
+        self.git("tag", "pristine")
+
+    def apply(self, diff: str) -> str:
+        """'' when the diff applies (and is staged), else git apply's reason."""
+        res = self.git("apply", "--index", "--whitespace=nowarn", "-", stdin=diff, check=False)
+        if res.returncode != 0:
+            self.git("reset", "-q", "--hard", "HEAD")
+            lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+            return "; ".join(lines[:3]) or "git apply failed"
+        return ""
+
+    def commit(self, message: str) -> None:
+        self.git("commit", "-q", "--no-verify", "-F", "-", stdin=message)
+
+    def format_patch(self, outdir: Path) -> list[Path]:
+        res = self.git("format-patch", "-q", "--cover-letter", "--numbered", "--zero-commit",
+                       "--no-signature", "--no-renames", "--subject-prefix=PATCH",
+                       "-o", str(outdir), "pristine..HEAD")
+        del res
+        return sorted(outdir.glob("*.patch"))
+
+
+def scratch_root() -> Path:
+    folder = tree.cache_dir() / "series"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def apply_all(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+              repo_dir: Path) -> ScratchRepo:
+    """Seed, then apply and commit each patch in order; failures are recorded
+    in Patch.apply_error and left out of the history."""
+    repo = ScratchRepo(repo_dir, *identity)
+    repo.seed(root, sorted({p for patch in patches for p in patch.plan.paths}))
+    for patch in patches:
+        error = repo.apply(patch.diff) if patch.diff else "empty diff"
+        patch.apply_error = error
+        if not error:
+            repo.commit(patch.message)
+    return repo
+
+
+_HEADER_END = "\n\n"
+
+
+def add_recipients(mbox: str, to: list[str], cc: list[str]) -> str:
+    """Insert To:/Cc: headers (folded, format-patch style) into one mail."""
+    head, sep, body = mbox.partition(_HEADER_END)
+    extra = ""
+    for name, people in (("To", to), ("Cc", cc)):
+        if people:
+            extra += f"\n{name}: " + ",\n    ".join(people)
+    return head + extra + sep + body
+
+
+def fill_cover(cover: str, subject: str, blurb: str) -> str:
+    if "*** SUBJECT HERE ***" not in cover or "*** BLURB HERE ***" not in cover:
+        raise SeriesError("git format-patch wrote no cover letter template")
+    return cover.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb.rstrip("\n"))
+
+
+def write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+          outdir: Path, cover_subject: str, cover_blurb: str,
+          cover_to: list[str], cover_cc: list[str]) -> Written:
+    """Format the applied patches into outdir as a mail-ready series."""
+    good = [p for p in patches if not p.apply_error]
+    with tempfile.TemporaryDirectory(prefix=f"{plan.name}-", dir=scratch_root()) as tmp:
+        repo = apply_all(root, plan, good, identity, Path(tmp) / "repo")
+        again = [p for p in good if p.apply_error]
+        if again:
+            raise SeriesError(f"{again[0].plan.key}: applied before, not now: {again[0].apply_error}")
+        outdir.mkdir(parents=True, exist_ok=True)
+        files = repo.format_patch(outdir)
+    if len(files) != len(good) + 1:
+        raise SeriesError(f"git format-patch wrote {len(files)} files for {len(good)} patches")
+    cover_path, patch_paths = files[0], files[1:]
+    cover = fill_cover(cover_path.read_text(), cover_subject, cover_blurb)
+    cover = add_recipients(cover, cover_to, cover_cc)
+    cover_path.write_text(cover)
+    for patch, path in zip(good, patch_paths):
+        text = add_recipients(path.read_text(), patch.to, patch.cc)
+        path.write_text(text)
+        patch.filename, patch.text = path.name, text
+    return Written(cover, good)
+
+
+_SUBJECT = re.compile(r"^Subject: (.*(?:\n[ \t].*)*)", re.M)
+
+
+def mail_subject(mbox: str) -> str:
+    m = _SUBJECT.search(mbox.partition(_HEADER_END)[0])
+    return re.sub(r"\s*\n\s*", " ", m.group(1)) if m else ""
