@@ -12,7 +12,7 @@ import os
 import sys
 from typing import NoReturn
 
-from . import scan, sites, tree
+from . import patches, scan, sites, tree
 from .errors import UsageError
 from .progress import Progress
 
@@ -85,6 +85,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_patches(args: argparse.Namespace) -> int:
+    """Verified, mail-ready series per subsystem (git format-patch) into OUT."""
+    return patches.command(args, run_scan)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="enotty", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -94,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_tree_options(report)
     add_scan_options(report)
     report.set_defaults(run=cmd_report)
+
+    patches_cmd = commands.add_parser("patches", help="write verified series per subsystem",
+                                      description=cmd_patches.__doc__)
+    add_tree_options(patches_cmd)
+    add_scan_options(patches_cmd)
+    patches.add_options(patches_cmd)
+    patches_cmd.set_defaults(run=cmd_patches)
 
     return parser
 
