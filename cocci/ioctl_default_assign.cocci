@@ -411,7 +411,7 @@ if name is None:
 else:
     coccinelle.cmd = cocci.make_ident(name)
 
-@enotty_call@
+@enotty_call forall@
 identifier enotty_h.fn, enotty_hs.cmd;
 identifier helper, ret;
 expression list[n] es;
@@ -463,7 +463,7 @@ else:
     coccinelle.to = cocci.make_ident(ENOTTY_INTERFACES[(struct, field)][1])
 // END generated
 
-@da@
+@da forall@
 identifier enotty_target.fn, enotty_t.cmd;
 identifier err = {EINVAL, ENOSYS};
 identifier ret;

@@ -412,7 +412,7 @@ if name is None:
 else:
     coccinelle.cmd = cocci.make_ident(name)
 
-@enotty_call@
+@enotty_call forall@
 identifier enotty_h.fn, enotty_hs.cmd;
 identifier helper, ret;
 expression list[n] es;

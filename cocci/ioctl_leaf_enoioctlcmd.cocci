@@ -422,7 +422,7 @@ if name is None:
 else:
     coccinelle.cmd = cocci.make_ident(name)
 
-@enotty_call@
+@enotty_call forall@
 identifier enotty_h.fn, enotty_hs.cmd;
 identifier helper, ret;
 expression list[n] es;
@@ -474,7 +474,7 @@ else:
     coccinelle.to = cocci.make_ident(ENOTTY_INTERFACES[(struct, field)][1])
 // END generated
 
-@le@
+@le forall@
 identifier enotty_target.fn;
 identifier err = {ENOIOCTLCMD};
 position p;

@@ -417,7 +417,7 @@ if name is None:
 else:
     coccinelle.cmd = cocci.make_ident(name)
 
-@enotty_call@
+@enotty_call forall@
 identifier enotty_h.fn, enotty_hs.cmd;
 identifier helper, ret;
 expression list[n] es;
@@ -475,7 +475,7 @@ position ps;
 @@
 switch@ps (cmd) { default: ... }
 
-@nd@
+@nd forall@
 identifier enotty_target.fn, enotty_t.cmd;
 identifier err = {EINVAL, ENOSYS};
 identifier ret;

@@ -1,0 +1,185 @@
+"""Coccinelle fixtures: cocci/tests/NAME.c must become NAME.res.
+
+Coccinelle's own convention: each NAME.c beside the expected NAME.res; a
+trap (trap_*.c) must stay as it is.  spatch runs are batched (one --dir run
+over copies of all fixtures per mode) so the suite takes seconds.
+
+(a) the combined semantic patch (-D patch -D tsv) gives .res;
+(b) the per-shape rule files applied one after the other give the same;
+(c) ENOTTY-SITE lines: one per changed line, naming that line;
+(d) -D report, -D context and -D org flag exactly the changed lines.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from enotty import rules
+
+TESTS = Path(__file__).resolve().parent
+FIXTURES = sorted(TESTS.glob("*.c"))
+SPATCH = shutil.which("spatch")
+
+
+def run_spatch(smpl: Path, modes: list[str], folder: Path, in_place: bool) -> str:
+    if SPATCH is None:
+        pytest.fail("spatch not found: apt-get install coccinelle (make check installs it)")
+    cmd = [SPATCH, "--sp-file", str(smpl), "--dir", str(folder), "--jobs", "2",
+           "--very-quiet", "--timeout", "60"]
+    for mode in modes:
+        cmd += ["-D", mode]
+    if in_place:
+        cmd.append("--in-place")
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    assert res.returncode == 0, f"spatch failed: {res.stderr[-2000:]}"
+    assert "Python failure" not in res.stderr and "Traceback" not in res.stderr, res.stderr[-2000:]
+    return res.stdout
+
+
+def copy_fixtures(dest: Path) -> Path:
+    dest.mkdir()
+    for c in FIXTURES:
+        shutil.copy(c, dest / c.name)
+    return dest
+
+
+def site_lines(out: str) -> list[list[str]]:
+    return [line.split("\t") for line in out.splitlines() if line.startswith(rules.SITE_MARKER + "\t")]
+
+
+def changed_lines(before: str, after: str) -> set[int]:
+    """1-based numbers of the lines of `before` that differ in `after`."""
+    a, b = before.split("\n"), after.split("\n")
+    out: set[int] = set()
+    for tag, i1, i2, _j1, _j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.update(range(i1 + 1, i2 + 1))
+    return out
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    """Every spatch run of the suite, once."""
+    tmp = tmp_path_factory.mktemp("cocci")
+    combined = tmp / "combined.cocci"
+    combined.write_text(rules.combined_smpl())
+
+    out = {}
+    out["combined_dir"] = copy_fixtures(tmp / "combined")
+    out["combined_tsv"] = run_spatch(combined, ["patch", "tsv"], out["combined_dir"], in_place=True)
+
+    out["sequence_dir"] = copy_fixtures(tmp / "sequence")
+    for rule in rules.rule_files():
+        run_spatch(rule, ["patch"], out["sequence_dir"], in_place=True)
+
+    for mode in ("report", "context", "org"):
+        out[mode] = run_spatch(combined, [mode], copy_fixtures(tmp / mode), in_place=False)
+    return out
+
+
+def expected(c: Path) -> str:
+    return c.with_suffix(".res").read_text()
+
+
+def sites_by_file(work) -> dict[str, list[list[str]]]:
+    by: dict[str, list[list[str]]] = {}
+    for fields in site_lines(work["combined_tsv"]):
+        by.setdefault(Path(fields[1]).name, []).append(fields)
+    return by
+
+
+def test_enough_fixtures_each_with_res():
+    assert len(FIXTURES) >= 40
+    missing = [c.name for c in FIXTURES if not c.with_suffix(".res").is_file()]
+    assert not missing
+    traps = [c for c in FIXTURES if c.name.startswith("trap_")]
+    assert len(traps) >= 10
+    for c in traps:
+        assert expected(c) == c.read_text(), f"{c.name}: a trap's .res must equal its .c"
+
+
+@pytest.mark.parametrize("c", FIXTURES, ids=lambda p: p.stem)
+def test_combined_gives_res(work, c):
+    got = (work["combined_dir"] / c.name).read_text()
+    assert got == expected(c), "".join(difflib.unified_diff(
+        expected(c).splitlines(True), got.splitlines(True), "expected", "got"))
+
+
+@pytest.mark.parametrize("c", FIXTURES, ids=lambda p: p.stem)
+def test_rule_files_in_sequence_give_res(work, c):
+    assert (work["sequence_dir"] / c.name).read_text() == expected(c)
+
+
+@pytest.mark.parametrize("c", FIXTURES, ids=lambda p: p.stem)
+def test_site_lines_match_the_diff(work, c):
+    sites = sites_by_file(work).get(c.name, [])
+    before, after = c.read_text(), expected(c)
+    lines = [int(f[2]) for f in sites]
+    assert len(lines) == len(set(lines)), f"duplicate sites: {sites}"
+    assert set(lines) == changed_lines(before, after)
+    table = {i.name: i for i in rules.interfaces()}
+    rule_names = {p.stem for p in rules.rule_files()}
+    src, res = before.split("\n"), after.split("\n")
+    for f in sites:
+        assert len(f) == 8, f
+        _marker, path, line, fn, iface, frm, to, rule = f
+        assert Path(path).name == c.name
+        assert iface in table and to == table[iface].to
+        assert frm in ("EINVAL", "ENOSYS", "ENOIOCTLCMD")
+        assert rule in rule_names
+        n = int(line) - 1
+        assert re.search(rf"-{frm}\b", src[n]) and re.search(rf"-{to}\b", res[n])
+        # the site lies inside function fn: its definition precedes the line
+        assert any(re.match(rf"^\S.*\b{re.escape(fn)}\(", l) for l in src[:n]), fn
+
+
+def test_every_rule_and_interface_has_a_site(work):
+    sites = site_lines(work["combined_tsv"])
+    assert {f[7] for f in sites} == {p.stem for p in rules.rule_files()}
+    assert {f[4] for f in sites} == {i.name for i in rules.interfaces()}
+    assert {"EINVAL", "ENOSYS", "ENOIOCTLCMD"} <= {f[5] for f in sites}
+
+
+def flagged(out: str, pattern: str) -> set[tuple[str, int]]:
+    return {(Path(m.group(1)).name, int(m.group(2))) for m in re.finditer(pattern, out, re.M)}
+
+
+def all_sites(work) -> set[tuple[str, int]]:
+    return {(Path(f[1]).name, int(f[2])) for f in site_lines(work["combined_tsv"])}
+
+
+def test_report_mode_flags_every_site_and_no_trap(work):
+    got = flagged(work["report"], r"^(\S+\.c):(\d+):\d+-\d+: WARNING: ")
+    assert got == all_sites(work)
+    assert "unknown ioctl command answered with" in work["report"]
+
+
+def test_org_mode_flags_every_site(work):
+    got = flagged(work["org"], r"^\* TODO \[\[view:(\S+\.c)::face=ovl-face1::linb=(\d+)::")
+    assert got == all_sites(work)
+
+
+def test_context_mode_marks_every_site(work):
+    got: set[tuple[str, int]] = set()
+    name, line = "", 0
+    for text in work["context"].splitlines():
+        m = re.match(r"^--- (\S+)", text)
+        if m:
+            name = Path(m.group(1)).name
+            continue
+        m = re.match(r"^@@ -(\d+)", text)
+        if m:
+            line = int(m.group(1))
+            continue
+        if text.startswith("+++") or not name or not line:
+            continue
+        if text.startswith("-"):
+            got.add((name, line))
+        if not text.startswith("+"):
+            line += 1
+    assert got == all_sites(work)
