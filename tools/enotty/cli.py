@@ -54,6 +54,8 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
                         help=f"spatch time limit per file in seconds (default: {scan.DEFAULT_TIMEOUT})")
     parser.add_argument("--no-cache", action="store_true",
                         help="rescan every file instead of reusing the per-file cache")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also list the files spatch parsed only in part where no site can hide")
 
 
 def run_scan(args: argparse.Namespace) -> scan.ScanResult:
@@ -68,6 +70,12 @@ def run_scan(args: argparse.Namespace) -> scan.ScanResult:
          f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
          f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
          f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")
+    if result.partial:
+        warn(f"{len(result.partial)} files parsed in part; the code spatch skipped names no"
+             f" ioctl member or errno, so no site is lost" + (":" if args.verbose else " (--verbose lists them)"))
+        if args.verbose:
+            for partial in result.partial:
+                warn(f"  {partial.file}: {partial.reason}")
     if result.failed:
         warn(f"{len(result.failed)} files not fully scanned (sites in them may be missing):")
         for failure in result.failed:

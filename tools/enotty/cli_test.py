@@ -22,6 +22,7 @@ FIXTURE_TSV = (
     "file\tline\tfunction\tinterface\tfrom\tto\trule\n"
     "drivers/foo/bar.c\t21\tbar_ioctl\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tioctl_default_return\n"
     "drivers/foo/foo.c\t12\tfoo_ioctl\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tioctl_default_return\n"
+    "drivers/foo/partial.c\t17\tpart_ioctl\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tioctl_default_return\n"
 )
 
 
@@ -40,10 +41,13 @@ def test_make_report_on_the_fixture_tree(tmp_path):
     assert res.returncode == 0, res.stderr
     assert res.stdout == FIXTURE_TSV
     err = res.stderr.splitlines()
-    assert "enotty: 0/4 files, 0 sites, 0:00 elapsed" in err                 # progress
-    assert any(line.startswith("enotty: 4 of 5 .c files may hold ioctl handlers") for line in err)
-    assert "enotty: 1 files not fully scanned (sites in them may be missing):" in err
-    assert any(line.startswith("enotty:   drivers/foo/broken.c: parse-error: ") for line in err)
+    assert "enotty: 0/5 files, 0 sites, 0:00 elapsed" in err                 # progress
+    assert any(line.startswith("enotty: 5 of 6 .c files may hold ioctl handlers") for line in err)
+    assert err[-2:] == [
+        "enotty: 1 files not fully scanned (sites in them may be missing):",
+        "enotty:   drivers/foo/broken.c: parse-error: 10 lines not parsed from line 10, naming EINVAL, ioctl",
+    ]
+    assert any(line.startswith("enotty: 1 files parsed in part;") and "--verbose" in line for line in err)
 
 
 @needs_spatch
@@ -52,10 +56,12 @@ def test_report_subdir_and_warm_cache(tmp_path):
                    cache=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout == FIXTURE_TSV
-    again = enotty("report", "--kdir", str(FIXTURE), "--subdir", "drivers/foo", cache=tmp_path)
+    again = enotty("report", "--kdir", str(FIXTURE), "--subdir", "drivers/foo", "--verbose",
+                   cache=tmp_path)
     assert again.stdout == FIXTURE_TSV
-    assert "4 from the cache, 0 scanned" in again.stderr
-    assert "0/4 files" not in again.stderr          # no spatch run, no progress meter
+    assert "enotty:   drivers/foo/partial.c: 5 lines not parsed from line 8\n" in again.stderr
+    assert "5 from the cache, 0 scanned" in again.stderr
+    assert "0/5 files" not in again.stderr          # no spatch run, no progress meter
 
 
 @needs_spatch

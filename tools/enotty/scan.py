@@ -31,7 +31,7 @@ from .progress import Progress
 from .sites import Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
-CACHE_FORMAT = "enotty-scan-2"
+CACHE_FORMAT = "enotty-scan-3"
 
 # Why these options:
 #   --no-includes: the rules match an ops table and its handler in one .c
@@ -50,7 +50,9 @@ SPATCH_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-includes", "--no-scanner",
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
 
 DEFAULT_TIMEOUT = 120
-OK, PARSE_ERROR, TIMEOUT, ERROR = "ok", "parse-error", "timeout", "error"
+# partial: spatch skipped some code, but none that names an ioctl member or
+# an errno, so no site can hide there; parse-error: a site may hide there.
+OK, PARTIAL, PARSE_ERROR, TIMEOUT, ERROR = "ok", "partial", "parse-error", "timeout", "error"
 
 
 class ScanError(Exception):
@@ -133,7 +135,7 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
 @dataclass
 class FileResult:
     file: str                 # relative to the root
-    status: str               # ok | parse-error | timeout | error
+    status: str               # ok | partial | parse-error | timeout | error
     reason: str = ""
     sites: list[Site] = field(default_factory=list)
     hunks: str = ""           # the diff's body, from the first @@ on
@@ -159,7 +161,8 @@ class ScanResult:
     scope: Path
     sites: list[Site]                 # sorted, files relative to root
     diffs: dict[str, str]             # file -> unified diff (a/ b/ headers)
-    failed: list[Failure]             # sorted by file
+    failed: list[Failure]             # sorted by file: sites may be missing
+    partial: list[Failure]            # parsed in part; no site can hide in the rest
     c_files: int                      # .c files under the scope
     candidates: int                   # passed the prefilter
     spatch_runs: int                  # files spatch handled in this run
@@ -251,18 +254,22 @@ class _Outcome:
     exception: str = ""
     bad_lines: int = 0
     first_bad: int = 0
-    bad_errno: bool = False   # an unparsed line names EINVAL/ENOSYS/ENOIOCTLCMD
+    bad_tokens: set[str] = field(default_factory=set)   # of those asked for, in unparsed lines
+    bad_at: set[int] = field(default_factory=set)       # first lines of the errors counted
 
 
-_BAD_AT = re.compile(r'^ = File "(.*)", line (\d+), column')
+_BAD_AT = re.compile(r'^ =\s?File "(.*)", line (\d+), column')
 
 
-def parse_stderr(text: str) -> tuple[dict[str, _Outcome], list[str]]:
-    """What spatch said about each file, in the order it handled them."""
+def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outcome], list[str]]:
+    """What spatch said about each file, in the order it handled them.
+
+    tokens: words to look for in the lines spatch could not parse.
+    """
     outcomes: dict[str, _Outcome] = {}
     order: list[str] = []
     current: _Outcome | None = None
-    errno_text = tuple(t.decode() for t in ERRNO_TOKENS)
+    counting = False   # inside an error report about a region not yet counted
 
     def start(path: str, skipped: bool) -> _Outcome:
         if order:
@@ -274,21 +281,28 @@ def parse_stderr(text: str) -> tuple[dict[str, _Outcome], list[str]]:
 
     for line in text.splitlines():
         if line.startswith("HANDLING: "):
-            current = start(line[len("HANDLING: "):].strip(), False)
+            current, counting = start(line[len("HANDLING: "):].strip(), False), False
         elif line.startswith("Skipping: "):
-            current = start(line[len("Skipping: "):].strip(), True)
+            current, counting = start(line[len("Skipping: "):].strip(), True), False
         elif line.startswith("EXN: ") and " in " in line:
             exn, path = line[len("EXN: "):].rsplit(" in ", 1)
             outcomes.setdefault(path.strip(), _Outcome()).exception = exn.strip()
         elif current is None:
             continue
         elif m := _BAD_AT.match(line):
-            if not current.first_bad:
-                current.first_bad = int(m.group(2))
+            # In patch mode spatch parses a file again after matching, and
+            # then its own output (a /tmp path): count each region once.
+            at = int(m.group(2))
+            counting = m.group(1) == order[-1] and at not in current.bad_at
+            if counting:
+                current.bad_at.add(at)
+                current.first_bad = min(current.bad_at)
+        elif not counting:
+            continue
         elif line.startswith("badcount: "):
             current.bad_lines += int(line.split()[1])
-        elif line.startswith(("bad:", "BAD:")) and any(t in line for t in errno_text):
-            current.bad_errno = True
+        elif line.startswith(("bad:", "BAD:")):
+            current.bad_tokens.update(t for t in tokens if t in line)
     return outcomes, order
 
 
@@ -305,8 +319,10 @@ def _file_result(rel: str, outcome: _Outcome | None, stdout: _Stdout, timeout: i
         return FileResult(rel, ERROR, f"spatch exception {outcome.exception}")
     if outcome.bad_lines:
         where = f" from line {outcome.first_bad}" if outcome.first_bad else ""
-        hides = ", some name EINVAL/ENOSYS/ENOIOCTLCMD" if outcome.bad_errno else ""
-        reason = f"{outcome.bad_lines} lines not parsed{where}{hides}"
+        reason = f"{outcome.bad_lines} lines not parsed{where}"
+        if not outcome.bad_tokens:
+            return FileResult(rel, PARTIAL, reason, sites, hunks)
+        reason += ", naming " + ", ".join(sorted(outcome.bad_tokens))
         return FileResult(rel, PARSE_ERROR, reason, sites, hunks)
     return FileResult(rel, OK, "", sites, hunks)
 
@@ -385,8 +401,10 @@ def spatch_version(binary: str) -> str:
 class _Runner:
     """Runs spatch batches; tracks the live processes so ^C can end them."""
 
-    def __init__(self, binary: str, root: Path, smpl_path: Path, workdir: Path, timeout: int) -> None:
+    def __init__(self, binary: str, root: Path, smpl_path: Path, workdir: Path, timeout: int,
+                 tokens: Sequence[str]) -> None:
         self.binary = binary
+        self.tokens = tokens
         self.root = root
         self.smpl_path = smpl_path
         self.workdir = workdir
@@ -445,7 +463,7 @@ class _Runner:
     def run(self, rels: list[str]) -> tuple[list[FileResult], list[str]]:
         """Results for these files, in order, and stdout lines nobody claimed."""
         rc, out, err = self._spatch(rels)
-        outcomes, order = parse_stderr(err)
+        outcomes, order = parse_stderr(err, self.tokens)
         if rc == 0:
             for outcome in outcomes.values():
                 outcome.finished = True
@@ -511,7 +529,8 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
                       " ".join(SPATCH_OPTIONS)])
     cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
 
-    found = prefilter(root, scope)
+    ioctl = ioctl_tokens()
+    found = prefilter(root, scope, ioctl)
     results: dict[str, FileResult] = {}
     todo: list[Candidate] = []
     for candidate in found.candidates:
@@ -528,7 +547,8 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
             smpl_path = Path(workdir) / "rules.cocci"
             smpl_path.write_text(smpl)
-            runner = _Runner(binary, root, smpl_path, Path(workdir), timeout)
+            runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
+                             [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
             by_rel = {c.rel: c for c in todo}
             pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
             try:
@@ -560,7 +580,8 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         root=root, scope=scope,
         sites=sort_sites(s for r in ordered for s in r.sites),
         diffs={r.file: r.diff for r in ordered if r.hunks},
-        failed=[Failure(r.file, r.status, r.reason) for r in ordered if r.status != OK],
+        failed=[Failure(r.file, r.status, r.reason) for r in ordered if r.status not in (OK, PARTIAL)],
+        partial=[Failure(r.file, r.status, r.reason) for r in ordered if r.status == PARTIAL],
         c_files=found.c_files, candidates=len(found.candidates),
         spatch_runs=sum(1 for r in ordered if not r.cached),
         cached=sum(1 for r in ordered if r.cached),

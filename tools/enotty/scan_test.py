@@ -25,6 +25,7 @@ EXPECTED_SITES = [
     stand_in_site("drivers/foo/bar.c", 21, "bar_ioctl", "compat_ioctl"),
     stand_in_site("drivers/foo/bar.c", 21, "bar_ioctl", "unlocked_ioctl"),
     stand_in_site("drivers/foo/foo.c", 12, "foo_ioctl", "unlocked_ioctl"),
+    stand_in_site("drivers/foo/partial.c", 17, "part_ioctl", "unlocked_ioctl"),
 ]
 
 
@@ -128,38 +129,58 @@ badcount: 8
 bad: static long bar_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 BAD:!!!!! \t\treturn 0 +;
 bad: \t\treturn -EINVAL;
-parse error 
- = File "drivers/b.c", line 40, column 1, charpos = 900
+semantic error function with no return type must have types in param list
+ =File "drivers/b.c", line 40, column 0, charpos = 900
 badcount: 2
 bad: \t[n] = #n
+parse error 
+ = File "drivers/b.c", line 5, column 12, charpos = 114
+badcount: 8
+bad: \t\treturn -EINVAL;
+parse error 
+ = File "/tmp/cocci-output-1-b.c", line 5, column 12, charpos = 114
+badcount: 8
+bad: \t\treturn -ENOSYS;
 HANDLING: drivers/c.c
 EXN: Coccinelle_modules.Common.Timeout in drivers/c.c
+HANDLING: drivers/e.c
+parse error 
+ = File "drivers/e.c", line 77, column 1, charpos = 900
+badcount: 3
+bad: static const struct foo_desc descs[] = {
+BAD:!!!!! \tFOO_DESC(a, b) FOO_DESC(c, d)
+bad: };
 HANDLING: drivers/d.c
 diff = 
 """
+TOKENS = ("ioctl", "EINVAL", "ENOSYS", "ENOIOCTLCMD")
 
 
 def test_parse_stderr_attributes_messages_to_files():
-    outcomes, order = scan.parse_stderr(STDERR)
-    assert order == ["drivers/a.c", "drivers/b.c", "drivers/c.c", "drivers/d.c"]
+    outcomes, order = scan.parse_stderr(STDERR, TOKENS)
+    assert order == ["drivers/a.c", "drivers/b.c", "drivers/c.c", "drivers/e.c", "drivers/d.c"]
     assert outcomes["drivers/a.c"].skipped and outcomes["drivers/a.c"].finished
     b = outcomes["drivers/b.c"]
-    assert (b.bad_lines, b.first_bad, b.bad_errno, b.finished) == (10, 5, True, True)
+    assert (b.bad_lines, b.first_bad, b.bad_tokens, b.finished) == (10, 5, {"ioctl", "EINVAL"}, True)
+    e = outcomes["drivers/e.c"]
+    assert (e.bad_lines, e.first_bad, e.bad_tokens) == (3, 77, set())
     assert outcomes["drivers/c.c"].exception == "Coccinelle_modules.Common.Timeout"
     assert not outcomes["drivers/d.c"].finished     # nothing followed it: only rc 0 says so
 
 
 def test_file_result_statuses():
-    outcomes, _ = scan.parse_stderr(STDERR)
+    outcomes, _ = scan.parse_stderr(STDERR, TOKENS)
     stdout = scan.parse_stdout(
         "ENOTTY-SITE\tdrivers/c.c\t3\tf\ts.g\tEINVAL\tENOTTY\tr\n"
         "ENOTTY-SITE\tdrivers/b.c\t7\tf\ts.g\tEINVAL\tENOTTY\tr\n")
     b = scan._file_result("drivers/b.c", outcomes["drivers/b.c"], stdout, 120)
     assert (b.status, b.reason) == (
-        "parse-error", "10 lines not parsed from line 5, some name EINVAL/ENOSYS/ENOIOCTLCMD")
+        "parse-error", "10 lines not parsed from line 5, naming EINVAL, ioctl")
     assert [s.line for s in b.sites] == [7]       # what did parse still counts
     c = scan._file_result("drivers/c.c", outcomes["drivers/c.c"], stdout, 120)
     assert (c.status, c.reason, c.sites) == ("timeout", "spatch timeout after 120 s", [])
+    e = scan._file_result("drivers/e.c", outcomes["drivers/e.c"], stdout, 120)
+    assert (e.status, e.reason) == ("partial", "3 lines not parsed from line 77")
     assert scan._file_result("drivers/a.c", outcomes["drivers/a.c"], stdout, 120).status == "ok"
     assert scan._file_result("drivers/zz.c", None, stdout, 120).status == "error"
 
@@ -172,8 +193,8 @@ def test_scan_fixture_tree(tmp_path):
     result = run(FIXTURE, tmp_path / "cache")
     assert snapshot(FIXTURE) == before                      # nothing written into the tree
     assert result.sites == EXPECTED_SITES
-    assert (result.c_files, result.candidates, result.spatch_runs, result.cached) == (5, 4, 4, 0)
-    assert sorted(result.diffs) == ["drivers/foo/bar.c", "drivers/foo/foo.c"]
+    assert (result.c_files, result.candidates, result.spatch_runs, result.cached) == (6, 5, 5, 0)
+    assert sorted(result.diffs) == ["drivers/foo/bar.c", "drivers/foo/foo.c", "drivers/foo/partial.c"]
     assert result.diffs["drivers/foo/foo.c"] == (
         "--- a/drivers/foo/foo.c\n"
         "+++ b/drivers/foo/foo.c\n"
@@ -187,7 +208,8 @@ def test_scan_fixture_tree(tmp_path):
         " }\n"
         " \n")
     assert [(f.file, f.status) for f in result.failed] == [("drivers/foo/broken.c", "parse-error")]
-    assert "from line 10" in result.failed[0].reason
+    assert result.failed[0].reason == "10 lines not parsed from line 10, naming EINVAL, ioctl"
+    assert result.partial == [scan.Failure("drivers/foo/partial.c", "partial", "5 lines not parsed from line 8")]
     assert result.warnings == []
 
 
@@ -209,23 +231,24 @@ def test_cache_reuses_unchanged_files_and_rescans_changed_ones(tmp_path):
     shutil.copytree(FIXTURE, copy)
     cache = tmp_path / "cache"
     first = run(copy, cache)
-    assert first.spatch_runs == 4
+    assert first.spatch_runs == 5
 
     second = run(copy, cache)
-    assert (second.spatch_runs, second.cached) == (0, 4)
-    assert (second.sites, second.diffs, second.failed) == (first.sites, first.diffs, first.failed)
+    assert (second.spatch_runs, second.cached) == (0, 5)
+    assert (second.sites, second.diffs, second.failed, second.partial) == (
+        first.sites, first.diffs, first.failed, first.partial)
 
     foo = copy / "drivers/foo/foo.c"
     foo.write_text("/* one more line */\n" + foo.read_text())
     third = run(copy, cache)
-    assert (third.spatch_runs, third.cached) == (1, 3)
+    assert (third.spatch_runs, third.cached) == (1, 4)
     assert [(s.file, s.line) for s in third.sites if s.file.endswith("foo.c")] == [("drivers/foo/foo.c", 13)]
     assert "@@ -10,7 +10,7 @@" in third.diffs["drivers/foo/foo.c"]
 
-    assert run(copy, cache, use_cache=False).spatch_runs == 4
+    assert run(copy, cache, use_cache=False).spatch_runs == 5
     other_rules = scan.scan(copy, smpl=STAND_IN + "\n// changed\n", rules_digest="stand-in",
                             cache_folder=cache)
-    assert other_rules.spatch_runs == 4
+    assert other_rules.spatch_runs == 5
 
 
 @needs_spatch
