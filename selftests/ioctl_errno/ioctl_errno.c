@@ -73,10 +73,14 @@ enum check {
 	C_UNKNOWN_OWN, C_UNKNOWN_FOREIGN, C_KNOWN_UNSUPPORTED, C_BAD_ARG, C_GOOD_ARG,
 };
 
+/* What a node offers beyond its kind */
+#define NODE_PAD_FMT	(1u << 0)	/* sub-device with pad formats (not a lens) */
+
 struct node {
 	char path[PATH_MAX];
 	char name[64];
 	__u32 buf_type;		/* the node's own buffer type, for G_FMT */
+	unsigned int flags;	/* NODE_* */
 };
 
 /* Unknown commands.  A 64-byte buffer is big enough for every one. */
@@ -99,6 +103,7 @@ struct ioctl_case {
 	unsigned long cmd;
 	void (*prep)(void *arg, const struct node *n);
 	int expect;		/* errno, 0 for success */
+	unsigned int needs;	/* NODE_* flags the node must have */
 };
 
 static void prep_prio_bad(void *arg, const struct node *n)
@@ -129,6 +134,11 @@ static void prep_subdev_pad_bad(void *arg, const struct node *n)
 	f->pad = 999;
 }
 
+static void prep_subdev_which_bad(void *arg, const struct node *n)
+{
+	((struct v4l2_subdev_format *)arg)->which = 99;
+}
+
 static void prep_entity_bad(void *arg, const struct node *n)
 {
 	((struct media_entity_desc *)arg)->id = 0x7ffffff0;
@@ -144,7 +154,8 @@ static void prep_pan_bad(void *arg, const struct node *n)
 	((struct fb_var_screeninfo *)arg)->xoffset = 1u << 30;
 }
 
-#define CASE(k, c, cmd, prep, err) { k, c, #cmd, cmd, prep, err }
+#define CASE(k, c, cmd, prep, err) { k, c, #cmd, cmd, prep, err, 0 }
+#define CASE_IF(need, k, c, cmd, prep, err) { k, c, #cmd, cmd, prep, err, need }
 static const struct ioctl_case cases[] = {
 	/* V4L2 video devices */
 	CASE(V4L2_ALL, C_UNKNOWN_OWN, V4L2_UNUSED_NR, NULL, ENOTTY),
@@ -164,7 +175,11 @@ static const struct ioctl_case cases[] = {
 	CASE(BIT_OF(K_RADIO_TX), C_BAD_ARG, VIDIOC_G_MODULATOR, prep_index_bad, EINVAL),
 	CASE(V4L2_ALL, C_GOOD_ARG, VIDIOC_QUERYCAP, NULL, 0),
 	CASE(V4L2_ALL, C_GOOD_ARG, VIDIOC_G_PRIORITY, NULL, 0),
-	CASE(HAS_FMT, C_GOOD_ARG, VIDIOC_G_FMT, prep_fmt_own, 0),
+	/* vivid's raw VBI formats exist only on TV inputs and outputs */
+	CASE(HAS_FMT & ~(BIT_OF(K_VBI_CAP) | BIT_OF(K_VBI_OUT)), C_GOOD_ARG, VIDIOC_G_FMT,
+	     prep_fmt_own, 0),
+	CASE(HAS_INPUTS, C_GOOD_ARG, VIDIOC_G_INPUT, NULL, 0),
+	CASE(HAS_OUTPUTS, C_GOOD_ARG, VIDIOC_G_OUTPUT, NULL, 0),
 
 	/* V4L2 sub-devices: unknown commands take the -ENOIOCTLCMD path */
 	CASE(BIT_OF(K_SUBDEV), C_UNKNOWN_OWN, V4L2_UNUSED_NR, NULL, ENOTTY),
@@ -172,7 +187,11 @@ static const struct ioctl_case cases[] = {
 	CASE(BIT_OF(K_SUBDEV), C_UNKNOWN_OWN, V4L2_NOARG_NR, NULL, ENOTTY),
 	CASE(BIT_OF(K_SUBDEV), C_KNOWN_UNSUPPORTED, VIDIOC_QUERYCAP, NULL, ENOTTY),
 	CASE(BIT_OF(K_SUBDEV), C_KNOWN_UNSUPPORTED, VIDIOC_SUBDEV_G_STD, NULL, ENOTTY),
-	CASE(BIT_OF(K_SUBDEV), C_BAD_ARG, VIDIOC_SUBDEV_G_FMT, prep_subdev_pad_bad, EINVAL),
+	/* A lens has no pad operations: G_FMT is unknown to it (ENOTTY) */
+	CASE_IF(NODE_PAD_FMT, BIT_OF(K_SUBDEV), C_BAD_ARG, VIDIOC_SUBDEV_G_FMT,
+		prep_subdev_pad_bad, EINVAL),
+	CASE_IF(NODE_PAD_FMT, BIT_OF(K_SUBDEV), C_BAD_ARG, VIDIOC_SUBDEV_G_FMT,
+		prep_subdev_which_bad, EINVAL),
 	CASE(BIT_OF(K_SUBDEV), C_GOOD_ARG, VIDIOC_SUBDEV_QUERYCAP, NULL, 0),
 
 	/* Media controller devices */
@@ -268,8 +287,14 @@ static void parent_driver(const char *sysdir, char *out, size_t len)
 	const char *slash;
 
 	out[0] = '\0';
+	/* class devices (video4linux, graphics) link to their parent ... */
 	snprintf(path, sizeof(path), "%s/device/driver", sysdir);
 	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0) {
+		/* ... bus devices (media, cec) sit in their parent's folder */
+		snprintf(path, sizeof(path), "%s/../driver", sysdir);
+		n = readlink(path, target, sizeof(target) - 1);
+	}
 	if (n < 0)
 		return;
 	target[n] = '\0';
@@ -342,14 +367,32 @@ static int v4l2_kind(const char *devpath, __u32 *buf_type)
 	return -1;
 }
 
+/* Whether a sub-device answers G_FMT on pad 0: a lens or flash does not. */
+static unsigned int subdev_flags(const char *devpath)
+{
+	struct v4l2_subdev_format f;
+	int fd = open(devpath, O_RDWR | O_NONBLOCK);
+	unsigned int flags = 0;
+
+	if (fd < 0)
+		return 0;
+	memset(&f, 0, sizeof(f));
+	f.which = V4L2_SUBDEV_FORMAT_ACTIVE;
+	if (!ioctl(fd, VIDIOC_SUBDEV_G_FMT, &f))
+		flags |= NODE_PAD_FMT;
+	close(fd);
+	return flags;
+}
+
 static int add_node(struct node *nodes, int n, const char *devpath, const char *name,
-		    __u32 buf_type)
+		    __u32 buf_type, unsigned int flags)
 {
 	if (n >= MAX_NODES)
 		return n;
 	snprintf(nodes[n].path, sizeof(nodes[n].path), "%s", devpath);
 	snprintf(nodes[n].name, sizeof(nodes[n].name), "%s", name);
 	nodes[n].buf_type = buf_type;
+	nodes[n].flags = flags;
 	return n + 1;
 }
 
@@ -362,7 +405,7 @@ static int find_nodes(enum kind kind, struct node *nodes)
 {
 	static const char * const classes[] = {
 		"/sys/class/video4linux", "/sys/bus/media/devices",
-		"/sys/class/cec", "/sys/class/graphics",
+		"/sys/bus/cec/devices", "/sys/class/graphics",
 	};
 	char sysdir[PATH_MAX], devpath[PATH_MAX], drv[64], name[64];
 	int n = 0;
@@ -380,7 +423,12 @@ static int find_nodes(enum kind kind, struct node *nodes)
 
 			if (e->d_name[0] == '.')
 				continue;
-			snprintf(sysdir, sizeof(sysdir), "%s/%s", classes[i], e->d_name);
+			char link[PATH_MAX];
+
+			/* resolved, so that "../driver" names the parent's driver */
+			snprintf(link, sizeof(link), "%s/%s", classes[i], e->d_name);
+			if (!realpath(link, sysdir))
+				continue;
 			if (dev_path(sysdir, devpath, sizeof(devpath)))
 				continue;
 			parent_driver(sysdir, drv, sizeof(drv));
@@ -397,7 +445,7 @@ static int find_nodes(enum kind kind, struct node *nodes)
 				k = !strncmp(name, "vioverlay", 9) ? K_FB : -1;
 			if (k == (int)kind)
 				n = add_node(nodes, n, devpath, name[0] ? name : e->d_name,
-					     buf_type);
+					     buf_type, k == K_SUBDEV ? subdev_flags(devpath) : 0);
 		}
 		closedir(d);
 	}
@@ -464,7 +512,8 @@ static void run_cases(struct __test_metadata *_metadata, FIXTURE_DATA(node) *sel
 			const struct ioctl_case *t = &cases[c];
 			int ret, got;
 
-			if (t->check != check || !(t->kinds & BIT_OF(kind)))
+			if (t->check != check || !(t->kinds & BIT_OF(kind)) ||
+			    (t->needs & n->flags) != t->needs)
 				continue;
 			ASSERT_GE(sizeof(arg), _IOC_SIZE(t->cmd));
 			memset(arg, 0, sizeof(arg));

@@ -1,0 +1,45 @@
+#!/bin/sh
+# /init of the QEMU run's initramfs (busybox).  Runs the ioctl_errno
+# selftests and v4l2-compliance on every vivid video node, framing each
+# program's output with ENOTTY-QEMU markers for qemu_tap.py, then leaves
+# QEMU through isa-debug-exit (I/O port 0xf4, so QEMU exits with 1).
+/bin/busybox mkdir -p /proc /sys /dev /tmp /bin /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+# CONFIG_DEVTMPFS_MOUNT does not apply to an initramfs.
+mount -t devtmpfs devtmpfs /dev
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+frame() {	# frame KIND NAME COMMAND...
+	kind=$1 name=$2
+	shift 2
+	echo "ENOTTY-QEMU: BEGIN $kind $name"
+	"$@" 2>&1
+	echo "ENOTTY-QEMU: END $kind $name rc=$?"
+}
+
+for t in /selftest/*; do
+	frame selftest "${t##*/}" "$t"
+done
+
+# vivid's video device nodes, found through sysfs, named by their
+# sysfs name (stable across kernels) rather than their /dev name.
+if [ -x /usr/bin/v4l2-compliance ]; then
+	for d in /sys/class/video4linux/*; do
+		[ -e "$d/device/driver" ] || continue
+		drv=$(basename "$(readlink "$d/device/driver")")
+		[ "$drv" = vivid ] || continue
+		dev=$(sed -n 's/^DEVNAME=//p' "$d/uevent")
+		name=$(cat "$d/name" | tr ' ' _)
+		frame compliance "$name" stdbuf -oL v4l2-compliance -d "/dev/$dev"
+	done
+fi
+
+echo "ENOTTY-QEMU: BEGIN dmesg kernel"
+dmesg
+echo "ENOTTY-QEMU: END dmesg kernel rc=0"
+echo "ENOTTY-QEMU: DONE"
+printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+# Without isa-debug-exit: QEMU runs with -no-reboot.
+reboot -f

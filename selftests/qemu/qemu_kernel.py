@@ -1,0 +1,203 @@
+"""Kernel config, kernel and selftest builds, initramfs and QEMU command line."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from enotty.errors import UsageError
+
+HERE = Path(__file__).resolve().parent
+FRAGMENT = HERE / "config"
+INIT_SCRIPT = HERE / "init.sh"
+SELFTEST_DIR = HERE.parent / "ioctl_errno"
+SELFTESTS = ("ioctl_errno", "ioctl_errno_32")
+QBOOT = Path("/usr/share/qemu/qboot.rom")
+COMPLIANCE = Path("/usr/bin/v4l2-compliance")
+STDBUF = Path("/usr/bin/stdbuf")
+LIBSTDBUF = Path("/usr/libexec/coreutils/libstdbuf.so")
+BUSYBOX = Path("/bin/busybox")
+# vivid's default node set (0xe1d3d) plus bit 16, its framebuffer.
+VIVID_NODE_TYPES = 0xF1D3D
+JOBS = 2
+
+
+class BuildError(Exception):
+    """A build step failed; the message names the log to read."""
+
+
+def parse_config(text: str) -> dict[str, str]:
+    """CONFIG_X -> value ('y', 'm', '"str"', 'n' for `# CONFIG_X is not set`)."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+        if m:
+            out[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"^# (CONFIG_\w+) is not set$", line)
+        if m:
+            out[m.group(1)] = "n"
+    return out
+
+
+def config_mismatches(fragment: str, config: str) -> list[str]:
+    """Fragment options the final .config does not carry, as messages."""
+    have = parse_config(config)
+    bad = []
+    for key, want in parse_config(fragment).items():
+        got = have.get(key, "n")
+        if got != want:
+            bad.append(f"{key}={want} requested, .config has {key}={got}")
+    return bad
+
+
+def kernel_cmdline() -> str:
+    """Serial console, enough log level for WARN/oops, vivid with its fb."""
+    return " ".join([
+        "console=ttyS0", "loglevel=5", "panic=-1", "rdinit=/init",
+        f"vivid.node_types={VIVID_NODE_TYPES:#x}",
+    ])
+
+
+def qemu_argv(bzimage: Path, initramfs: Path, console_log: Path, kvm: bool = False,
+              bios: Path | None = QBOOT) -> list[str]:
+    """qemu-system-x86_64 for one unattended boot; exits via isa-debug-exit."""
+    argv = ["qemu-system-x86_64", "-M", "pc", "-m", "512M", "-smp", "1",
+            "-nographic", "-no-reboot", "-monitor", "none",
+            "-serial", f"file:{console_log}",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            "-kernel", str(bzimage), "-initrd", str(initramfs),
+            "-append", kernel_cmdline()]
+    argv += ["-accel", "kvm"] if kvm else ["-accel", "tcg"]
+    if bios is not None and bios.is_file():
+        argv += ["-bios", str(bios)]
+    return argv
+
+
+def _run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None,
+                cwd: Path | None = None) -> None:
+    with open(log, "ab") as f:
+        f.write(("$ " + " ".join(argv) + "\n").encode())
+        f.flush()
+        res = subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                             check=False)
+    if res.returncode != 0:
+        tail = log.read_text(errors="replace").splitlines()[-15:]
+        raise BuildError(f"`{' '.join(argv[:6])} ...` failed ({res.returncode}); "
+                         f"log: {log}\n" + "\n".join(tail))
+
+
+def kbuild_env(ccache_dir: Path) -> dict[str, str]:
+    env = dict(os.environ, CCACHE_DIR=str(ccache_dir))
+    # Timestamps in the kernel would defeat ccache for init/version.c.
+    env.setdefault("KBUILD_BUILD_TIMESTAMP", "enotty")
+    env.setdefault("KBUILD_BUILD_USER", "enotty")
+    env.setdefault("KBUILD_BUILD_HOST", "qemu")
+    return env
+
+
+def make_argv(tree: Path, build: Path, *targets: str) -> list[str]:
+    return ["make", "-s", "-C", str(tree), f"O={build}", "ARCH=x86_64",
+            "CC=ccache gcc", f"-j{JOBS}", *targets]
+
+
+def configure(tree: Path, build: Path, log: Path, env: dict[str, str]) -> None:
+    """tinyconfig + the fragment, checked option by option after olddefconfig."""
+    fragment = FRAGMENT.read_text()
+    config = build / ".config"
+    stamp = build / ".enotty-fragment"
+    if not (config.is_file() and stamp.is_file() and stamp.read_text() == fragment):
+        build.mkdir(parents=True, exist_ok=True)
+        _run_logged(make_argv(tree, build, "tinyconfig"), log, env)
+        with open(config, "a") as f:
+            f.write("\n" + fragment)
+        _run_logged(make_argv(tree, build, "olddefconfig"), log, env)
+        stamp.write_text(fragment)
+    bad = config_mismatches(fragment, config.read_text())
+    if bad:
+        stamp.unlink(missing_ok=True)
+        raise BuildError(f"{FRAGMENT}: options olddefconfig dropped (missing dependency?): "
+                         + "; ".join(bad))
+
+
+def build_kernel(tree: Path, build: Path, ccache_dir: Path, log: Path) -> Path:
+    """The bzImage and the uapi headers (build/usr/include) for the selftest."""
+    env = kbuild_env(ccache_dir)
+    configure(tree, build, log, env)
+    _run_logged(make_argv(tree, build, "bzImage", "headers"), log, env)
+    return build / "arch" / "x86" / "boot" / "bzImage"
+
+
+def build_selftests(tree: Path, build: Path, out: Path, log: Path, ccache_dir: Path) -> list[Path]:
+    """ioctl_errno (64-bit) and ioctl_errno_32, static, against tree's headers."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name in SELFTESTS:
+        (out / name).unlink(missing_ok=True)
+    _run_logged(["make", "-s", "-C", str(SELFTEST_DIR), f"KDIR={tree}", f"O={out}",
+                 f"KHDR_INCLUDES=-isystem {build / 'usr' / 'include'}",
+                 "LDFLAGS=-static", "CC=ccache gcc"], log, kbuild_env(ccache_dir))
+    return [out / name for name in SELFTESTS]
+
+
+def shared_libs(program: Path) -> list[Path]:
+    """The libraries and loader ldd names for a dynamic program."""
+    res = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=False)
+    libs = []
+    for line in res.stdout.splitlines():
+        m = re.search(r"(/\S+)\s+\(0x", line)
+        if m:
+            libs.append(Path(m.group(1)))
+    return libs
+
+
+def _copy_into(root: Path, src: Path, dest: str | None = None) -> None:
+    target = root / (dest or str(src)).lstrip("/")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src.resolve(), target)
+
+
+def build_initramfs(selftests: list[Path], out: Path) -> Path:
+    """An uncompressed newc cpio: busybox, /init, selftests, v4l2-compliance."""
+    for tool in (BUSYBOX, COMPLIANCE, STDBUF, LIBSTDBUF):
+        if not tool.is_file():
+            raise UsageError(f"{tool} is missing (packages busybox-static, v4l-utils, coreutils)")
+    with tempfile.TemporaryDirectory(prefix="enotty-initramfs-") as tmp:
+        root = Path(tmp)
+        _copy_into(root, BUSYBOX, "/bin/busybox")
+        # /init's interpreter; /init installs the other applets itself.
+        os.symlink("busybox", root / "bin" / "sh")
+        _copy_into(root, INIT_SCRIPT, "/init")
+        os.chmod(root / "init", 0o755)
+        for prog in selftests:
+            _copy_into(root, prog, f"/selftest/{prog.name}")
+        for prog in (COMPLIANCE, STDBUF):
+            _copy_into(root, prog)
+            for lib in shared_libs(prog):
+                _copy_into(root, lib)
+        _copy_into(root, LIBSTDBUF)
+        files = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+        tmp_out = out.with_suffix(".tmp")
+        with open(tmp_out, "wb") as f:
+            subprocess.run(["cpio", "--quiet", "-o", "-H", "newc", "-R", "0:0"],
+                           input="\n".join(files).encode(), stdout=f, cwd=root, check=True)
+        os.replace(tmp_out, out)
+    return out
+
+
+def boot(bzimage: Path, initramfs: Path, console_log: Path, timeout: int,
+         kvm: bool = False) -> int | None:
+    """Boot once; QEMU's exit status, or None when the guest hung."""
+    console_log.unlink(missing_ok=True)
+    argv = qemu_argv(bzimage, initramfs, console_log, kvm=kvm)
+    try:
+        res = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return None
+    if res.returncode not in (0, 1) and res.stdout:
+        sys.stderr.write(res.stdout.decode(errors="replace")[-2000:])
+    return res.returncode

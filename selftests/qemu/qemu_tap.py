@@ -1,0 +1,212 @@
+"""Read a QEMU console log: TAP of the selftests, v4l2-compliance, crashes.
+
+The guest's /init frames every program's output with marker lines
+(`ENOTTY-QEMU: BEGIN <kind> <name>` ... `ENOTTY-QEMU: END <kind> <name> rc=N`)
+so that kernel messages printed elsewhere on the console cannot be mistaken
+for results.  Everything here is pure: text in, data out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MARKER = "ENOTTY-QEMU:"
+DONE = f"{MARKER} DONE"
+
+_BEGIN = re.compile(rf"^{MARKER} BEGIN (\S+) (\S+)\s*$")
+_END = re.compile(rf"^{MARKER} END (\S+) (\S+) rc=(-?\d+)\s*$")
+_TAP = re.compile(r"^(not ok|ok) \d+ (\S.*?)(?:\s+#\s*(SKIP|XFAIL|XPASS|error)\b.*)?\s*$", re.I)
+_TOTALS = re.compile(
+    r"^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) xpass:(\d+) skip:(\d+) error:(\d+)")
+_COMPLIANCE_TOTAL = re.compile(
+    r"^Total for .*?: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)")
+_INVALID_IOCTLS = re.compile(r"^\s*test invalid ioctls: (\S+)")
+
+# What a kernel in trouble prints.  "WARNING:" is the WARN_ON banner.
+CRASH_PATTERNS = ("Kernel panic", "BUG:", "Oops", "WARNING:", "general protection fault",
+                  "Call Trace:")
+
+
+@dataclass
+class Section:
+    """One framed program run on the console."""
+    kind: str
+    name: str
+    lines: list[str] = field(default_factory=list)
+    rc: int | None = None        # None: the END marker never came
+
+
+@dataclass
+class TapResult:
+    """Per-case outcome (pass, fail, skip, xfail, xpass, error) and the totals line."""
+    cases: dict[str, str]
+    totals: dict[str, int] | None
+
+
+@dataclass
+class ComplianceResult:
+    total: int | None
+    failed: int | None
+    warnings: int | None
+    invalid_ioctls: str | None   # "OK", "FAIL", or None if the test did not run
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def console_lines(text: str) -> list[str]:
+    """Console text as lines, without carriage returns and colour escapes
+    (v4l2-compliance colours its OK/FAIL)."""
+    text = _ANSI.sub("", text.replace("\r\n", "\n"))
+    return [line.rstrip("\r") for line in text.split("\n")]
+
+
+def sections(text: str) -> list[Section]:
+    """The framed sections, in order; an unterminated one keeps rc=None."""
+    out: list[Section] = []
+    current: Section | None = None
+    for line in console_lines(text):
+        begin = _BEGIN.match(line)
+        if begin:
+            current = Section(begin.group(1), begin.group(2))
+            out.append(current)
+            continue
+        end = _END.match(line)
+        if end and current and (end.group(1), end.group(2)) == (current.kind, current.name):
+            current.rc = int(end.group(3))
+            current = None
+            continue
+        if current is not None:
+            current.lines.append(line)
+    return out
+
+
+def parse_tap(lines: list[str]) -> TapResult:
+    """Test results of one kselftest program's TAP output."""
+    cases: dict[str, str] = {}
+    totals = None
+    for line in lines:
+        m = _TAP.match(line)
+        if m:
+            verb, name, directive = m.group(1).lower(), m.group(2), (m.group(3) or "").lower()
+            if directive in ("skip", "xfail", "xpass", "error"):
+                cases[name] = directive
+            else:
+                cases[name] = "pass" if verb == "ok" else "fail"
+            continue
+        t = _TOTALS.match(line)
+        if t:
+            keys = ("pass", "fail", "xfail", "xpass", "skip", "error")
+            totals = dict(zip(keys, (int(v) for v in t.groups())))
+    return TapResult(cases, totals)
+
+
+def parse_compliance(lines: list[str]) -> ComplianceResult:
+    """v4l2-compliance's totals line and its `test invalid ioctls` verdict."""
+    total = failed = warnings = None
+    invalid = None
+    for line in lines:
+        m = _COMPLIANCE_TOTAL.match(line)
+        if m:
+            total, failed, warnings = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            continue
+        m = _INVALID_IOCTLS.match(line)
+        if m:
+            # Several inputs/outputs repeat the test; one FAIL spoils it.
+            if invalid != "FAIL":
+                invalid = m.group(1)
+    return ComplianceResult(total, failed, warnings, invalid)
+
+
+def find_crash(text: str) -> str | None:
+    """The first console line that shows a panic, oops, BUG or WARN."""
+    for line in console_lines(text):
+        if any(p in line for p in CRASH_PATTERNS):
+            return line.strip()
+    return None
+
+
+def selftest_cases(secs: list[Section]) -> dict[str, str]:
+    """All selftest cases of all binaries, named `binary:case`."""
+    out: dict[str, str] = {}
+    for sec in secs:
+        if sec.kind == "selftest":
+            for name, status in parse_tap(sec.lines).cases.items():
+                out[f"{sec.name}:{name}"] = status
+    return out
+
+
+def changed_cases(before: dict[str, str], after: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(case, before, after) for every case whose status differs, sorted."""
+    names = sorted(set(before) | set(after))
+    return [(n, before.get(n, "absent"), after.get(n, "absent"))
+            for n in names if before.get(n, "absent") != after.get(n, "absent")]
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    reasons: list[str]
+
+
+def judge(text: str, qemu_rc: int | None, expected_selftests: tuple[str, ...],
+          compliance_baseline: dict[str, int] | None = None) -> Verdict:
+    """Whether a run passed, with a reason for every problem found.
+
+    qemu_rc: QEMU's exit status, None after a timeout.  isa-debug-exit
+    makes QEMU exit with (value << 1) | 1; /init writes 0 when it is done.
+    compliance_baseline: v4l2-compliance failures per node on the pristine
+    kernel; a patched kernel must not fail more (Debian's v4l-utils is older
+    than the kernel, so some failures are expected on both).
+    """
+    reasons: list[str] = []
+    if qemu_rc is None:
+        reasons.append("QEMU timed out: the guest hung")
+    elif qemu_rc != 1:
+        reasons.append(f"QEMU exited with {qemu_rc}, not through isa-debug-exit from /init "
+                       "(kernel panic or reboot?)")
+    if qemu_rc is not None and DONE not in text:
+        reasons.append("/init did not reach its end marker")
+    crash = find_crash(text)
+    if crash:
+        reasons.append(f"kernel trouble on the console: {crash}")
+    secs = sections(text)
+    for name in expected_selftests:
+        found = [s for s in secs if s.kind == "selftest" and s.name == name]
+        if not found:
+            reasons.append(f"selftest {name} did not run")
+            continue
+        tap = parse_tap(found[0].lines)
+        failed = sorted(n for n, s in tap.cases.items() if s in ("fail", "error"))
+        if tap.totals is None:
+            reasons.append(f"selftest {name} printed no totals line (crashed?)")
+        elif tap.totals["fail"] or tap.totals["error"]:
+            reasons.append(f"selftest {name}: {tap.totals['fail']} failed, "
+                           f"{tap.totals['error']} errors")
+        for case in failed:
+            reasons.append(f"selftest {name}: not ok {case}")
+    for sec in secs:
+        if sec.kind != "compliance":
+            continue
+        res = parse_compliance(sec.lines)
+        if res.invalid_ioctls is None:
+            reasons.append(f"v4l2-compliance {sec.name}: no `test invalid ioctls` result")
+        elif res.invalid_ioctls != "OK":
+            reasons.append(f"v4l2-compliance {sec.name}: test invalid ioctls: {res.invalid_ioctls}")
+        if compliance_baseline is not None and res.failed is not None:
+            base = compliance_baseline.get(sec.name)
+            if base is not None and res.failed > base:
+                reasons.append(f"v4l2-compliance {sec.name}: {res.failed} failures, "
+                               f"pristine kernel had {base}")
+    return Verdict(not reasons, reasons)
+
+
+def compliance_failures(text: str) -> dict[str, int]:
+    """Failures per v4l2-compliance node, for use as a baseline."""
+    out = {}
+    for sec in sections(text):
+        if sec.kind == "compliance":
+            res = parse_compliance(sec.lines)
+            if res.failed is not None:
+                out[sec.name] = res.failed
+    return out

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""Build a tiny kernel with vivid and vimc, boot it in QEMU, run the selftests.
+
+  qemu_test.py [--kdir DIR] [--series none|media] [--mutant einval] [--timeout S]
+
+--series none boots the tree as it is; --series media applies the generated
+media series (generated-patches/linux-<version>/media/); --mutant einval
+also applies mutant-einval.patch, a negative control that must fail.
+Everything large lives in <cache>/qemu/: one work tree (a hard-link copy of
+KDIR), one build folder, ccache, console logs and per-run results.  Exit
+status: 0 pass, 1 fail, 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import fcntl
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "tools"))
+
+from enotty import tree  # noqa: E402
+from enotty.errors import UsageError  # noqa: E402
+
+import qemu_kernel  # noqa: E402
+import qemu_tap  # noqa: E402
+import qemu_tree  # noqa: E402
+
+MUTANTS = {"einval": HERE / "mutant-einval.patch"}
+DEFAULT_TIMEOUT = 600
+
+
+def run_label(series: str, mutant: str | None) -> str:
+    """The name a run's results are stored under: none, media, none+einval."""
+    return f"{series}+{mutant}" if mutant else series
+
+
+def patch_set(source: Path, series: str, mutant: str | None) -> list[Path]:
+    """The patches for a run, in order: the series, then the mutant."""
+    patches: list[Path] = []
+    if series == "media":
+        version = tree.kernel_version(source)
+        patches += qemu_tree.series_patches(
+            REPO / "generated-patches" / f"linux-{version}" / "media")
+    if mutant:
+        patches.append(MUTANTS[mutant])
+    return patches
+
+
+def save_json(path: Path, data: object) -> None:
+    qemu_tree.replace_file(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def load_json(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def report(label: str, text: str, verdict: qemu_tap.Verdict, results: Path) -> None:
+    """TAP summary per selftest binary, compliance totals, changes vs other runs."""
+    secs = qemu_tap.sections(text)
+    for sec in secs:
+        if sec.kind == "selftest":
+            tap = qemu_tap.parse_tap(sec.lines)
+            bad = [n for n, s in tap.cases.items() if s in ("fail", "error")]
+            t = tap.totals or {}
+            print(f"{sec.name}: pass:{t.get('pass', '?')} fail:{t.get('fail', '?')} "
+                  f"skip:{t.get('skip', '?')} error:{t.get('error', '?')}")
+            for name in bad:
+                print(f"  not ok {name}")
+        elif sec.kind == "compliance":
+            res = qemu_tap.parse_compliance(sec.lines)
+            print(f"v4l2-compliance {sec.name}: total {res.total} failed {res.failed} "
+                  f"warnings {res.warnings}; test invalid ioctls: {res.invalid_ioctls}")
+    cases = qemu_tap.selftest_cases(secs)
+    for other in sorted(results.glob("*.json")):
+        if other.stem == label:
+            continue
+        data = load_json(other)
+        if not data or "cases" not in data:
+            continue
+        changed = qemu_tap.changed_cases(data["cases"], cases)
+        print(f"changed vs {other.stem}: {len(changed)} case(s)")
+        for name, before, after in changed:
+            print(f"  {name}: {before} -> {after}")
+
+
+def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bool) -> int:
+    source = tree.resolve(kdir, need_kernel=True)
+    label = run_label(series, mutant)
+    patches = patch_set(source, series, mutant)
+    cache = tree.cache_dir() / "qemu"
+    cache.mkdir(parents=True, exist_ok=True)
+    lock = open(cache / "lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"qemu_test: waiting for another run to release {cache / 'lock'}", file=sys.stderr)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    work, build = cache / "tree", cache / "build"
+    logs = cache / "logs"
+    logs.mkdir(exist_ok=True)
+    build_log = logs / f"build-{label}.log"
+    build_log.unlink(missing_ok=True)
+
+    t0 = time.monotonic()
+    if qemu_tree.ensure_work_tree(source, work):
+        # A new source: objects from another tree must not survive.
+        shutil.rmtree(build, ignore_errors=True)
+        (cache / "touched.txt").unlink(missing_ok=True)
+    changed = qemu_tree.apply_patch_set(source, work, patches, cache / "touched.txt")
+    print(f"qemu_test: {label}: {len(patches)} patch(es), {len(changed)} file(s) rewritten")
+    try:
+        bzimage = qemu_kernel.build_kernel(work, build, cache / "ccache", build_log)
+        selftests = qemu_kernel.build_selftests(work, build, cache / "selftest", build_log,
+                                                cache / "ccache")
+        initramfs = qemu_kernel.build_initramfs(selftests, cache / "initramfs.cpio")
+    except qemu_kernel.BuildError as err:
+        print(f"qemu_test: FAIL {label}: build failed: {err}", file=sys.stderr)
+        return 1
+    t_build = time.monotonic() - t0
+
+    console = logs / f"console-{label}.log"
+    t1 = time.monotonic()
+    rc = qemu_kernel.boot(bzimage, initramfs, console, timeout, kvm=kvm)
+    t_boot = time.monotonic() - t1
+    text = console.read_text(errors="replace") if console.is_file() else ""
+    print(f"qemu_test: console log: {console}")
+    print(f"qemu_test: build {t_build:.0f} s, boot+tests {t_boot:.0f} s")
+
+    results = cache / "results"
+    pristine = load_json(results / "none.json") if label != "none" else None
+    baseline = pristine.get("compliance_failures") if pristine else None
+    verdict = qemu_tap.judge(text, rc, qemu_kernel.SELFTESTS, baseline)
+    report(label, text, verdict, results)
+    save_json(results / f"{label}.json", {
+        "label": label, "ok": verdict.ok, "reasons": verdict.reasons,
+        "cases": qemu_tap.selftest_cases(qemu_tap.sections(text)),
+        "compliance_failures": qemu_tap.compliance_failures(text),
+        "qemu_rc": rc, "build_seconds": round(t_build), "boot_seconds": round(t_boot),
+        "console": str(console),
+    })
+    for reason in verdict.reasons:
+        print(f"  {reason}")
+    print(f"qemu_test: {'PASS' if verdict.ok else 'FAIL'} {label} "
+          f"({len(verdict.reasons)} problem(s)); console log: {console}")
+    return 0 if verdict.ok else 1
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kdir", help="kernel tree (read only); default: Debian's linux-source-6.12")
+    ap.add_argument("--series", choices=("none", "media"), default="none")
+    ap.add_argument("--mutant", choices=sorted(MUTANTS))
+    ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT,
+                    help="seconds before the guest counts as hung (default 600)")
+    ap.add_argument("--kvm", action="store_true",
+                    help="use KVM (only where a probe boot showed that it works)")
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        return run(args.kdir, args.series, args.mutant, args.timeout, args.kvm)
+    except UsageError as err:
+        print(f"qemu_test: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
