@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """Build a tiny kernel with vivid and vimc, boot it in QEMU, run the selftests.
 
-  qemu_test.py [--kdir DIR] [--series none|media] [--mutant einval] [--timeout S]
+  qemu_test.py [--kdir DIR] [--series none|media] [--series-dir DIR]
+               [--mutant einval] [--timeout S]
 
 --series none boots the tree as it is; --series media applies the generated
-media series (generated-patches/linux-<version>/media/); --mutant einval
+media series (generated-patches/linux-<version>/media/, or --series-dir,
+e.g. the media/ folder of `make patches OUT=...`); --mutant einval
 also applies mutant-einval.patch, a negative control that must fail.
 Everything large lives in <cache>/qemu/: one work tree (a hard-link copy of
 KDIR), one build folder, ccache, console logs and per-run results.  Exit
@@ -41,13 +43,17 @@ def run_label(series: str, mutant: str | None) -> str:
     return f"{series}+{mutant}" if mutant else series
 
 
-def patch_set(source: Path, series: str, mutant: str | None) -> list[Path]:
+def default_series_dir(source: Path, series: str) -> Path:
+    """Where `make patches` commits a series for this tree's version."""
+    return REPO / "generated-patches" / f"linux-{tree.kernel_version(source)}" / series
+
+
+def patch_set(source: Path, series: str, mutant: str | None,
+              series_dir: Path | None = None) -> list[Path]:
     """The patches for a run, in order: the series, then the mutant."""
     patches: list[Path] = []
-    if series == "media":
-        version = tree.kernel_version(source)
-        patches += qemu_tree.series_patches(
-            REPO / "generated-patches" / f"linux-{version}" / "media")
+    if series != "none":
+        patches += qemu_tree.series_patches(series_dir or default_series_dir(source, series))
     if mutant:
         patches.append(MUTANTS[mutant])
     return patches
@@ -64,7 +70,7 @@ def load_json(path: Path) -> dict | None:
         return None
 
 
-def report(label: str, text: str, verdict: qemu_tap.Verdict, results: Path) -> None:
+def report(label: str, text: str, results: Path) -> None:
     """TAP summary per selftest binary, compliance totals, changes vs other runs."""
     secs = qemu_tap.sections(text)
     for sec in secs:
@@ -80,23 +86,24 @@ def report(label: str, text: str, verdict: qemu_tap.Verdict, results: Path) -> N
             res = qemu_tap.parse_compliance(sec.lines)
             print(f"v4l2-compliance {sec.name}: total {res.total} failed {res.failed} "
                   f"warnings {res.warnings}; test invalid ioctls: {res.invalid_ioctls}")
-    cases = qemu_tap.selftest_cases(secs)
-    for other in sorted(results.glob("*.json")):
-        if other.stem == label:
-            continue
-        data = load_json(other)
-        if not data or "cases" not in data:
-            continue
-        changed = qemu_tap.changed_cases(data["cases"], cases)
-        print(f"changed vs {other.stem}: {len(changed)} case(s)")
+    # Before/after: a patched or mutant run against the pristine one, the
+    # pristine run against the patched one.
+    other = "media" if label == "none" else "none"
+    data = load_json(results / f"{other}.json")
+    if data and "cases" in data:
+        changed = qemu_tap.changed_cases(data["cases"], qemu_tap.selftest_cases(secs))
+        print(f"changed from {other} to {label}: {len(changed)} case(s)")
         for name, before, after in changed:
             print(f"  {name}: {before} -> {after}")
 
 
-def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bool) -> int:
+def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bool,
+        series_dir: Path | None = None) -> int:
     source = tree.resolve(kdir, need_kernel=True)
     label = run_label(series, mutant)
-    patches = patch_set(source, series, mutant)
+    if series_dir is not None and series == "none":
+        raise UsageError("--series-dir needs --series media")
+    patches = patch_set(source, series, mutant, series_dir)
     cache = tree.cache_dir() / "qemu"
     cache.mkdir(parents=True, exist_ok=True)
     lock = open(cache / "lock", "w")
@@ -140,7 +147,7 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
     pristine = load_json(results / "none.json") if label != "none" else None
     baseline = pristine.get("compliance_failures") if pristine else None
     verdict = qemu_tap.judge(text, rc, qemu_kernel.SELFTESTS, baseline)
-    report(label, text, verdict, results)
+    report(label, text, results)
     save_json(results / f"{label}.json", {
         "label": label, "ok": verdict.ok, "reasons": verdict.reasons,
         "cases": qemu_tap.selftest_cases(qemu_tap.sections(text)),
@@ -159,6 +166,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kdir", help="kernel tree (read only); default: Debian's linux-source-6.12")
     ap.add_argument("--series", choices=("none", "media"), default="none")
+    ap.add_argument("--series-dir", type=Path,
+                    help="folder of the series' NNNN-*.patch files "
+                         "(default: generated-patches/linux-<version>/<series>)")
     ap.add_argument("--mutant", choices=sorted(MUTANTS))
     ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT,
                     help="seconds before the guest counts as hung (default 600)")
@@ -170,7 +180,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
-        return run(args.kdir, args.series, args.mutant, args.timeout, args.kvm)
+        return run(args.kdir, args.series, args.mutant, args.timeout, args.kvm,
+                   args.series_dir)
     except UsageError as err:
         print(f"qemu_test: {err}", file=sys.stderr)
         return 2
