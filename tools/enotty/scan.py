@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TextIO
 
 from . import rules, tree
 from .errors import UsageError
@@ -154,6 +154,16 @@ class Failure:
     file: str
     status: str               # parse-error | timeout | error
     reason: str
+
+
+FAILED_COLUMNS = ("file", "status", "reason")
+
+
+def write_failed_tsv(failures: Iterable[Failure], out: TextIO) -> None:
+    """failed.tsv: header `file status reason`, one row per file, by file."""
+    out.write("\t".join(FAILED_COLUMNS) + "\n")
+    for f in sorted(failures, key=lambda f: f.file):
+        out.write(f"{f.file}\t{f.status}\t{f.reason}\n")
 
 
 @dataclass

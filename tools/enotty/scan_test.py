@@ -1,3 +1,4 @@
+import io
 import os
 import shutil
 import stat
@@ -306,3 +307,52 @@ def test_batches_put_large_files_first_and_split_the_work():
     assert batches[0][0].rel == "f39.c"
     assert sorted(c.rel for b in batches for c in b) == sorted(c.rel for c in cands)
     assert len(batches) >= 4 and max(len(b) for b in batches) <= 16
+
+
+# Slow on purpose: every pair of if statements in a long function.
+SLOW_RULE = """\
+virtual patch
+virtual tsv
+@r@
+expression E, F;
+statement S1, S2;
+position p;
+@@
+if (E) S1
+... when any
+if (F@p) S2
+
+@script:python depends on tsv@
+p << r.p;
+@@
+print("ENOTTY-SITE\\t%s\\t%s\\tf\\ts.g\\tEINVAL\\tENOTTY\\tslow" % (p[0].file, p[0].line))
+"""
+
+
+@needs_spatch
+def test_timeout_is_a_failure_cached_for_that_timeout_only(tmp_path):
+    body = "".join(f"\tif (a{i}) b{i}();\n" for i in range(400))
+    write(tmp_path / "tree/big.c", f"long big_ioctl(int a)\n{{\n{body}\treturn -EINVAL;\n}}\n")
+    write(tmp_path / "tree/small.c", "long s_ioctl(int a)\n{\n\tif (a) b();\n\tif (c) d();\n\treturn -EINVAL;\n}\n")
+    cache = tmp_path / "cache"
+
+    def slow_scan(timeout: int) -> scan.ScanResult:
+        return scan.scan(tmp_path / "tree", smpl=SLOW_RULE, rules_digest="slow", cache_folder=cache,
+                         timeout=timeout)
+
+    first = slow_scan(1)
+    assert first.failed == [scan.Failure("big.c", "timeout", "spatch timeout after 1 s")]
+    assert [(s.file, s.line) for s in first.sites] == [("small.c", 4)]   # none from big.c
+    assert slow_scan(1).spatch_runs == 0            # a rerun does not wait again
+    assert slow_scan(2).spatch_runs == 1            # a longer limit tries again
+
+
+def test_write_failed_tsv():
+    out = io.StringIO()
+    scan.write_failed_tsv([scan.Failure("z.c", "timeout", "spatch timeout after 120 s"),
+                           scan.Failure("a.c", "parse-error", "3 lines not parsed from line 9, naming ioctl")],
+                          out)
+    assert out.getvalue() == (
+        "file\tstatus\treason\n"
+        "a.c\tparse-error\t3 lines not parsed from line 9, naming ioctl\n"
+        "z.c\ttimeout\tspatch timeout after 120 s\n")
