@@ -132,7 +132,8 @@ def plan(changes: list[FileChange], maint: Maintainers | None) -> list[SeriesPla
             name, subsystem = sub.section.slug, sub.section.title
             if best.section is not sub.section:
                 pat = best.pattern
-                if pat is not None and pat.recursive:
+                whole_folder = pat is not None and (pat.recursive or pat.raw.endswith("/*"))
+                if pat is not None and whole_folder:
                     driver = posixpath.basename(pat.directory) or best.section.slug
                 else:
                     driver = _stem(change.path)

@@ -113,6 +113,17 @@ def make_command(bt: BuildTree, targets: list[str], jobs: int = JOBS, dry_run: b
     return cmd + targets
 
 
+def kbuild_env() -> dict[str, str]:
+    """The environment without the calling make's variables: `make patches
+    M=drivers/media` passes M= down in MAKEFLAGS, which would turn kbuild
+    into an external-module build."""
+    env = dict(os.environ)
+    for key in ("MAKEFLAGS", "MAKEOVERRIDES", "MFLAGS", "MAKELEVEL", "MAKE_TERMOUT", "MAKE_TERMERR",
+                "M", "O", "KDIR", "OUT", "V", "W", "C", "ARCH", "CROSS_COMPILE", "CC", "LLVM"):
+        env.pop(key, None)
+    return env
+
+
 def can_build(root: Path) -> str:
     """'' when root can be built for x86_64 here, else why not."""
     if not (root / "Makefile").is_file() or not (root / "arch" / "x86").is_dir():
@@ -136,7 +147,7 @@ def prepare(bt: BuildTree, log=sys.stderr) -> None:
     print(f"enotty: preparing an x86_64 allmodconfig build in {bt.obj} (once; minutes)", file=log)
     run = lambda *targets: subprocess.run(  # noqa: E731
         ["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{JOBS}", *targets],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True, env=kbuild_env())
     run("allmodconfig")
     config = bt.obj / ".config"
     text = config.read_text()
@@ -195,7 +206,7 @@ def enabled_sources(bt: BuildTree, rels: list[str]) -> set[str]:
     if not dirs:
         return set()
     res = subprocess.run(make_command(bt, [d + "/" for d in dirs], dry_run=True),
-                         capture_output=True, text=True, check=False)
+                         capture_output=True, text=True, check=False, env=kbuild_env())
     found = set()
     prefix = str(bt.src) + "/"
     for m in _CC.finditer(res.stdout):
@@ -222,7 +233,7 @@ def compile_objects(bt: BuildTree, rels: list[str]) -> dict[str, Check]:
     if not objs:
         return {}
     res = subprocess.run(make_command(bt, sorted(objs.values())), capture_output=True,
-                         text=True, check=False)
+                         text=True, check=False, env=kbuild_env())
     out = {}
     for rel, obj in objs.items():
         if (bt.obj / obj).is_file():
