@@ -12,7 +12,7 @@ import os
 import sys
 from typing import NoReturn
 
-from . import patches, scan, sites, tree
+from . import bench, generated, mailout, patches, scan, sites, tree
 from .errors import UsageError
 from .progress import Progress
 
@@ -98,6 +98,21 @@ def cmd_patches(args: argparse.Namespace) -> int:
     return patches.command(args, run_scan)
 
 
+def cmd_mailout(args: argparse.Namespace) -> int:
+    """git send-email over one series folder (a dry run unless --send)."""
+    return mailout.command(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Time our scan, cold and warm, against make coccicheck on the same tree."""
+    return bench.command(args)
+
+
+def cmd_verify_generated(args: argparse.Namespace) -> int:
+    """Rerun the tree; fail when the committed generated-patches/ differ."""
+    return generated.verify_generated(args.kdir, run_scan)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="enotty", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -114,6 +129,22 @@ def build_parser() -> argparse.ArgumentParser:
     add_scan_options(patches_cmd)
     patches.add_options(patches_cmd)
     patches_cmd.set_defaults(run=cmd_patches)
+
+    mailout_cmd = commands.add_parser("mailout", help="git send-email one series",
+                                      description=cmd_mailout.__doc__)
+    mailout.add_options(mailout_cmd)
+    mailout_cmd.set_defaults(run=cmd_mailout)
+
+    bench_cmd = commands.add_parser("bench", help="time the scan against coccicheck",
+                                    description=cmd_bench.__doc__)
+    add_tree_options(bench_cmd)
+    bench.add_options(bench_cmd)
+    bench_cmd.set_defaults(run=cmd_bench)
+
+    verify_cmd = commands.add_parser("verify-generated", help="compare generated-patches/ with a rerun",
+                                     description=cmd_verify_generated.__doc__)
+    verify_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
+    verify_cmd.set_defaults(run=cmd_verify_generated)
 
     return parser
 
