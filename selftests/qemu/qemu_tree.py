@@ -53,10 +53,15 @@ def ensure_work_tree(source: Path, work: Path) -> bool:
 
     A marker file names the source; a different source means a new copy.
     """
+    # A symlinked source (e.g. a cache whose src/ links elsewhere) must be
+    # copied as the folder it names, never as a link back into it.
+    source = source.resolve()
     marker = work.parent / (work.name + ".source")
-    if work.is_dir() and marker.is_file() and marker.read_text().strip() == str(source):
+    if not work.is_symlink() and work.is_dir() and marker.is_file() and marker.read_text().strip() == str(source):
         return False
-    if work.exists():
+    if work.is_symlink():
+        work.unlink()
+    elif work.exists():
         shutil.rmtree(work)
     tmp = work.parent / (work.name + ".tmp")
     if tmp.exists():
@@ -124,6 +129,8 @@ def apply_patch_set(source: Path, work: Path, patches: list[Path], state: Path) 
 
     state: the file listing paths that may differ from source.
     """
+    if work.is_symlink() or work.resolve() == source.resolve():
+        raise UsageError(f"work tree {work} is (a link to) the source tree; refusing to patch it")
     touched: list[str] = []
     for patch in patches:
         for rel in touched_files(patch.read_text(errors="replace")):
@@ -136,8 +143,11 @@ def apply_patch_set(source: Path, work: Path, patches: list[Path], state: Path) 
     # by the next one.
     replace_file(state, "".join(f"{rel}\n" for rel in everything).encode())
     changed = []
+    root = work.resolve()
     for rel in everything:
         path = work / rel
+        if root not in path.resolve().parents:
+            raise UsageError(f"{rel} leaves the work tree {work}; refusing to write it")
         current = path.read_bytes() if path.is_file() else None
         if current != wanted[rel]:
             replace_file(path, wanted[rel])

@@ -1,0 +1,62 @@
+"""Config fragment checks, kernel command line and QEMU argv, ldd parsing."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import qemu_kernel  # noqa: E402
+
+
+def test_parse_config():
+    cfg = qemu_kernel.parse_config(
+        'CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C="x y"\n# comment\nCONFIG_D=0x10\n')
+    assert cfg == {"CONFIG_A": "y", "CONFIG_B": "n", "CONFIG_C": '"x y"', "CONFIG_D": "0x10"}
+
+
+def test_config_mismatches_names_dropped_options():
+    fragment = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=m\n"
+    config = "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=y\n"
+    assert qemu_kernel.config_mismatches(fragment, config) == [
+        "CONFIG_B=y requested, .config has CONFIG_B=n",
+        "CONFIG_C=m requested, .config has CONFIG_C=y"]
+    assert qemu_kernel.config_mismatches(fragment, "CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=m\n") == []
+
+
+def test_fragment_has_what_the_run_needs():
+    cfg = qemu_kernel.parse_config(qemu_kernel.FRAGMENT.read_text())
+    for opt in ("64BIT", "IA32_EMULATION", "SERIAL_8250_CONSOLE", "BLK_DEV_INITRD",
+                "DEVTMPFS", "BINFMT_SCRIPT", "DEVPORT", "FB_DEVICE", "VIDEO_VIVID",
+                "VIDEO_VIVID_CEC", "VIDEO_VIMC", "FUTEX", "EPOLL", "SHMEM", "POSIX_TIMERS"):
+        assert cfg.get(f"CONFIG_{opt}") == "y", opt
+
+
+def test_kernel_cmdline_enables_vivid_framebuffer():
+    line = qemu_kernel.kernel_cmdline()
+    assert "console=ttyS0" in line and "rdinit=/init" in line
+    value = int(line.split("vivid.node_types=")[1].split()[0], 16)
+    assert value & (1 << 16)                  # framebuffer
+    assert value & 0xE1D3D == 0xE1D3D         # and vivid's default nodes
+
+
+def test_qemu_argv(tmp_path: Path):
+    bios = tmp_path / "qboot.rom"
+    bios.write_bytes(b"")
+    argv = qemu_kernel.qemu_argv(Path("/k/bzImage"), Path("/i.cpio"), Path("/log"), bios=bios)
+    assert argv[0] == "qemu-system-x86_64"
+    joined = " ".join(argv)
+    assert "-no-reboot" in argv and "-nographic" in argv
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" in argv
+    assert "-serial file:/log" in joined and "-accel tcg" in joined
+    assert f"-bios {bios}" in joined
+    assert argv[argv.index("-append") + 1] == qemu_kernel.kernel_cmdline()
+    kvm = qemu_kernel.qemu_argv(Path("/k"), Path("/i"), Path("/l"), kvm=True,
+                                bios=tmp_path / "missing.rom")
+    assert "kvm" in kvm and "-bios" not in kvm
+
+
+def test_shared_libs_lists_loader_and_libc():
+    libs = [p.name for p in qemu_kernel.shared_libs(Path("/usr/bin/stdbuf"))]
+    assert any(n.startswith("libc.so") for n in libs)
+    assert any(n.startswith("ld-linux") for n in libs)
