@@ -30,7 +30,9 @@
  * Build it as a 32-bit program too (-m32): on a 64-bit kernel that takes
  * the compat paths (v4l2_compat_ioctl32, fb_compat_ioctl, ...).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <linux/cec.h>
 #include <linux/fb.h>
 #include <linux/media.h>
@@ -559,4 +562,32 @@ TEST_F(node, good_argument)
 	run_cases(_metadata, self, variant->kind, C_GOOD_ARG);
 }
 
-TEST_HARNESS_MAIN
+/*
+ * The harness exits 0 when every test skipped; without vivid and vimc the
+ * whole program is a skip (KSFT_SKIP) for the kselftest runner, not a
+ * pass.  test_harness_run() exits by itself, so it runs in a child.
+ */
+int main(int argc, char **argv)
+{
+	struct node nodes[MAX_NODES];
+	int status, k;
+	pid_t child;
+
+	for (k = 1; k < argc; k++)	/* listing or help: nothing to judge */
+		if (!strcmp(argv[k], "-l") || !strcmp(argv[k], "-h"))
+			return test_harness_run(argc, argv);
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		return KSFT_FAIL;
+	if (child == 0)
+		return test_harness_run(argc, argv);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return KSFT_FAIL;
+	if (WEXITSTATUS(status))
+		return WEXITSTATUS(status);
+	for (k = 0; k < K_COUNT; k++)
+		if (find_nodes(k, nodes))
+			return KSFT_PASS;
+	return KSFT_SKIP;
+}
