@@ -183,7 +183,8 @@ class ScanResult:
     warnings: list[str] = field(default_factory=list)
 
     def patch(self) -> str:
-        """Every diff, in file order: applies with `patch -p1` or `git apply`."""
+        """Every diff, in file order: applies with `patch -p1` or `git apply`
+        from the root.  Encode with errors="surrogateescape" (see decode())."""
         return "".join(self.diffs[f] for f in sorted(self.diffs))
 
 
@@ -199,6 +200,12 @@ class _Stdout:
     noise: list[str] = field(default_factory=list)
 
 
+def decode(data: bytes) -> str:
+    """spatch output as text; bytes that are not UTF-8 survive as surrogates
+    (write diffs back with errors="surrogateescape" to get them back)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def parse_stdout(text: str) -> _Stdout:
     """Site lines and per-file diffs from spatch's stdout.
 
@@ -206,7 +213,11 @@ def parse_stdout(text: str) -> _Stdout:
     start with `-- ` cannot be taken for a new file header.
     """
     out = _Stdout()
-    lines = text.splitlines(keepends=True)
+    # Only "\n" ends a line: str.splitlines() would also split at the form
+    # feeds some kernel sources hold (sound/isa/wavefront/wavefront_synth.c).
+    lines = [line + "\n" for line in text.split("\n")]
+    if lines[-1] == "\n":
+        lines.pop()
     i = 0
 
     def take_site(line: str) -> None:
@@ -424,7 +435,6 @@ class _Runner:
         self._lock = threading.Lock()
         self._procs: set[subprocess.Popen] = set()
         self._serial = 0
-        self.calls = 0
 
     def kill_all(self) -> None:
         self.stop.set()
@@ -439,7 +449,6 @@ class _Runner:
                 raise KeyboardInterrupt
             self._serial += 1
             serial = self._serial
-            self.calls += 1
         groups = self.workdir / f"groups-{serial}"
         # One group per file: each file is matched on its own.
         groups.write_text("\n\n".join(rels) + "\n")
@@ -450,18 +459,20 @@ class _Runner:
         # spatch's own scratch files (cocci-output-*) go to our temp folder;
         # unbuffered Python keeps site lines whole between spatch's writes.
         env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
+        # Bytes, not text mode: text mode would turn a CRLF file's "\r\n"
+        # into "\n" and the diff would no longer apply.
         proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                errors="replace")
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         with self._lock:
             self._procs.add(proc)
+        killed = ""
         try:
             # spatch enforces the per-file timeout; this bounds a hung process.
             out, err = proc.communicate(timeout=self.timeout * len(rels) + 60)
         except subprocess.TimeoutExpired:
             proc.kill()
             out, err = proc.communicate()
-            err += f"\nenotty: spatch killed after {self.timeout * len(rels) + 60} s\n"
+            killed = f"\nenotty: spatch killed after {self.timeout * len(rels) + 60} s\n"
         finally:
             with self._lock:
                 self._procs.discard(proc)
@@ -469,7 +480,7 @@ class _Runner:
             groups.unlink(missing_ok=True)
         if self.stop.is_set():
             raise KeyboardInterrupt
-        return proc.returncode, out, err
+        return proc.returncode, decode(out), decode(err) + killed
 
     def run(self, rels: list[str]) -> tuple[list[FileResult], list[str]]:
         """Results for these files, in order, and stdout lines nobody claimed."""

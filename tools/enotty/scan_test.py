@@ -356,3 +356,17 @@ def test_write_failed_tsv():
         "file\tstatus\treason\n"
         "a.c\tparse-error\t3 lines not parsed from line 9, naming ioctl\n"
         "z.c\ttimeout\tspatch timeout after 120 s\n")
+
+
+@needs_spatch
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n"])
+def test_diff_keeps_form_feeds_latin1_and_crlf_bytes(tmp_path, eol):
+    source = (FIXTURE / "drivers/foo/foo.c").read_bytes()
+    source = source.replace(b"\tdefault:\n", b"\t/* caf\xe9 */\n\f\n\tdefault:\n").replace(b"\n", eol)
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree/odd.c").write_bytes(source)
+    patch = run(tmp_path / "tree", tmp_path / "cache").patch()
+    assert patch.startswith("--- a/odd.c\n+++ b/odd.c\n@@ ")
+    subprocess.run(["patch", "-p1", "-s"], input=patch.encode("utf-8", "surrogateescape"),
+                   cwd=tmp_path / "tree", check=True)
+    assert (tmp_path / "tree/odd.c").read_bytes() == source.replace(b"return -EINVAL;", b"return -ENOTTY;")
