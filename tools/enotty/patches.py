@@ -278,13 +278,14 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
                     v.patch.filename = ""
                 run.written = series.write(root, run.plan, [v.patch for v in accepted], ident,
                                            stage / run.plan.name, subj, blurb, run.to, run.cc)
+                for v in accepted:
+                    if v.patch.apply_error:   # applied in the first pass: cannot happen
+                        v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
             labelled = split.label_sites(plans)
             with open(stage / "sites.tsv", "w") as fh:
                 sites.write_tsv(labelled, fh, sites.SERIES_COLUMNS)
             with open(stage / "failed.tsv", "w") as fh:
-                fh.write("file\tstatus\treason\n")
-                for f in result.failed:
-                    fh.write(f"{f.file}\t{f.status}\t{f.reason}\n")
+                scan.write_failed_tsv(result.failed, fh)
             (stage / "SUMMARY.md").write_text(summary(runs, result, root, version, cmdline, spatch,
                                                       maint is not None, no_build))
     total = sum(len(r.written.patches) for r in runs if r.written)

@@ -158,13 +158,14 @@ def fill_cover(cover: str, subject: str, blurb: str) -> str:
 def write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
           outdir: Path, cover_subject: str, cover_blurb: str,
           cover_to: list[str], cover_cc: list[str]) -> Written:
-    """Format the applied patches into outdir as a mail-ready series."""
-    good = [p for p in patches if not p.apply_error]
+    """Apply the patches in order to the pristine files and format those that
+    apply into outdir as a mail-ready series; the others keep their reason in
+    Patch.apply_error and are numbered out."""
     with tempfile.TemporaryDirectory(prefix=f"{plan.name}-", dir=scratch_root()) as tmp:
-        repo = apply_all(root, plan, good, identity, Path(tmp) / "repo")
-        again = [p for p in good if p.apply_error]
-        if again:
-            raise SeriesError(f"{again[0].plan.key}: applied before, not now: {again[0].apply_error}")
+        repo = apply_all(root, plan, patches, identity, Path(tmp) / "repo")
+        good = [p for p in patches if not p.apply_error]
+        if not good:
+            raise SeriesError(f"{plan.name}: no patch applies")
         outdir.mkdir(parents=True, exist_ok=True)
         files = repo.format_patch(outdir)
     if len(files) != len(good) + 1:

@@ -21,6 +21,7 @@ patch's.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -250,6 +251,14 @@ def build(root: Path, patched: dict[str, bytes], log=sys.stderr) -> dict[str, Ch
     if why:
         return {rel: Check(SKIPPED, why) for rel in patched}
     bt = build_tree(root)
+    bt.obj.parent.mkdir(parents=True, exist_ok=True)
+    # One run at a time uses the shared copy and build folder.
+    with open(bt.obj.parent / f".{bt.obj.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(bt, patched, log)
+
+
+def _build_locked(bt: BuildTree, patched: dict[str, bytes], log) -> dict[str, Check]:
     prepare(bt, log)
     install(bt, patched)
     sources = [r for r in patched if r.endswith(".c")]

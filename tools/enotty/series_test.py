@@ -1,0 +1,132 @@
+"""Writing a series with git: mbox format, numbering, cover letter, git am."""
+from __future__ import annotations
+
+import difflib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from enotty import messages, series
+from enotty.sites import Site
+from enotty.split import FileChange, PatchPlan, SeriesPlan
+
+FIXTURE = Path(__file__).parent / "testdata" / "series" / "kernel"
+IDENTITY = ("Test Author", "author@example.org")
+SIGNOFF = "Test Author <author@example.org>"
+
+
+def einval_to_enotty(rel: str) -> FileChange:
+    old = (FIXTURE / rel).read_text()
+    new = old.replace("return -EINVAL;", "return -ENOTTY;")
+    diff = "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        f"a/{rel}", f"b/{rel}"))
+    line = old.splitlines().index("\t\treturn -EINVAL;") + 1
+    site = Site(rel, line, Path(rel).stem + "_ioctl", "file_operations.unlocked_ioctl",
+                "EINVAL", "ENOTTY", "ioctl_default_return")
+    return FileChange(rel, diff, (site,))
+
+
+def make_patch(change: FileChange, driver: str) -> series.Patch:
+    plan = PatchPlan(change.path, driver, "WATCHDOG DEVICE DRIVERS", [change])
+    subject = messages.subject(f"watchdog: {driver}:", plan.sites)
+    ifaces = {"file_operations.unlocked_ioctl": messages.InterfaceInfo(
+        "file_operations.unlocked_ioctl", "ENOTTY", "fs/ioctl.c:vfs_ioctl")}
+    msg = messages.commit_message(subject, plan.sites, ifaces, ["ioctl_default_return"], SIGNOFF)
+    return series.Patch(plan, subject, msg, to=["Wim Watchdog <wim@example.org>"],
+                        cc=["linux-watchdog@vger.kernel.org"])
+
+
+@pytest.fixture()
+def written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, series.Written]:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+               make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches])
+    out = tmp_path / "out"
+    done = series.write(FIXTURE, plan, patches, IDENTITY, out, "watchdog: Return -ENOTTY",
+                        "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    return out, done
+
+
+def mailinfo(path: Path, tmp: Path) -> str:
+    res = subprocess.run(["git", "mailinfo", str(tmp / "msg"), str(tmp / "patch")],
+                         stdin=path.open("rb"), capture_output=True, check=True)
+    return res.stdout.decode()
+
+
+def test_files_numbering_and_mailinfo(written: tuple[Path, series.Written], tmp_path: Path) -> None:
+    out, done = written
+    names = sorted(p.name for p in out.iterdir())
+    assert names[0] == "0000-cover-letter.patch"
+    assert names[1].startswith("0001-watchdog-bar_wdt-Return-ENOTTY")
+    assert names[2].startswith("0002-watchdog-foo_wdt-Return-ENOTTY") and len(names) == 3
+    subjects = [series.mail_subject((out / n).read_text()) for n in names]
+    assert subjects == ["[PATCH 0/2] watchdog: Return -ENOTTY",
+                        "[PATCH 1/2] watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands",
+                        "[PATCH 2/2] watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"]
+    info = mailinfo(out / names[1], tmp_path)
+    assert "Author: Test Author" in info and "Email: author@example.org" in info
+    assert "Subject: watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands" in info
+    body = (tmp_path / "msg").read_text()
+    assert "Signed-off-by: " + SIGNOFF in body
+    assert "Documentation/driver-api/ioctl.rst" in body and "vfs_ioctl()" in body
+    assert all(len(line) <= 75 for line in body.splitlines() if not line.startswith("Signed-off-by"))
+    assert "+\t\treturn -ENOTTY;" in (tmp_path / "patch").read_text()
+
+
+def test_cover_letter_fields(written: tuple[Path, series.Written]) -> None:
+    out, done = written
+    cover = (out / "0000-cover-letter.patch").read_text()
+    assert "***" not in cover
+    head = cover.split("\n\n", 1)[0]
+    assert "\nTo: Wim Watchdog <wim@example.org>" in head
+    assert "\nCc: linux-watchdog@vger.kernel.org" in head
+    assert "The blurb." in cover
+    assert "Test Author (2):" in cover and "2 files changed" in cover  # shortlog + diffstat
+
+
+def test_applies_with_git_am_and_is_deterministic(written: tuple[Path, series.Written],
+                                                  tmp_path: Path) -> None:
+    out, done = written
+    repo = tmp_path / "am"
+    shutil.copytree(FIXTURE, repo)
+    env = series.git_env(*IDENTITY)
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "pristine")
+    patches = sorted(out.glob("000[1-9]-*.patch"))
+    res = git("am", *map(str, patches))
+    assert res.returncode == 0, res.stderr
+    assert "return -ENOTTY;" in (repo / "drivers/watchdog/foo_wdt.c").read_text()
+    assert git("log", "--format=%s").stdout.splitlines()[0] == \
+        "watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"
+    # a second run writes the same bytes
+    again = tmp_path / "again"
+    patches2 = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+                make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches2])
+    series.write(FIXTURE, plan, patches2, IDENTITY, again, "watchdog: Return -ENOTTY",
+                 "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    for path in out.iterdir():
+        assert (again / path.name).read_bytes() == path.read_bytes()
+
+
+def test_a_patch_that_does_not_apply_is_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    good = make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt")
+    broken_change = einval_to_enotty("drivers/watchdog/foo_wdt.c")
+    broken_change = FileChange(broken_change.path,
+                               broken_change.diff.replace("-\t\treturn -EINVAL;", "-\t\treturn -EBUSY;"),
+                               broken_change.sites)
+    bad = make_patch(broken_change, "foo_wdt")
+    plan = SeriesPlan("wd", "WATCHDOG DEVICE DRIVERS", [good.plan, bad.plan])
+    done = series.write(FIXTURE, plan, [good, bad], IDENTITY, tmp_path / "out", "s", "b", [], [])
+    assert bad.apply_error and "patch does not apply" in bad.apply_error
+    assert not good.apply_error
+    assert [p.filename[:5] for p in done.patches] == ["0001-"]
+    assert "[PATCH 1/1]" in done.patches[0].text
+    assert sorted(p.name for p in (tmp_path / "out").iterdir())[0] == "0000-cover-letter.patch"
+    assert len(list((tmp_path / "out").iterdir())) == 2

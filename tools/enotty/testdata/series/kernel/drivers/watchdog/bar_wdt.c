@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/fs.h>
+#include <linux/module.h>
+
+#define BAR_WDT_IOCTL_GET	_IOR('f', 1, int)
+
+static long bar_wdt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	int __user *argp = (int __user *)arg;
+
+	switch (cmd) {
+	case BAR_WDT_IOCTL_GET:
+		return put_user(1, argp);
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct file_operations bar_wdt_ioctl_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= bar_wdt_ioctl,
+};
