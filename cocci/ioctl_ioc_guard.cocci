@@ -253,19 +253,33 @@ def enotty_every_case_assigns(pos, ret):
     return True
 
 
-def enotty_site(pos, fn, frm, to, rule):
+def enotty_where(pos, fpos, tpos):
+    """(file, line) of a site in the file as spatch got it.
+
+    Once a rule has changed a function, spatch reparses that function from
+    a temporary file (cocci_small_output-*.c), and later rules see its
+    positions.  Changes never add or remove lines, so the line follows from
+    the function name's line there (fpos) and in the original (tpos, bound
+    by enotty_target before any change)."""
+    line = int(pos[0].line)
+    if pos[0].file != tpos[0].file:
+        line = int(tpos[0].line) + line - int(fpos[0].line)
+    return tpos[0].file, line
+
+
+def enotty_site(file, line, fn, rule):
     """The interface of a site, or None when the site was already seen."""
-    key = (pos[0].file, pos[0].line, rule)
+    key = (file, line, rule)
     if key in enotty_done:
         return None
     enotty_done.add(key)
-    found = enotty_lookup(pos[0].file, fn)
-    return found[0] if found else "?"
+    found = enotty_lookup(file, fn)
+    return found[0] if found else None
 
 
-def enotty_tsv(pos, fn, frm, to, rule, iface):
+def enotty_tsv(file, line, fn, frm, to, rule, iface):
     print("ENOTTY-SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
-          % (pos[0].file, pos[0].line, fn, iface, frm, to, rule))
+          % (file, line, fn, iface, frm, to, rule))
 
 
 def enotty_message(fn, frm, to, iface):
@@ -468,9 +482,9 @@ else:
 identifier enotty_target.fn, enotty_t.cmd;
 identifier err = {EINVAL, ENOSYS};
 expression E;
-position p;
+position p, pf;
 @@
-fn(...) { ... when any
+fn@pf(...) { ... when any
 if (<+... \(_IOC_TYPE(cmd) != E\|E != _IOC_TYPE(cmd)\|_IOC_NR(cmd) >= E\|_IOC_NR(cmd) > E\|E <= _IOC_NR(cmd)\|E < _IOC_NR(cmd)\) ...+>)
 	return -err@p;
 ... when any
@@ -484,31 +498,40 @@ if enotty_abi_comment(p):
 
 @script:python depends on tsv@
 p << ig.p;
+pf << ig.pf;
+tp << enotty_target.p;
 fn << enotty_target.fn;
 err << ig.err;
 to << enotty_t.to;
 @@
-iface = enotty_site(p, fn, err, to, "ioctl_ioc_guard")
+file, line = enotty_where(p, pf, tp)
+iface = enotty_site(file, line, fn, "ioctl_ioc_guard")
 if iface:
-    enotty_tsv(p, fn, err, to, "ioctl_ioc_guard", iface)
+    enotty_tsv(file, line, fn, err, to, "ioctl_ioc_guard", iface)
 
 @script:python depends on report@
 p << ig.p;
+pf << ig.pf;
+tp << enotty_target.p;
 fn << enotty_target.fn;
 err << ig.err;
 to << enotty_t.to;
 @@
-iface = enotty_site(p, fn, err, to, "ioctl_ioc_guard.report")
+file, line = enotty_where(p, pf, tp)
+iface = enotty_site(file, line, fn, "ioctl_ioc_guard.report")
 if iface:
     coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << ig.p;
+pf << ig.pf;
+tp << enotty_target.p;
 fn << enotty_target.fn;
 err << ig.err;
 to << enotty_t.to;
 @@
-iface = enotty_site(p, fn, err, to, "ioctl_ioc_guard.org")
+file, line = enotty_where(p, pf, tp)
+iface = enotty_site(file, line, fn, "ioctl_ioc_guard.org")
 if iface:
     coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
 
