@@ -62,7 +62,9 @@ def run_scan(args: argparse.Namespace) -> scan.ScanResult:
     """Check the inputs, scan with progress on stderr, report failures there."""
     scan.spatch_binary()          # before anything slow, e.g. unpacking the default tree
     root = tree.resolve(args.kdir, args.subdir)
-    scope = root / args.subdir if args.subdir else root
+    scope = (root / args.subdir).resolve() if args.subdir else root
+    if not scope.is_relative_to(root):
+        raise UsageError(f"--subdir {args.subdir} is outside {root}")
     result = scan.scan(
         root, scope, jobs=args.jobs, timeout=args.timeout, use_cache=not args.no_cache,
         progress=lambda files, work: Progress(files, work), warn=warn)

@@ -98,6 +98,11 @@ def test_missing_subdir(tmp_path):
                    "M=nope is not a directory")
 
 
+def test_subdir_outside_kdir(tmp_path):
+    one_line_error(enotty("report", "--kdir", str(FIXTURE), "--subdir", "..", cache=tmp_path),
+                   "--subdir .. is outside")
+
+
 def test_no_spatch_on_path(tmp_path):
     one_line_error(enotty("report", "--kdir", str(FIXTURE), env={"PATH": str(tmp_path)},
                           cache=tmp_path), "spatch not found on PATH")

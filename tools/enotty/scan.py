@@ -271,7 +271,6 @@ def parse_stdout(text: str) -> _Stdout:
 
 @dataclass
 class _Outcome:
-    finished: bool = False    # a later file started, or spatch exited cleanly
     skipped: bool = False     # spatch's own token check ruled it out
     exception: str = ""
     bad_lines: int = 0
@@ -294,8 +293,6 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
     counting = False   # inside an error report about a region not yet counted
 
     def start(path: str, skipped: bool) -> _Outcome:
-        if order:
-            outcomes[order[-1]].finished = True
         outcome = outcomes.setdefault(path, _Outcome())
         outcome.skipped = skipped
         order.append(path)
@@ -482,32 +479,39 @@ class _Runner:
             raise KeyboardInterrupt
         return proc.returncode, decode(out), decode(err) + killed
 
-    def run(self, rels: list[str]) -> tuple[list[FileResult], list[str]]:
-        """Results for these files, in order, and stdout lines nobody claimed."""
+    def run(self, rels: list[str], rerun: bool = False) -> tuple[list[FileResult], list[str]]:
+        """Results for these files, in order, and warnings (stray output).
+
+        rerun: a file run alone after its batch crashed; its crash is its
+        own failure, not a sign of a broken semantic patch.
+        """
         rc, out, err = self._spatch(rels)
         outcomes, order = parse_stderr(err, self.tokens)
-        if rc == 0:
-            for outcome in outcomes.values():
-                outcome.finished = True
-        elif not order:
+        noise: list[str] = []
+        if rc != 0 and not order and not rerun:
             tail = " | ".join(err.strip().splitlines()[-3:])
             raise ScanError(f"spatch exited with status {rc} before any file: {tail}")
         stdout = parse_stdout(out)
         results: list[FileResult] = []
         for rel in rels:
             outcome = outcomes.get(rel)
-            if rc != 0 and (outcome is None or not outcome.finished):
+            # After a crash even a finished file's diff may have been lost in
+            # spatch's unflushed stdout buffer: only a skipped file is sure.
+            if rc != 0 and (outcome is None or not outcome.skipped):
                 if len(rels) == 1:
                     tail = " | ".join(err.strip().splitlines()[-2:])
                     results.append(FileResult(rel, ERROR, f"spatch exited with status {rc}: {tail}"))
                 else:
-                    # A crash mid-batch: run each unfinished file on its own.
-                    results.extend(self.run([rel])[0])
+                    # A crash mid-batch: run each such file on its own.
+                    alone, alone_noise = self.run([rel], rerun=True)
+                    results.extend(alone)
+                    noise.extend(alone_noise)
                 continue
             results.append(_file_result(rel, outcome, stdout, self.timeout))
         claimed = set(rels)
-        noise = stdout.noise + [f"site for a file not in the batch: {f}"
+        stray = stdout.noise + [f"site for a file not in the batch: {f}"
                                 for f in stdout.sites if f not in claimed]
+        noise.extend(f"unexpected spatch output: {line}" for line in stray)
         return results, noise
 
 
@@ -571,6 +575,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
             runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
                              [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
             by_rel = {c.rel: c for c in todo}
+            cache_broken = False
             pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
             try:
                 futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
@@ -578,12 +583,18 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
                 for future in concurrent.futures.as_completed(futures):
                     batch_results, noise = future.result()
                     for result in batch_results:
-                        cache.put(by_rel[result.file], result, timeout)
                         results[result.file] = result
+                        if not cache_broken:
+                            try:
+                                cache.put(by_rel[result.file], result, timeout)
+                            except OSError as err:
+                                # A read-only or full cache costs speed, not results.
+                                cache_broken = True
+                                noise.append(f"cache not written: {err}")
                     for line in noise:
-                        warnings.append(f"unexpected spatch output: {line}")
+                        warnings.append(line)
                         if warn:
-                            warn(warnings[-1])
+                            warn(line)
                     if meter:
                         meter.advance(len(batch_results), sum(c.size for c in futures[future]),
                                       sum(len(r.sites) for r in batch_results))
