@@ -86,6 +86,7 @@ class Prefilter:
     candidates: list[Candidate]
     c_files: int          # .c files under the scope
     seconds: float
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (rel, error)
 
 
 def _c_files(scope: Path) -> Iterable[str]:
@@ -115,20 +116,22 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
     start = time.monotonic()
     ioctl = tuple(ioctl) if ioctl is not None else ioctl_tokens()
     candidates = []
+    unreadable = []
     total = 0
     for path in _c_files(scope):
         total += 1
         try:
             with open(path, "rb") as f:
                 data = f.read()
-        except OSError:
+        except OSError as err:
+            unreadable.append((os.path.relpath(path, root), err.strerror or str(err)))
             continue
         if any(t in data for t in ioctl) and any(t in data for t in errnos):
             candidates.append(Candidate(
                 rel=os.path.relpath(path, root), size=len(data),
                 sha256=hashlib.sha256(data).hexdigest()))
     candidates.sort(key=lambda c: c.rel)
-    return Prefilter(candidates, total, time.monotonic() - start)
+    return Prefilter(candidates, total, time.monotonic() - start, sorted(unreadable))
 
 
 # ---------------------------------------------------------------- results
@@ -608,6 +611,8 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
             pool.shutdown(wait=True)
 
     ordered = [results[c.rel] for c in found.candidates]
+    ordered += [FileResult(rel, ERROR, f"cannot read: {why}") for rel, why in found.unreadable]
+    ordered.sort(key=lambda r: r.file)
     return ScanResult(
         root=root, scope=scope,
         sites=sort_sites(s for r in ordered for s in r.sites),

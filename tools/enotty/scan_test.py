@@ -67,6 +67,20 @@ def test_prefilter_needs_an_ioctl_token_and_an_errno_token(tmp_path):
     assert len(a.sha256) == 64
 
 
+def test_prefilter_lists_unreadable_files(tmp_path, monkeypatch):
+    write(tmp_path / "a.c", "a_ioctl EINVAL")
+    write(tmp_path / "b.c", "b_ioctl EINVAL")
+
+    def refuse_a(path, *args):
+        if path.endswith("a.c"):
+            raise PermissionError(13, "Permission denied")
+        return open(path, *args)
+    monkeypatch.setattr(scan, "open", refuse_a, raising=False)   # as root, chmod 0 does not stop reads
+    got = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl",))
+    assert [c.rel for c in got.candidates] == ["b.c"]
+    assert got.unreadable == [("a.c", "Permission denied")]
+
+
 def test_prefilter_scope_keeps_paths_relative_to_root(tmp_path):
     write(tmp_path / "drivers/x/a.c", "a_ioctl EINVAL")
     write(tmp_path / "fs/b.c", "b_ioctl EINVAL")
