@@ -100,6 +100,27 @@ def enotty_add_handler(pos, fn, struct, field):
         table[fn] = iface
 
 
+def enotty_to(iface):
+    return ENOTTY_INTERFACES[tuple(iface.split("."))][1]
+
+
+def enotty_add_helper(file, caller, helper, index):
+    """Record that caller hands its command to helper as argument index.
+    A helper of several handlers takes the first table row among them; one
+    whose callers want different answers (ENOTTY and ENOIOCTLCMD), or get
+    the command at different places, is dropped."""
+    found = enotty_lookup(file, caller)
+    if not found or helper == caller or helper in enotty_handlers.get(file, {}):
+        return
+    table = enotty_helpers.setdefault(file, {})
+    new = (found[0], index)
+    old = table.get(helper, new)
+    if old is None or old[1] != index or enotty_to(old[0]) != enotty_to(found[0]):
+        table[helper] = None
+    elif ENOTTY_ORDER.index(found[0]) <= ENOTTY_ORDER.index(old[0]):
+        table[helper] = new
+
+
 def enotty_params(ps):
     """Split a parameter list at top-level commas."""
     out, depth, cur = [], 0, ""
@@ -450,10 +471,7 @@ helper << enotty_call.helper;
 n << enotty_call.n;
 p << enotty_call.p;
 @@
-file = p[0].file
-found = enotty_lookup(file, fn)
-if found and helper != fn and helper not in enotty_handlers.get(file, {}):
-    enotty_helpers.setdefault(file, {}).setdefault(helper, (found[0], int(n)))
+enotty_add_helper(p[0].file, fn, helper, int(n))
 
 @enotty_target@
 identifier fn;

@@ -183,3 +183,15 @@ def test_context_mode_marks_every_site(work):
         if not text.startswith("+"):
             line += 1
     assert got == all_sites(work)
+
+
+@pytest.mark.parametrize("fixture, function, interface", [
+    ("helper_return_dispatch.c", "mbox_do_ioctl", "file_operations.unlocked_ioctl"),
+    ("helper_shared_native_compat.c", "prn_do_ioctl", "file_operations.unlocked_ioctl"),
+    ("runtime_ptr_assign.c", "vcon_ioctl", "tty_operations.ioctl"),
+    ("leaf_enoioctlcmd_hwdep.c", "dsp_hwdep_ioctl", "snd_hwdep_ops.ioctl"),
+    ("v4l2_vidioc_default.c", "cam_default", "v4l2_ioctl_ops.vidioc_default"),
+])
+def test_site_names_function_and_interface(work, fixture, function, interface):
+    sites = sites_by_file(work)[fixture]
+    assert {(f[3], f[4]) for f in sites} == {(function, interface)}
