@@ -570,7 +570,6 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
 
     warnings: list[str] = []
     meter = progress(len(todo), sum(c.size for c in todo)) if progress and todo else None
-    runner = None
     if todo:
         with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
             smpl_path = Path(workdir) / "rules.cocci"
@@ -597,6 +596,8 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
                     for line in noise:
                         warnings.append(line)
                         if warn:
+                            if meter:
+                                meter.finish()   # the warning gets a line of its own
                             warn(line)
                     if meter:
                         meter.advance(len(batch_results), sum(c.size for c in futures[future]),
@@ -620,7 +621,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         failed=[Failure(r.file, r.status, r.reason) for r in ordered if r.status not in (OK, PARTIAL)],
         partial=[Failure(r.file, r.status, r.reason) for r in ordered if r.status == PARTIAL],
         c_files=found.c_files, candidates=len(found.candidates),
-        spatch_runs=sum(1 for r in ordered if not r.cached),
+        spatch_runs=len(todo),
         cached=sum(1 for r in ordered if r.cached),
         prefilter_seconds=found.seconds, seconds=time.monotonic() - start,
         warnings=warnings,
