@@ -72,10 +72,12 @@ def run_scan(args: argparse.Namespace) -> scan.ScanResult:
          f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
          f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
          f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")
+    # getattr: callers may build args without the scan options (verify-generated).
+    verbose = getattr(args, "verbose", False)
     if result.partial:
         warn(f"{len(result.partial)} files parsed in part; the code spatch skipped names no"
-             f" ioctl member or errno, so no site is lost" + (":" if args.verbose else " (--verbose lists them)"))
-        if args.verbose:
+             f" ioctl member or errno, so no site is lost" + (":" if verbose else " (--verbose lists them)"))
+        if verbose:
             for partial in result.partial:
                 warn(f"  {partial.file}: {partial.reason}")
     if result.failed:
