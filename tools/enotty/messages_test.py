@@ -1,0 +1,53 @@
+"""Subject prefixes, commit message wrapping, sign-off parsing."""
+from __future__ import annotations
+
+import pytest
+
+from enotty import messages
+from enotty.sites import Site
+
+
+@pytest.mark.parametrize("path, driver, prefix", [
+    ("drivers/media/usb/uvc/uvc_v4l2.c", "uvc", "media: uvc:"),
+    ("drivers/staging/media/atomisp/pci/atomisp_ioctl.c", "atomisp", "media: atomisp:"),
+    ("drivers/misc/genwqe/card_dev.c", "genwqe", "misc: genwqe:"),
+    ("drivers/platform/x86/toshiba_acpi.c", "toshiba_acpi", "platform/x86: toshiba_acpi:"),
+    ("drivers/watchdog/cpwd.c", "cpwd", "watchdog: cpwd:"),
+    ("sound/core/hwdep.c", "hwdep", "ALSA: hwdep:"),
+    ("sound/soc/codecs/x.c", "x", "ASoC: x:"),
+    ("fs/ext4/ioctl.c", "ioctl", "ext4:"),
+    ("drivers/tty/vt/vt_ioctl.c", "vt", "tty: vt:"),
+    ("drivers/tty/serial/8250/x.c", "8250", "serial: 8250:"),
+    ("net/bluetooth/hci_sock.c", "bluetooth", "net: bluetooth:"),
+    ("drivers/video/fbdev/sis/sis_main.c", "sis", "fbdev: sis:"),
+    ("drivers/usb/gadget/x.c", "gadget", "usb: gadget:"),
+    ("drivers/scsi/sg.c", "sg", "scsi: sg:"),
+    ("block/ioctl.c", "ioctl", "block:"),
+    ("drivers/watchdog/watchdog.c", "watchdog", "watchdog:"),
+])
+def test_path_prefix(path: str, driver: str, prefix: str) -> None:
+    assert messages.path_prefix(path, driver) == prefix
+
+
+def test_commit_message_is_wrapped_and_complete() -> None:
+    sites = [Site("drivers/tty/x.c", 10, "x_tty_ioctl_with_a_rather_long_name", "tty_operations.ioctl",
+                  "EINVAL", "ENOIOCTLCMD", "ioctl_default_return")]
+    info = {"tty_operations.ioctl": messages.InterfaceInfo("tty_operations.ioctl", "ENOIOCTLCMD",
+                                                           "drivers/tty/tty_io.c:tty_ioctl")}
+    subj = messages.subject("tty: x:", sites)
+    assert subj == "tty: x: Return -ENOIOCTLCMD for unknown ioctl commands"
+    msg = messages.commit_message(subj, sites, info, ["ioctl_default_return"], "A <a@b.c>")
+    lines = msg.splitlines()
+    assert lines[0] == subj and lines[1] == "" and lines[-1] == "Signed-off-by: A <a@b.c>"
+    assert all(len(ln) <= 75 for ln in lines[1:])
+    body = " ".join(lines)
+    assert "tty_ioctl() in drivers/tty/tty_io.c" in body and "ENOTTY instead of EINVAL" in body
+    assert "- x_tty_ioctl_with_a_rather_long_name() in drivers/tty/x.c: -EINVAL ->\n  -ENOIOCTLCMD" in msg
+    assert "Documentation/driver-api/ioctl.rst" in msg
+
+
+def test_parse_signoff() -> None:
+    assert messages.parse_signoff("Jane Doe <jane@example.org>") == ("Jane Doe", "jane@example.org")
+    for bad in ("jane@example.org", "<jane@example.org>", "Jane <nope>"):
+        with pytest.raises(ValueError):
+            messages.parse_signoff(bad)

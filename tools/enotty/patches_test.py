@@ -1,0 +1,128 @@
+"""`enotty patches` end to end on fixture trees, and its bad-input handling."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from enotty import cli, series
+from enotty.mailout import recipients
+
+FIXTURES = Path(__file__).parent / "testdata" / "series"
+KERNEL = FIXTURES / "kernel"
+SIGNOFF = "Test Author <author@example.org>"
+HAS_SPATCH = shutil.which("spatch") is not None
+needs_spatch = pytest.mark.skipif(not HAS_SPATCH, reason="needs spatch (coccinelle)")
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a private scan cache and scratch area; the default tree's scripts stay
+    # reachable through the real cache (checkpatch.pl, get_maintainer.pl)
+    real = Path(os.environ.get("ENOTTY_CACHE", Path.home() / ".cache" / "enotty"))
+    cache = tmp_path / "cache"
+    (cache / "src").mkdir(parents=True)
+    if (real / "src" / "linux-source-6.12").is_dir():
+        (cache / "src" / "linux-source-6.12").symlink_to(real / "src" / "linux-source-6.12")
+    monkeypatch.setenv("ENOTTY_CACHE", str(cache))
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = cli.main(list(argv))
+    return code, capsys.readouterr().err
+
+
+def test_kdir_that_is_not_a_kernel_tree_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    code, err = run(capsys, "patches", "--kdir", str(FIXTURES / "plain"), "--out", str(tmp_path / "o"),
+                    "--signoff", SIGNOFF)
+    assert code == 2
+    assert err.count("\n") == 1 and "is not a kernel tree" in err and "--subdir" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_bad_signoff_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, err = run(capsys, "patches", "--kdir", str(KERNEL), "--out", str(tmp_path / "o"),
+                    "--signoff", "nobody")
+    assert code == 2 and err.count("\n") == 1 and "Name <mail>" in err
+
+
+@needs_spatch
+def test_subdir_of_a_plain_folder_groups_by_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    code, err = run(capsys, "patches", "--kdir", str(FIXTURES / "plain"), "--subdir", "sub",
+                    "--out", str(out), "--signoff", SIGNOFF)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["SUMMARY.md", "failed.tsv", "sites.tsv", "sub"]
+    assert "by path (no MAINTAINERS)" in (out / "SUMMARY.md").read_text()
+    cover = (out / "sub" / "0000-cover-letter.patch").read_text()
+    assert recipients(out / "sub" / "0000-cover-letter.patch") == {"To": [], "Cc": []}
+    assert "[PATCH 0/1]" in cover
+
+
+@needs_spatch
+def test_whole_fixture_kernel(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "linux"
+    t0 = time.monotonic()
+    code, err = run(capsys, "patches", "--kdir", str(KERNEL), "--out", str(out), "--signoff", SIGNOFF)
+    assert code == 0, err
+    print(f"fixture kernel: {time.monotonic() - t0:.1f} s", file=sys.stderr)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "SUMMARY.md", "char-and-misc-drivers", "failed.tsv", "media", "sites.tsv", "the-rest",
+        "watchdog-device-drivers"]
+    media = sorted((out / "media").iterdir())
+    assert [series.mail_subject(p.read_text()) for p in media] == [
+        "[PATCH 0/2] media: Return -ENOTTY for unknown ioctl commands",
+        "[PATCH 1/2] media: uvc: Return -ENOTTY for unknown ioctl commands",
+        "[PATCH 2/2] media: atomisp: Return -ENOTTY for unknown ioctl commands",
+    ]
+    uvc = media[1].read_text()
+    assert "drivers/media/usb/uvc/uvc_ctrl.c" in uvc and "drivers/media/usb/uvc/uvc_v4l2.c" in uvc
+    tsv = (out / "sites.tsv").read_text().splitlines()
+    assert tsv[0].split("\t") == ["file", "line", "function", "interface", "from", "to", "rule",
+                                  "subsystem", "series"]
+    assert len(tsv) == 8
+    summary = (out / "SUMMARY.md").read_text()
+    assert "| [media](media/) | MEDIA INPUT INFRASTRUCTURE (V4L/DVB) | 2 | 3 | 3 | 0 |" in summary
+    if shutil.which("perl") and (Path(os.environ["ENOTTY_CACHE"]) / "src" / "linux-source-6.12").exists():
+        wd = recipients(sorted((out / "watchdog-device-drivers").iterdir())[1])
+        # b4 style: To = maintainers and reviewers (--nol), Cc = lists (--nom)
+        assert wd["To"] == ["Wim Watchdog <wim@example.org>", "Guenter Review <guenter@example.org>"]
+        assert "linux-watchdog@vger.kernel.org" in wd["Cc"]
+    # a second run gives the same bytes (committed output == fresh run)
+    again = tmp_path / "again"
+    code, err = run(capsys, "patches", "--kdir", str(KERNEL), "--out", str(again), "--signoff", SIGNOFF)
+    assert code == 0
+    diff = subprocess.run(["diff", "-r", str(out), str(again)], capture_output=True, text=True)
+    assert diff.returncode == 0, diff.stdout[:2000]
+
+
+E2E = os.environ.get("ENOTTY_E2E") == "1"
+
+
+@pytest.mark.skipif(not E2E, reason="slow: set ENOTTY_E2E=1 to run patches on real subtrees of the default tree")
+@pytest.mark.parametrize("subdir", ["drivers/watchdog", "drivers/media", "drivers/staging/media"])
+def test_E2E_real_subtree(subdir: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ENOTTY_CACHE")   # the real scan cache and prepared build
+    out = tmp_path / "out"
+    t0 = time.monotonic()
+    code, err = run(capsys, "patches", "--subdir", subdir, "--out", str(out), "--signoff", SIGNOFF)
+    seconds = time.monotonic() - t0
+    print(f"E2E {subdir}: {seconds:.0f} s", file=sys.stderr)
+    assert code == 0, err
+    summary = (out / "SUMMARY.md").read_text()
+    assert "Generated by `make patches M=" + subdir + "`" in summary
+    for folder in out.iterdir():
+        if folder.is_dir() and folder.name != "rejected":
+            files = sorted(folder.iterdir())
+            assert files[0].name == "0000-cover-letter.patch"
+            for f in files:
+                res = subprocess.run(["git", "mailinfo", str(tmp_path / "m"), str(tmp_path / "p")],
+                                     stdin=f.open("rb"), capture_output=True)
+                assert res.returncode == 0
