@@ -51,3 +51,22 @@ def test_parse_signoff() -> None:
     for bad in ("jane@example.org", "<jane@example.org>", "Jane <nope>"):
         with pytest.raises(ValueError):
             messages.parse_signoff(bad)
+
+
+def test_history_prefix_from_a_git_checkout(tmp_path) -> None:
+    import subprocess
+    from enotty.series import git_env
+    env = git_env("A", "a@example.org")
+    (tmp_path / "drivers" / "x").mkdir(parents=True)
+    git = lambda *a: subprocess.run(["git", *a], cwd=tmp_path, env=env, check=True,  # noqa: E731
+                                    capture_output=True)
+    git("init", "-q")
+    for n, subject in enumerate(["media: uvcvideo: Fix a", "media: uvcvideo: Fix b",
+                                 "media: uvc: Fix c", "Revert \"media: x: y\""]):
+        (tmp_path / "drivers" / "x" / "f.c").write_text(str(n))
+        git("add", ".")
+        git("commit", "-qm", subject)
+    assert messages.is_git_checkout(tmp_path)
+    assert not messages.is_git_checkout(tmp_path / "drivers")
+    assert messages.history_prefix(tmp_path, ["drivers/x/f.c"]) == "media: uvcvideo:"
+    assert messages.history_prefix(tmp_path, ["drivers/none"]) is None

@@ -18,6 +18,7 @@ import dataclasses
 import io
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -119,7 +120,9 @@ class SeriesRun:
 
 def _prefix(root: Path, git: bool, plan: split.PatchPlan) -> str:
     if git:
-        found = messages.history_prefix(root, plan.paths if len(plan.paths) > 1 else plan.paths)
+        # a driver folder's history is richer than one file's
+        whole = plan.key == plan.folder or plan.key.startswith("section:")
+        found = messages.history_prefix(root, [plan.folder] if whole else plan.paths)
         if found:
             return found
     return messages.path_prefix(plan.paths[0], plan.driver)
@@ -194,8 +197,18 @@ def command(args: argparse.Namespace, run_scan: Callable[[argparse.Namespace], s
     ident = identity(args.signoff)
     out = Path(args.out).expanduser().absolute() if args.out else default_out(root)
     version = tree.kernel_version(root)
-    result = run_scan(args)
-    return write_output(args, root, version, out, ident, result, started)
+    # kill(1) must clean up like ^C: spatch and make children ended, scratch
+    # folders removed, OUT left as it was.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        result = run_scan(args)
+        return write_output(args, root, version, out, ident, result, started)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
