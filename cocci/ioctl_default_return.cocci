@@ -221,15 +221,8 @@ def enotty_strip_comments(text):
     return out
 
 
-def enotty_switch_body(pos):
-    """Text of the braces of the switch whose keyword is at pos, or None."""
-    lines = enotty_file_lines(pos[0].file)
-    start = int(pos[0].line) - 1
-    text = enotty_strip_comments("\n".join(lines[start:]))
-    offset = int(pos[0].column)
-    open_brace = text.find("{", offset)
-    if open_brace < 0:
-        return None
+def enotty_matching_brace(text, open_brace):
+    """Offset of the brace closing the one at open_brace, or -1."""
     depth = 0
     for i in range(open_brace, len(text)):
         if text[i] == "{":
@@ -237,8 +230,62 @@ def enotty_switch_body(pos):
         elif text[i] == "}":
             depth -= 1
             if depth == 0:
-                return text[open_brace + 1:i]
-    return None
+                return i
+    return -1
+
+
+def enotty_switch_body(pos):
+    """Text of the braces of the switch whose keyword is at pos, or None."""
+    lines = enotty_file_lines(pos[0].file)
+    start = int(pos[0].line) - 1
+    text = enotty_strip_comments("\n".join(lines[start:]))
+    open_brace = text.find("{", int(pos[0].column))
+    close = enotty_matching_brace(text, open_brace) if open_brace >= 0 else -1
+    return text[open_brace + 1:close] if close >= 0 else None
+
+
+def enotty_return_after_switch(pos, cmd):
+    """True when the return at pos directly follows a switch on cmd that has
+    no default label and whose every case returns: only an unknown command
+    reaches the return.  Decided on the source text."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    before = lines[line][:int(pos[0].column)]
+    k = before.rfind("return")
+    if k < 0:
+        return False
+    text = enotty_strip_comments("\n".join(lines[:line] + [before[:k]]))
+    end = len(text.rstrip())
+    if end == 0 or text[end - 1] != "}":
+        return False
+    # Walk back to the brace that opens the block ending right here.
+    depth = 0
+    for i in range(end - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return False
+    head = re.search(r"\bswitch\s*\(\s*(?:" + re.escape(str(cmd)) + r"|_IOC_NR\s*\(\s*"
+                     + re.escape(str(cmd)) + r"\s*\))\s*\)\s*$", text[:i])
+    if head is None:
+        return False
+    cases = enotty_cases(text[i + 1:end - 1])
+    if not cases:
+        return False
+    for label, seg in cases:
+        if label.startswith("default"):
+            return False
+        if re.search(r"\b(?:break|goto)\b", seg):
+            return False
+        if not re.search(r"\breturn\b[^;]*;[\s}]*$", seg):
+            return False
+    return True
 
 
 ENOTTY_LABEL_RE = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
@@ -246,13 +293,9 @@ ENOTTY_LEAVE_RE = re.compile(
     r"\b(?:break|goto|continue|if|for|while|do|switch|fallthrough)\b")
 
 
-def enotty_every_case_assigns(pos, ret):
-    """True when each case of the switch at pos assigns ret, or returns,
-    before anything that could leave the case (see ioctl_switch_no_default)."""
-    body = enotty_switch_body(pos)
-    if body is None:
-        return False
-    # Labels at the top level of the switch body split it into cases.
+def enotty_cases(body):
+    """(label, statements) of each case of a switch body; labels falling
+    into the next label are merged into it.  None when it cannot split."""
     depth, cuts = 0, []
     for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
         tok = m.group(0)
@@ -263,12 +306,32 @@ def enotty_every_case_assigns(pos, ret):
         elif depth == 0:
             cuts.append((m.start(), m.end()))
     if not cuts or body[:cuts[0][0]].strip():
+        return None
+    out = []
+    for k, (s, e) in enumerate(cuts):
+        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
+        if seg.strip():
+            out.append((body[s:e], seg))
+        elif body[s:e].startswith("default"):
+            out.append((body[s:e], seg))
+    return out
+
+
+def enotty_switch_cases(pos):
+    """Statements of each case of the switch at pos, or None."""
+    body = enotty_switch_body(pos)
+    cases = enotty_cases(body) if body is not None else None
+    return [seg for _label, seg in cases] if cases else None
+
+
+def enotty_every_case_assigns(pos, ret):
+    """True when each case of the switch at pos assigns ret, or returns,
+    before anything that could leave the case (see ioctl_switch_no_default)."""
+    cases = enotty_switch_cases(pos)
+    if not cases:
         return False
     assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
-    for k, (_s, e) in enumerate(cuts):
-        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
-        if not seg.strip():
-            continue            # label falling into the next one
+    for seg in cases:
         first_assign = assign.search(seg)
         first_leave = ENOTTY_LEAVE_RE.search(seg)
         if first_assign is None:
