@@ -126,3 +126,31 @@ def test_E2E_real_subtree(subdir: str, tmp_path: Path, capsys: pytest.CaptureFix
                 res = subprocess.run(["git", "mailinfo", str(tmp_path / "m"), str(tmp_path / "p")],
                                      stdin=f.open("rb"), capture_output=True)
                 assert res.returncode == 0
+
+
+@needs_spatch
+def test_a_patch_failing_checkpatch_is_numbered_out_and_reported(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from enotty import verify
+    real = verify.checkpatch
+
+    def strict(root: Path, patch: Path) -> verify.Check:
+        if "bar_wdt" in patch.name:
+            return verify.Check(verify.FAILED, "ERROR:TRAILING_WHITESPACE: trailing whitespace")
+        return real(root, patch)
+
+    monkeypatch.setattr(verify, "checkpatch", strict)
+    out = tmp_path / "o"
+    code, err = run(capsys, "patches", "--kdir", str(KERNEL), "--subdir", "drivers/watchdog",
+                    "--out", str(out), "--signoff", SIGNOFF)
+    assert code == 0, err
+    kept = sorted((out / "watchdog-device-drivers").iterdir())
+    assert [series.mail_subject(p.read_text()) for p in kept] == [
+        "[PATCH 0/1] watchdog: Return -ENOTTY for unknown ioctl commands",
+        "[PATCH 1/1] watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"]
+    rejected = list((out / "rejected" / "watchdog-device-drivers").iterdir())
+    assert len(rejected) == 1 and "bar_wdt" in rejected[0].name
+    summary = (out / "SUMMARY.md").read_text()
+    assert "## Rejected patches" in summary
+    assert "watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands: checkpatch: " \
+           "ERROR:TRAILING_WHITESPACE" in summary
