@@ -570,7 +570,7 @@ TEST_F(node, good_argument)
 int main(int argc, char **argv)
 {
 	struct node nodes[MAX_NODES];
-	int status, k;
+	int status, k, found = 0;
 	pid_t child;
 
 	for (k = 1; k < argc; k++)	/* listing or help: nothing to judge */
@@ -584,10 +584,15 @@ int main(int argc, char **argv)
 		return test_harness_run(argc, argv);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
 		return KSFT_FAIL;
+	/* Which nodes were tested, for whoever reads the log. */
+	for (k = 0; k < K_COUNT; k++) {
+		int i, n = find_nodes(k, nodes);
+
+		found += n;
+		for (i = 0; i < n; i++)
+			printf("# node %s: %s (%s)\n", kind_names[k], nodes[i].path, nodes[i].name);
+	}
 	if (WEXITSTATUS(status))
 		return WEXITSTATUS(status);
-	for (k = 0; k < K_COUNT; k++)
-		if (find_nodes(k, nodes))
-			return KSFT_PASS;
-	return KSFT_SKIP;
+	return found ? KSFT_PASS : KSFT_SKIP;
 }
