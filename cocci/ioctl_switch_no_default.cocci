@@ -544,6 +544,52 @@ p << enotty_call.p;
 @@
 enotty_add_helper(p[0].file, fn, helper, int(n))
 
+// Second level: the helpers of those helpers.
+@enotty_h2@
+identifier fn;
+parameter list ps;
+position p;
+@@
+fn@p(ps) { ... }
+
+@script:python enotty_hs2@
+fn << enotty_h2.fn;
+ps << enotty_h2.ps;
+p << enotty_h2.p;
+cmd;
+@@
+found = enotty_lookup(p[0].file, fn)
+name = enotty_param_name(ps, found[1]) if found else None
+if name is None:
+    cocci.include_match(False)
+else:
+    coccinelle.cmd = cocci.make_ident(name)
+
+@enotty_call2 forall@
+identifier enotty_h2.fn, enotty_hs2.cmd;
+identifier helper, ret;
+expression list[n] es;
+expression E;
+position p;
+@@
+fn(...) { <...
+(
+return helper@p(es, cmd, ...);
+|
+ret = helper@p(es, cmd, ...);
+... when != ret = E
+return ret;
+)
+...> }
+
+@script:python@
+fn << enotty_h2.fn;
+helper << enotty_call2.helper;
+n << enotty_call2.n;
+p << enotty_call2.p;
+@@
+enotty_add_helper(p[0].file, fn, helper, int(n))
+
 @enotty_target@
 identifier fn;
 parameter list ps;
