@@ -514,11 +514,14 @@ identifier enotty_h.fn, enotty_hs.cmd;
 identifier helper, ret;
 expression list[n] es;
 expression E;
+type T;
 position p;
 @@
 fn(...) { <...
 (
 return helper@p(es, cmd, ...);
+|
+return (T)helper@p(es, cmd, ...);
 |
 ret = helper@p(es, cmd, ...);
 ... when != ret = E
@@ -560,11 +563,14 @@ identifier enotty_h2.fn, enotty_hs2.cmd;
 identifier helper, ret;
 expression list[n] es;
 expression E;
+type T;
 position p;
 @@
 fn(...) { <...
 (
 return helper@p(es, cmd, ...);
+|
+return (T)helper@p(es, cmd, ...);
 |
 ret = helper@p(es, cmd, ...);
 ... when != ret = E

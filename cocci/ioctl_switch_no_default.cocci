@@ -524,11 +524,14 @@ identifier enotty_h.fn, enotty_hs.cmd;
 identifier helper, ret;
 expression list[n] es;
 expression E;
+type T;
 position p;
 @@
 fn(...) { <...
 (
 return helper@p(es, cmd, ...);
+|
+return (T)helper@p(es, cmd, ...);
 |
 ret = helper@p(es, cmd, ...);
 ... when != ret = E
@@ -570,11 +573,14 @@ identifier enotty_h2.fn, enotty_hs2.cmd;
 identifier helper, ret;
 expression list[n] es;
 expression E;
+type T;
 position p;
 @@
 fn(...) { <...
 (
 return helper@p(es, cmd, ...);
+|
+return (T)helper@p(es, cmd, ...);
 |
 ret = helper@p(es, cmd, ...);
 ... when != ret = E

@@ -19,7 +19,7 @@ static long mbox_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	if (!mbox)
 		return -ENODEV;
-	return mbox_do_ioctl(mbox, cmd, (void __user *)arg);
+	return (long)mbox_do_ioctl(mbox, cmd, (void __user *)arg);
 }
 
 static const struct file_operations mbox_fops = {
