@@ -43,9 +43,23 @@ CACHE_FORMAT = "enotty-scan-3"
 #   --no-scanner: with --file-groups spatch otherwise runs `cd FILE; git
 #     grep` per group and reports files it rules out only as "0 files
 #     match", unnamed; without it each such file gets a "Skipping: FILE".
+#   --noadd-typedef-root: keep a typedef spatch guesses inside a function
+#     local to it.  `struct x *p __free(kfree) = NULL;` makes spatch guess
+#     that kfree is a type; made global, every later `kfree(p->q);` fails
+#     to parse (sound/core/timer.c, compress_offload.c).
+#   --macro-file (KERNEL_MACROS): macros spatch's standard.h lacks.
 #   no --in-place / --out-place: spatch only prints the diff.
 SPATCH_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-includes", "--no-scanner",
-                  "--parse-error-msg", "--verbose-parsing")
+                  "--noadd-typedef-root", "--parse-error-msg", "--verbose-parsing")
+
+# Given to spatch with --macro-file.  spatch 1.1.1's standard.h predates the
+# cleanup.h guards: `scoped_guard(lock, &l) stmt` is a statement with a
+# body, like a for_each iterator; unknown, it left 12 regions (hundreds of
+# lines, ioctl handlers included) of sound/core/control.c unparsed.
+KERNEL_MACROS = """\
+#define scoped_guard(_name, args...) YACFE_ITERATOR
+#define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
+"""
 
 # Every rule rewrites one of these tokens (none adds a default label), so a
 # file without them has no site.
@@ -455,6 +469,7 @@ class _Runner:
         tmpdir = self.workdir / f"tmp-{serial}"
         tmpdir.mkdir()
         cmd = [self.binary, "--sp-file", str(self.smpl_path), *SPATCH_OPTIONS,
+               "--macro-file", str(self.workdir / "macros.h"),
                "--timeout", str(self.timeout), "--file-groups", str(groups)]
         # spatch's own scratch files (cocci-output-*) go to our temp folder;
         # unbuffered Python keeps site lines whole between spatch's writes.
@@ -554,7 +569,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
     smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
     jobs = max(1, jobs or len(os.sched_getaffinity(0)))
     salt = "\0".join([CACHE_FORMAT, spatch_version(binary), rules_digest or "", smpl_digest,
-                      " ".join(SPATCH_OPTIONS)])
+                      " ".join(SPATCH_OPTIONS), KERNEL_MACROS])
     cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
 
     ioctl = ioctl_tokens()
@@ -574,6 +589,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
             smpl_path = Path(workdir) / "rules.cocci"
             smpl_path.write_text(smpl)
+            (Path(workdir) / "macros.h").write_text(KERNEL_MACROS)
             runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
                              [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
             by_rel = {c.rel: c for c in todo}
