@@ -151,9 +151,6 @@ def sync(root: Path | None = None) -> list[Path]:
     return changed
 
 
-RULE_NAME = re.compile(r"^@\s*(?:script:python\s+)?([A-Za-z_]\w*)\b", re.M)
-
-
 def rule_names(shape: str) -> list[str]:
     """Named rules of a shape section (for the uniqueness check)."""
     names = []
