@@ -383,3 +383,43 @@ def test_diff_keeps_form_feeds_latin1_and_crlf_bytes(tmp_path, eol):
     subprocess.run(["patch", "-p1", "-s"], input=patch.encode("utf-8", "surrogateescape"),
                    cwd=tmp_path / "tree", check=True)
     assert (tmp_path / "tree/odd.c").read_bytes() == source.replace(b"return -EINVAL;", b"return -ENOTTY;")
+
+
+GUARDED = """\
+static int get_info(struct foo_info __user *arg)
+{
+	struct foo_info *info __free(kfree) = NULL;
+
+	info = memdup_user(arg, sizeof(*info));
+	return PTR_ERR_OR_ZERO(info);
+}
+
+static long guarded_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct foo *foo = file->private_data;
+
+	scoped_guard(mutex, &foo->lock)
+		foo->calls++;
+	kfree(foo->scratch);
+	switch (cmd) {
+	case FOO_INFO:
+		return get_info((void __user *)arg);
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct file_operations guarded_fops = {
+	.unlocked_ioctl = guarded_ioctl,
+};
+"""
+
+
+@needs_spatch
+def test_cleanup_h_guards_parse(tmp_path):
+    """scoped_guard() and a later kfree(p->q) after __free(kfree) defeat
+    spatch 1.1.1 without KERNEL_MACROS and --noadd-typedef-root."""
+    write(tmp_path / "tree/guarded.c", GUARDED)
+    result = run(tmp_path / "tree", tmp_path / "cache")
+    assert (result.failed, result.partial) == ([], [])
+    assert result.sites == [stand_in_site("guarded.c", 20, "guarded_ioctl", "unlocked_ioctl")]
