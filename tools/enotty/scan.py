@@ -459,8 +459,6 @@ class _Runner:
 
     def _spatch(self, rels: list[str]) -> tuple[int, str, str]:
         with self._lock:
-            if self.stop.is_set():
-                raise KeyboardInterrupt
             self._serial += 1
             serial = self._serial
         groups = self.workdir / f"groups-{serial}"
@@ -476,9 +474,14 @@ class _Runner:
         env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
         # Bytes, not text mode: text mode would turn a CRLF file's "\r\n"
         # into "\n" and the diff would no longer apply.
-        proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         with self._lock:
+            # Checked and started under the lock kill_all() takes, so no
+            # spatch can start after ^C without being killed.
+            if self.stop.is_set():
+                shutil.rmtree(tmpdir, ignore_errors=True)
+                raise KeyboardInterrupt
+            proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             self._procs.add(proc)
         killed = ""
         try:
