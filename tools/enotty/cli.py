@@ -12,6 +12,8 @@ import os
 import sys
 from typing import NoReturn
 
+import enotty
+
 from . import bench, generated, mailout, patches, scan, sites, tree
 from .errors import UsageError
 from .progress import Progress
@@ -118,7 +120,7 @@ def cmd_verify_generated(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="enotty", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="enotty", description=enotty.__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     report = commands.add_parser("report", help="print the sites as TSV on stdout",
