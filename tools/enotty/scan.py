@@ -363,6 +363,39 @@ def _file_result(rel: str, outcome: _Outcome | None, stdout: _Stdout, timeout: i
     return FileResult(rel, OK, "", sites, hunks)
 
 
+def removed_lines(hunks: str) -> set[int]:
+    """Line numbers, in the unmodified file, of the lines a diff removes."""
+    removed: set[int] = set()
+    old = 0
+    for line in hunks.split("\n"):
+        if m := re.match(r"^@@ -(\d+)", line):
+            old = int(m.group(1))
+        elif line.startswith("-"):
+            removed.add(old)
+            old += 1
+        elif line.startswith(" ") or line == "":
+            old += 1
+    return removed
+
+
+def disagreement(result: FileResult) -> str:
+    """Where a file's diff and its sites disagree ("" when they agree).
+
+    Each site is one changed line, so the report and the patches can only
+    agree when the lines the diff removes are the site lines.
+    """
+    changed = removed_lines(result.hunks)
+    named = {s.line for s in result.sites}
+    problems = []
+    if changed - named:
+        problems.append("the diff changes line(s) " + ", ".join(map(str, sorted(changed - named)))
+                        + " that no site names")
+    if named - changed:
+        problems.append("site line(s) " + ", ".join(map(str, sorted(named - changed)))
+                        + " not changed by the diff")
+    return f"{result.file}: " + "; ".join(problems) if problems else ""
+
+
 # ---------------------------------------------------------------- cache
 
 class ScanCache:
@@ -633,6 +666,11 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
     ordered = [results[c.rel] for c in found.candidates]
     ordered += [FileResult(rel, ERROR, f"cannot read: {why}") for rel, why in found.unreadable]
     ordered.sort(key=lambda r: r.file)
+    for result in ordered:
+        if result.status in (OK, PARTIAL, PARSE_ERROR) and (problem := disagreement(result)):
+            warnings.append(problem)
+            if warn:
+                warn(problem)
     return ScanResult(
         root=root, scope=scope,
         sites=sort_sites(s for r in ordered for s in r.sites),

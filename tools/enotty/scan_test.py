@@ -423,3 +423,19 @@ def test_cleanup_h_guards_parse(tmp_path):
     result = run(tmp_path / "tree", tmp_path / "cache")
     assert (result.failed, result.partial) == ([], [])
     assert result.sites == [stand_in_site("guarded.c", 20, "guarded_ioctl", "unlocked_ioctl")]
+
+
+def test_removed_lines_and_disagreement():
+    hunks = ("@@ -9,7 +9,7 @@ static long f(void)\n"
+             " \tcase 1:\n \t\treturn 0;\n \tdefault:\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n \t}\n"
+             "@@ -40,3 +40,3 @@\n \tx;\n-\treturn -ENOSYS;\n+\treturn -ENOTTY;\n")
+    assert scan.removed_lines(hunks) == {12, 41}
+    agree = scan.FileResult("x.c", "ok", sites=[stand_in_site("x.c", 12, "f", "unlocked_ioctl"),
+                                               stand_in_site("x.c", 41, "f", "unlocked_ioctl")],
+                            hunks=hunks)
+    assert scan.disagreement(agree) == ""
+    lost = scan.FileResult("x.c", "ok", sites=[stand_in_site("x.c", 12, "f", "unlocked_ioctl"),
+                                              stand_in_site("x.c", 50, "f", "unlocked_ioctl")],
+                           hunks=hunks)
+    assert scan.disagreement(lost) == (
+        "x.c: the diff changes line(s) 41 that no site names; site line(s) 50 not changed by the diff")
