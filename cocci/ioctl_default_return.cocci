@@ -76,6 +76,8 @@ enotty_trynext = {}    # file -> {function whose value a caller compares}
 enotty_static = {}     # file -> {static function}
 enotty_done = set()    # (file, line, rule) already reported
 enotty_lines = {}      # file -> its lines, for the comment heuristic
+enotty_current_file = None   # the C file spatch works on (set by enotty_t)
+enotty_cmd_of = {}           # its targets: function -> command parameter
 
 ENOTTY_STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)")
 
@@ -178,8 +180,10 @@ def enotty_file_lines(file):
 # A return that a comment ties to user space stays as it is: maintainers
 # write "user space relies on EINVAL" (or ABI, compat) beside such returns.
 # Heuristic: the comment text on the site's line, or in the comment that
-# ends on the line before it (a whole /* ... */ block counts), mentions
-# user space, userspace, ABI or compat.
+# ends on the line before it (a whole /* ... */ block counts), or, when the
+# line before is the "if (...)" / "default:" / "else" heading the site, in
+# the comment that ends above that head, mentions user space, userspace,
+# ABI or compat.
 ENOTTY_ABI_WORDS = re.compile(r"user[\s-]*space|\bABI\b|compat", re.I)
 
 
@@ -211,6 +215,11 @@ def enotty_abi_comment(pos):
     text = enotty_comment_text(lines, line)
     if line > 0:
         text += " " + enotty_comment_text(lines, line - 1)
+        # "if (...)", "default:" or "else" heading the return: the comment
+        # above that head speaks about the return too.
+        head = lines[line - 1].strip()
+        if line > 1 and re.search(r"(?:\)|:|\{|\belse)$", head) and not head.startswith(("/*", "*", "//")):
+            text += " " + enotty_comment_text(lines, line - 2)
     return bool(ENOTTY_ABI_WORDS.search(text))
 
 
@@ -234,14 +243,18 @@ def enotty_matching_brace(text, open_brace):
     return -1
 
 
-def enotty_switch_body(pos):
-    """Text of the braces of the switch whose keyword is at pos, or None."""
+def enotty_switch_after(pos, cmd):
+    """Body of the first switch on cmd after pos, as source text, or None."""
     lines = enotty_file_lines(pos[0].file)
     start = int(pos[0].line) - 1
     text = enotty_strip_comments("\n".join(lines[start:]))
-    open_brace = text.find("{", int(pos[0].column))
-    close = enotty_matching_brace(text, open_brace) if open_brace >= 0 else -1
-    return text[open_brace + 1:close] if close >= 0 else None
+    head = re.compile(r"\bswitch\s*\(\s*(?:" + re.escape(str(cmd)) + r"|_IOC_NR\s*\(\s*"
+                      + re.escape(str(cmd)) + r"\s*\))\s*\)\s*\{")
+    m = head.search(text, int(pos[0].column))
+    if m is None:
+        return None
+    close = enotty_matching_brace(text, m.end() - 1)
+    return text[m.end():close] if close >= 0 else None
 
 
 def enotty_return_after_switch(pos, cmd):
@@ -317,19 +330,16 @@ def enotty_cases(body):
     return out
 
 
-def enotty_switch_cases(pos):
-    """Statements of each case of the switch at pos, or None."""
-    body = enotty_switch_body(pos)
-    cases = enotty_cases(body) if body is not None else None
-    return [seg for _label, seg in cases] if cases else None
-
-
 def enotty_every_case_assigns(pos, ret):
-    """True when each case of the switch at pos assigns ret, or returns,
-    before anything that could leave the case (see ioctl_switch_no_default)."""
-    cases = enotty_switch_cases(pos)
-    if not cases:
+    """True when the switch on the command after pos has no default label
+    and each of its cases assigns ret, or returns, before anything that
+    could leave the case (see ioctl_switch_no_default)."""
+    cmd = enotty_cmd_of.get(pos[0].current_element)
+    body = enotty_switch_after(pos, cmd) if cmd else None
+    cases = enotty_cases(body) if body is not None else None
+    if not cases or any(label.startswith("default") for label, _seg in cases):
         return False
+    cases = [seg for _label, seg in cases]
     assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
     for seg in cases:
         first_assign = assign.search(seg)
@@ -339,6 +349,90 @@ def enotty_every_case_assigns(pos, ret):
         if first_leave is not None and first_leave.start() < first_assign.start():
             return False
     return True
+
+
+def enotty_or_parts(cond):
+    """The operands of a top-level || chain, outer parentheses removed."""
+    text = str(cond).strip()
+    while text.startswith("(") and enotty_matching_paren(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    parts, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        ch = text[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and text.startswith("||", i):
+            parts.append(cur)
+            cur, i = "", i + 2
+            continue
+        cur += ch
+        i += 1
+    parts.append(cur)
+    out = []
+    for part in parts:
+        part = part.strip()
+        while part.startswith("(") and enotty_matching_paren(part, 0) == len(part) - 1:
+            part = part[1:-1].strip()
+        out.append(part)
+    return out
+
+
+def enotty_matching_paren(text, start):
+    depth = 0
+    for i in range(start, len(text)):
+        depth += text[i] == "("
+        depth -= text[i] == ")"
+        if depth == 0:
+            return i
+    return -1
+
+
+ENOTTY_OPERAND = r"[\w.>\-]+(?:\s*\([^()]*\))?"
+
+
+def enotty_command_test(cond, cmd, kind):
+    """Whether an if condition only tests the command number, so that its
+    -EINVAL branch answers unknown commands:
+      "=="   cmd == A || B == cmd || ...   (the else branch / fall-through)
+      "!="   cmd != A                      (the then branch)
+      "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N || ...
+    Anything else (&&, argument checks, _IOC_SIZE) is not such a test."""
+    c = re.escape(str(cmd))
+    if "&&" in str(cond):
+        return False
+    parts = enotty_or_parts(cond)
+    if kind == "!=":
+        return len(parts) == 1 and bool(
+            re.fullmatch(c + r"\s*!=\s*" + ENOTTY_OPERAND, parts[0])
+            or re.fullmatch(ENOTTY_OPERAND + r"\s*!=\s*" + c, parts[0]))
+    if kind == "==":
+        return all(re.fullmatch(c + r"\s*==\s*" + ENOTTY_OPERAND, p)
+                   or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
+    ioc_type = r"_IOC_TYPE\s*\(\s*" + c + r"\s*\)"
+    ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
+    forms = [ioc_type + r"\s*!=\s*" + ENOTTY_OPERAND,
+             ENOTTY_OPERAND + r"\s*!=\s*" + ioc_type,
+             ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
+             ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr]
+    return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
+
+
+def enotty_site_ok(pos):
+    """Position constraint of every site: not tied to user space by a
+    comment.  Filters are constraints, not include_match(False) in a script
+    rule: a dropped match would also drop the handler's environment for
+    every later rule of the combined patch."""
+    return not enotty_abi_comment(pos)
+
+
+def enotty_leaf_converts(fn):
+    """A leaf -ENOIOCTLCMD of fn becomes -ENOTTY: its interface answers
+    ENOTTY and does not keep -ENOIOCTLCMD."""
+    found = enotty_lookup(enotty_current_file, fn)
+    if found is None:
+        return False
+    _cmd_arg, to, keep, _dispatch = ENOTTY_INTERFACES[tuple(found[0].split("."))]
+    return to == "ENOTTY" and not keep
 
 
 def enotty_where(pos, fpos, tpos):
@@ -605,12 +699,16 @@ p << enotty_target.p;
 cmd;
 to;
 @@
+if enotty_current_file != p[0].file:
+    enotty_current_file = p[0].file
+    enotty_cmd_of.clear()
 found = enotty_lookup(p[0].file, fn)
 name = enotty_param_name(ps, found[1]) if found else None
 if name is None:
     cocci.include_match(False)
 else:
     coccinelle.cmd = cocci.make_ident(name)
+    enotty_cmd_of[fn] = name
     struct, field = found[0].split(".")
     coccinelle.to = cocci.make_ident(ENOTTY_INTERFACES[(struct, field)][1])
 // END generated
@@ -618,7 +716,8 @@ else:
 @dr forall@
 identifier enotty_target.fn, enotty_t.cmd;
 identifier err = {EINVAL, ENOSYS};
-position p, pf;
+position pf;
+position p : script:python () { enotty_site_ok(p) };
 @@
 fn@pf(...) { <...
 switch (\(cmd\|_IOC_NR(cmd)\)) {
@@ -627,12 +726,6 @@ default:
 return -err@p;
 }
 ...> }
-
-@script:python dr_ok@
-p << dr.p;
-@@
-if enotty_abi_comment(p):
-    cocci.include_match(False)
 
 @script:python depends on tsv@
 p << dr.p;
