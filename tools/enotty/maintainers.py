@@ -15,8 +15,8 @@ file_match_pattern and the --pattern-depth bookkeeping):
 The most specific section is the one with the deepest match.  Where
 get_maintainer keeps the depth of the *last* matching F: line of a section, we
 keep the deepest one, which is what "most specific" means.  Ties go to the
-section that has a maintainer and is not Orphan/Obsolete, then to the longer
-matching pattern, then to the section with fewer F: lines (the narrower one:
+section that has a maintainer and is not Orphan/Obsolete, then to the pattern
+with the longer literal start, then to the longer pattern, then to the section with fewer F: lines (the narrower one:
 STAGING - ATOMISP DRIVER rather than INTEL MID PLATFORM, which lists the same
 folder among many), then to the first in file order.  K: keywords match patch text, not paths: get_maintainer.pl uses
 them for recipients; they take no part in the split.
@@ -43,6 +43,13 @@ class Pattern:
         if not self.regex.match(path):
             return False
         return self.recursive or path.count("/") == self.slashes
+
+    @property
+    def literal_length(self) -> int:
+        """Characters before the first wildcard: drivers/block/xen* (14) is
+        more specific than drivers/*/xen-*front.c (8)."""
+        cut = _META.search(self.raw)
+        return cut.start() if cut else len(self.raw)
 
     @property
     def directory(self) -> str:
@@ -182,6 +189,7 @@ class Maintainers:
         found = [m for m in best.values()
                  if not any(x.matches(path) for x in m.section.excludes)]
         found.sort(key=lambda m: (-m.depth, not m.section.maintained,
+                                  -m.pattern.literal_length if m.pattern else 0,
                                   -len(m.pattern.raw) if m.pattern else 0,
                                   len(m.section.files), m.section.index))
         return found

@@ -128,3 +128,10 @@ def test_get_maintainer_on_the_fixture_tree(tmp_path: Path) -> None:
     assert "Wim Watchdog <wim@example.org>" in to
     assert "linux-watchdog@vger.kernel.org" not in to
     assert "linux-watchdog@vger.kernel.org" in cc and "Guenter Review <guenter@example.org>" in cc
+
+
+def test_literal_start_breaks_depth_ties() -> None:
+    text = ("Maintainers List\n----\n\nXEN HYPERVISOR\nM:\tX <x@example.org>\nF:\tdrivers/*/xen-*front.c\n\n"
+            "XEN BLOCK\nM:\tB <b@example.org>\nF:\tdrivers/block/xen*\n")
+    m = Maintainers(parse(text))
+    assert titles(m, "drivers/block/xen-blkfront.c") == ["XEN BLOCK", "XEN HYPERVISOR"]

@@ -41,9 +41,16 @@ PREFIX_RULES: tuple[tuple[str, str], ...] = (
     (r"^sound/", "ALSA: {driver}:"),
     (r"^block/", "block:"),
     (r"^fs/([^/]+)/", "{1}:"),
-    (r"^fs/", "fs:"),
+    (r"^fs/", "{driver}:"),
+    (r"^kernel/([^/]+)/", "{1}: {driver}:"),
+    (r"^mm/([^/]+)/", "mm/{1}:"),
+    (r"^(mm|lib)/", "{1}/{driver}:"),
+    (r"^arch/([^/]+)/", "{1}/{driver}:"),
+    (r"^security/([^/]+)/", "{1}:"),
+    (r"^virt/kvm/", "KVM:"),
+    (r"^crypto/", "crypto: {driver}:"),
     (r"^drivers/([^/]+)/", "{1}: {driver}:"),
-    (r"^([^/]+)/", "{1}:"),
+    (r"^([^/]+)/", "{1}: {driver}:"),
 )
 
 
@@ -109,6 +116,20 @@ def wrap(text: str) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+MEANING = {
+    "EINVAL": "-EINVAL means \"this command exists but an argument is wrong\".",
+    "ENOSYS": "-ENOSYS means \"no such system call\", not \"no such ioctl command\".",
+    "ENOIOCTLCMD": ("-ENOIOCTLCMD is kernel-internal: where no core translates it, user "
+                    "space gets errno 515, which has no name there."),
+}
+USER_NAME: dict[str, str] = {"EINVAL": "EINVAL", "ENOSYS": "ENOSYS", "ENOIOCTLCMD": "the nameless errno 515"}
+
+
+def _meaning(froms: set[str]) -> str:
+    return " ".join(MEANING.get(f, f"-{f} is not the answer for an unknown command.")
+                    for f in sorted(froms))
+
+
 def errno_phrase(tos: set[str]) -> str:
     return "/".join(f"-{t}" for t in sorted(tos))
 
@@ -159,8 +180,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
             if dispatch:
                 text += f" {dispatch} hands that value straight to user space,"
                 text += " so the caller sees it."
-            text += (f" {froms[1:]} means \"this command exists but an argument is wrong\"; "
-                     "the convention for an unknown command is -ENOTTY "
+            text += " " + _meaning({st.from_ for st in group})
+            text += (" The convention for an unknown command is -ENOTTY "
                      "(\"Inappropriate ioctl for device\"), see " + DOC + ".")
         else:
             text = (f"{handler} ({name}) answers an ioctl command it does not know "
@@ -171,11 +192,13 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
                          "nobody knows;")
             else:
                 text += " The core treats -ENOIOCTLCMD as \"not mine\" and tries its fallback;"
-            text += (f" {froms} stops that fallback and reaches user space instead."
-                     " Return -ENOIOCTLCMD, as " + DOC + " describes.")
+            text += (f" {froms} stops that fallback and reaches user space instead. "
+                     + _meaning({st.from_ for st in group})
+                     + " Return -ENOIOCTLCMD, as " + DOC + " describes.")
         paras.append(text)
-    paras.append("User-visible change: an unknown command now fails with ENOTTY instead of "
-                 "EINVAL, so user space can tell a missing command from a bad argument. "
+    before = " or ".join(USER_NAME.get(f, f) for f in sorted({st.from_ for st in sites}))
+    paras.append(f"User-visible change: an unknown command now fails with ENOTTY instead of "
+                 f"{before}, so user space can tell a missing command from a bad argument. "
                  "Known commands and their argument checks are unchanged.")
     paras.append("Functions changed:\n" + "\n".join(_functions(sites)))
     paras.append("Found and converted with Coccinelle (" + ", ".join(f"cocci/{r}.cocci" for r in rules)

@@ -24,6 +24,12 @@ from enotty.sites import Site
     ("drivers/scsi/sg.c", "sg", "scsi: sg:"),
     ("block/ioctl.c", "ioctl", "block:"),
     ("drivers/watchdog/watchdog.c", "watchdog", "watchdog:"),
+    ("fs/pipe.c", "pipe", "pipe:"),
+    ("kernel/dma/map_benchmark.c", "map_benchmark", "dma: map_benchmark:"),
+    ("mm/gup_test.c", "gup_test", "mm/gup_test:"),
+    ("arch/s390/pci/pci_clp.c", "pci_clp", "s390/pci_clp:"),
+    ("security/loadpin/loadpin.c", "loadpin", "loadpin:"),
+    ("virt/kvm/kvm_main.c", "kvm_main", "KVM:"),
 ])
 def test_path_prefix(path: str, driver: str, prefix: str) -> None:
     assert messages.path_prefix(path, driver) == prefix
@@ -44,6 +50,14 @@ def test_commit_message_is_wrapped_and_complete() -> None:
     assert "tty_ioctl() in drivers/tty/tty_io.c" in body and "ENOTTY instead of EINVAL" in body
     assert "- x_tty_ioctl_with_a_rather_long_name() in drivers/tty/x.c: -EINVAL ->\n  -ENOIOCTLCMD" in msg
     assert "Documentation/driver-api/ioctl.rst" in msg
+
+
+def test_the_message_names_what_the_old_value_meant() -> None:
+    sites = [Site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOIOCTLCMD", "ENOTTY",
+                  "ioctl_leaf_enoioctlcmd")]
+    msg = " ".join(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>").split())
+    assert "errno 515" in msg and "instead of the nameless errno 515" in msg
+    assert "argument is wrong" not in msg
 
 
 def test_parse_signoff() -> None:

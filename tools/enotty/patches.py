@@ -129,9 +129,15 @@ def _prefix(root: Path, git: bool, plan: split.PatchPlan) -> str:
 
 
 def cover_prefix(name: str, subjects: list[str]) -> str:
-    """The subjects' shared first prefix (`watchdog:`), else the series name."""
-    firsts = {subj.split(": ", 1)[0] for subj in subjects if ": " in subj}
-    return f"{firsts.pop()}:" if len(firsts) == 1 else f"{name}:"
+    """The subjects' most common first prefix (`watchdog:`), else the series name."""
+    counts: dict[str, int] = {}
+    for subj in subjects:
+        if ": " in subj:
+            first = subj.split(": ", 1)[0].split("/")[0]
+            counts[first] = counts.get(first, 0) + 1
+    if not counts:
+        return f"{name}:"
+    return max(sorted(counts), key=lambda k: counts[k]) + ":"
 
 
 def _union(lists: list[list[str]], minus: list[str] = ()) -> list[str]:
@@ -220,7 +226,7 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
     changes = [split.FileChange(f, result.diffs[f], tuple(by_file.get(f, ())))
                for f in sorted(result.diffs)]
     maint = Maintainers.load(root)
-    plans = split.plan(changes, maint)
+    plans = split.plan(changes, maint, root)
     ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
     git = messages.is_git_checkout(root)
     signoff = f"{ident[0]} <{ident[1]}>"

@@ -13,11 +13,13 @@ Patches: one per driver, where a driver is
 - the most specific section, when that section is finer than the series
   (USB VIDEO CLASS inside media, TOSHIBA ACPI EXTRAS DRIVER inside
   X86 PLATFORM DRIVERS): all its files in one patch;
-- otherwise, below the folder of the series' pattern: the first folder under
-  it (drivers/media/ + pci/cx18/x.c -> drivers/media/pci) is too coarse, so the
-  file's own folder is the driver (drivers/media/pci/cx18/); a file directly
-  in the pattern's folder is its own driver, together with files of the same
-  stem (drivers/watchdog/softdog.c).
+- otherwise, below the folder of the series' pattern: the file's own folder is
+  the driver (drivers/media/pci/cx18/, drivers/media/v4l2-core/) when it has
+  no subfolders; a folder with subfolders is a folder of drivers
+  (drivers/video/fbdev/), where, as directly in the pattern's folder, each
+  file is its own driver together with files of the same stem
+  (drivers/watchdog/softdog.c).  Under a file or one-level pattern
+  (fs/*) each file is its own driver.
 
 Without MAINTAINERS (a plain folder of C files, or a tree without one) the
 series is the file's first two path components and the patch unit is the
@@ -30,6 +32,8 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
 
 from .maintainers import Maintainers, Match, Section, slugify
 from .sites import Site
@@ -103,14 +107,33 @@ def subsystem_section(found: list[Match]) -> Match:
     return chosen
 
 
-def _unit_below(path: str, base: str) -> tuple[str, str]:
+def _unit_below(path: str, base: str, has_subfolders: Callable[[str], bool]) -> tuple[str, str]:
     """(key, driver) for a file under folder `base`: its own folder when that
-    is deeper than base, else the file itself (with files of the same stem)."""
+    is deeper than base and holds no further folders (cx18/, v4l2-core/),
+    else the file itself with files of the same stem (watchdog/softdog.c,
+    and fbdev/sh_mobile_lcdcfb.c: fbdev/ is a folder of drivers)."""
     folder = posixpath.dirname(path)
-    if folder and folder != base and (not base or folder.startswith(base + "/")):
+    if folder and folder != base and (not base or folder.startswith(base + "/")) \
+            and not has_subfolders(folder):
         return folder, posixpath.basename(folder)
     stem = _stem(path)
     return posixpath.join(folder, stem), stem
+
+
+def subfolder_probe(root: Path | None) -> Callable[[str], bool]:
+    """has_subfolders(folder) on the tree; False everywhere without a tree."""
+    cache: dict[str, bool] = {}
+
+    def has_subfolders(folder: str) -> bool:
+        if root is None:
+            return False
+        if folder not in cache:
+            try:
+                cache[folder] = any(e.is_dir() for e in (root / folder).iterdir())
+            except OSError:
+                cache[folder] = False
+        return cache[folder]
+    return has_subfolders
 
 
 def _path_series(path: str) -> tuple[str, str]:
@@ -120,8 +143,11 @@ def _path_series(path: str) -> tuple[str, str]:
     return (slugify(base) if base else "top"), base or "."
 
 
-def plan(changes: list[FileChange], maint: Maintainers | None) -> list[SeriesPlan]:
-    """Group the changed files into series and patches, deterministically."""
+def plan(changes: list[FileChange], maint: Maintainers | None,
+         root: Path | None = None) -> list[SeriesPlan]:
+    """Group the changed files into series and patches, deterministically.
+    root: the tree, to tell a driver folder from a folder of drivers."""
+    has_subfolders = subfolder_probe(root)
     series: dict[str, SeriesPlan] = {}
     patches: dict[tuple[str, str], PatchPlan] = {}
     for change in sorted(changes, key=lambda c: c.path):
@@ -138,13 +164,16 @@ def plan(changes: list[FileChange], maint: Maintainers | None) -> list[SeriesPla
                 else:
                     driver = _stem(change.path)
                 key, section = "section:" + best.section.title, best.section.title
+            elif best.pattern is not None and best.pattern.recursive:
+                key, driver = _unit_below(change.path, best.pattern.directory, has_subfolders)
+                section = best.section.title
             else:
-                base = best.pattern.directory if best.pattern else ""
-                key, driver = _unit_below(change.path, base)
+                # a file or one-level glob pattern (fs/*): each file is a driver
+                key, driver = _unit_below(change.path, posixpath.dirname(change.path), has_subfolders)
                 section = best.section.title
         else:
             name, subsystem = _path_series(change.path)
-            key, driver = _unit_below(change.path, subsystem if subsystem != "." else "")
+            key, driver = _unit_below(change.path, subsystem if subsystem != "." else "", has_subfolders)
             section = ""
         if is_media(change.path):
             name, subsystem = MEDIA_SERIES, "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)" if maint else "media"

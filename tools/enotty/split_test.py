@@ -85,3 +85,22 @@ def test_sites_are_labelled_with_series_and_subsystem() -> None:
         ("drivers/watchdog/bar_wdt.c", "watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS"),
         ("drivers/media/a/b.c", "media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)"),
     }
+
+
+def test_a_folder_of_drivers_splits_per_file(tmp_path: Path) -> None:
+    root = tmp_path / "linux"
+    for folder in ("drivers/video/fbdev/core", "drivers/media/v4l2-core"):
+        (root / folder).mkdir(parents=True)
+    text = ("Maintainers List\n----\n\nFB\nM:\tF <f@example.org>\nT:\tgit x\nF:\tdrivers/video/\n\n"
+            "MEDIA\nM:\tM <m@example.org>\nT:\tgit y\nF:\tdrivers/media/\n")
+    from enotty.maintainers import parse
+    m = Maintainers(parse(text, root))
+    plans = plan([change("drivers/video/fbdev/a_fb.c"), change("drivers/video/fbdev/b_fb.c"),
+                  change("drivers/video/fbdev/core/fb_chrdev.c"),
+                  change("drivers/media/v4l2-core/v4l2-ioctl.c"), change("drivers/media/v4l2-core/v4l2-dev.c")],
+                 m, root)
+    assert layout(plans) == {
+        "fb": [("a_fb", ["drivers/video/fbdev/a_fb.c"]), ("b_fb", ["drivers/video/fbdev/b_fb.c"]),
+               ("core", ["drivers/video/fbdev/core/fb_chrdev.c"])],
+        "media": [("v4l2-core", ["drivers/media/v4l2-core/v4l2-dev.c", "drivers/media/v4l2-core/v4l2-ioctl.c"])],
+    }
