@@ -31,3 +31,22 @@ def test_differences(tmp_path: Path) -> None:
     assert generated.differences(a, b) == [
         "only in committed: gone", "only in fresh run: new", "differs: s/p: -two | +TWO"]
     assert generated.differences(a / "s", a / "s") == []
+
+
+@pytest.mark.skipif(__import__("shutil").which("spatch") is None, reason="needs spatch")
+def test_verify_generated_on_the_fixture_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from enotty import cli
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    kernel = Path(__file__).parent / "testdata" / "series" / "kernel"
+    out = tmp_path / "committed"
+    assert cli.main(["patches", "--kdir", str(kernel), "--subdir", "drivers/watchdog", "--out", str(out),
+                     "--signoff", "Jane Doe <jane@example.org>"]) == 0
+    assert generated.recorded_run(out)["subdir"] == "drivers/watchdog"
+    assert generated.verify_generated(str(kernel), cli.run_scan, committed=out) == 0
+    patch = sorted((out / "watchdog-device-drivers").glob("0001-*.patch"))[0]
+    patch.write_text(patch.read_text().replace("ENOTTY", "EBADF"))
+    capsys.readouterr()
+    assert generated.verify_generated(str(kernel), cli.run_scan, committed=out) == 1
+    err = capsys.readouterr().err
+    assert "differs from a fresh run" in err and f"differs: watchdog-device-drivers/{patch.name}" in err
