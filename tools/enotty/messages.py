@@ -8,7 +8,6 @@ Commit messages are wrapped at 75 columns (checkpatch's limit).
 from __future__ import annotations
 
 import collections
-import posixpath
 import re
 import subprocess
 import textwrap

@@ -301,6 +301,10 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
                     if v.patch.apply_error:   # applied in the first pass: cannot happen
                         v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
             labelled = split.label_sites(plans)
+            # a site whose file got no diff (a rule reported but did not change
+            # it) is still listed, in no series
+            labelled += [dataclasses.replace(site, subsystem="-", series="-")
+                         for site in result.sites if site.file not in result.diffs]
             with open(stage / "sites.tsv", "w") as fh:
                 sites.write_tsv(labelled, fh, sites.SERIES_COLUMNS)
             with open(stage / "failed.tsv", "w") as fh:
