@@ -81,6 +81,19 @@ def test_prefilter_lists_unreadable_files(tmp_path, monkeypatch):
     assert got.unreadable == [("a.c", "Permission denied")]
 
 
+def test_prefilter_leaves_out_a_kernel_trees_userspace_tools(tmp_path):
+    write(tmp_path / "drivers/a.c", "a_ioctl EINVAL")
+    write(tmp_path / "tools/testing/t.c", "ioctl(fd, X) == -1 && errno == EINVAL")
+    plain = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl",))
+    assert [c.rel for c in plain.candidates] == ["drivers/a.c", "tools/testing/t.c"]   # not a kernel tree
+    write(tmp_path / "MAINTAINERS", "")
+    write(tmp_path / "Makefile", "")
+    kernel = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl",))
+    assert ([c.rel for c in kernel.candidates], kernel.c_files) == (["drivers/a.c"], 1)
+    asked = scan.prefilter(tmp_path, tmp_path / "tools", ioctl=(b"ioctl",))
+    assert [c.rel for c in asked.candidates] == ["tools/testing/t.c"]
+
+
 def test_prefilter_scope_keeps_paths_relative_to_root(tmp_path):
     write(tmp_path / "drivers/x/a.c", "a_ioctl EINVAL")
     write(tmp_path / "fs/b.c", "b_ioctl EINVAL")
