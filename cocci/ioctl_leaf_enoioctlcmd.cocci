@@ -70,7 +70,7 @@ ENOTTY_ORDER = ['file_operations.unlocked_ioctl', 'file_operations.compat_ioctl'
 
 # Ops structures that are members of another structure and set at run time
 # through it (hw->ops.ioctl = fn): (container struct, member) -> ops struct.
-# The member's type is only known from headers that spatch does not read.
+# The type of the member is only known from headers that spatch does not read.
 ENOTTY_EMBEDDED_OPS = {
     ("snd_hwdep", "ops"): "snd_hwdep_ops",
     ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
@@ -185,7 +185,7 @@ def enotty_file_lines(file):
 
 # A return that a comment ties to user space stays as it is: maintainers
 # write "user space relies on EINVAL" (or ABI, compat) beside such returns.
-# Heuristic: the comment text on the site's line, or in the comment that
+# Heuristic: the comment text on the line of the site, or in the comment that
 # ends on the line before it (a whole /* ... */ block counts), or, when the
 # line before is the "if (...)" / "default:" / "else" heading the site, in
 # the comment that ends above that head, mentions user space, userspace,
@@ -340,7 +340,7 @@ def enotty_every_case_assigns(pos, ret):
     """True when the switch on the command after pos has no default label
     and each of its cases assigns ret, or returns, before anything that
     could leave the case (see ioctl_switch_no_default)."""
-    cmd = enotty_cmd_of.get(pos[0].current_element)
+    cmd = enotty_cmd(pos)
     body = enotty_switch_after(pos, cmd) if cmd else None
     cases = enotty_cases(body) if body is not None else None
     if not cases or any(label.startswith("default") for label, _seg in cases):
@@ -403,9 +403,14 @@ def enotty_command_test(cond, cmd, kind):
       "!="   cmd != A                      (the then branch)
       "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N || ...
     Anything else (&&, argument checks, _IOC_SIZE) is not such a test."""
-    c = re.escape(str(cmd))
     if "&&" in str(cond):
         return False
+    if cmd is None:
+        # A constraint sees no inherited names: the command parameter of
+        # any target of this file will do.
+        return any(enotty_command_test(cond, name, kind)
+                   for name in set(enotty_cmd_of.values()))
+    c = re.escape(str(cmd))
     parts = enotty_or_parts(cond)
     if kind == "!=":
         return len(parts) == 1 and bool(
@@ -423,10 +428,15 @@ def enotty_command_test(cond, cmd, kind):
     return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
 
 
+def enotty_cmd(pos):
+    """Command parameter of the target function holding pos (or None)."""
+    return enotty_cmd_of.get(pos[0].current_element)
+
+
 def enotty_site_ok(pos):
     """Position constraint of every site: not tied to user space by a
     comment.  Filters are constraints, not include_match(False) in a script
-    rule: a dropped match would also drop the handler's environment for
+    rule: a dropped match would also drop the environment of the handler for
     every later rule of the combined patch."""
     return not enotty_abi_comment(pos)
 
@@ -447,7 +457,7 @@ def enotty_where(pos, fpos, tpos):
     Once a rule has changed a function, spatch reparses that function from
     a temporary file (cocci_small_output-*.c), and later rules see its
     positions.  Changes never add or remove lines, so the line follows from
-    the function name's line there (fpos) and in the original (tpos, bound
+    the line of the function name there (fpos) and in the original (tpos, bound
     by enotty_target before any change)."""
     line = int(pos[0].line)
     if pos[0].file != tpos[0].file:

@@ -171,3 +171,13 @@ def test_main_check_and_usage():
     assert bad.returncode == 2 and "usage" in bad.stderr
     combined = run("--combined")
     assert combined.returncode == 0 and combined.stdout == rules.combined_smpl()
+
+
+def test_library_python_has_no_stray_quotes():
+    """spatch lexes the @initialize:python@ block for quotes: an apostrophe
+    in a comment ("the handler's") opens a string that swallows the
+    following rules.  Every line must hold an even number of quotes."""
+    lib = (rules.cocci_dir() / "lib" / "handlers.smpl").read_text()
+    block = lib[lib.index("@initialize:python@"):lib.index("\n@enotty_ops@")]
+    odd = [line for line in block.splitlines() if line.count("'") % 2]
+    assert odd == []
