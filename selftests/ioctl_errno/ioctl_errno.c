@@ -6,8 +6,8 @@
  * device"), not EINVAL: EINVAL means "I know this command, your argument is
  * wrong", and user space (v4l2-compliance, libv4l2, glibc's isatty()) relies
  * on the difference.  For every node of the test drivers (vivid: video,
- * vbi, radio, sdr, touch, meta, media, CEC and its framebuffer; vimc: media
- * and sub-devices) this test checks, table-driven:
+ * vbi, radio, sdr, touch, meta, media, media requests, CEC and its
+ * framebuffer; vimc: media and sub-devices) this test checks, table-driven:
  *
  *   unknown_own_range  unknown command numbers in the node's own ioctl
  *                      range answer ENOTTY
@@ -56,8 +56,8 @@
 
 enum kind {
 	K_VID_CAP, K_VID_OUT, K_VBI_CAP, K_VBI_OUT, K_RADIO_RX, K_RADIO_TX,
-	K_SDR_CAP, K_TOUCH, K_META_CAP, K_META_OUT, K_SUBDEV, K_MEDIA, K_CEC,
-	K_FB, K_COUNT,
+	K_SDR_CAP, K_TOUCH, K_META_CAP, K_META_OUT, K_SUBDEV, K_MEDIA, K_REQUEST,
+	K_CEC, K_FB, K_COUNT,
 };
 
 #define BIT_OF(k) (1u << (k))
@@ -93,6 +93,8 @@ struct blob { char b[64]; };
 #define V4L2_QUERYCAP_WRONG_SIZE _IOR('V', 0, struct blob)	/* nr of QUERYCAP, other size */
 #define V4L2_NOARG_NR		_IO('V', 121)
 #define MEDIA_UNUSED_NR		_IOWR('|', 0x70, struct blob)
+#define REQUEST_UNUSED_NR	_IO('|', 0x82)		/* after MEDIA_REQUEST_IOC_REINIT */
+#define REQUEST_UNUSED_RW	_IOWR('|', 0x83, struct blob)
 #define CEC_UNUSED_NR		_IOWR('a', 0x70, struct blob)
 #define FB_UNUSED_PLAIN		0x46EE			/* 'F' numbering, no size bits */
 #define FB_UNUSED_NR		_IOWR('F', 0x7f, struct blob)
@@ -202,6 +204,15 @@ static const struct ioctl_case cases[] = {
 	CASE(BIT_OF(K_MEDIA), C_KNOWN_UNSUPPORTED, VIDIOC_QUERYCAP, NULL, ENOTTY),
 	CASE(BIT_OF(K_MEDIA), C_BAD_ARG, MEDIA_IOC_ENUM_ENTITIES, prep_entity_bad, EINVAL),
 	CASE(BIT_OF(K_MEDIA), C_GOOD_ARG, MEDIA_IOC_DEVICE_INFO, NULL, 0),
+
+	/* Request file descriptors (MEDIA_IOC_REQUEST_ALLOC on vivid's media
+	 * device): media_request_ioctl() answers -ENOIOCTLCMD, which the VFS
+	 * turns into ENOTTY.  Request ioctls take no argument: no bad one.
+	 */
+	CASE(BIT_OF(K_REQUEST), C_UNKNOWN_OWN, REQUEST_UNUSED_NR, NULL, ENOTTY),
+	CASE(BIT_OF(K_REQUEST), C_UNKNOWN_OWN, REQUEST_UNUSED_RW, NULL, ENOTTY),
+	CASE(BIT_OF(K_REQUEST), C_KNOWN_UNSUPPORTED, MEDIA_IOC_DEVICE_INFO, NULL, ENOTTY),
+	CASE(BIT_OF(K_REQUEST), C_GOOD_ARG, MEDIA_REQUEST_IOC_REINIT, NULL, 0),
 
 	/* CEC adapters (vivid emulates one per HDMI input and output) */
 	CASE(BIT_OF(K_CEC), C_UNKNOWN_OWN, CEC_UNUSED_NR, NULL, ENOTTY),
@@ -370,6 +381,19 @@ static int v4l2_kind(const char *devpath, __u32 *buf_type)
 	return -1;
 }
 
+/* A new request's file descriptor from a media device; -1 if it has none. */
+static int request_fd(const char *devpath)
+{
+	int fd = open(devpath, O_RDWR), req = -1;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, MEDIA_IOC_REQUEST_ALLOC, &req))
+		req = -1;
+	close(fd);
+	return req;
+}
+
 /* Whether a sub-device answers G_FMT on pad 0: a lens or flash does not. */
 static unsigned int subdev_flags(const char *devpath)
 {
@@ -440,7 +464,14 @@ static int find_nodes(enum kind kind, struct node *nodes)
 				k = !strcmp(drv, "vimc") ? K_SUBDEV : -1;
 			else if (i == 0)
 				k = !strcmp(drv, "vivid") ? v4l2_kind(devpath, &buf_type) : -1;
-			else if (i == 1)
+			else if (i == 1 && kind == K_REQUEST) {
+				int req = strcmp(drv, "vivid") && strcmp(drv, "vimc") ? -1 :
+					  request_fd(devpath);
+
+				k = req >= 0 ? K_REQUEST : -1;
+				if (req >= 0)
+					close(req);
+			} else if (i == 1)
 				k = !strcmp(drv, "vivid") || !strcmp(drv, "vimc") ? K_MEDIA : -1;
 			else if (i == 2)
 				k = !strcmp(drv, "vivid") ? K_CEC : -1;
@@ -457,7 +488,7 @@ static int find_nodes(enum kind kind, struct node *nodes)
 
 static const char * const kind_names[K_COUNT] = {
 	"vid_cap", "vid_out", "vbi_cap", "vbi_out", "radio_rx", "radio_tx",
-	"sdr_cap", "touch", "meta_cap", "meta_out", "subdev", "media", "cec", "fb",
+	"sdr_cap", "touch", "meta_cap", "meta_out", "subdev", "media", "request", "cec", "fb",
 };
 
 FIXTURE(node) {
@@ -482,6 +513,7 @@ KIND_VARIANT(K_META_CAP, meta_cap);
 KIND_VARIANT(K_META_OUT, meta_out);
 KIND_VARIANT(K_SUBDEV, subdev);
 KIND_VARIANT(K_MEDIA, media);
+KIND_VARIANT(K_REQUEST, request);
 KIND_VARIANT(K_CEC, cec);
 KIND_VARIANT(K_FB, fb);
 
@@ -507,7 +539,9 @@ static void run_cases(struct __test_metadata *_metadata, FIXTURE_DATA(node) *sel
 
 	for (i = 0; i < self->count; i++) {
 		const struct node *n = &self->nodes[i];
-		int fd = open(n->path, O_RDWR | O_NONBLOCK);
+		/* a request node is a media device handing out requests */
+		int fd = kind == K_REQUEST ? request_fd(n->path) :
+					     open(n->path, O_RDWR | O_NONBLOCK);
 
 		ASSERT_LE(0, fd) TH_LOG("open %s (%s): %s", n->path, n->name,
 					strerror(errno));

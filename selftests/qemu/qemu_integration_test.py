@@ -34,7 +34,7 @@ PRISTINE_FAILURES = {
 }
 V4L2_KINDS = ("vid_cap", "vid_out", "vbi_cap", "vbi_out", "radio_rx", "radio_tx",
               "sdr_cap", "touch", "meta_cap", "meta_out")
-ALL_KINDS = V4L2_KINDS + ("subdev", "media", "cec", "fb")
+ALL_KINDS = V4L2_KINDS + ("subdev", "media", "request", "cec", "fb")
 
 
 def _run(*args: str) -> tuple[int, str, dict]:
