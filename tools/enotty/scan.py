@@ -52,13 +52,17 @@ CACHE_FORMAT = "enotty-scan-3"
 SPATCH_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-includes", "--no-scanner",
                   "--noadd-typedef-root", "--parse-error-msg", "--verbose-parsing")
 
-# Given to spatch with --macro-file.  spatch 1.1.1's standard.h predates the
-# cleanup.h guards: `scoped_guard(lock, &l) stmt` is a statement with a
-# body, like a for_each iterator; unknown, it left 12 regions (hundreds of
-# lines, ioctl handlers included) of sound/core/control.c unparsed.
+# Given to spatch with --macro-file: statement macros that take a body,
+# like a for_each iterator, which spatch 1.1.1's standard.h does not know.
+# Unknown, scoped_guard() (cleanup.h) left 12 regions (hundreds of lines,
+# ioctl handlers included) of sound/core/control.c unparsed, and the drm
+# ones 6 ioctl files of drm drivers.  (Defining __free() instead made
+# fs/pidfs.c and sound/core/seq/seq_compat.c fail.)
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
 #define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
+#define drm_exec_until_all_locked(exec) YACFE_ITERATOR
+#define with_intel_runtime_pm(rpm, wf) YACFE_ITERATOR
 """
 
 # Every rule rewrites one of these tokens (none adds a default label), so a
