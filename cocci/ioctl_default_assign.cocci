@@ -220,7 +220,7 @@ def enotty_abi_comment(pos):
 
 def enotty_strip_comments(text):
     """Blank out comments, strings and character constants, keeping offsets."""
-    out = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'",
+    out = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|\x27(?:\\.|[^\x27\\])*\x27",
                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     return out
 
