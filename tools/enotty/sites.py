@@ -8,7 +8,6 @@ module parses those lines and reads/writes the report TSV (header
 from __future__ import annotations
 
 import csv
-import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, TextIO
 
@@ -41,9 +40,6 @@ class Site:
             "rule": self.rule, "subsystem": self.subsystem, "series": self.series,
         }
         return [by_name[c] for c in columns]
-
-    def with_file(self, file: str) -> "Site":
-        return dataclasses.replace(self, file=file)
 
 
 def _check_cell(value: str, what: str) -> str:
