@@ -13,6 +13,8 @@ ENOTTY   = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty
 PKGS     = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty.packages
 
 opt = $(if $($(1)),$(2) '$($(1))')
+# JOBS= spatch workers (default: every core); TIMEOUT= seconds per file.
+SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout)
 
 .PHONY: all help report patches mailout bench verify-generated qemu-test check selftest
 
@@ -22,11 +24,11 @@ help:
 
 report:
 	@$(PKGS) report
-	@$(ENOTTY) report $(call opt,KDIR,--kdir) $(call opt,M,--subdir)
+	@$(ENOTTY) report $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(SCAN_OPTS)
 
 patches:
 	@$(PKGS) patches
-	@$(ENOTTY) patches $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,OUT,--out) $(call opt,SIGNOFF,--signoff)
+	@$(ENOTTY) patches $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,OUT,--out) $(call opt,SIGNOFF,--signoff) $(SCAN_OPTS)
 
 mailout:
 	@$(PKGS) patches
@@ -43,7 +45,8 @@ verify-generated:
 qemu-test:
 	@$(PKGS) qemu
 	@PYTHONPATH=$(CURDIR)/tools $(PYTHON) $(CURDIR)/selftests/qemu/qemu_test.py \
-		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,MUTANT,--mutant)
+		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) \
+		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
 
 check:
 	@$(PKGS) check
