@@ -27,7 +27,8 @@ PREFIX_RULES: tuple[tuple[str, str], ...] = (
     (r"^drivers/platform/([^/]+)/", "platform/{1}: {driver}:"),
     (r"^drivers/net/wireless/", "wifi: {driver}:"),
     (r"^drivers/net/", "net: {driver}:"),
-    (r"^net/([^/]+)/", "net: {1}:"),
+    (r"^net/bluetooth/", "Bluetooth: {driver}:"),
+    (r"^net/([^/]+)/", "net: {1}: {driver}:"),
     (r"^drivers/tty/serial/", "serial: {driver}:"),
     (r"^drivers/tty/", "tty: {driver}:"),
     (r"^drivers/video/fbdev/", "fbdev: {driver}:"),
@@ -61,12 +62,10 @@ def path_prefix(path: str, driver: str) -> str:
             prefix = template.replace("{driver}", driver)
             if m.groups():
                 prefix = prefix.replace("{1}", m.group(1))
-            # drivers/watchdog/watchdog_dev.c: not "watchdog: watchdog_dev:" but fine;
-            # a driver named like its subsystem folder would read "x: x:".
-            parts = prefix.split(": ")
-            if len(parts) == 2 and parts[0] == parts[1].rstrip(":"):
-                prefix = parts[0] + ":"
-            return prefix
+            # a driver named like its folder would read "x: x:"
+            parts = prefix.rstrip(":").split(": ")
+            kept = [p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1]]
+            return ": ".join(kept) + ":"
     return f"{driver}:"
 
 

@@ -241,8 +241,11 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
         tmp = Path(tmp_s)
         for plan in plans:
             patches = []
-            for pp in plan.patches:
-                subj = messages.subject(_prefix(root, git, pp), pp.sites)
+            prefixes = [_prefix(root, git, pp) for pp in plan.patches]
+            for pp, prefix in zip(plan.patches, prefixes):
+                if prefixes.count(prefix) > 1 and not prefix.endswith(f" {pp.driver}:"):
+                    prefix += f" {pp.driver}:"   # two patches must not share a subject
+                subj = messages.subject(prefix, pp.sites)
                 used = sorted({s.rule for s in pp.sites})
                 msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff)
                 patches.append(series.Patch(pp, subj, msg))
