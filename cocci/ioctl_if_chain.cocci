@@ -36,6 +36,7 @@ virtual tsv
 
 @initialize:python@
 @@
+import os
 import re
 
 # ENOTTY_INTERFACES: (struct, field) -> (cmd_arg, to, keep_enoioctlcmd, dispatch)
@@ -73,8 +74,11 @@ enotty_trynext = {}    # file -> {function whose value a caller compares}
 enotty_static = {}     # file -> {static function}
 enotty_done = set()    # (file, line, rule) already reported
 enotty_lines = {}      # file -> its lines, for the comment heuristic
-enotty_current_file = None   # the C file spatch works on (set by enotty_t)
-enotty_cmd_of = {}           # its targets: function -> command parameter
+# The C file spatch works on and its targets (function -> command
+# parameter), set by enotty_t.  A dict: script rules run as functions, so
+# they cannot rebind a global name.
+enotty_current = {"file": None}
+enotty_cmd_of = {}
 
 ENOTTY_STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)")
 
@@ -165,13 +169,21 @@ def enotty_lookup(file, fn):
 
 
 def enotty_file_lines(file):
-    if file not in enotty_lines:
+    """Lines of a file, cached.  spatch reuses the names of its temporary
+    files (cocci_small_output-*.c), so the cache key includes the size and
+    modification time."""
+    try:
+        st = os.stat(file)
+    except OSError:
+        return []
+    key = (file, st.st_size, st.st_mtime_ns)
+    if enotty_lines.get(file, (None,))[0] != key:
         try:
             with open(file, errors="replace") as f:
-                enotty_lines[file] = f.read().split("\n")
+                enotty_lines[file] = (key, f.read().split("\n"))
         except OSError:
-            enotty_lines[file] = []
-    return enotty_lines[file]
+            return []
+    return enotty_lines[file][1]
 
 
 # A return that a comment ties to user space stays as it is: maintainers
@@ -419,6 +431,15 @@ def enotty_command_test(cond, cmd, kind):
     return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
 
 
+def enotty_enter(file):
+    """Called for each candidate target: a new .c file starts a new set of
+    targets.  spatch also matches the functions of the headers it reads
+    for a .c file; they join the targets of that file."""
+    if not file.endswith(".h") and enotty_current["file"] != file:
+        enotty_current["file"] = file
+        enotty_cmd_of.clear()
+
+
 def enotty_cmd(pos):
     """Command parameter of the target function holding pos (or None)."""
     return enotty_cmd_of.get(pos[0].current_element)
@@ -435,7 +456,10 @@ def enotty_site_ok(pos):
 def enotty_leaf_converts(fn):
     """A leaf -ENOIOCTLCMD of fn becomes -ENOTTY: its interface answers
     ENOTTY and does not keep -ENOIOCTLCMD."""
-    found = enotty_lookup(enotty_current_file, fn)
+    found = enotty_lookup(enotty_current["file"], fn)
+    for file in enotty_handlers:
+        if found is None and file.endswith(".h"):
+            found = enotty_lookup(file, fn)
     if found is None:
         return False
     _cmd_arg, to, keep, _dispatch = ENOTTY_INTERFACES[tuple(found[0].split("."))]
@@ -706,9 +730,7 @@ p << enotty_target.p;
 cmd;
 to;
 @@
-if enotty_current_file != p[0].file:
-    enotty_current_file = p[0].file
-    enotty_cmd_of.clear()
+enotty_enter(p[0].file)
 found = enotty_lookup(p[0].file, fn)
 name = enotty_param_name(ps, found[1]) if found else None
 if name is None:

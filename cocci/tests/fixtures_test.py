@@ -43,7 +43,7 @@ def run_spatch(smpl: Path, modes: list[str], folder: Path, in_place: bool) -> st
 
 def copy_fixtures(dest: Path) -> Path:
     dest.mkdir()
-    for c in FIXTURES:
+    for c in [*FIXTURES, *TESTS.glob("*.h")]:   # local headers that fixtures include
         shutil.copy(c, dest / c.name)
     return dest
 
