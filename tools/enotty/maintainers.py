@@ -215,6 +215,14 @@ def script(root: Path, name: str) -> tuple[Path, bool] | None:
     return None
 
 
+def perl_env() -> dict[str, str]:
+    """Perl with a fixed hash order: get_maintainer.pl lists sections of equal
+    depth in hash order, which Perl randomises per process; the output must be
+    the same on every run."""
+    import os
+    return dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
+
+
 def get_maintainer(root: Path, patch_files: list[Path], role: str) -> list[str]:
     """Recipients from the tree's get_maintainer.pl, as b4 asks for them:
     role 'to' = maintainers (--nol), 'cc' = reviewers and lists (--nom).
@@ -230,7 +238,7 @@ def get_maintainer(root: Path, patch_files: list[Path], role: str) -> list[str]:
             "--norolestats", "--nol" if role == "to" else "--nom"]
     if not kernel:
         args.append("--no-tree")
-    res = subprocess.run(args + [str(p) for p in patch_files], cwd=root,
+    res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=perl_env(),
                          capture_output=True, text=True, check=False)
     if res.returncode != 0:
         raise RuntimeError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")

@@ -71,7 +71,8 @@ def checkpatch(root: Path, patch: Path) -> Check:
     cmd = checkpatch_command(root, patch)
     if cmd is None:
         return Check(SKIPPED, "no scripts/checkpatch.pl")
-    res = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False)
+    res = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False,
+                         env=maintainers.perl_env())
     errors = [ln for ln in res.stdout.splitlines() if ": ERROR:" in ln]
     warnings = [ln for ln in res.stdout.splitlines() if ": WARNING:" in ln]
     if errors:
