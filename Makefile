@@ -1,12 +1,12 @@
 # Entry points.  Each target checks its Debian packages (installing them when
 # run as root, printing the apt-get line otherwise) and then calls one tool.
 #
-#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR]   tree-wide run, mail-ready series
+#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR] [SIGNOFF=..] [BUILD=0]  mail-ready series
 #   make check                                     every test, QEMU boots included
 #   make report [KDIR=DIR] [M=SUBDIR]              sites as TSV on stdout
 #   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
-#   make bench | make verify-generated
+#   make bench [M=SUBDIR] [NO_COCCICHECK=1] | make verify-generated
 
 PYTHON  ?= /usr/bin/python3
 ENOTTY   = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty
@@ -28,15 +28,16 @@ report:
 
 patches:
 	@$(PKGS) patches
-	@$(ENOTTY) patches $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,OUT,--out) $(call opt,SIGNOFF,--signoff) $(SCAN_OPTS)
+	@$(ENOTTY) patches $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,OUT,--out) \
+		$(call opt,SIGNOFF,--signoff) $(if $(filter 0,$(BUILD)),--no-build) $(SCAN_OPTS)
 
 mailout:
-	@$(PKGS) patches
+	@$(PKGS) mailout
 	@$(ENOTTY) mailout $(call opt,SERIES,--series) $(call opt,OUT,--out) $(if $(SEND),--send)
 
 bench:
 	@$(PKGS) patches
-	@$(ENOTTY) bench $(call opt,KDIR,--kdir)
+	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(if $(NO_COCCICHECK),--no-coccicheck)
 
 verify-generated:
 	@$(PKGS) patches

@@ -25,7 +25,10 @@ NEEDS: dict[str, tuple[str, ...]] = {
         "v4l-utils", "coreutils", "linux-source-6.12", "xz-utils",
     ),
 }
-NEEDS["check"] = tuple(sorted(set(NEEDS["patches"]) | set(NEEDS["qemu"]) | {"python3-pytest"}))
+# git send-email lives in git-email; it mails through Net::SMTP and reads
+# addresses with Mail::Address (libmailtools-perl).
+NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
+NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["qemu"]) | {"python3-pytest"}))
 
 
 def missing(packages: tuple[str, ...] | list[str]) -> list[str]:
