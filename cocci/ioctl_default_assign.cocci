@@ -767,10 +767,12 @@ fn << enotty_target.fn;
 err << da.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_default_assign")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_default_assign", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_default_assign")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_default_assign", iface)
 
 @script:python depends on report@
 p << da.p;
@@ -780,10 +782,12 @@ fn << enotty_target.fn;
 err << da.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_default_assign.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_default_assign.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << da.p;
@@ -793,10 +797,12 @@ fn << enotty_target.fn;
 err << da.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_default_assign.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_default_assign.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position da.p;

@@ -777,10 +777,12 @@ fn << enotty_target.fn;
 err << ic.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_if_chain")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_if_chain", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_if_chain")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_if_chain", iface)
 
 @script:python depends on report@
 p << ic.p;
@@ -790,10 +792,12 @@ fn << enotty_target.fn;
 err << ic.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_if_chain.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_if_chain.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << ic.p;
@@ -803,10 +807,12 @@ fn << enotty_target.fn;
 err << ic.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_if_chain.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_if_chain.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position ic.p;
@@ -842,10 +848,12 @@ fn << enotty_target.fn;
 err << ine.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_if_chain")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_if_chain", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_if_chain")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_if_chain", iface)
 
 @script:python depends on report@
 p << ine.p;
@@ -855,10 +863,12 @@ fn << enotty_target.fn;
 err << ine.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_if_chain.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_if_chain.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << ine.p;
@@ -868,10 +878,12 @@ fn << enotty_target.fn;
 err << ine.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_if_chain.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_if_chain.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position ine.p;

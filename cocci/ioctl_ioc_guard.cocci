@@ -761,10 +761,12 @@ fn << enotty_target.fn;
 err << ig.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_ioc_guard")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_ioc_guard", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_ioc_guard")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_ioc_guard", iface)
 
 @script:python depends on report@
 p << ig.p;
@@ -774,10 +776,12 @@ fn << enotty_target.fn;
 err << ig.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_ioc_guard.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_ioc_guard.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << ig.p;
@@ -787,10 +791,12 @@ fn << enotty_target.fn;
 err << ig.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_ioc_guard.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_ioc_guard.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position ig.p;

@@ -769,10 +769,12 @@ fn << enotty_target.fn;
 err << le.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_leaf_enoioctlcmd")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_leaf_enoioctlcmd", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_leaf_enoioctlcmd")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_leaf_enoioctlcmd", iface)
 
 @script:python depends on report@
 p << le.p;
@@ -782,10 +784,12 @@ fn << enotty_target.fn;
 err << le.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_leaf_enoioctlcmd.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_leaf_enoioctlcmd.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << le.p;
@@ -795,10 +799,12 @@ fn << enotty_target.fn;
 err << le.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_leaf_enoioctlcmd.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_leaf_enoioctlcmd.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position le.p;

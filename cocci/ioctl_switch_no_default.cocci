@@ -776,10 +776,12 @@ fn << enotty_target.fn;
 err << nd.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_switch_no_default")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_switch_no_default", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_switch_no_default")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_switch_no_default", iface)
 
 @script:python depends on report@
 p << nd.p;
@@ -789,10 +791,12 @@ fn << enotty_target.fn;
 err << nd.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_switch_no_default.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_switch_no_default.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << nd.p;
@@ -802,10 +806,12 @@ fn << enotty_target.fn;
 err << nd.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_switch_no_default.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_switch_no_default.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position nd.p;
@@ -839,10 +845,12 @@ fn << enotty_target.fn;
 err << nr.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_switch_no_default")
-if iface:
-    enotty_tsv(file, line, fn, err, to, "ioctl_switch_no_default", iface)
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_switch_no_default")
+    if iface:
+        enotty_tsv(file, line, fn, err, to, "ioctl_switch_no_default", iface)
 
 @script:python depends on report@
 p << nr.p;
@@ -852,10 +860,12 @@ fn << enotty_target.fn;
 err << nr.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_switch_no_default.report")
-if iface:
-    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_switch_no_default.report")
+    if iface:
+        coccilib.report.print_report(q, "WARNING: " + enotty_message(fn, err, to, iface))
 
 @script:python depends on org@
 p << nr.p;
@@ -865,10 +875,12 @@ fn << enotty_target.fn;
 err << nr.err;
 to << enotty_t.to;
 @@
-file, line = enotty_where(p, pf, tp)
-iface = enotty_site(file, line, fn, "ioctl_switch_no_default.org")
-if iface:
-    coccilib.org.print_todo(p[0], enotty_message(fn, err, to, iface))
+# p holds every position of the nest that shares this environment.
+for q in p:
+    file, line = enotty_where([q], pf, tp)
+    iface = enotty_site(file, line, fn, "ioctl_switch_no_default.org")
+    if iface:
+        coccilib.org.print_todo(q, enotty_message(fn, err, to, iface))
 
 @depends on context@
 position nr.p;
