@@ -70,6 +70,11 @@ enotty_handlers = {}   # file -> {function: interface}
 enotty_helpers = {}    # file -> {function: (interface, cmd index)}
 enotty_trynext = {}    # file -> {function whose value a caller compares}
 enotty_static = {}     # file -> {static function}
+# Fallbacks of a try-next chain: file -> {function: set of call positions
+# reached only after the caller found a value equal to -ENOIOCTLCMD}, and
+# file -> {function: set of all its call positions}.
+enotty_fallback_calls = {}
+enotty_all_calls = {}
 enotty_done = set()    # (file, line, rule) already reported
 enotty_lines = {}      # file -> its lines, for the comment heuristic
 # The C file spatch works on and its targets (function -> command
@@ -451,9 +456,29 @@ def enotty_site_ok(pos):
     return not enotty_abi_comment(pos)
 
 
+def enotty_add_call(table, pos, fn):
+    table.setdefault(pos[0].file, {}).setdefault(fn, set()).add(
+        (pos[0].line, pos[0].column))
+
+
+def enotty_fallback(file, fn):
+    """fn is called, and only called, after its caller compared a value
+    with -ENOIOCTLCMD: it is the last step of a try-next chain (the core
+    trying its own commands once every handler said "not mine").  Its
+    -ENOIOCTLCMD is the chain answer, turned into -ENOTTY by the core or
+    the VFS; it stays (net/socket.c compat_sock_ioctl_trans)."""
+    guarded = enotty_fallback_calls.get(file, {}).get(fn)
+    if not guarded:
+        return False
+    return enotty_all_calls.get(file, {}).get(fn, set()) <= guarded
+
+
 def enotty_leaf_converts(fn):
     """A leaf -ENOIOCTLCMD of fn becomes -ENOTTY: its interface answers
-    ENOTTY and does not keep -ENOIOCTLCMD."""
+    ENOTTY and does not keep -ENOIOCTLCMD, and fn is not the fallback of a
+    try-next chain (enotty_fallback)."""
+    if enotty_fallback(enotty_current["file"], fn):
+        return False
     found = enotty_lookup(enotty_current["file"], fn)
     for file in enotty_handlers:
         if found is None and file.endswith(".h"):
@@ -602,6 +627,52 @@ f << enotty_cmp2.f;
 p << enotty_cmp2.p;
 @@
 enotty_trynext.setdefault(p[0].file, set()).add(f)
+
+// A function called only where its caller has found a value equal to
+// -ENOIOCTLCMD is the fallback of a try-next chain:
+//     if (ret == -ENOIOCTLCMD) ret = fallback(..);
+//     if (ret != -ENOIOCTLCMD) return ret; return fallback(..);
+// Its own -ENOIOCTLCMD is the answer of the whole chain (enotty_fallback).
+@enotty_fb@
+identifier fb;
+expression E, E1, E2, r;
+position p;
+@@
+(
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) { ... r = fb@p(...); ... }
+|
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) { ... return fb@p(...); }
+|
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) r = fb@p(...);
+|
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) return fb@p(...);
+|
+if (\(E != -ENOIOCTLCMD\|-ENOIOCTLCMD != E\)) return E2;
+return fb@p(...);
+|
+if (\(E != -ENOIOCTLCMD\|-ENOIOCTLCMD != E\)) return E2;
+r = fb@p(...);
+)
+
+@script:python@
+fb << enotty_fb.fb;
+p << enotty_fb.p;
+@@
+for q in p:
+    enotty_add_call(enotty_fallback_calls, [q], fb)
+
+@enotty_fb_all@
+identifier fb : script:python () { any(fb in t for t in enotty_fallback_calls.values()) };
+position p;
+@@
+fb@p(...)
+
+@script:python@
+fb << enotty_fb_all.fb;
+p << enotty_fb_all.p;
+@@
+for q in p:
+    enotty_add_call(enotty_all_calls, [q], fb)
 
 @enotty_static_fn@
 identifier fn;
