@@ -114,6 +114,7 @@ enotty_fallback_calls = {}
 enotty_all_calls = {}
 enotty_done = set()    # (file, line, rule) already reported
 enotty_lines = {}      # file -> its lines, for the comment heuristic
+enotty_stripped_text = {}  # file -> its text without comments and cpp lines
 # The C file spatch works on and its targets (function -> command
 # parameter), set by enotty_t.  A dict: script rules run as functions, so
 # they cannot rebind a global name.
@@ -345,7 +346,9 @@ def enotty_return_after_switch(pos, cmd):
             return False
         if re.search(r"\b(?:break|goto)\b", seg):
             return False
-        if not re.search(r"\breturn\b[^;]*;[\s}]*$", seg):
+        # Its last statement returns: not "if (c) return x;", which falls
+        # out of the switch to the final return when c is false.
+        if not re.search(r"\breturn\b", seg) or not enotty_case_leaves(enotty_no_cpp(seg)):
             return False
     return True
 
@@ -398,6 +401,157 @@ def enotty_every_case_assigns(pos, ret):
         if first_leave is not None and first_leave.start() < first_assign.start():
             return False
     return True
+
+
+# A default label that a recognised command reaches by falling through
+# from the case above it (case OLD: default: ..., or statements ending in
+# fallthrough; or in anything but break, continue, goto or return) answers
+# that command too: its -EINVAL is a recognised-but-unsupported answer and
+# stays (drivers/pci/proc.c PCIIOC_WRITE_COMBINE).  Decided on the source
+# text, conservatively: a case counts as leaving only when its last
+# statement is a jump, a bare block ending in one, an if/else whose
+# branches all end in one, or a switch with a default label, no break and
+# a last case ending in one.
+ENOTTY_JUMP = r"(?:break|continue|goto\s+[A-Za-z_]\w*|return\b[^;]*)\s*;"
+
+
+def enotty_no_cpp(text):
+    """Blank out preprocessor lines (with their continuations)."""
+    return re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def enotty_open_brace(text, close):
+    """Offset of the brace opening the one closing at close, or -1."""
+    depth = 0
+    for i in range(close, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def enotty_branch_leaves(text):
+    """text ends with the then branch of "if (c) S": whether S ends in a jump
+    and, when this if is itself the else branch of an earlier if, so does
+    every earlier branch."""
+    text = text.rstrip()
+    if text.endswith("}"):
+        o = enotty_open_brace(text, len(text) - 1)
+        if o < 0 or not enotty_case_leaves(text[o + 1:-1]):
+            return False
+        head = text[:o].rstrip()
+    else:
+        m = re.search(r"\)\s*" + ENOTTY_JUMP + r"$", text)
+        if m is None:
+            return False
+        head = text[:m.start() + 1]
+    # head ends with "if (cond)": drop it and look for an "else" before.
+    if not head.endswith(")"):
+        return False
+    o = head.rfind("(")
+    depth = 0
+    for i in range(len(head) - 1, -1, -1):
+        depth += head[i] == ")"
+        depth -= head[i] == "("
+        if depth == 0:
+            o = i
+            break
+    before = head[:o].rstrip()
+    if not re.search(r"\bif$", before):
+        return False
+    before = before[:-2].rstrip()
+    if re.search(r"\belse$", before):
+        return enotty_branch_leaves(before[:-4])
+    return True
+
+
+def enotty_case_leaves(seg):
+    """Whether the statement list of a case ends in break, continue, goto or
+    return, so that it cannot fall into the next label."""
+    s = seg.strip()
+    if not s:
+        return False
+    if s.endswith("}"):
+        o = enotty_open_brace(s, len(s) - 1)
+        if o < 0:
+            return False
+        head = s[:o].rstrip()
+        if not head or head[-1] in ";{}:":
+            return enotty_case_leaves(s[o + 1:-1])
+        if re.search(r"\belse$", head):
+            return enotty_case_leaves(s[o + 1:-1]) and enotty_branch_leaves(head[:-4])
+        if re.search(r"\bswitch\s*\(.*\)$", head, re.S):
+            # A nested switch leaves when it has a default label, no break
+            # anywhere in it, and its last case ends in a jump.
+            inner = s[o + 1:-1]
+            cases = enotty_cases(inner)
+            return bool(cases) and not re.search(r"\bbreak\b", inner) and any(
+                label.startswith("default") for label, _seg in cases) and enotty_case_leaves(cases[-1][1])
+        return False
+    m = re.search(r"(?:^|[;{}:])\s*" + ENOTTY_JUMP + r"$", s)
+    if m is not None:
+        pre = s[:m.start() + 1]
+        return pre.count("{") == pre.count("}")
+    m = re.search(r"\belse\s*" + ENOTTY_JUMP + r"$", s)
+    if m is not None:
+        return enotty_branch_leaves(s[:m.start()])
+    return False
+
+
+def enotty_stripped(file):
+    """enotty_file_lines joined, comments and preprocessor lines blanked."""
+    lines = enotty_file_lines(file)
+    key = enotty_lines.get(file, (None,))[0]
+    cached = enotty_stripped_text.get(file)
+    if cached is None or cached[0] != key:
+        cached = (key, enotty_no_cpp(enotty_strip_comments("\n".join(lines))))
+        enotty_stripped_text[file] = cached
+    return cached[1]
+
+
+def enotty_not_fallen_into(pos, cmd):
+    """False when the site at pos lies under a default label of a switch on
+    the command that the case before it reaches by falling through."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return True
+    text = enotty_stripped(pos[0].file)
+    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
+    name = re.escape(str(cmd)) if cmd else r"[A-Za-z_]\w*"
+    head = re.compile(r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name
+                      + r"\s*\))\s*\)\s*$")
+    # The innermost switch on the command around pos.
+    depth, start = 0, -1
+    for i in range(min(offset, len(text)) - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            if depth > 0:
+                depth -= 1
+            elif head.search(text, max(0, i - 200), i):
+                start = i
+                break
+    if start < 0:
+        return True
+    body = text[start + 1:offset]
+    labels, depth = [], 0
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            labels.append((m.start(), m.end(), tok.startswith("default")))
+    if not labels or not labels[-1][2]:
+        return True
+    if len(labels) == 1:
+        return True
+    return enotty_case_leaves(body[labels[-2][1]:labels[-1][0]])
 
 
 def enotty_or_parts(cond):
@@ -854,7 +1008,7 @@ identifier err = {EINVAL, ENOSYS};
 identifier ret;
 expression E;
 position pf;
-position p : script:python () { enotty_site_ok(p) };
+position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
 @@
 fn@pf(...) { <...
 switch (\(cmd\|_IOC_NR(cmd)\)) {
