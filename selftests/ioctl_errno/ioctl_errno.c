@@ -316,9 +316,36 @@ static void parent_driver(const char *sysdir, char *out, size_t len)
 	snprintf(out, len, "%s", slash ? slash + 1 : target);
 }
 
+/*
+ * A video node's kind from its device capabilities, first match wins (a
+ * touch device also says VIDEO_CAPTURE), with the buffer type its bad- and
+ * good-argument cases use; radio nodes have no buffer type.
+ */
+static const struct {
+	__u32 caps;
+	__u32 buf_type;
+	int kind;
+} cap_kinds[] = {
+	{ V4L2_CAP_TOUCH, V4L2_BUF_TYPE_VIDEO_CAPTURE, K_TOUCH },
+	{ V4L2_CAP_VIDEO_CAPTURE, V4L2_BUF_TYPE_VIDEO_CAPTURE, K_VID_CAP },
+	{ V4L2_CAP_VIDEO_CAPTURE_MPLANE, V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE, K_VID_CAP },
+	{ V4L2_CAP_VIDEO_OUTPUT, V4L2_BUF_TYPE_VIDEO_OUTPUT, K_VID_OUT },
+	{ V4L2_CAP_VIDEO_OUTPUT_MPLANE, V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE, K_VID_OUT },
+	{ V4L2_CAP_VBI_CAPTURE, V4L2_BUF_TYPE_VBI_CAPTURE, K_VBI_CAP },
+	{ V4L2_CAP_SLICED_VBI_CAPTURE, V4L2_BUF_TYPE_SLICED_VBI_CAPTURE, K_VBI_CAP },
+	{ V4L2_CAP_VBI_OUTPUT, V4L2_BUF_TYPE_VBI_OUTPUT, K_VBI_OUT },
+	{ V4L2_CAP_SLICED_VBI_OUTPUT, V4L2_BUF_TYPE_SLICED_VBI_OUTPUT, K_VBI_OUT },
+	{ V4L2_CAP_SDR_CAPTURE, V4L2_BUF_TYPE_SDR_CAPTURE, K_SDR_CAP },
+	{ V4L2_CAP_META_CAPTURE, V4L2_BUF_TYPE_META_CAPTURE, K_META_CAP },
+	{ V4L2_CAP_META_OUTPUT, V4L2_BUF_TYPE_META_OUTPUT, K_META_OUT },
+	{ V4L2_CAP_MODULATOR, 0, K_RADIO_TX },
+	{ V4L2_CAP_TUNER | V4L2_CAP_RADIO, 0, K_RADIO_RX },
+};
+
 static int v4l2_kind(const char *devpath, __u32 *buf_type)
 {
 	struct v4l2_capability cap;
+	unsigned int i;
 	__u32 c;
 	int fd, ret;
 
@@ -331,53 +358,13 @@ static int v4l2_kind(const char *devpath, __u32 *buf_type)
 	if (ret)
 		return -1;
 	c = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
+	for (i = 0; i < ARRAY_SIZE(cap_kinds); i++) {
+		if (c & cap_kinds[i].caps) {
+			*buf_type = cap_kinds[i].buf_type;
+			return cap_kinds[i].kind;
+		}
+	}
 	*buf_type = 0;
-	if (c & V4L2_CAP_TOUCH) {
-		*buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		return K_TOUCH;
-	}
-	if (c & V4L2_CAP_VIDEO_CAPTURE) {
-		*buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		return K_VID_CAP;
-	}
-	if (c & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
-		*buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
-		return K_VID_CAP;
-	}
-	if (c & V4L2_CAP_VIDEO_OUTPUT) {
-		*buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-		return K_VID_OUT;
-	}
-	if (c & V4L2_CAP_VIDEO_OUTPUT_MPLANE) {
-		*buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
-		return K_VID_OUT;
-	}
-	if (c & (V4L2_CAP_VBI_CAPTURE | V4L2_CAP_SLICED_VBI_CAPTURE)) {
-		*buf_type = c & V4L2_CAP_VBI_CAPTURE ? V4L2_BUF_TYPE_VBI_CAPTURE :
-						      V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
-		return K_VBI_CAP;
-	}
-	if (c & (V4L2_CAP_VBI_OUTPUT | V4L2_CAP_SLICED_VBI_OUTPUT)) {
-		*buf_type = c & V4L2_CAP_VBI_OUTPUT ? V4L2_BUF_TYPE_VBI_OUTPUT :
-						     V4L2_BUF_TYPE_SLICED_VBI_OUTPUT;
-		return K_VBI_OUT;
-	}
-	if (c & V4L2_CAP_SDR_CAPTURE) {
-		*buf_type = V4L2_BUF_TYPE_SDR_CAPTURE;
-		return K_SDR_CAP;
-	}
-	if (c & V4L2_CAP_META_CAPTURE) {
-		*buf_type = V4L2_BUF_TYPE_META_CAPTURE;
-		return K_META_CAP;
-	}
-	if (c & V4L2_CAP_META_OUTPUT) {
-		*buf_type = V4L2_BUF_TYPE_META_OUTPUT;
-		return K_META_OUT;
-	}
-	if (c & V4L2_CAP_MODULATOR)
-		return K_RADIO_TX;
-	if (c & (V4L2_CAP_TUNER | V4L2_CAP_RADIO))
-		return K_RADIO_RX;
 	return -1;
 }
 
