@@ -117,10 +117,8 @@ def wrap(text: str) -> str:
 MEANING = {
     "EINVAL": "-EINVAL means \"this command exists but an argument is wrong\".",
     "ENOSYS": "-ENOSYS means \"no such system call\", not \"no such ioctl command\".",
-    "ENOIOCTLCMD": ("-ENOIOCTLCMD is kernel-internal: where no core translates it, user "
-                    "space gets errno 515, which has no name there."),
 }
-USER_NAME: dict[str, str] = {"EINVAL": "EINVAL", "ENOSYS": "ENOSYS", "ENOIOCTLCMD": "the nameless errno 515"}
+USER_NAME: dict[str, str] = {"EINVAL": "EINVAL", "ENOSYS": "ENOSYS"}
 
 
 def _meaning(froms: set[str]) -> str:
@@ -141,6 +139,36 @@ class InterfaceInfo:
     name: str        # struct.field
     to: str
     dispatch: str    # file:function
+
+
+def is_leaf(site: Site) -> bool:
+    """-ENOIOCTLCMD -> -ENOTTY: the VFS already made the first the second."""
+    return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
+
+
+def user_visible(sites: list[Site]) -> str:
+    """What a program sees change, for a commit message."""
+    before = sorted({USER_NAME.get(s.from_, s.from_) for s in sites if not is_leaf(s)})
+    if not before:
+        return ("User-visible change: none. The VFS turned -ENOIOCTLCMD into ENOTTY "
+                "before; the handler now says so itself.")
+    return (f"User-visible change: an unknown command now fails with ENOTTY instead of "
+            f"{' or '.join(before)}, so user space can tell a missing command from a bad "
+            "argument. Known commands and their argument checks are unchanged.")
+
+
+def abi_note(sites: list[Site]) -> str:
+    """The cover letter's ABI paragraph."""
+    before = sorted({s.from_ for s in sites if not is_leaf(s)})
+    if not before:
+        return ("ABI note: none. Every change turns a -ENOIOCTLCMD that the VFS already "
+                "reported as ENOTTY into -ENOTTY; user space sees the same errno.")
+    leaf = any(is_leaf(s) for s in sites)
+    return (f"ABI note: a program that tested for {' or '.join(before)} after an unknown "
+            "command now sees ENOTTY. EINVAL keeps its meaning, a known command with a bad "
+            "argument; known commands behave exactly as before."
+            + (" The -ENOIOCTLCMD -> -ENOTTY changes are not visible: the VFS already "
+               "turned that value into ENOTTY." if leaf else ""))
 
 
 def _functions(sites: list[Site]) -> list[str]:
@@ -172,16 +200,19 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
         if info and info.dispatch:
             file, _, func = info.dispatch.partition(":")
             dispatch = f"{func}() in {file}" if func else file
-        if to == "ENOTTY":
+        visible = [st for st in group if not is_leaf(st)]
+        leaves = [st for st in group if is_leaf(st)]
+        if to == "ENOTTY" and visible:
             text = (f"{handler} ({name}) answers an ioctl command it does not know "
-                    f"with {froms}.")
+                    f"with {errno_phrase({st.from_ for st in visible})}.")
             if dispatch:
                 text += f" {dispatch} hands that value straight to user space,"
                 text += " so the caller sees it."
-            text += " " + _meaning({st.from_ for st in group})
+            text += " " + _meaning({st.from_ for st in visible})
             text += (" The convention for an unknown command is -ENOTTY "
                      "(\"Inappropriate ioctl for device\"), see " + DOC + ".")
-        else:
+            paras.append(text)
+        elif to != "ENOTTY":
             text = (f"{handler} ({name}) answers an ioctl command it does not know "
                     f"with {froms}.")
             if dispatch:
@@ -193,11 +224,17 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
             text += (f" {froms} stops that fallback and reaches user space instead. "
                      + _meaning({st.from_ for st in group})
                      + " Return -ENOIOCTLCMD, as " + DOC + " describes.")
-        paras.append(text)
-    before = " or ".join(USER_NAME.get(f, f) for f in sorted({st.from_ for st in sites}))
-    paras.append(f"User-visible change: an unknown command now fails with ENOTTY instead of "
-                 f"{before}, so user space can tell a missing command from a bad argument. "
-                 "Known commands and their argument checks are unchanged.")
+            paras.append(text)
+        if to == "ENOTTY" and leaves:
+            leaf_funcs = ", ".join(sorted({st.function + "()" for st in leaves}))
+            paras.append(
+                f"{leaf_funcs} ({name}) {'answers' if len(leaves) == 1 else 'answer'} an unknown "
+                "command with -ENOIOCTLCMD, a kernel-internal value that nothing on the way "
+                "tries another handler on: vfs_ioctl() and the compat ioctl syscall in "
+                "fs/ioctl.c only turn it into -ENOTTY for user space. Return that final "
+                "answer where it is decided, as " + DOC + " asks of a driver's handler; "
+                "user space sees ENOTTY before and after.")
+    paras.append(user_visible(sites))
     paras.append("Functions changed:\n" + "\n".join(_functions(sites)))
     paras.append("Found and converted with Coccinelle (" + ", ".join(f"cocci/{r}.cocci" for r in rules)
                  + ").")

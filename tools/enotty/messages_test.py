@@ -54,12 +54,28 @@ def test_commit_message_is_wrapped_and_complete() -> None:
     assert "Documentation/driver-api/ioctl.rst" in msg
 
 
-def test_the_message_names_what_the_old_value_meant() -> None:
+def test_a_leaf_enoioctlcmd_is_no_user_visible_change() -> None:
+    # vfs_ioctl() turned -ENOIOCTLCMD into ENOTTY already: the message must
+    # not promise user space a change it will not see.
     sites = [Site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOIOCTLCMD", "ENOTTY",
                   "ioctl_leaf_enoioctlcmd")]
     msg = " ".join(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>").split())
-    assert "errno 515" in msg and "instead of the nameless errno 515" in msg
-    assert "argument is wrong" not in msg
+    assert "User-visible change: none." in msg and "vfs_ioctl()" in msg
+    assert "errno 515" not in msg and "argument is wrong" not in msg
+    assert messages.abi_note(sites).startswith("ABI note: none.")
+
+
+def test_a_mixed_patch_names_only_the_visible_old_values() -> None:
+    sites = [Site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOIOCTLCMD", "ENOTTY",
+                  "ioctl_leaf_enoioctlcmd"),
+             Site("sound/usb/x.c", 20, "y_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOSYS", "ENOTTY",
+                  "ioctl_default_return")]
+    msg = " ".join(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>").split())
+    assert "y_hwdep_ioctl() (snd_hwdep_ops.ioctl) answers an ioctl command it does not know with -ENOSYS." in msg
+    assert "x_hwdep_ioctl() (snd_hwdep_ops.ioctl) answers an unknown command with -ENOIOCTLCMD" in msg
+    assert "now fails with ENOTTY instead of ENOSYS, so" in msg
+    note = messages.abi_note(sites)
+    assert "tested for ENOSYS after" in note and "not visible" in note
 
 
 def test_parse_signoff() -> None:

@@ -165,9 +165,7 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
         "before answering -ENOTTY itself. "
         f"{len(s)} sites in {len(files)} files, one patch per driver; each patch names "
         "the interface and the core code that dispatches to it.",
-        "ABI note: a program that tested for EINVAL after an unknown command now sees "
-        "ENOTTY. EINVAL keeps its meaning, a known command with a bad argument; "
-        "known commands behave exactly as before.",
+        messages.abi_note(s),
         "How it was generated:\n"
         f"- Coccinelle rules: {', '.join(rule_names)}\n"
         f"- {spatch}\n"
