@@ -49,6 +49,9 @@ qemu-test:
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) \
 		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
 
+# The default tree is unpacked first: the tests that use its scripts
+# (get_maintainer.pl, checkpatch.pl) and headers must run, not skip.
 check:
 	@$(PKGS) check
+	@PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty.tree >/dev/null
 	@cd $(CURDIR) && PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m pytest $(PYTEST_ARGS)

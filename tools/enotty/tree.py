@@ -105,3 +105,17 @@ def kernel_version(root: Path) -> str:
             return "unknown"
         fields[key] = m.group(1)
     return "{VERSION}.{PATCHLEVEL}.{SUBLEVEL}".format(**fields)
+
+
+def main() -> int:
+    """`python3 -m enotty.tree`: unpack the default tree if needed, print its path."""
+    try:
+        print(default_tree())
+    except (UsageError, OSError, subprocess.CalledProcessError) as err:
+        print(f"enotty: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
