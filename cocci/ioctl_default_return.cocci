@@ -559,6 +559,136 @@ def enotty_not_fallen_into(pos, cmd):
     return enotty_case_leaves(body[labels[-2][1]:labels[-1][0]])
 
 
+# A helper is a dispatch helper only when some call that hands it the
+# command reaches it for an unknown command.  A call under explicit case
+# labels of a switch on the command, or in the then branch of
+# "if (cmd == A || cmd == B)", only ever passes recognised commands: the
+# unknown-command answers of the helper are dead code there, or argument
+# checks of a recognised command (drivers/sbus/char/openprom.c opromnext).
+# A call under default:, or before or after the switch, reaches it.
+# Decided on the source text with comments and preprocessor lines blanked.
+def enotty_and_parts(text):
+    """The operands of a top-level && chain, outer parentheses removed."""
+    parts, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        ch = text[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and text.startswith("&&", i):
+            parts.append(cur)
+            cur, i = "", i + 2
+            continue
+        cur += ch
+        i += 1
+    parts.append(cur)
+    out = []
+    for part in parts:
+        part = part.strip()
+        while part.startswith("(") and enotty_matching_paren(part, 0) == len(part) - 1:
+            part = part[1:-1].strip()
+        out.append(part)
+    return out
+
+
+def enotty_selects_commands(cond, cmd):
+    """True when the condition holds only for listed commands: every operand
+    of its || chain is, or is an && chain with, a "cmd == A" test."""
+    c = re.escape(str(cmd))
+    eq = re.compile(c + r"\s*==\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*==\s*" + c)
+    return all(any(eq.fullmatch(a) for a in enotty_and_parts(p))
+               for p in enotty_or_parts(cond))
+
+
+def enotty_statement_start(text, end):
+    """Offset where the statement holding offset end starts: just after the
+    last semicolon or brace before it outside parentheses."""
+    depth = 0
+    for i in range(end - 1, -1, -1):
+        ch = text[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        elif depth == 0 and ch in ";{}":
+            return i + 1
+    return 0
+
+
+def enotty_if_selects(prefix, cmd):
+    """prefix is the start of a statement up to a call or an opening brace:
+    True when an "if (cond)" in it, whose then branch holds the rest, tests
+    cond == listed commands."""
+    for m in re.finditer(r"\bif\s*\(", prefix):
+        close = enotty_matching_paren(prefix, m.end() - 1)
+        if close > 0 and enotty_selects_commands(prefix[m.end():close], cmd):
+            return True
+    return False
+
+
+def enotty_label_reaches_unknown(body, cmd):
+    """body runs from the brace of a switch on the command to a call in it:
+    whether an unknown command gets there (the call is under default:, or
+    under labels that a default above falls into)."""
+    labels, depth = [], 0
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            labels.append((m.start(), m.end(), tok.startswith("default")))
+    if not labels:
+        return True
+    k = len(labels) - 1
+    while True:
+        if labels[k][2]:
+            return True
+        if k == 0:
+            return False
+        seg = body[labels[k - 1][1]:labels[k][0]]
+        if seg.strip() and enotty_case_leaves(seg):
+            return False
+        k -= 1
+
+
+def enotty_reaches_unknown(pos, cmd):
+    """Whether the call at pos passes unknown commands: False when it lies
+    under explicit case labels of a switch on cmd, or in the then branch of
+    an if that tests cmd == A || cmd == B, at any depth."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if cmd is None or line >= len(lines):
+        return True
+    text = enotty_stripped(pos[0].file)
+    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
+    name = re.escape(str(cmd))
+    head = re.compile(r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name
+                      + r"\s*\))\s*\)\s*$")
+    end = offset
+    while True:
+        if enotty_if_selects(text[enotty_statement_start(text, end):end], cmd):
+            return False
+        # The brace of the block around end.
+        depth, brace = 0, -1
+        for i in range(end - 1, -1, -1):
+            if text[i] == "}":
+                depth += 1
+            elif text[i] == "{":
+                if depth == 0:
+                    brace = i
+                    break
+                depth -= 1
+        if brace < 0:
+            return True
+        if head.search(text, max(0, brace - 200), brace) and \
+                not enotty_label_reaches_unknown(text[brace + 1:offset], cmd):
+            return False
+        end = brace
+
+
 def enotty_or_parts(cond):
     """The operands of a top-level || chain, outer parentheses removed."""
     text = str(cond).strip()
@@ -926,11 +1056,13 @@ return ret;
 
 @script:python@
 fn << enotty_h.fn;
+cmd << enotty_hs.cmd;
 helper << enotty_call.helper;
 n << enotty_call.n;
 p << enotty_call.p;
 @@
-enotty_add_helper(p[0].file, fn, helper, int(n))
+if any(enotty_reaches_unknown([q], cmd) for q in p):
+    enotty_add_helper(p[0].file, fn, helper, int(n))
 
 // Second level: the helpers of those helpers.
 @enotty_h2@
@@ -975,11 +1107,13 @@ return ret;
 
 @script:python@
 fn << enotty_h2.fn;
+cmd << enotty_hs2.cmd;
 helper << enotty_call2.helper;
 n << enotty_call2.n;
 p << enotty_call2.p;
 @@
-enotty_add_helper(p[0].file, fn, helper, int(n))
+if any(enotty_reaches_unknown([q], cmd) for q in p):
+    enotty_add_helper(p[0].file, fn, helper, int(n))
 
 @enotty_target@
 identifier fn;
