@@ -6,7 +6,7 @@
 #   make report [KDIR=DIR] [M=SUBDIR]              sites as TSV on stdout
 #   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
-#   make bench [M=SUBDIR] [NO_COCCICHECK=1] | make verify-generated
+#   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
 
 PYTHON  ?= /usr/bin/python3
 ENOTTY   = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty
@@ -37,7 +37,8 @@ mailout:
 
 bench:
 	@$(PKGS) patches
-	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(if $(NO_COCCICHECK),--no-coccicheck)
+	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(if $(NO_COCCICHECK),--no-coccicheck) \
+		$(call opt,COCCICHECK_TIMEOUT,--coccicheck-timeout)
 
 verify-generated:
 	@$(PKGS) patches

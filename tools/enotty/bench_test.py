@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,15 @@ def test_bench_on_the_fixture_tree(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     assert [r.name for r in rows] == ["cold", "warm", "coccicheck"]
     assert rows[0].files == "7" and rows[1].files == "0"        # warm: all from the cache
     assert "no scripts/coccicheck" in rows[2].note
+
+
+def test_run_limited_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
+    marker = tmp_path / "child-still-ran"
+    # A parent that starts a child and waits, like make and its spatch workers.
+    cmd = ["sh", "-c", f"(sleep 2; touch {marker}) & wait"]
+    code, _ = bench.run_limited(cmd, 0.5)
+    assert code is None
+    time.sleep(2.5)
+    assert not marker.exists(), "the child outlived the timeout"
+    code, out = bench.run_limited(["sh", "-c", "echo '+++ b/x.c'; exit 3"], 10)
+    assert code == 3 and "+++ b/x.c" in out
