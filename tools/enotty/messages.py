@@ -232,8 +232,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
                 "command with -ENOIOCTLCMD, a kernel-internal value that nothing on the way "
                 "tries another handler on: vfs_ioctl() and the compat ioctl syscall in "
                 "fs/ioctl.c only turn it into -ENOTTY for user space. Return that final "
-                "answer where it is decided, as " + DOC + " asks of a driver's handler; "
-                "user space sees ENOTTY before and after.")
+                "answer where it is decided: " + DOC + " names -ENOTTY as the answer "
+                "for a command that is not known. User space sees ENOTTY before and after.")
     paras.append(user_visible(sites))
     paras.append("Functions changed:\n" + "\n".join(_functions(sites)))
     paras.append("Found and converted with Coccinelle (" + ", ".join(f"cocci/{r}.cocci" for r in rules)
