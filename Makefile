@@ -16,7 +16,7 @@ opt = $(if $($(1)),$(2) '$($(1))')
 # JOBS= spatch workers (default: every core); TIMEOUT= seconds per file.
 SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout)
 
-.PHONY: all help report patches mailout bench verify-generated qemu-test check selftest
+.PHONY: all help report patches mailout bench verify-generated qemu-test check
 
 all: help
 help:
