@@ -564,27 +564,31 @@ def enotty_not_fallen_into(pos, cmd):
 # checks of a recognised command (drivers/sbus/char/openprom.c opromnext).
 # A call under default:, or before or after the switch, reaches it.
 # Decided on the source text with comments and preprocessor lines blanked.
-def enotty_and_parts(text):
-    """The operands of a top-level && chain, outer parentheses removed."""
+def enotty_unparen(text):
+    """text without the parentheses that enclose all of it."""
+    text = text.strip()
+    while text.startswith("(") and enotty_matching_paren(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    return text
+
+
+def enotty_operands(cond, op):
+    """The operands of a top-level op ("&&" or "||") chain, outer
+    parentheses removed."""
+    text = enotty_unparen(str(cond))
     parts, depth, cur, i = [], 0, "", 0
     while i < len(text):
         ch = text[i]
         depth += ch == "("
         depth -= ch == ")"
-        if depth == 0 and text.startswith("&&", i):
+        if depth == 0 and text.startswith(op, i):
             parts.append(cur)
-            cur, i = "", i + 2
+            cur, i = "", i + len(op)
             continue
         cur += ch
         i += 1
     parts.append(cur)
-    out = []
-    for part in parts:
-        part = part.strip()
-        while part.startswith("(") and enotty_matching_paren(part, 0) == len(part) - 1:
-            part = part[1:-1].strip()
-        out.append(part)
-    return out
+    return [enotty_unparen(part) for part in parts]
 
 
 def enotty_selects_commands(cond, cmd):
@@ -592,8 +596,8 @@ def enotty_selects_commands(cond, cmd):
     of its || chain is, or is an && chain with, a "cmd == A" test."""
     c = re.escape(str(cmd))
     eq = re.compile(c + r"\s*==\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*==\s*" + c)
-    return all(any(eq.fullmatch(a) for a in enotty_and_parts(p))
-               for p in enotty_or_parts(cond))
+    return all(any(eq.fullmatch(a) for a in enotty_operands(p, "&&"))
+               for p in enotty_operands(cond, "||"))
 
 
 def enotty_statement_start(text, end):
@@ -686,32 +690,6 @@ def enotty_reaches_unknown(pos, cmd):
         end = brace
 
 
-def enotty_or_parts(cond):
-    """The operands of a top-level || chain, outer parentheses removed."""
-    text = str(cond).strip()
-    while text.startswith("(") and enotty_matching_paren(text, 0) == len(text) - 1:
-        text = text[1:-1].strip()
-    parts, depth, cur, i = [], 0, "", 0
-    while i < len(text):
-        ch = text[i]
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and text.startswith("||", i):
-            parts.append(cur)
-            cur, i = "", i + 2
-            continue
-        cur += ch
-        i += 1
-    parts.append(cur)
-    out = []
-    for part in parts:
-        part = part.strip()
-        while part.startswith("(") and enotty_matching_paren(part, 0) == len(part) - 1:
-            part = part[1:-1].strip()
-        out.append(part)
-    return out
-
-
 def enotty_matching_paren(text, start):
     depth = 0
     for i in range(start, len(text)):
@@ -740,7 +718,7 @@ def enotty_command_test(cond, cmd, kind):
         return any(enotty_command_test(cond, name, kind)
                    for name in set(enotty_cmd_of.values()))
     c = re.escape(str(cmd))
-    parts = enotty_or_parts(cond)
+    parts = enotty_operands(cond, "||")
     if kind == "!=":
         return len(parts) == 1 and bool(
             re.fullmatch(c + r"\s*!=\s*" + ENOTTY_OPERAND, parts[0])
