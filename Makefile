@@ -9,8 +9,9 @@
 #   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
 
 PYTHON  ?= /usr/bin/python3
-ENOTTY   = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty
-PKGS     = PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty.packages
+PY       = PYTHONPATH=$(CURDIR)/tools $(PYTHON)
+ENOTTY   = $(PY) -m enotty
+PKGS     = $(PY) -m enotty.packages
 
 opt = $(if $($(1)),$(2) '$($(1))')
 # JOBS= spatch workers (default: every core); TIMEOUT= seconds per file.
@@ -46,7 +47,7 @@ verify-generated:
 
 qemu-test:
 	@$(PKGS) qemu
-	@PYTHONPATH=$(CURDIR)/tools $(PYTHON) $(CURDIR)/selftests/qemu/qemu_test.py \
+	@$(PY) $(CURDIR)/selftests/qemu/qemu_test.py \
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) \
 		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
 
@@ -54,5 +55,5 @@ qemu-test:
 # (get_maintainer.pl, checkpatch.pl) and headers must run, not skip.
 check:
 	@$(PKGS) check
-	@PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m enotty.tree >/dev/null
-	@cd $(CURDIR) && PYTHONPATH=$(CURDIR)/tools $(PYTHON) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m enotty.tree >/dev/null
+	@cd $(CURDIR) && $(PY) -m pytest $(PYTEST_ARGS)

@@ -60,16 +60,15 @@ def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, text=True,
                                 env=verify.kbuild_env(), start_new_session=True)
+        code: int | None = None
         try:
-            code: int | None = proc.wait(timeout=timeout)
+            code = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            code = None
-        except BaseException:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise
+            pass
+        finally:
+            if proc.returncode is None:     # timed out, or ^C: stop make and spatch
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
         out.seek(0)
         return code, out.read()
 

@@ -23,6 +23,7 @@ them for recipients; they take no part in the split.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,7 +220,6 @@ def perl_env() -> dict[str, str]:
     """Perl with a fixed hash order: get_maintainer.pl lists sections of equal
     depth in hash order, which Perl randomises per process; the output must be
     the same on every run."""
-    import os
     return dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
 
 

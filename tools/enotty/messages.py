@@ -118,7 +118,6 @@ MEANING = {
     "EINVAL": "-EINVAL means \"this command exists but an argument is wrong\".",
     "ENOSYS": "-ENOSYS means \"no such system call\", not \"no such ioctl command\".",
 }
-USER_NAME: dict[str, str] = {"EINVAL": "EINVAL", "ENOSYS": "ENOSYS"}
 
 
 def _meaning(froms: set[str]) -> str:
@@ -146,9 +145,14 @@ def is_leaf(site: Site) -> bool:
     return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
 
 
+def _visible_froms(sites: list[Site]) -> list[str]:
+    """The old answers user space saw (a leaf's -ENOIOCTLCMD it never did)."""
+    return sorted({s.from_ for s in sites if not is_leaf(s)})
+
+
 def user_visible(sites: list[Site]) -> str:
     """What a program sees change, for a commit message."""
-    before = sorted({USER_NAME.get(s.from_, s.from_) for s in sites if not is_leaf(s)})
+    before = _visible_froms(sites)
     if not before:
         return ("User-visible change: none. The VFS turned -ENOIOCTLCMD into ENOTTY "
                 "before; the handler now says so itself.")
@@ -159,7 +163,7 @@ def user_visible(sites: list[Site]) -> str:
 
 def abi_note(sites: list[Site]) -> str:
     """The cover letter's ABI paragraph."""
-    before = sorted({s.from_ for s in sites if not is_leaf(s)})
+    before = _visible_froms(sites)
     if not before:
         return ("ABI note: none. Every change turns a -ENOIOCTLCMD that the VFS already "
                 "reported as ENOTTY into -ENOTTY; user space sees the same errno.")
