@@ -5,13 +5,18 @@ union of get_maintainer.pl over the series' patches) are given to
 send-email for the whole series; each patch's own To:/Cc: headers (its
 get_maintainer.pl answer) add to that.  send-email threads the mails:
 the cover letter first, every patch a reply to it (--thread
---no-chain-reply-to).  Needs the Debian package git-email.
+--no-chain-reply-to).  The sender is the series' author (the From: of
+the cover letter, i.e. SIGNOFF or git config when it was made), so a
+machine without a git identity can mail it too.  Needs the Debian package
+git-email.
 """
 from __future__ import annotations
 
 import argparse
 import email
 import email.policy
+import email.utils
+import os
 import re
 import shutil
 import subprocess
@@ -54,9 +59,27 @@ def recipients(mbox: Path) -> dict[str, list[str]]:
     return out
 
 
+def sender(mbox: Path) -> tuple[str, str]:
+    """(name, address) of one mbox file's From:."""
+    msg = email.message_from_bytes(mbox.read_bytes(), policy=email.policy.compat32)
+    return email.utils.parseaddr(str(msg.get("From", "")))
+
+
+def send_email_env(author: tuple[str, str]) -> dict[str, str]:
+    """send-email asks git for an author and committer identity even with
+    --from; where git config has none, the series' author stands in."""
+    env = dict(os.environ)
+    for who in ("AUTHOR", "COMMITTER"):
+        env.setdefault(f"GIT_{who}_NAME", author[0])
+        env.setdefault(f"GIT_{who}_EMAIL", author[1])
+    return env
+
+
 def send_email_command(files: list[Path], send: bool) -> list[str]:
     cover = recipients(files[0])
-    cmd = ["git", "send-email", "--confirm=never", "--thread", "--no-chain-reply-to",
+    name, address = sender(files[0])
+    cmd = ["git", "send-email", f"--from={name} <{address}>", "--confirm=never",
+           "--thread", "--no-chain-reply-to",
            "--suppress-cc=self", "--suppress-cc=misc-by", "--no-format-patch"]
     if not send:
         cmd.append("--dry-run")
@@ -84,7 +107,8 @@ def mailout(out: Path, name: str | None, send: bool) -> int:
     cmd = send_email_command(files, send)
     print("enotty: " + ("sending" if send else "dry run (SEND=1 sends)") +
           f": {len(files)} mails of series {name}", file=sys.stderr)
-    return subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL).returncode
+    return subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL,
+                          env=send_email_env(sender(files[0]))).returncode
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

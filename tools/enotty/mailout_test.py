@@ -56,11 +56,23 @@ def test_send_email_command_is_a_dry_run_unless_send(tmp_path: Path) -> None:
     assert "--to=Wim Watchdog <wim@example.org>" in cmd and "--cc=linux-kernel@vger.kernel.org" in cmd
     assert cmd[-2:] == [str(f) for f in files]
     assert "--dry-run" not in mailout.send_email_command(files, send=True)
+    assert "--from=Test Author <author@example.org>" in cmd
 
 
 @pytest.mark.skipif(not mailout.has_send_email(), reason="git send-email not installed (Debian: git-email)")
-def test_real_dry_run(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+def test_real_dry_run(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fresh machine: no git identity anywhere, so the series' author sends.
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    for var in ("NAME", "EMAIL"):
+        for who in ("AUTHOR", "COMMITTER"):
+            monkeypatch.delenv(f"GIT_{who}_{var}", raising=False)
     out = make_out(tmp_path)
     assert mailout.mailout(out, "media", send=False) == 0
     text = capfd.readouterr().out
     assert text.count("Dry-OK") == 2 and "RCPT TO:<wim@example.org>" in text
+    assert "From: Test Author <author@example.org>" in text
