@@ -1,0 +1,96 @@
+"""Typed requests: what the command line asks for, parsed once.
+
+The command line (enotty.cli) is the only module that sees argparse; it
+turns the arguments into these frozen objects (kunit.py's way), and every
+lower layer takes them.  A KernelTree is resolved once, so no stage finds
+the tree again.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 120   # seconds of spatch per file
+
+
+def default_jobs() -> int:
+    """Parallel workers: the CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class KernelTree:
+    """A tree to read: Debian's default source or the user's KDIR."""
+    root: Path              # absolute; only ever read
+    version: str            # VERSION.PATCHLEVEL.SUBLEVEL, or "unknown"
+    is_kernel: bool         # MAINTAINERS and a top Makefile
+    kdir: str | None = None  # as the user gave it (None: the default tree)
+
+    def script(self, name: str) -> Path | None:
+        """scripts/NAME of this tree, when it is there."""
+        path = self.root / "scripts" / name
+        return path if path.is_file() else None
+
+    @property
+    def default_out(self) -> Path:
+        """generated-patches/linux-VERSION/ of this repository."""
+        return Path(__file__).resolve().parents[2] / "generated-patches" / f"linux-{self.version}"
+
+
+@dataclass(frozen=True)
+class ScanRequest:
+    tree: KernelTree
+    subdir: str | None = None           # relative to tree.root
+    jobs: int = 1
+    timeout: int = DEFAULT_TIMEOUT
+    use_cache: bool = True
+    verbose: bool = False
+
+    @property
+    def scope(self) -> Path:
+        return self.tree.root / self.subdir if self.subdir else self.tree.root
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who the patches are from, and who signs them off."""
+    name: str
+    email: str
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>"
+
+
+@dataclass(frozen=True)
+class PatchesRequest:
+    scan: ScanRequest
+    out: Path                  # absolute; a folder or nothing yet
+    identity: Identity
+    build: bool = True         # the x86_64 allmodconfig object build
+    cleanups: bool = True      # leaf -ENOIOCTLCMD -> -ENOTTY patches
+
+
+@dataclass(frozen=True)
+class BenchRequest:
+    tree: KernelTree
+    subdir: str | None = None
+    jobs: int = 2
+    coccicheck: bool = True
+    coccicheck_timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class MailoutRequest:
+    out: Path                  # the generated-patches/linux-VERSION/ folder
+    series: str | None
+    send: bool = False
+
+
+@dataclass(frozen=True)
+class VerifyGeneratedRequest:
+    tree: KernelTree
+    committed: Path
