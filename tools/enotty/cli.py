@@ -1,22 +1,30 @@
 """The command line: `python3 -m enotty COMMAND`.
 
-A command is one `cmd_NAME(args) -> int` function plus one entry in
-`build_parser()`.  stdout carries the command's product only (the report
-TSV); progress, warnings and errors go to stderr.  Bad input: one line
-`enotty: ...` and exit status 2; ^C: exit status 130.
+The only module that sees argparse (kunit.py's way): each command parses
+its arguments once into a typed request (enotty.requests) and hands that to
+one function of a lower module.  stdout carries the command's product only
+(the report TSV); progress, warnings and errors go to stderr.  Every failure
+a user can cause or meet ends in one line `enotty: ...` and a non-zero exit
+status (2 bad input, 1 a tool or the environment failed, 130 interrupted);
+no traceback reaches the user (ENOTTY_DEBUG=1 shows it).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import enotty
 
-from . import bench, generated, mailout, patches, scan, sites, tree
+from . import bench, console, generated, mailout, messages, patches, scan, series, sites, tree
 from .errors import UsageError
-from .progress import Progress
+from .requests import (BenchRequest, DEFAULT_TIMEOUT, Identity, KernelTree, MailoutRequest,
+                       PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs)
+
+warn = console.warn
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,10 +41,6 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
     return value
-
-
-def warn(message: str) -> None:
-    print(f"enotty: {message}", file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- shared pieces
@@ -60,40 +64,47 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
                         help="also list the files spatch parsed only in part where no site can hide")
 
 
-def run_scan(args: argparse.Namespace) -> scan.ScanResult:
-    """Check the inputs, scan with progress on stderr, report failures there."""
+def kernel_tree(args: argparse.Namespace, need_kernel: bool = False) -> KernelTree:
     scan.spatch_binary()          # before anything slow, e.g. unpacking the default tree
-    root = tree.resolve(args.kdir, args.subdir)
-    scope = (root / args.subdir).resolve() if args.subdir else root
-    if not scope.is_relative_to(root):
-        raise UsageError(f"--subdir {args.subdir} is outside {root}")
-    result = scan.scan(
-        root, scope, jobs=args.jobs, timeout=args.timeout, use_cache=not args.no_cache,
-        progress=lambda files, work: Progress(files, work), warn=warn)
-    warn(f"{result.candidates} of {result.c_files} .c files may hold ioctl handlers"
-         f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
-         f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
-         f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")
-    # getattr: callers may build args without the scan options (verify-generated).
-    verbose = getattr(args, "verbose", False)
-    if result.partial:
-        warn(f"{len(result.partial)} files parsed in part; the code spatch skipped names no"
-             f" ioctl member or errno, so no site is lost" + (":" if verbose else " (--verbose lists them)"))
-        if verbose:
-            for partial in result.partial:
-                warn(f"  {partial.file}: {partial.reason}")
-    if result.failed:
-        warn(f"{len(result.failed)} files not fully scanned (sites in them may be missing):")
-        for failure in result.failed:
-            warn(f"  {failure.file}: {failure.status}: {failure.reason}")
-    return result
+    return tree.load(args.kdir, args.subdir, need_kernel)
+
+
+def scan_request(args: argparse.Namespace) -> ScanRequest:
+    return ScanRequest(tree=kernel_tree(args), subdir=args.subdir, jobs=args.jobs or default_jobs(),
+                       timeout=args.timeout, use_cache=not args.no_cache, verbose=args.verbose)
+
+
+def identity(signoff: str | None) -> Identity:
+    """From: and Signed-off-by: --signoff, else the sender's git config."""
+    if signoff:
+        try:
+            return Identity(*messages.parse_signoff(signoff))
+        except ValueError:
+            raise UsageError(f"--signoff must be 'Name <mail>', got {signoff!r}")
+    values = []
+    for key in ("user.name", "user.email"):
+        res = subprocess.run(["git", "config", key], capture_output=True, text=True, check=False)
+        values.append(res.stdout.strip())
+    if not all(values):
+        raise UsageError("no identity for Signed-off-by: pass --signoff 'Name <mail>' "
+                         "(make patches SIGNOFF=...) or set git config user.name and user.email")
+    return Identity(values[0], values[1])
+
+
+def patches_request(args: argparse.Namespace) -> PatchesRequest:
+    scan_req = scan_request(args)
+    ident = identity(args.signoff)
+    out = Path(args.out).expanduser().absolute() if args.out else scan_req.tree.default_out
+    return PatchesRequest(scan=scan_req, out=out, identity=ident, build=not args.no_build,
+                          cleanups=not args.no_cleanups,
+                          audit_from=out if (out / "audit.tsv").is_file() else None)
 
 
 # ---------------------------------------------------------------- commands
 
 def cmd_report(args: argparse.Namespace) -> int:
     """The sites as TSV on stdout."""
-    result = run_scan(args)
+    result = console.scan_tree(scan_request(args))
     sites.write_tsv(result.sites, sys.stdout)
     sys.stdout.flush()
     return 0
@@ -101,22 +112,33 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_patches(args: argparse.Namespace) -> int:
     """Verified, mail-ready series per subsystem (git format-patch) into OUT."""
-    return patches.command(args, run_scan)
+    return patches.command(patches_request(args))
 
 
 def cmd_mailout(args: argparse.Namespace) -> int:
     """git send-email over one series folder (a dry run unless --send)."""
-    return mailout.command(args)
+    out = Path(args.out).expanduser().absolute() if args.out else tree.load(None).default_out
+    return mailout.command(MailoutRequest(out=out, series=args.series, send=args.send))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time our scan, cold and warm, against make coccicheck on the same tree."""
-    return bench.command(args)
+    return bench.command(BenchRequest(
+        tree=kernel_tree(args), subdir=args.subdir, jobs=args.jobs or default_jobs(),
+        coccicheck=not args.no_coccicheck, coccicheck_timeout=args.coccicheck_timeout))
 
 
 def cmd_verify_generated(args: argparse.Namespace) -> int:
     """Rerun the tree; fail when the committed generated-patches/ differ."""
-    return generated.verify_generated(args.kdir, run_scan)
+    kernel = tree.load(args.kdir) if args.kdir else None
+    committed = (Path(args.out).expanduser().absolute() if args.out
+                 else (kernel or tree.load(None)).default_out)
+    return generated.verify_generated(VerifyGeneratedRequest(tree=kernel, committed=committed))
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR",
+                        help="output folder (default: generated-patches/linux-VERSION/)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -133,26 +155,52 @@ def build_parser() -> argparse.ArgumentParser:
                                       description=cmd_patches.__doc__)
     add_tree_options(patches_cmd)
     add_scan_options(patches_cmd)
-    patches.add_options(patches_cmd)
+    add_output_options(patches_cmd)
+    patches_cmd.add_argument("--signoff", metavar="'NAME <MAIL>'",
+                             help="author and Signed-off-by (default: git config user.name/user.email)")
+    patches_cmd.add_argument("--no-build", action="store_true",
+                             help="skip the x86_64 allmodconfig build check")
+    patches_cmd.add_argument("--no-cleanups", action="store_true",
+                             help="leave out the patches that change nothing user space sees"
+                                  " (leaf -ENOIOCTLCMD -> -ENOTTY)")
     patches_cmd.set_defaults(run=cmd_patches)
 
     mailout_cmd = commands.add_parser("mailout", help="git send-email one series",
                                       description=cmd_mailout.__doc__)
-    mailout.add_options(mailout_cmd)
+    mailout_cmd.add_argument("--series", metavar="NAME", help="the series folder name (e.g. media)")
+    add_output_options(mailout_cmd)
+    mailout_cmd.add_argument("--send", action="store_true", help="send for real (default: --dry-run)")
     mailout_cmd.set_defaults(run=cmd_mailout)
 
     bench_cmd = commands.add_parser("bench", help="time the scan against coccicheck",
                                     description=cmd_bench.__doc__)
     add_tree_options(bench_cmd)
-    bench.add_options(bench_cmd)
+    bench_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
+                           help="spatch processes in parallel (default: the usable CPUs)")
+    bench_cmd.add_argument("--no-coccicheck", action="store_true",
+                           help="time only our scan (coccicheck over the whole tree takes long)")
+    bench_cmd.add_argument("--coccicheck-timeout", type=float, metavar="S",
+                           help="stop coccicheck after S seconds and report that as a lower bound")
     bench_cmd.set_defaults(run=cmd_bench)
 
     verify_cmd = commands.add_parser("verify-generated", help="compare generated-patches/ with a rerun",
                                      description=cmd_verify_generated.__doc__)
-    verify_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
+    verify_cmd.add_argument("--kdir", metavar="DIR",
+                            help="tree (default: the one the output's run.json names)")
+    verify_cmd.add_argument("--out", metavar="DIR",
+                            help="the output folder to check (default: generated-patches/linux-VERSION/)")
     verify_cmd.set_defaults(run=cmd_verify_generated)
 
     return parser
+
+
+def _failed_command(err: subprocess.CalledProcessError) -> str:
+    """`make ... failed (exit 2): <the last lines of its stderr>`."""
+    cmd = err.cmd if isinstance(err.cmd, (list, tuple)) else str(err.cmd).split()
+    name = " ".join(str(w) for w in cmd[:3]) + (" ..." if len(cmd) > 3 else "")
+    stderr = err.stderr if isinstance(err.stderr, str) else (err.stderr or b"").decode(errors="replace")
+    tail = [ln.strip() for ln in stderr.splitlines() if ln.strip()][-3:]
+    return f"{name} failed (exit {err.returncode})" + (": " + " | ".join(tail) if tail else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,10 +213,25 @@ def main(argv: list[str] | None = None) -> int:
     except scan.ScanError as err:
         warn(f"spatch failed: {err}")
         return 1
+    except series.SeriesError as err:
+        warn(f"writing a series failed: {err}")
+        return 1
+    except subprocess.CalledProcessError as err:
+        warn(_failed_command(err))
+        return 1
     except KeyboardInterrupt:
         print("\nenotty: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # `... | head`: the reader left; say nothing more on a dead pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as err:
+        where = f": {err.filename}" if err.filename else ""
+        warn(f"{err.strerror or err}{where}")
+        return 1
+    except Exception as err:   # the contract: no traceback reaches a user
+        if os.environ.get("ENOTTY_DEBUG"):
+            raise
+        warn(f"internal error: {type(err).__name__}: {err} (ENOTTY_DEBUG=1 shows where)")
         return 1

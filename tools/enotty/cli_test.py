@@ -1,3 +1,4 @@
+import dataclasses
 import os
 import shutil
 import signal
@@ -13,6 +14,7 @@ from enotty import cli
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "tree"
+KERNEL = Path(__file__).resolve().parent / "testdata" / "series" / "kernel"
 PYTHON = "/usr/bin/python3"
 
 needs_spatch = pytest.mark.skipif(shutil.which("spatch") is None, reason="coccinelle not installed")
@@ -125,35 +127,57 @@ def test_adding_a_command_is_one_parser_entry():
         cli.cmd_report, "k", "s", 3, 120, True)
 
 
-def test_interrupt_exits_130_and_ends_spatch(tmp_path):
-    """^C while spatch runs: exit status 130, no TSV, no spatch left behind."""
-    pidfile = tmp_path / "spatch.pid"
-    fake = tmp_path / "bin" / "spatch"
-    fake.parent.mkdir()
-    fake.write_text(f"""#!{sys.executable}
-import os, sys, time
-if "--version" in sys.argv:
-    print("spatch version 0.0 (fake)")
-    sys.exit(0)
-open({str(pidfile)!r} + ".tmp", "w").write(str(os.getpid()))
-os.rename({str(pidfile)!r} + ".tmp", {str(pidfile)!r})
-time.sleep(120)
-""")
-    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "tools"), ENOTTY_CACHE=str(tmp_path / "cache"),
-               PATH=f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
-    proc = subprocess.Popen([PYTHON, "-m", "enotty", "report", "--kdir", str(FIXTURE), "--jobs", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 60
-    while not pidfile.exists():
-        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
-        time.sleep(0.05)
-    spatch_pid = int(pidfile.read_text())
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert out == ""
-    assert err.splitlines()[-1] == "enotty: interrupted"
-    time.sleep(0.2)
-    with pytest.raises(ProcessLookupError):
-        os.kill(spatch_pid, 0)
+def test_arguments_become_one_typed_request():
+    args = cli.build_parser().parse_args([
+        "patches", "--kdir", str(FIXTURE), "--jobs", "3", "--out", "o", "--no-build",
+        "--no-cleanups", "--signoff", "Jane Doe <jane@example.org>"])
+    req = cli.patches_request(args)
+    assert req.scan.tree.root == FIXTURE.resolve() and req.scan.tree.kdir == str(FIXTURE)
+    assert (req.scan.jobs, req.scan.timeout, req.scan.use_cache) == (3, 120, True)
+    assert (req.build, req.cleanups, str(req.identity)) == (False, False, "Jane Doe <jane@example.org>")
+    assert req.out == Path("o").absolute() and req.audit_from is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        req.build = True  # type: ignore[misc]
+
+
+def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path):
+    victim = tmp_path / "notes.txt"
+    victim.write_text("mine\n")
+    one_line_error(enotty("patches", "--kdir", str(KERNEL), "--out", str(victim), "--signoff",
+                          "A <a@example.org>", cache=tmp_path / "c"), "exists and is not a folder")
+    assert victim.read_text() == "mine\n"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_out_naming_a_folder_of_the_user_is_refused(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "thesis.tex").write_text("x")
+    one_line_error(enotty("patches", "--kdir", str(KERNEL), "--out", str(tmp_path / "mine"),
+                          "--signoff", "A <a@example.org>", cache=tmp_path / "c"),
+                   "this tool did not write")
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["thesis.tex"]
+
+
+def test_out_that_cannot_be_written_is_one_line(tmp_path):
+    one_line_error(enotty("patches", "--kdir", str(KERNEL), "--out", "/proc/enotty-x",
+                          "--signoff", "A <a@example.org>", cache=tmp_path), "cannot be written")
+
+
+def test_a_failing_command_is_one_line_with_its_stderr(capsys, monkeypatch):
+    def boom(req):
+        raise subprocess.CalledProcessError(2, ["make", "-C", "/b", "allmodconfig"],
+                                            stderr="line one\n\nmake: *** [Makefile] Error 2\n")
+    monkeypatch.setattr(cli.console, "scan_tree", boom)
+    monkeypatch.setattr(cli.scan, "spatch_binary", lambda: "spatch")
+    assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1
+    err = capsys.readouterr().err
+    assert err == "enotty: make -C /b ... failed (exit 2): line one | make: *** [Makefile] Error 2\n"
+
+
+def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
+    monkeypatch.setattr(cli.console, "scan_tree", lambda req: {}["missing"])
+    monkeypatch.setattr(cli.scan, "spatch_binary", lambda: "spatch")
+    monkeypatch.delenv("ENOTTY_DEBUG", raising=False)
+    assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("enotty: internal error: KeyError")

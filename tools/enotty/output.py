@@ -19,6 +19,8 @@ import shutil
 from pathlib import Path
 from typing import Iterator
 
+from .errors import UsageError
+
 RENAME_EXCHANGE = 2
 _libc = None
 
@@ -70,11 +72,41 @@ def clean_stale(dest: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
+OWN_MARKERS = ("SUMMARY.md", "AUDIT.md")
+
+
+def check_destination(dest: Path) -> None:
+    """Refuse, before any work, a DEST this tool may not replace.
+
+    DEST must not exist, or be an empty folder, or a folder an earlier run
+    wrote (it holds SUMMARY.md or AUDIT.md): replacing anything else would
+    move or delete what the user owns.  Its parent must take a new folder.
+    """
+    dest = dest.absolute()
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        raise UsageError(f"OUT={dest} exists and is not a folder; name a new or an output folder")
+    if dest.is_dir():
+        try:
+            names = {p.name for p in dest.iterdir()}
+        except OSError as err:
+            raise UsageError(f"OUT={dest} cannot be read: {err.strerror}")
+        if names and not names & set(OWN_MARKERS):
+            raise UsageError(f"OUT={dest} is a folder this tool did not write (no SUMMARY.md);"
+                             " name a new, empty or earlier output folder")
+    probe = dest.with_name(f".{dest.name}.probe-{os.getpid()}")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as err:
+        raise UsageError(f"OUT={dest} cannot be written: {err.strerror}")
+
+
 @contextlib.contextmanager
 def staged(dest: Path) -> Iterator[Path]:
     """Yield an empty folder; on success it becomes DEST, whole."""
     dest = dest.absolute()
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    check_destination(dest)
     clean_stale(dest)
     tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -88,6 +120,8 @@ def staged(dest: Path) -> Iterator[Path]:
 
 def publish(tmp: Path, dest: Path) -> None:
     """Put tmp in DEST's place; the previous DEST is removed afterwards."""
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        raise UsageError(f"OUT={dest} became something other than a folder; nothing was replaced")
     if not dest.exists():
         os.rename(tmp, dest)
         return

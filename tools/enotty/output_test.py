@@ -86,3 +86,27 @@ def test_exchange_swaps(tmp_path: Path) -> None:
     if not output.exchange(a, b):
         pytest.skip("renameat2(RENAME_EXCHANGE) not supported here")
     assert (a / "x").read_text() == "b" and (b / "x").read_text() == "a"
+
+
+def test_destination_checks(tmp_path: Path) -> None:
+    from enotty.errors import UsageError
+    output.check_destination(tmp_path / "new" / "out")          # nothing there yet: fine
+    (tmp_path / "empty").mkdir()
+    output.check_destination(tmp_path / "empty")
+    (tmp_path / "earlier").mkdir()
+    (tmp_path / "earlier" / "SUMMARY.md").write_text("x")
+    output.check_destination(tmp_path / "earlier")
+    (tmp_path / "file").write_text("mine")
+    with pytest.raises(UsageError, match="not a folder"):
+        output.check_destination(tmp_path / "file")
+    (tmp_path / "link").symlink_to(tmp_path / "earlier")
+    with pytest.raises(UsageError, match="not a folder"):
+        output.check_destination(tmp_path / "link")
+    (tmp_path / "users").mkdir()
+    (tmp_path / "users" / "a.txt").write_text("mine")
+    with pytest.raises(UsageError, match="did not write"):
+        output.check_destination(tmp_path / "users")
+    with pytest.raises(UsageError, match="did not write"):
+        with output.staged(tmp_path / "users"):
+            pass
+    assert (tmp_path / "users" / "a.txt").read_text() == "mine"

@@ -13,9 +13,9 @@ the patch is still right, just not complete.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import io
+import json
 import shlex
 import shutil
 import signal
@@ -25,56 +25,42 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from . import messages, output, rules, scan, series, sites, split, tree, verify
+from . import console, messages, output, rules, scan, series, sites, split, verify
 from .errors import UsageError
 from .maintainers import Maintainers, get_maintainer
+from .requests import PatchesRequest, ScanRequest
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def default_out(root: Path) -> Path:
-    return REPO / "generated-patches" / f"linux-{tree.kernel_version(root)}"
+RUN_RECORD = "run.json"
 
 
-def identity(signoff: str | None) -> tuple[str, str]:
-    """(name, mail) for From: and Signed-off-by: --signoff, else git config."""
-    if signoff:
-        try:
-            return messages.parse_signoff(signoff)
-        except ValueError:
-            raise UsageError(f"--signoff must be 'Name <mail>', got {signoff!r}")
-    values = []
-    for key in ("user.name", "user.email"):
-        res = subprocess.run(["git", "config", key], capture_output=True, text=True, check=False)
-        values.append(res.stdout.strip())
-    if not all(values):
-        raise UsageError("no identity for Signed-off-by: pass --signoff 'Name <mail>' "
-                         "(make patches SIGNOFF=...) or set git config user.name and user.email")
-    return values[0], values[1]
-
-
-def canonical_command(args: argparse.Namespace) -> str:
+def canonical_command(req: PatchesRequest) -> str:
     """The make line that reproduces the output (no OUT or SIGNOFF: they do
     not change the content beyond the identity, which the files show)."""
     words = ["make", "patches"]
-    if args.kdir:
-        words.append(f"KDIR={args.kdir}")
-    if args.subdir:
-        words.append(f"M={args.subdir}")
-    if getattr(args, "no_build", False):
+    if req.scan.tree.kdir:
+        words.append(f"KDIR={req.scan.tree.kdir}")
+    if req.scan.subdir:
+        words.append(f"M={req.scan.subdir}")
+    if not req.build:
         words.append("BUILD=0")
+    if not req.cleanups:
+        words.append("CLEANUP=0")
     return " ".join(shlex.quote(w) for w in words)
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="DIR",
-                        help="output folder (default: generated-patches/linux-VERSION/)")
-    parser.add_argument("--signoff", metavar="'NAME <MAIL>'",
-                        help="author and Signed-off-by (default: git config user.name/user.email)")
-    parser.add_argument("--no-build", action="store_true",
-                        help="skip the x86_64 allmodconfig build check")
+def run_record(req: PatchesRequest) -> str:
+    """run.json: how the output was made, for verify-generated to repeat."""
+    record = {
+        "command": canonical_command(req),
+        "kdir": req.scan.tree.kdir,
+        "subdir": req.scan.subdir,
+        "version": req.scan.tree.version,
+        "build": req.build,
+        "cleanups": req.cleanups,
+        "identity": str(req.identity),
+    }
+    return json.dumps(record, indent=2, sort_keys=True) + "\n"
 
 
 @dataclass
@@ -192,21 +178,19 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     return messages.wrap("\n\n".join(paras))
 
 
-def command(args: argparse.Namespace, run_scan: Callable[[argparse.Namespace], scan.ScanResult]) -> int:
+def command(req: PatchesRequest) -> int:
+    """Scan, split, verify and write the series of one request into req.out."""
     started = time.monotonic()
-    root = tree.resolve(args.kdir, args.subdir)
-    if not args.subdir and not tree.is_kernel_tree(root):
-        raise UsageError(f"KDIR {root} is not a kernel tree (no MAINTAINERS or Makefile);"
+    if not req.scan.subdir and not req.scan.tree.is_kernel:
+        raise UsageError(f"KDIR {req.scan.tree.root} is not a kernel tree (no MAINTAINERS or Makefile);"
                          " name a folder with --subdir (M=) to group series by path")
-    ident = identity(args.signoff)
-    out = Path(args.out).expanduser().absolute() if args.out else default_out(root)
-    version = tree.kernel_version(root)
+    output.check_destination(req.out)
     # kill(1) must clean up like ^C: spatch and make children ended, scratch
     # folders removed, OUT left as it was.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        result = run_scan(args)
-        return write_output(args, root, version, out, ident, result, started)
+        result = console.scan_tree(req.scan)
+        return write_output(req, result, started)
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -215,9 +199,10 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
-                 ident: tuple[str, str], result: scan.ScanResult, started: float) -> int:
+def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -> int:
     log = sys.stderr
+    root, version, out = req.scan.tree.root, req.scan.tree.version, req.out
+    ident = (req.identity.name, req.identity.email)
     by_file: dict[str, list[sites.Site]] = {}
     for site in result.sites:
         by_file.setdefault(site.file, []).append(site)
@@ -227,11 +212,11 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
     plans = split.plan(changes, maint, root)
     ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
     git = messages.is_git_checkout(root)
-    signoff = f"{ident[0]} <{ident[1]}>"
+    signoff = str(req.identity)
     spatch = scan.spatch_version(scan.spatch_binary())
-    cmdline = canonical_command(args)
+    cmdline = canonical_command(req)
     rule_names = [p.stem for p in rules.rule_files()]
-    no_build = bool(getattr(args, "no_build", False))
+    no_build = not req.build
 
     runs: list[SeriesRun] = []
     patched: dict[str, bytes] = {}
@@ -269,7 +254,7 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
             print(f"enotty: {plan.name}: {len(patches)} patches applied and checked", file=log)
 
         build = {} if no_build else verify.build(root, patched, log)
-        fix = verify.fixpoint(patched, lambda folder: _rescan(folder, args))
+        fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan))
         for run in runs:
             for v in run.verdicts:
                 if v.apply.status == verify.OK:
@@ -310,6 +295,7 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
                 sites.write_tsv(labelled, fh, sites.SERIES_COLUMNS)
             with open(stage / "failed.tsv", "w") as fh:
                 scan.write_failed_tsv(result.failed, fh)
+            (stage / RUN_RECORD).write_text(run_record(req))
             (stage / "SUMMARY.md").write_text(summary(runs, result, root, version, cmdline, spatch,
                                                       maint is not None, no_build))
     total = sum(len(r.written.patches) for r in runs if r.written)
@@ -319,9 +305,8 @@ def write_output(args: argparse.Namespace, root: Path, version: str, out: Path,
     return 0
 
 
-def _rescan(folder: Path, args: argparse.Namespace) -> tuple[list[sites.Site], list[scan.Failure]]:
-    res = scan.scan(folder, folder, jobs=getattr(args, "jobs", None),
-                    timeout=getattr(args, "timeout", scan.DEFAULT_TIMEOUT))
+def _rescan(folder: Path, req: ScanRequest) -> tuple[list[sites.Site], list[scan.Failure]]:
+    res = scan.scan(folder, folder, jobs=req.jobs, timeout=req.timeout)
     return res.sites, res.failed
 
 

@@ -58,7 +58,7 @@ def test_subdir_of_a_plain_folder_groups_by_path(capsys: pytest.CaptureFixture[s
     code, err = run(capsys, "patches", "--kdir", str(FIXTURES / "plain"), "--subdir", "sub",
                     "--out", str(out), "--signoff", SIGNOFF)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["SUMMARY.md", "failed.tsv", "sites.tsv", "sub"]
+    assert sorted(p.name for p in out.iterdir()) == ["SUMMARY.md", "failed.tsv", "run.json", "sites.tsv", "sub"]
     assert "by path (no MAINTAINERS)" in (out / "SUMMARY.md").read_text()
     cover = (out / "sub" / "0000-cover-letter.patch").read_text()
     assert recipients(out / "sub" / "0000-cover-letter.patch") == {"To": [], "Cc": []}
@@ -73,7 +73,7 @@ def test_whole_fixture_kernel(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 0, err
     print(f"fixture kernel: {time.monotonic() - t0:.1f} s", file=sys.stderr)
     assert sorted(p.name for p in out.iterdir()) == [
-        "SUMMARY.md", "char-and-misc-drivers", "failed.tsv", "media", "sites.tsv", "the-rest",
+        "SUMMARY.md", "char-and-misc-drivers", "failed.tsv", "media", "run.json", "sites.tsv", "the-rest",
         "watchdog-device-drivers"]
     media = sorted((out / "media").iterdir())
     assert [series.mail_subject(p.read_text()) for p in media] == [

@@ -72,6 +72,7 @@ class PatchesRequest:
     identity: Identity
     build: bool = True         # the x86_64 allmodconfig object build
     cleanups: bool = True      # leaf -ENOIOCTLCMD -> -ENOTTY patches
+    audit_from: Path | None = None   # an output folder whose audit.tsv the messages cite
 
 
 @dataclass(frozen=True)

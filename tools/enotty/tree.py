@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import packages
 from .errors import UsageError
+from .requests import KernelTree
 
 SOURCE_PACKAGE = "linux-source-6.12"
 
@@ -105,6 +106,14 @@ def kernel_version(root: Path) -> str:
             return "unknown"
         fields[key] = m.group(1)
     return "{VERSION}.{PATCHLEVEL}.{SUBLEVEL}".format(**fields)
+
+
+def load(kdir: str | None, subdir: str | None = None, need_kernel: bool = False) -> KernelTree:
+    """The tree a request names, resolved and checked once."""
+    root = resolve(kdir, subdir, need_kernel)
+    if subdir and not (root / subdir).resolve().is_relative_to(root):
+        raise UsageError(f"--subdir {subdir} is outside {root}")
+    return KernelTree(root=root, version=kernel_version(root), is_kernel=is_kernel_tree(root), kdir=kdir)
 
 
 def main() -> int:

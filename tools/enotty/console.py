@@ -1,0 +1,39 @@
+"""What a run tells its user on stderr: warnings and the scan's account.
+
+stdout carries a command's product only (the report TSV); everything a
+person reads while a run goes on comes through here.
+"""
+from __future__ import annotations
+
+import sys
+
+from . import scan
+from .progress import Progress
+from .requests import ScanRequest
+
+
+def warn(message: str) -> None:
+    print(f"enotty: {message}", file=sys.stderr, flush=True)
+
+
+def scan_tree(req: ScanRequest) -> scan.ScanResult:
+    """Scan with progress on stderr; say what was scanned and what failed."""
+    result = scan.scan(
+        req.tree.root, req.scope, jobs=req.jobs, timeout=req.timeout, use_cache=req.use_cache,
+        progress=lambda files, work: Progress(files, work), warn=warn)
+    warn(f"{result.candidates} of {result.c_files} .c files may hold ioctl handlers"
+         f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
+         f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
+         f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")
+    if result.partial:
+        warn(f"{len(result.partial)} files parsed in part; the code spatch skipped names no"
+             f" ioctl member or errno, so no site is lost"
+             + (":" if req.verbose else " (--verbose lists them)"))
+        if req.verbose:
+            for partial in result.partial:
+                warn(f"  {partial.file}: {partial.reason}")
+    if result.failed:
+        warn(f"{len(result.failed)} files not fully scanned (sites in them may be missing):")
+        for failure in result.failed:
+            warn(f"  {failure.file}: {failure.status}: {failure.reason}")
+    return result
