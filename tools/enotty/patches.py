@@ -126,7 +126,7 @@ def cover_prefix(name: str, subjects: list[str]) -> str:
     return max(sorted(counts), key=lambda k: counts[k]) + ":"
 
 
-def _union(lists: list[list[str]], minus: list[str] = ()) -> list[str]:
+def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[str]:
     seen, out = set(m.lower() for m in minus), []
     for people in lists:
         for person in people:

@@ -93,5 +93,5 @@ class MailoutRequest:
 
 @dataclass(frozen=True)
 class VerifyGeneratedRequest:
-    tree: KernelTree
+    tree: KernelTree | None    # None: the tree the output's run.json names
     committed: Path
