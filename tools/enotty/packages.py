@@ -28,7 +28,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # git send-email lives in git-email; it mails through Net::SMTP and reads
 # addresses with Mail::Address (libmailtools-perl).
 NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
-NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["qemu"]) | {"python3-pytest"}))
+NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["qemu"]) | {"python3-pytest", "mypy"}))
 
 
 def missing(packages: tuple[str, ...] | list[str]) -> list[str]:
