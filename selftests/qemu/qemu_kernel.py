@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 
 from enotty.errors import UsageError
+from enotty.requests import default_jobs
+from enotty.worktree import kbuild_env
 
 HERE = Path(__file__).resolve().parent
 FRAGMENT = HERE / "config"
@@ -23,7 +25,6 @@ LIBSTDBUF = Path("/usr/libexec/coreutils/libstdbuf.so")
 BUSYBOX = Path("/bin/busybox")
 # vivid's default node set (0xe1d3d) plus bit 16, its framebuffer.
 VIVID_NODE_TYPES = 0xF1D3D
-JOBS = 2
 
 
 class BuildError(Exception):
@@ -91,15 +92,10 @@ def _run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None,
                          f"log: {log}\n" + "\n".join(tail))
 
 
-def kbuild_env(ccache_dir: Path) -> dict[str, str]:
-    """ccache's cache folder under ours: the cold cost of a fresh machine is
-    what this folder's absence costs, and other builds do not evict it."""
-    return dict(os.environ, CCACHE_DIR=str(ccache_dir))
-
-
-def make_argv(tree: Path, build: Path, *targets: str) -> list[str]:
+def make_argv(tree: Path, build: Path, *targets: str, jobs: int | None = None) -> list[str]:
+    """Kbuild for x86_64 through ccache, with jobs (default: our CPUs) workers."""
     return ["make", "-s", "-C", str(tree), f"O={build}", "ARCH=x86_64",
-            "CC=ccache gcc", f"-j{JOBS}", *targets]
+            "CC=ccache gcc", f"-j{jobs or default_jobs()}", *targets]
 
 
 def configure(tree: Path, build: Path, log: Path, env: dict[str, str]) -> None:
@@ -121,11 +117,14 @@ def configure(tree: Path, build: Path, log: Path, env: dict[str, str]) -> None:
                          + "; ".join(bad))
 
 
-def build_kernel(tree: Path, build: Path, ccache_dir: Path, log: Path) -> Path:
-    """The bzImage and the uapi headers (build/usr/include) for the selftest."""
+def build_kernel(tree: Path, build: Path, ccache_dir: Path, log: Path,
+                 jobs: int | None = None) -> Path:
+    """The bzImage and the uapi headers (build/usr/include) for the selftest.
+
+    ccache_dir: ccache's folder, under ours (see worktree.kbuild_env)."""
     env = kbuild_env(ccache_dir)
     configure(tree, build, log, env)
-    _run_logged(make_argv(tree, build, "bzImage", "headers"), log, env)
+    _run_logged(make_argv(tree, build, "bzImage", "headers", jobs=jobs), log, env)
     return build / "arch" / "x86" / "boot" / "bzImage"
 
 

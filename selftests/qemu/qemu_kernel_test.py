@@ -60,3 +60,25 @@ def test_shared_libs_lists_loader_and_libc():
     libs = [p.name for p in qemu_kernel.shared_libs(Path("/usr/bin/stdbuf"))]
     assert any(n.startswith("libc.so") for n in libs)
     assert any(n.startswith("ld-linux") for n in libs)
+
+
+def test_make_argv_uses_our_cpus_unless_told(tmp_path: Path):
+    from enotty.requests import default_jobs
+    argv = qemu_kernel.make_argv(tmp_path / "tree", tmp_path / "b", "bzImage")
+    assert argv[:4] == ["make", "-s", "-C", str(tmp_path / "tree")]
+    assert f"-j{default_jobs()}" in argv and argv[-1] == "bzImage"
+    assert "-j7" in qemu_kernel.make_argv(tmp_path, tmp_path, "headers", jobs=7)
+    assert "CC=ccache gcc" in argv and "ARCH=x86_64" in argv
+
+
+def test_builds_run_without_the_calling_make_and_with_our_ccache(tmp_path: Path, monkeypatch):
+    # `make qemu-test KDIR=...` hands its variables down in MAKEFLAGS.
+    monkeypatch.setenv("MAKEFLAGS", " -- KDIR=/k SERIES=media")
+    seen = []
+    monkeypatch.setattr(qemu_kernel, "configure", lambda tree, build, log, env: seen.append(env))
+    monkeypatch.setattr(qemu_kernel, "_run_logged",
+                        lambda argv, log, env=None, cwd=None: seen.append(env))
+    qemu_kernel.build_kernel(tmp_path, tmp_path / "b", tmp_path / "ccache", tmp_path / "log")
+    assert len(seen) == 2
+    for env in seen:
+        assert env["CCACHE_DIR"] == str(tmp_path / "ccache") and "MAKEFLAGS" not in env
