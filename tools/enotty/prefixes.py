@@ -15,7 +15,9 @@ cannot tell (`block: floppy:` and `char: random:` are what a path gives), so:
 A patch of several files whose prefixes differ takes the one the
 MAINTAINERS section names first (TUN/TAP: `tun:`), else the row of the
 folder the files share (sound/firewire/: `ALSA: firewire:`), else the
-prefixes' common start (`s390/cio:` + `s390/zcrypt:` -> `s390:`).
+prefixes' common start (`s390/cio:` + `s390/zcrypt:` -> `s390:`), else the
+table's row for the section (`section:CHAR and MISC DRIVERS` -> `char/misc:`).
+A series' cover letter takes series_prefix() of its patches' prefixes.
 """
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ TABLE = Path(__file__).with_name("prefixes.tsv")
 MIN_SUBJECTS = 3
 HISTORY_DEPTH = 200
 
-_EXACT, _GLOB, _FOLDER = 2, 1, 0
+_EXACT, _GLOB, _FOLDER, _SECTION = 2, 1, 0, -1
+SECTION_KEY = "section:"
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class Row:
 
     @property
     def kind(self) -> int:
+        if self.key.startswith(SECTION_KEY):
+            return _SECTION
         if self.key.endswith("/"):
             return _FOLDER
         return _GLOB if any(c in self.key for c in "*?[") else _EXACT
@@ -60,6 +65,8 @@ class Row:
             return path == self.key
         if kind == _FOLDER:
             return path.startswith(self.key)
+        if kind == _SECTION:
+            return False         # looked up by title only (section_prefix)
         return re.fullmatch(_glob_regex(self.key), path) is not None
 
     def render(self, path: str) -> str:
@@ -181,7 +188,8 @@ _TOKENS = re.compile(r"(: |/| - )")
 
 def common_start(prefixes: list[str]) -> str:
     """The shared leading components: `s390/cio:` + `s390/zcrypt:` -> `s390:`,
-    `drm/i915/perf:` + `drm/i915:` -> `drm/i915:`; '' when nothing is shared."""
+    `drm/i915/perf:` + `drm/i915:` -> `drm/i915:`, `crypto: ccp/dbc -` +
+    `crypto: ccp/sev -` -> `crypto: ccp -`; '' when nothing is shared."""
     split = [_TOKENS.split(p.rstrip(":").rstrip(" -")) for p in prefixes]
     components = [tokens[::2] for tokens in split]
     shared = 0
@@ -191,7 +199,10 @@ def common_start(prefixes: list[str]) -> str:
         shared += 1
     if not shared:
         return ""
-    return "".join(split[0][:2 * shared - 1]) + ":"
+    start = "".join(split[0][:2 * shared - 1])
+    # Input and crypto end on the driver with a dash: crypto: ccp -
+    dashed = shared > 1 and all(p.endswith(" -") for p in prefixes)
+    return start + (" -" if dashed else ":")
 
 
 def _named_first(prefixes: list[str], section: str) -> str | None:
@@ -204,6 +215,46 @@ def _named_first(prefixes: list[str], section: str) -> str | None:
         if m:
             spots.append((m.start(), prefix))
     return min(spots)[1] if spots else None
+
+
+def section_prefix(section: str, rows: tuple[Row, ...] | list[Row] | None = None) -> str | None:
+    """The table's prefix for a whole MAINTAINERS section (`section:TITLE` row)."""
+    for row in load_table() if rows is None else rows:
+        if row.kind == _SECTION and row.key[len(SECTION_KEY):] == section:
+            return row.prefix
+    return None
+
+
+def series_prefix(patch_prefixes: list[str], subsystem: str = "",
+                  rows: tuple[Row, ...] | list[Row] | None = None) -> str:
+    """The prefix of a series' cover letter: its patches' common start
+    (`ALSA:`), else the table's row for the subsystem (CHAR and MISC
+    DRIVERS: `char/misc:`), else their most common first component."""
+    if not patch_prefixes:
+        return section_prefix(subsystem, rows) or ""
+    shared = common_start(patch_prefixes) if len(set(patch_prefixes)) > 1 else patch_prefixes[0]
+    if shared:
+        return shared
+    row = section_prefix(subsystem, rows)
+    if row:
+        return row
+    firsts = [_TOKENS.split(p)[0] + ":" for p in patch_prefixes]
+    counts = collections.Counter(firsts)
+    return max(counts, key=lambda f: (counts[f], -firsts.index(f)))
+
+
+def distinct_prefixes(patch_prefixes: list[str], drivers: list[str]) -> list[str]:
+    """Prefixes two patches of a series share get the patch's driver name
+    (`mISDN:` -> `mISDN: socket:`, `crypto: ccp -` -> `crypto: ccp/dbc -`),
+    so no two subjects of a series are equal."""
+    out = []
+    for prefix, driver in zip(patch_prefixes, drivers):
+        if patch_prefixes.count(prefix) > 1 and driver:
+            last = _TOKENS.split(prefix.rstrip(":").rstrip(" -"))[-1]
+            if driver.lower() != last.lower():
+                prefix = f"{prefix[:-2]}/{driver} -" if prefix.endswith(" -") else f"{prefix} {driver}:"
+        out.append(prefix)
+    return out
 
 
 def combine(paths: list[str], prefixes: list[str], section: str = "",
@@ -220,7 +271,7 @@ def combine(paths: list[str], prefixes: list[str], section: str = "",
         row = _best_row(folder + "/", load_table() if rows is None else rows, kinds=(_FOLDER,))
         if row:
             return row.render(folder)
-    return common_start(distinct) or distinct[0]
+    return common_start(distinct) or series_prefix(distinct, section, rows)
 
 
 def patch_prefix(root: Path | None, paths: list[str], section: str = "",

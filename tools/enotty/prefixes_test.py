@@ -144,3 +144,29 @@ def test_patches_of_several_files() -> None:
         == "s390/tape:"
     assert prefixes.common_start(["drm/i915/perf:", "drm/i915:"]) == "drm/i915:"
     assert prefixes.common_start(["tun:", "tap:"]) == ""
+
+
+def test_series_prefix_and_distinct_subjects() -> None:
+    rows = prefixes.parse_table("section:CHAR and MISC DRIVERS\tchar/misc:\n")
+    assert prefixes.series_prefix(["ALSA: opl3:", "ALSA: rme9652:", "ALSA:"], "SOUND", rows) == "ALSA:"
+    assert prefixes.series_prefix(["char: lp:", "ppdev:", "cxl:"], "CHAR and MISC DRIVERS", rows) == "char/misc:"
+    # no row: the most common first component
+    assert prefixes.series_prefix(["char: lp:", "ppdev:", "char: dtlk:"], "OTHER", rows) == "char:"
+    assert prefixes.series_prefix(["tun:"], "NETWORKING DRIVERS", rows) == "tun:"
+    assert prefixes.distinct_prefixes(["mISDN:", "mISDN:", "tun:"], ["socket", "timerdev", "tun"]) == \
+        ["mISDN: socket:", "mISDN: timerdev:", "tun:"]
+    dashed = prefixes.distinct_prefixes(["crypto: ccp -", "crypto: ccp -"], ["dbc", "sev"])
+    assert dashed == ["crypto: ccp/dbc -", "crypto: ccp/sev -"]
+    assert prefixes.common_start(dashed) == "crypto: ccp -"
+    assert prefixes.series_prefix(dashed) == "crypto: ccp -"
+
+
+@pytest.mark.skipif(not SITES.is_file(), reason="no committed 6.12 output")
+def test_section_rows_name_real_sections() -> None:
+    from enotty import tree
+    maintainers = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "MAINTAINERS"
+    if not maintainers.is_file():
+        pytest.skip("default tree not unpacked")
+    titles = set(maintainers.read_text(errors="replace").splitlines())
+    rows = [r for r in prefixes.load_table() if r.kind == prefixes._SECTION]
+    assert rows and [r.key for r in rows if r.key[len(prefixes.SECTION_KEY):] not in titles] == []
