@@ -1,13 +1,22 @@
-"""Split the scan result into series (one per subsystem) of patches (one per driver).
+"""Split the scan result into series (one per maintainer tree and list) of
+patches (one per driver), cleanups last.
 
 Series: the subsystem is the most specific MAINTAINERS section covering the
 file that names a tree (T:), climbing to a broader section while that one
 names the same tree (a driver section living in the media tree belongs to the
-media series).  THE REST only when nothing else covers the file.  The series
-is named after the section title (WATCHDOG DEVICE DRIVERS ->
-watchdog-device-drivers).  One exception: every file under drivers/media/,
-drivers/staging/media/ and include/media/ is in the series `media` (the V4L2
-slice the QEMU test applies).
+media series).  A section of single files (F: lines naming files only, no
+folder) is a driver even when it names a tree of its own: it joins the
+broader covering section that has a tree and shares its list (the scarlett2
+mixer driver's development tree feeds the ALSA tree through
+linux-sound@vger.kernel.org).  THE REST only when nothing else covers the file.
+Subsystems with the same trees are one series; so are the subsections of a
+list whose maintainers apply everything sent to it and require a tree tag in
+the subject (netdev: ATM and ISDN have no tree of their own and go through
+net-next, `[PATCH net-next]`, Documentation/process/maintainer-netdev.rst).
+A series is named after the broadest section title among its subsystems
+(WATCHDOG DEVICE DRIVERS -> watchdog-device-drivers).  One exception: every
+file under drivers/media/, drivers/staging/media/ and include/media/ is in
+the series `media` (the V4L2 slice the QEMU test applies).
 
 Patches: one per driver, where a driver is
 - the most specific section, when that section is finer than the series
@@ -21,6 +30,13 @@ Patches: one per driver, where a driver is
   (drivers/watchdog/softdog.c).  Under a file or one-level pattern
   (fs/*) each file is its own driver.
 
+Cleanups: a site that only turns a leaf -ENOIOCTLCMD into -ENOTTY
+(is_cleanup) changes nothing user space sees: vfs_ioctl() and the compat
+ioctl syscall already answer ENOTTY for it.  Such changes leave their
+driver patches for one patch at the end of their series (behavioural
+changes first, so the cleanup can be dropped on its own), or stay out
+entirely with cleanups=False.  A file with both kinds is split by hunk.
+
 Without MAINTAINERS (a plain folder of C files, or a tree without one) the
 series is the file's first two path components and the patch unit is the
 folder or file as above.  Series are not cut at ~15 patches: a maintainer can
@@ -31,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -56,6 +73,7 @@ class PatchPlan:
     driver: str            # short name for the subject (softdog, uvc)
     section: str           # most specific MAINTAINERS section ('' without one)
     files: list[FileChange] = field(default_factory=list)
+    cleanup: bool = False  # the series' closing patch of leaf cleanups
 
     @property
     def sites(self) -> list[Site]:
@@ -76,14 +94,44 @@ class SeriesPlan:
     name: str              # folder name and mailout name
     subsystem: str         # MAINTAINERS section title, or the path it stands for
     patches: list[PatchPlan] = field(default_factory=list)
+    tree_tag: str = ""     # what goes after PATCH in the subject: net-next
+    lists: tuple[str, ...] = ()    # the subsystem's mailing lists (L:)
+    trees: tuple[str, ...] = ()    # the subsystem's trees (T:)
+
+    @property
+    def subject_prefix(self) -> str:
+        """git format-patch --subject-prefix: PATCH, or PATCH net-next."""
+        return f"PATCH {self.tree_tag}" if self.tree_tag else "PATCH"
+
+    @property
+    def behavioural(self) -> list[PatchPlan]:
+        """The patches that change what user space sees (all but the cleanup)."""
+        return [p for p in self.patches if not p.cleanup]
 
     @property
     def sites(self) -> list[Site]:
         return [s for p in self.patches for s in p.sites]
 
 
+# A list whose maintainers apply the patches of every section that lists it
+# and has no tree of its own, and the tree tag they require in the subject
+# (Documentation/process/maintainer-netdev.rst: "[PATCH net-next]" for
+# anything that is not a fix for the current release).
+TREE_TAG_LISTS = {"netdev@vger.kernel.org": "net-next"}
+# Lists that say nothing about who applies a patch.
+GENERIC_LISTS = ("linux-kernel@vger.kernel.org",)
+CLEANUP_RULES = ("ioctl_leaf_enoioctlcmd",)
+
+
 def is_media(path: str) -> bool:
     return path.startswith(MEDIA_DIRS)
+
+
+def is_cleanup(site: Site) -> bool:
+    """A leaf -ENOIOCTLCMD -> -ENOTTY change: nothing on the way to user
+    space treats the old value as "try another handler", so user space saw
+    ENOTTY before and after."""
+    return site.rule in CLEANUP_RULES or (site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY")
 
 
 def _stem(path: str) -> str:
@@ -95,6 +143,22 @@ def _tree_of(sec: Section) -> str:
     return trees[0] if trees else ""
 
 
+def lists_of(sec: Section) -> tuple[str, ...]:
+    """The section's mailing lists, addresses only, generic ones left out."""
+    out = []
+    for value in sec.values("L"):
+        address = value.split()[0] if value.split() else ""
+        if address and address.lower() not in GENERIC_LISTS:
+            out.append(address.lower())
+    return tuple(out)
+
+
+def _single_files(sec: Section) -> bool:
+    """F: lines that name files only (a driver), no folder or wildcard."""
+    return bool(sec.files) and all(not p.recursive and not any(c in p.raw for c in "*?[")
+                                   for p in sec.files)
+
+
 def subsystem_section(found: list[Match]) -> Match:
     """The match that stands for the subsystem (see module doc)."""
     real = [m for m in found if m.depth >= 0] or found
@@ -104,7 +168,31 @@ def subsystem_section(found: list[Match]) -> Match:
         for m in real[real.index(chosen) + 1:]:
             if _tree_of(m.section) == tree:
                 chosen = m
+    if _single_files(chosen.section):
+        # a driver with a development tree: it goes through the broader
+        # section's tree where that section shares its list
+        mine = set(lists_of(chosen.section))
+        for m in real[real.index(chosen) + 1:]:
+            if m.depth < chosen.depth and _tree_of(m.section) and mine & set(lists_of(m.section)):
+                return m
     return chosen
+
+
+def tree_tag(lists: tuple[str, ...]) -> str:
+    """The subject tag a list requires ('' for none)."""
+    for address in lists:
+        if address in TREE_TAG_LISTS:
+            return TREE_TAG_LISTS[address]
+    return ""
+
+
+def _series_key(sec: Section) -> tuple[str, ...]:
+    """Subsystems with equal keys are one series (see module doc)."""
+    for address in lists_of(sec):
+        if address in TREE_TAG_LISTS:
+            return ("list", address)
+    trees = tuple(sorted(sec.values("T")))
+    return ("tree",) + trees if trees else ("section", sec.title)
 
 
 def _unit_below(path: str, base: str, has_subfolders: Callable[[str], bool]) -> tuple[str, str]:
@@ -143,49 +231,180 @@ def _path_series(path: str) -> tuple[str, str]:
     return (slugify(base) if base else "top"), base or "."
 
 
+# ------------------------------------------------------------ hunks
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
+
+
+@dataclass
+class _Hunk:
+    old_start: int
+    old_len: int
+    new_len: int
+    tail: str              # the text after the second @@
+    body: list[str]
+
+    @property
+    def delta(self) -> int:
+        return self.new_len - self.old_len
+
+    def header(self, old_start: int, new_start: int) -> str:
+        return f"@@ -{old_start},{self.old_len} +{new_start},{self.new_len} @@{self.tail}\n"
+
+
+def _parse_hunks(diff: str) -> tuple[list[str], list[_Hunk]]:
+    head: list[str] = []
+    hunks: list[_Hunk] = []
+    for line in diff.splitlines(True):
+        m = _HUNK.match(line.rstrip("\n"))
+        if m:
+            old_len = int(m.group(2)) if m.group(2) is not None else 1
+            new_len = int(m.group(4)) if m.group(4) is not None else 1
+            hunks.append(_Hunk(int(m.group(1)), old_len, new_len, m.group(5), []))
+        elif hunks:
+            hunks[-1].body.append(line)
+        else:
+            head.append(line)
+    return head, hunks
+
+
+def split_hunks(diff: str, lines: set[int]) -> tuple[str, str]:
+    """One file's diff as (first, then): `first` holds the hunks whose old
+    range covers none of `lines`, `then` the others, rebased to apply after
+    `first`.  Either is '' when it has no hunk."""
+    head, hunks = _parse_hunks(diff)
+    first = [h for h in hunks if not any(h.old_start <= n < h.old_start + max(h.old_len, 1) for n in lines)]
+    then = [h for h in hunks if h not in first]
+
+    def render(chosen: list[_Hunk], applied_before: list[_Hunk]) -> str:
+        if not chosen:
+            return ""
+        out = list(head)
+        own = 0
+        for h in chosen:
+            shift = sum(x.delta for x in applied_before if x.old_start < h.old_start)
+            old_start = h.old_start + shift
+            out.append(h.header(old_start, old_start + own))
+            out.extend(h.body)
+            own += h.delta
+        return "".join(out)
+    return render(first, []), render(then, first)
+
+
+def _split_change(change: FileChange) -> tuple[FileChange | None, FileChange | None]:
+    """(behavioural part, cleanup part) of one file's change."""
+    keep = tuple(s for s in change.sites if not is_cleanup(s))
+    tidy = tuple(s for s in change.sites if is_cleanup(s))
+    if not tidy:
+        return change, None
+    if not keep:
+        return None, change
+    first, then = split_hunks(change.diff, {s.line for s in tidy})
+    return (FileChange(change.path, first, keep) if first else None,
+            FileChange(change.path, then, tidy) if then else None)
+
+
+# ------------------------------------------------------------ the plan
+
 def plan(changes: list[FileChange], maint: Maintainers | None,
-         root: Path | None = None) -> list[SeriesPlan]:
+         root: Path | None = None, cleanups: bool = True) -> list[SeriesPlan]:
     """Group the changed files into series and patches, deterministically.
-    root: the tree, to tell a driver folder from a folder of drivers."""
+    root: the tree, to tell a driver folder from a folder of drivers;
+    cleanups: False leaves the leaf -ENOIOCTLCMD -> -ENOTTY changes out
+    (see cleanup_changes for what was left out)."""
     has_subfolders = subfolder_probe(root)
-    series: dict[str, SeriesPlan] = {}
-    patches: dict[tuple[str, str], PatchPlan] = {}
-    for change in sorted(changes, key=lambda c: c.path):
-        found = maint.matches(change.path) if maint else []
+    series: dict[tuple[str, ...], SeriesPlan] = {}
+    homes: dict[tuple[str, ...], list[tuple[int, str, Section | None]]] = {}
+    patches: dict[tuple[tuple[str, ...], str], PatchPlan] = {}
+    tidy: dict[tuple[str, ...], list[FileChange]] = {}
+    for whole in sorted(changes, key=lambda c: c.path):
+        change, cleanup = _split_change(whole)
+        found = maint.matches(whole.path) if maint else []
+        sub_sec: Section | None = None
         if found:
             best = found[0]
             sub = subsystem_section(found)
-            name, subsystem = sub.section.slug, sub.section.title
+            sub_sec = sub.section
+            name, subsystem, depth = sub.section.slug, sub.section.title, sub.depth
+            key_s = _series_key(sub.section)
             if best.section is not sub.section:
                 pat = best.pattern
                 whole_folder = pat is not None and (pat.recursive or pat.raw.endswith("/*"))
                 if pat is not None and whole_folder:
                     driver = posixpath.basename(pat.directory) or best.section.slug
                 else:
-                    driver = _stem(change.path)
+                    driver = _stem(whole.path)
                 key, section = "section:" + best.section.title, best.section.title
             elif best.pattern is not None and best.pattern.recursive:
-                key, driver = _unit_below(change.path, best.pattern.directory, has_subfolders)
+                key, driver = _unit_below(whole.path, best.pattern.directory, has_subfolders)
                 section = best.section.title
             else:
                 # a file or one-level glob pattern (fs/*): each file is a driver
-                key, driver = _unit_below(change.path, posixpath.dirname(change.path), has_subfolders)
+                key, driver = _unit_below(whole.path, posixpath.dirname(whole.path), has_subfolders)
                 section = best.section.title
         else:
-            name, subsystem = _path_series(change.path)
-            key, driver = _unit_below(change.path, subsystem if subsystem != "." else "", has_subfolders)
+            name, subsystem = _path_series(whole.path)
+            depth, key_s = 0, ("path", name)
+            key, driver = _unit_below(whole.path, subsystem if subsystem != "." else "", has_subfolders)
             section = ""
-        if is_media(change.path):
+        if is_media(whole.path):
             name, subsystem = MEDIA_SERIES, "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)" if maint else "media"
-        ser = series.setdefault(name, SeriesPlan(name, subsystem))
-        patch = patches.get((name, key))
+            depth, key_s = -1, ("media",)
+        ser = series.setdefault(key_s, SeriesPlan(name, subsystem))
+        homes.setdefault(key_s, []).append((depth, name, sub_sec))
+        if cleanup is not None and cleanups:
+            tidy.setdefault(key_s, []).append(cleanup)
+        if change is None:
+            continue
+        patch = patches.get((key_s, key))
         if patch is None:
-            patch = patches[(name, key)] = PatchPlan(key, driver, section)
+            patch = patches[(key_s, key)] = PatchPlan(key, driver, section)
             ser.patches.append(patch)
         patch.files.append(change)
-    for ser in series.values():
+    for key_s, ser in series.items():
+        _name_series(ser, homes[key_s])
         ser.patches.sort(key=lambda p: p.paths[0])
-    return [series[n] for n in sorted(series)]
+        if tidy.get(key_s):
+            # section: the series' subsystem, which names the cleanup's scope
+            ser.patches.append(PatchPlan("cleanup", "cleanup", ser.subsystem, tidy[key_s], cleanup=True))
+    kept = [s for s in series.values() if s.patches]
+    _unique_names(kept)
+    return sorted(kept, key=lambda s: s.name)
+
+
+def _name_series(ser: SeriesPlan, homes: list[tuple[int, str, Section | None]]) -> None:
+    """Name, subsystem, lists, trees and tag after the broadest subsystem of
+    the series (the media series keeps its fixed name)."""
+    counts: dict[str, int] = {}
+    for _, name, _sec in homes:
+        counts[name] = counts.get(name, 0) + 1
+    depth, name, sec = min(homes, key=lambda h: (h[0], -counts[h[1]], h[1]))
+    if ser.name != MEDIA_SERIES:
+        ser.name = name
+        ser.subsystem = sec.title if sec is not None else ser.subsystem
+    lists: list[str] = []
+    for _, _, other in sorted(homes, key=lambda h: (h[0], h[1])):
+        for address in lists_of(other) if other is not None else ():
+            if address not in lists:
+                lists.append(address)
+    ser.lists = tuple(lists)
+    ser.trees = tuple(sec.values("T")) if sec is not None else ()
+    ser.tree_tag = tree_tag(ser.lists) if ser.name != MEDIA_SERIES else ""
+
+
+def _unique_names(plans: list[SeriesPlan]) -> None:
+    """Two series of one name (a tree split over same-titled sections)
+    get -2, -3 in path order."""
+    seen: dict[str, int] = {}
+    for ser in sorted(plans, key=lambda s: (s.name, s.patches[0].paths[0])):
+        seen[ser.name] = seen.get(ser.name, 0) + 1
+        if seen[ser.name] > 1:
+            ser.name = f"{ser.name}-{seen[ser.name]}"
+
+
+def cleanup_changes(changes: list[FileChange]) -> list[FileChange]:
+    """The leaf cleanup part of each change (what cleanups=False leaves out)."""
+    return [c for c in (_split_change(ch)[1] for ch in changes) if c is not None]
 
 
 def label_sites(plans: list[SeriesPlan]) -> list[Site]:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from enotty.maintainers import Maintainers
 from enotty.sites import Site
+from enotty import split
 from enotty.split import FileChange, label_sites, plan
 
 FIXTURE = Path(__file__).parent / "testdata" / "series" / "kernel"
@@ -104,3 +105,143 @@ def test_a_folder_of_drivers_splits_per_file(tmp_path: Path) -> None:
                ("core", ["drivers/video/fbdev/core/fb_chrdev.c"])],
         "media": [("v4l2-core", ["drivers/media/v4l2-core/v4l2-dev.c", "drivers/media/v4l2-core/v4l2-ioctl.c"])],
     }
+
+
+SOUND_AND_NET = """Maintainers List
+----
+
+ATM
+M:\tChas <chas@example.org>
+L:\tlinux-atm-general@lists.sourceforge.net (moderated for non-subscribers)
+L:\tnetdev@vger.kernel.org
+F:\tdrivers/atm/
+
+FOCUSRITE SCARLETT2 MIXER DRIVER
+M:\tGeoffrey <g@example.org>
+L:\tlinux-sound@vger.kernel.org
+T:\tgit https://github.com/geoffreybennett/scarlett-gen2.git
+F:\tinclude/uapi/sound/scarlett2.h
+F:\tsound/usb/mixer_scarlett2.c
+
+IOMMU SUBSYSTEM
+M:\tJoerg <j@example.org>
+L:\tiommu@lists.linux.dev
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/iommu/linux.git
+F:\tdrivers/iommu/
+
+IOMMUFD
+M:\tJason <jgg@example.org>
+L:\tiommu@lists.linux.dev
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/jgg/iommufd.git
+F:\tdrivers/iommu/iommufd/
+
+NETWORKING DRIVERS
+M:\tDave <davem@example.org>
+L:\tnetdev@vger.kernel.org
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/netdev/net.git
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git
+F:\tdrivers/net/
+
+NETWORKING [GENERAL]
+M:\tDave <davem@example.org>
+L:\tnetdev@vger.kernel.org
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/netdev/net.git
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git
+F:\tnet/
+
+SOUND
+M:\tTakashi <tiwai@example.org>
+L:\tlinux-sound@vger.kernel.org
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/tiwai/sound.git
+F:\tsound/
+
+THE REST
+M:\tLinus <torvalds@example.org>
+L:\tlinux-kernel@vger.kernel.org
+T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
+F:\t*
+F:\t*/
+"""
+
+
+def leaf(path: str, line: int = 20, function: str = "g_ioctl") -> Site:
+    return Site(path, line, function, "snd_hwdep_ops.ioctl", "ENOIOCTLCMD", "ENOTTY",
+                "ioctl_leaf_enoioctlcmd")
+
+
+def test_one_series_per_tree_and_list() -> None:
+    from enotty.maintainers import parse
+    m = Maintainers(parse(SOUND_AND_NET))
+    plans = plan([change("sound/pci/hda/hda_hwdep.c"), change("sound/usb/mixer_scarlett2.c"),
+                  change("drivers/atm/he.c"), change("drivers/net/tun.c"), change("net/mctp/af_mctp.c"),
+                  change("drivers/iommu/iommufd/main.c"), change("drivers/iommu/intel/iommu.c")], m)
+    got = {s.name: (s.subject_prefix, sorted(p for pp in s.patches for p in pp.paths)) for s in plans}
+    assert got == {
+        # a single-file driver section with a development tree joins its list's tree
+        "sound": ("PATCH", ["sound/pci/hda/hda_hwdep.c", "sound/usb/mixer_scarlett2.c"]),
+        # netdev applies ATM (no tree) and both networking sections (same trees): one net-next series
+        "networking-general": ("PATCH net-next", ["drivers/atm/he.c", "drivers/net/tun.c",
+                                                  "net/mctp/af_mctp.c"]),
+        # a folder section with its own tree stays apart although it shares the list
+        "iommufd": ("PATCH", ["drivers/iommu/iommufd/main.c"]),
+        "iommu-subsystem": ("PATCH", ["drivers/iommu/intel/iommu.c"]),
+    }
+    net = next(s for s in plans if s.name == "networking-general")
+    assert net.subsystem == "NETWORKING [GENERAL]" and net.tree_tag == "net-next"
+    assert net.lists[0] == "netdev@vger.kernel.org" and "linux-kernel@vger.kernel.org" not in net.lists
+
+
+def test_cleanups_close_their_series_or_stay_out() -> None:
+    from enotty.maintainers import parse
+    m = Maintainers(parse(SOUND_AND_NET))
+    hwdep = FileChange("sound/pci/hda/hda_hwdep.c", "x", (leaf("sound/pci/hda/hda_hwdep.c"),))
+    motu = FileChange("sound/firewire/motu/motu-hwdep.c", "y", (leaf("sound/firewire/motu/motu-hwdep.c"),))
+    changes = [hwdep, change("sound/drivers/opl3/opl3_oss.c"), motu, change("sound/pci/rme9652/hdsp.c")]
+    (ser,) = plan(changes, m)
+    assert [(p.cleanup, p.paths) for p in ser.patches] == [
+        (False, ["sound/drivers/opl3/opl3_oss.c"]), (False, ["sound/pci/rme9652/hdsp.c"]),
+        (True, ["sound/firewire/motu/motu-hwdep.c", "sound/pci/hda/hda_hwdep.c"])]
+    assert ser.patches[-1].section == "SOUND" and [p.driver for p in ser.behavioural] == ["opl3", "rme9652"]
+    (without,) = plan(changes, m, cleanups=False)
+    assert not any(p.cleanup for p in without.patches) and len(without.patches) == 2
+    assert split.cleanup_changes(changes) == [hwdep, motu]
+    # a series of cleanups only disappears without them
+    assert plan([hwdep], m, cleanups=False) == []
+    assert split.is_cleanup(leaf("a.c")) and not split.is_cleanup(change("a.c").sites[0])
+
+
+OLD = [f"line {n}\n" for n in range(1, 41)]
+
+
+def unified(old: list[str], new: list[str], path: str = "drivers/x.c") -> str:
+    import difflib
+    return "".join(difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=3))
+
+
+def apply(text: list[str], diff: str, tmp: Path) -> list[str]:
+    import subprocess
+    (tmp / "drivers").mkdir(exist_ok=True)
+    (tmp / "drivers/x.c").write_text("".join(text))
+    subprocess.run(["git", "apply", "--unidiff-zero", "-"], cwd=tmp, input=diff.encode(), check=True,
+                   capture_output=True)
+    return (tmp / "drivers/x.c").read_text().splitlines(True)
+
+
+def test_a_file_with_both_kinds_is_split_by_hunk(tmp_path: Path) -> None:
+    new = list(OLD)
+    new[4] = "behaviour EINVAL -> ENOTTY\n"            # line 5
+    new[34] = "behaviour 2\n"                         # line 35
+    new[19:20] = ["cleanup 1\n", "cleanup 2\n"]      # line 20, one line more
+    diff = unified(OLD, new)
+    first, then = split.split_hunks(diff, {20})
+    assert first.count("@@ -") == 2 and then.count("@@ -") == 1
+    assert first.startswith("--- a/drivers/x.c\n+++ b/drivers/x.c\n")
+    # behaviour first, then the cleanup on top: the same file as the whole diff
+    middle = apply(OLD, first, tmp_path)
+    assert "cleanup 1\n" not in middle and middle[34] == "behaviour 2\n" and len(middle) == 40
+    assert apply(middle, then, tmp_path) == new
+    keep = Site("drivers/x.c", 5, "f", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY", "ioctl_default_return")
+    mixed = FileChange("drivers/x.c", diff, (keep, leaf("drivers/x.c", 20)))
+    (ser,) = plan([mixed], None)
+    assert [(p.cleanup, [s.line for s in p.sites]) for p in ser.patches] == [(False, [5]), (True, [20])]
+    assert ser.patches[0].files[0].diff == first and ser.patches[1].files[0].diff == then
