@@ -1,8 +1,9 @@
 """`enotty mailout --series NAME [--send]`: git send-email over one series.
 
-Dry run unless --send.  Recipients: the cover letter's To: and Cc: (the
-union of get_maintainer.pl over the series' patches) are given to
-send-email for the whole series; each patch's own To:/Cc: headers (its
+Dry run unless --send.  Recipients: the first mail's To: and Cc: (the
+cover letter's: the union of get_maintainer.pl over the series' patches;
+a series of one patch has no cover letter) are given to send-email for
+the whole series; each patch's own To:/Cc: headers (its
 get_maintainer.pl answer) add to that.  send-email threads the mails:
 the cover letter first, every patch a reply to it (--thread
 --no-chain-reply-to).  Needs the Debian package git-email.
@@ -40,21 +41,26 @@ from .errors import UsageError
 RECIPIENT_HEADERS = ("To", "Cc")
 
 
+MAIL_GLOB = "[0-9][0-9][0-9][0-9]-*.patch"
+COVER = "0000-cover-letter.patch"
+
+
 def known_series(out: Path) -> list[str]:
+    """Folders of out holding mails (a series of one patch has no cover letter)."""
     if not out.is_dir():
         return []
     return sorted(p.name for p in out.iterdir()
-                  if p.is_dir() and p.name != "rejected" and (p / "0000-cover-letter.patch").is_file())
+                  if p.is_dir() and p.name != "rejected" and any(p.glob(MAIL_GLOB)))
 
 
 def series_files(out: Path, name: str) -> list[Path]:
-    """The mbox files of a series, cover letter first; UsageError if unknown."""
+    """The mbox files of a series, cover letter (if any) first; UsageError if unknown."""
     folder = out / name
-    cover = folder / "0000-cover-letter.patch"
-    if not cover.is_file():
+    files = sorted(folder.glob(MAIL_GLOB)) if name and name != "rejected" and folder.is_dir() else []
+    if not files:
         known = ", ".join(known_series(out)) or f"none (run make patches; looked in {out})"
         raise UsageError(f"no series {name!r} in {out}; known series: {known}")
-    return sorted(folder.glob("[0-9][0-9][0-9][0-9]-*.patch"))
+    return files
 
 
 def recipients(mbox: Path) -> dict[str, list[str]]:
@@ -154,7 +160,7 @@ def personalise(mbox: str, placeholder: tuple[str, str], ident: tuple[str, str])
 
 def personalised_copies(files: list[Path], ident: tuple[str, str], folder: Path) -> list[Path]:
     """The series' mails as `ident` sends them, written into folder (same
-    names); the placeholder is the cover letter's From:."""
+    names); the placeholder is the first mail's From:."""
     placeholder = sender(files[0])
     out = []
     for path in files:
@@ -231,7 +237,7 @@ def mailout(out: Path, name: str | None, send: bool, signoff: str | None = None)
         code = subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL,
                               env=send_email_env(ident)).returncode
         if not send:
-            for mail in mails[1:]:
+            for mail in (m for m in mails if m.name != COVER):
                 tags = "; ".join(signed_off_by(mail)) or "none"
                 print(f"enotty: {mail.name}: Signed-off-by: {tags}", file=log)
     return code

@@ -171,3 +171,18 @@ def test_dry_run_sends_as_the_git_identity(tmp_path: Path, monkeypatch: pytest.M
     assert "Test Author" not in got.out and "Thu, 1 Jan 2026" not in got.out   # send-email's own Date:
     assert "enotty: 0001-x.patch: Signed-off-by: Jane Dev <jane@kernel.org>" in got.err
     assert (out / "media" / "0001-x.patch").read_text() == PATCH
+
+
+def test_a_series_of_one_patch_has_no_cover_letter(tmp_path: Path) -> None:
+    out = make_out(tmp_path)
+    (out / "random").mkdir()
+    (out / "random" / "0001-random-x.patch").write_text(PATCH.replace("[PATCH 1/1]", "[PATCH]"))
+    (out / "empty").mkdir()
+    assert mailout.known_series(out) == ["media", "random", "watchdog-device-drivers"]
+    files = mailout.series_files(out, "random")
+    assert [f.name for f in files] == ["0001-random-x.patch"]
+    cmd = mailout.send_email_command(files, send=False)
+    assert "--to=Wim Watchdog <wim@example.org>" in cmd and cmd[-1] == str(files[0])
+    for bad in ("empty", "rejected", ""):
+        with pytest.raises(UsageError):
+            mailout.series_files(out, bad)

@@ -10,6 +10,14 @@ without --thread because git stamps thread Message-Ids with the current time;
 reply to it), which is what the mailout does.  The user's git configuration
 is kept out (GIT_CONFIG_GLOBAL=/dev/null) so no diff.noprefix or
 format.signature changes the files.
+
+Kernel conventions (Documentation/process/submitting-patches.rst): a
+series of one patch is sent as `[PATCH]` without a cover letter; a tree
+tag goes into the subject prefix (`[PATCH net-next 0/3]`); when the tree
+is a git checkout, `base-commit:` names the commit the series applies to,
+as git format-patch --base writes it (the scratch repository has no such
+commit, so the line is added here).  Every series has a title of its own
+(cover_prefixes).
 """
 from __future__ import annotations
 
@@ -21,7 +29,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import tree
+from typing import Callable
+
+from . import prefixes, tree
 from .split import PatchPlan, SeriesPlan
 
 # Author and committer date of every generated commit.  Mail clients and
@@ -52,7 +62,7 @@ class Patch:
 
 @dataclass
 class Written:
-    cover: str                     # 0000-cover-letter.patch content
+    cover: str                     # 0000-cover-letter.patch content ('' for one patch)
     patches: list[Patch]           # in series order, text and filename set
 
 
@@ -108,11 +118,12 @@ class ScratchRepo:
     def commit(self, message: str) -> None:
         self.git("commit", "-q", "--no-verify", "-F", "-", stdin=message)
 
-    def format_patch(self, outdir: Path) -> list[Path]:
-        res = self.git("format-patch", "-q", "--cover-letter", "--numbered", "--zero-commit",
-                       "--no-signature", "--no-renames", "--subject-prefix=PATCH",
-                       "-o", str(outdir), "pristine..HEAD")
-        del res
+    def format_patch(self, outdir: Path, count: int, subject_prefix: str = "PATCH") -> list[Path]:
+        """The `count` commits since pristine as mbox files, with a cover
+        letter template and numbers when there is more than one."""
+        several = ["--cover-letter", "--numbered"] if count > 1 else ["--no-numbered"]
+        self.git("format-patch", "-q", *several, "--zero-commit", "--no-signature", "--no-renames",
+                 f"--subject-prefix={subject_prefix}", "-o", str(outdir), "pristine..HEAD")
         return sorted(outdir.glob("*.patch"))
 
 
@@ -155,30 +166,97 @@ def fill_cover(cover: str, subject: str, blurb: str) -> str:
     return cover.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb.rstrip("\n"))
 
 
+def add_base_commit(mbox: str, base: str | None) -> str:
+    """The `base-commit:` line git format-patch --base writes, at the end."""
+    if not base:
+        return mbox
+    return mbox.rstrip("\n") + f"\n\nbase-commit: {base}\n"
+
+
+def base_commit(root: Path) -> str | None:
+    """The commit a series made from root applies to: HEAD of a git checkout
+    without local changes to tracked files; None otherwise (a tarball, or a
+    tree whose files differ from every commit)."""
+    if not prefixes.is_git_checkout(root):
+        return None
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
+                          capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    if head.returncode != 0 or dirty.returncode != 0 or dirty.stdout.strip():
+        return None
+    return head.stdout.strip() or None
+
+
 def write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
           outdir: Path, cover_subject: str, cover_blurb: str,
-          cover_to: list[str], cover_cc: list[str]) -> Written:
+          cover_to: list[str], cover_cc: list[str], base: str | None = None) -> Written:
     """Apply the patches in order to the pristine files and format those that
     apply into outdir as a mail-ready series; the others keep their reason in
-    Patch.apply_error and are numbered out."""
+    Patch.apply_error and are numbered out.  One patch that applies: no cover
+    letter (cover_* unused), `[PATCH]`.  base: the base-commit to name
+    (base_commit(root)), None for none."""
     with tempfile.TemporaryDirectory(prefix=f"{plan.name}-", dir=scratch_root()) as tmp:
         repo = apply_all(root, plan, patches, identity, Path(tmp) / "repo")
         good = [p for p in patches if not p.apply_error]
         if not good:
             raise SeriesError(f"{plan.name}: no patch applies")
         outdir.mkdir(parents=True, exist_ok=True)
-        files = repo.format_patch(outdir)
-    if len(files) != len(good) + 1:
+        files = repo.format_patch(outdir, len(good), plan.subject_prefix)
+    covered = len(good) > 1
+    if len(files) != len(good) + covered:
         raise SeriesError(f"git format-patch wrote {len(files)} files for {len(good)} patches")
-    cover_path, patch_paths = files[0], files[1:]
-    cover = fill_cover(cover_path.read_text(), cover_subject, cover_blurb)
-    cover = add_recipients(cover, cover_to, cover_cc)
-    cover_path.write_text(cover)
+    cover = ""
+    if covered:
+        cover_path, patch_paths = files[0], files[1:]
+        cover = fill_cover(cover_path.read_text(), cover_subject, cover_blurb)
+        cover = add_base_commit(add_recipients(cover, cover_to, cover_cc), base)
+        cover_path.write_text(cover)
+    else:
+        patch_paths = files
     for patch, path in zip(good, patch_paths):
         text = add_recipients(path.read_text(), patch.to, patch.cc)
+        if not covered:
+            text = add_base_commit(text, base)
         path.write_text(text)
         patch.filename, patch.text = path.name, text
     return Written(cover, good)
+
+
+def count(number: int, singular: str, plural: str | None = None) -> str:
+    """'1 site', '2 sites', '1 patch', '3 patches'."""
+    if number == 1:
+        return f"1 {singular}"
+    if plural is None:
+        plural = singular + ("es" if singular.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{number} {plural}"
+
+
+def cover_prefixes(plans: list[SeriesPlan], prefix_of: Callable[[PatchPlan], str]) -> dict[str, str]:
+    """Series name -> the prefix of its title, unique among the series.
+
+    prefix_of(patch) is the patch's subject prefix.  The title prefix is
+    prefixes.series_prefix() of the series' patches (`ALSA:`,
+    `char/misc:`).  Series of one patch are sent without a cover letter:
+    their title is the patch's subject, so their prefix is the patch's.
+    Where two series would still share one, each adds its subsystem's
+    first word (`char/ipmi:`)."""
+    wanted: dict[str, str] = {}
+    for ser in plans:
+        found = [prefix_of(p) for p in ser.patches]
+        wanted[ser.name] = found[0] if len(found) == 1 else prefixes.series_prefix(found, ser.subsystem)
+    by_prefix: dict[str, list[str]] = {}
+    for name, prefix in wanted.items():
+        by_prefix.setdefault(prefix, []).append(name)
+    subsystems = {ser.name: ser.subsystem for ser in plans}
+    for prefix, names in by_prefix.items():
+        if len(names) < 2:
+            continue
+        for name in names:
+            word = re.split(r"[^A-Za-z0-9]+", subsystems[name].strip())[0].lower() or name
+            stem = prefix[:-2] if prefix.endswith(" -") else prefix[:-1]
+            wanted[name] = f"{stem}/{word}" + (" -" if prefix.endswith(" -") else ":")
+    return wanted
 
 
 _SUBJECT = re.compile(r"^Subject: (.*(?:\n[ \t].*)*)", re.M)

@@ -127,6 +127,65 @@ def test_a_patch_that_does_not_apply_is_left_out(tmp_path: Path, monkeypatch: py
     assert bad.apply_error and "patch does not apply" in bad.apply_error
     assert not good.apply_error
     assert [p.filename[:5] for p in done.patches] == ["0001-"]
-    assert "[PATCH 1/1]" in done.patches[0].text
-    assert sorted(p.name for p in (tmp_path / "out").iterdir())[0] == "0000-cover-letter.patch"
-    assert len(list((tmp_path / "out").iterdir())) == 2
+    # one patch left: sent as [PATCH], without a cover letter
+    assert series.mail_subject(done.patches[0].text).startswith("[PATCH] watchdog: bar_wdt: ")
+    assert done.cover == "" and [p.name for p in (tmp_path / "out").iterdir()] == [done.patches[0].filename]
+
+
+def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+               make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("net", "NETWORKING DRIVERS", [p.plan for p in patches], tree_tag="net-next")
+    base = "1234567890abcdef1234567890abcdef12345678"
+    done = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "out", "watchdog: Return -ENOTTY",
+                        "Blurb.\n", [], [], base=base)
+    assert series.mail_subject(done.cover) == "[PATCH net-next 0/2] watchdog: Return -ENOTTY"
+    assert series.mail_subject(done.patches[1].text).startswith("[PATCH net-next 2/2] watchdog: foo_wdt:")
+    assert done.cover.endswith(f"\n\nbase-commit: {base}\n")
+    assert "base-commit" not in done.patches[0].text
+    # one patch: the line goes into the patch, after the diff, as format-patch --base puts it
+    plan1 = SeriesPlan("net", "NETWORKING DRIVERS", [patches[0].plan], tree_tag="net-next")
+    one = series.write(FIXTURE, plan1, [patches[0]], IDENTITY, tmp_path / "one", "", "", [], [], base=base)
+    text = one.patches[0].text
+    assert series.mail_subject(text).startswith("[PATCH net-next] watchdog: bar_wdt:")
+    assert text.index("+\t\treturn -ENOTTY;") < text.index(f"\nbase-commit: {base}\n")
+
+
+def test_base_commit_of_a_checkout(tmp_path: Path) -> None:
+    repo = tmp_path / "linux"
+    shutil.copytree(FIXTURE, repo)
+    assert series.base_commit(repo) is None            # no git: a tarball
+    env = series.git_env(*IDENTITY)
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    head = git("rev-parse", "HEAD").stdout.strip()
+    assert len(head) == 40 and series.base_commit(repo) == head
+    (repo / "drivers/watchdog/bar_wdt.c").write_text("changed\n")
+    assert series.base_commit(repo) is None            # local changes: no commit is the base
+
+
+def test_counts_and_unique_titles() -> None:
+    assert [series.count(1, "site"), series.count(2, "site"), series.count(1, "file"),
+            series.count(3, "patch"), series.count(0, "file")] == \
+        ["1 site", "2 sites", "1 file", "3 patches", "0 files"]
+
+    def plan(name: str, subsystem: str, *paths: str) -> SeriesPlan:
+        return SeriesPlan(name, subsystem, [PatchPlan(p, Path(p).stem, "") for p in paths])
+    plans = [plan("sound", "SOUND", "sound/pci/hda/hda_hwdep.c", "sound/drivers/opl3/opl3_oss.c"),
+             plan("char-and-misc-drivers", "CHAR and MISC DRIVERS", "drivers/char/lp.c", "drivers/char/ppdev.c"),
+             plan("ipmi", "IPMI SUBSYSTEM", "drivers/char/ipmi/x.c", "drivers/char/ipmi/y.c"),
+             plan("other", "OTHER CHAR", "drivers/char/a.c", "drivers/char/b.c"),
+             plan("random", "RANDOM NUMBER DRIVER", "drivers/char/random.c")]
+    table = {"sound/pci/hda/hda_hwdep.c": "ALSA: hda:", "sound/drivers/opl3/opl3_oss.c": "ALSA: opl3:",
+             "drivers/char/lp.c": "char: lp:", "drivers/char/ppdev.c": "ppdev:",
+             "drivers/char/ipmi/x.c": "char: x:", "drivers/char/ipmi/y.c": "char: y:",
+             "drivers/char/a.c": "char: a:", "drivers/char/b.c": "char: b:", "drivers/char/random.c": "random:"}
+    got = series.cover_prefixes(plans, lambda p: table[p.key])
+    assert got == {"sound": "ALSA:", "char-and-misc-drivers": "char/misc:",
+                   # two series would both be "char:": each names its subsystem
+                   "ipmi": "char/ipmi:", "other": "char/other:",
+                   "random": "random:"}
+    assert len(set(got.values())) == len(got)
