@@ -1,0 +1,101 @@
+"""instantiate.tsv: how each patched source file is reached in the guest."""
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TABLE = HERE / "instantiate.tsv"
+COLUMNS = ("source", "how", "config", "qemu", "cmdline", "setup", "targets", "reason")
+
+
+class TableError(Exception):
+    """A malformed row; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class TargetPattern:
+    """GLOB[@DRIVER][=FUNCTION] from the targets column."""
+    glob: str
+    driver: str | None
+    function: str | None
+
+    def matches(self, target: str, driver: str | None) -> bool:
+        if not fnmatch.fnmatchcase(target, self.glob):
+            return False
+        if self.driver is None:
+            return True
+        return driver is not None and fnmatch.fnmatchcase(driver, self.driver)
+
+
+@dataclass(frozen=True)
+class Row:
+    source: str
+    audit: bool
+    config: tuple[str, ...]
+    qemu: tuple[str, ...]
+    cmdline: tuple[str, ...]
+    setup: tuple[str, ...]
+    targets: tuple[TargetPattern, ...]
+    reason: str
+
+
+def _words(cell: str) -> tuple[str, ...]:
+    return () if cell.strip() in ("", "-") else tuple(cell.split())
+
+
+def parse_pattern(text: str) -> TargetPattern:
+    glob, _, function = text.partition("=")
+    glob, _, driver = glob.partition("@")
+    if not glob:
+        raise ValueError(f"empty target pattern in {text!r}")
+    return TargetPattern(glob=glob, driver=driver or None, function=function or None)
+
+
+def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
+    """source -> Row; comments (#) and blank lines are skipped."""
+    rows: dict[str, Row] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        where = f"{name}:{number}"
+        if len(cells) != len(COLUMNS):
+            raise TableError(f"{where}: {len(cells)} columns, expected {len(COLUMNS)} "
+                             f"({' '.join(COLUMNS)})")
+        source, how, config, qemu, cmdline, setup, targets, reason = cells
+        if how not in ("audit", "skip"):
+            raise TableError(f"{where}: how is {how!r}, expected audit or skip")
+        if source in rows:
+            raise TableError(f"{where}: {source} has a row already")
+        if not reason.strip() or reason.strip() == "-":
+            raise TableError(f"{where}: {source} needs a reason")
+        try:
+            patterns = tuple(parse_pattern(t) for t in _words(targets))
+        except ValueError as err:
+            raise TableError(f"{where}: {err}") from None
+        if how == "audit" and not patterns:
+            raise TableError(f"{where}: {source} is audited but names no target")
+        symbols = tuple(s.removeprefix("CONFIG_") for s in _words(config))
+        rows[source] = Row(source=source, audit=how == "audit", config=symbols,
+                           qemu=_words(qemu), cmdline=_words(cmdline),
+                           setup=tuple(s for s in setup.split(",") if s.strip() not in ("", "-")),
+                           targets=patterns, reason=reason.strip())
+    return rows
+
+
+def load(path: Path = TABLE) -> dict[str, Row]:
+    return parse_table(path.read_text(), path.name)
+
+
+def source_for(rows: dict[str, Row], target: str, driver: str | None) -> tuple[str, str | None] | None:
+    """(source, function or None) answering for a probe target, if any row
+    claims it; the first matching row in table order wins."""
+    for row in rows.values():
+        if not row.audit:
+            continue
+        for pattern in row.targets:
+            if pattern.matches(target, driver):
+                return row.source, pattern.function
+    return None

@@ -1,0 +1,78 @@
+"""audit_table: parsing instantiate.tsv and matching probe targets to sources."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import audit_table  # noqa: E402
+
+HEADER = "# comment\n\n"
+
+
+def row(*cells: str) -> str:
+    return "\t".join(cells) + "\n"
+
+
+def test_parse_audit_and_skip_rows():
+    text = HEADER + row("drivers/block/floppy.c", "audit", "-", "-drive if=floppy", "-", "-",
+                        "/dev/fd0", "floppy") \
+        + row("drivers/gpio/gpiolib-cdev.c", "audit", "CONFIG_GPIO_SIM GPIO_CDEV_V1", "-", "x=1",
+              "gpiosim,other", "/dev/gpiochip*=gpio_ioctl gpio-linehandle:*=linehandle_ioctl",
+              "gpio-sim") \
+        + row("arch/sparc/kernel/apc.c", "skip", "-", "-", "-", "-", "-", "sparc")
+    rows = audit_table.parse_table(text)
+    fd = rows["drivers/block/floppy.c"]
+    assert fd.audit and fd.qemu == ("-drive", "if=floppy") and fd.setup == ()
+    gpio = rows["drivers/gpio/gpiolib-cdev.c"]
+    assert gpio.config == ("GPIO_SIM", "GPIO_CDEV_V1")
+    assert gpio.setup == ("gpiosim", "other") and gpio.cmdline == ("x=1",)
+    assert [p.function for p in gpio.targets] == ["gpio_ioctl", "linehandle_ioctl"]
+    assert not rows["arch/sparc/kernel/apc.c"].audit
+
+
+@pytest.mark.parametrize("line,message", [
+    (row("a.c", "audit", "-", "-", "-", "-", "/dev/x"), "7 columns"),
+    (row("a.c", "maybe", "-", "-", "-", "-", "/dev/x", "r"), "how is 'maybe'"),
+    (row("a.c", "audit", "-", "-", "-", "-", "-", "r"), "names no target"),
+    (row("a.c", "skip", "-", "-", "-", "-", "-", "-"), "needs a reason"),
+    (row("a.c", "audit", "-", "-", "-", "-", "=f", "r"), "empty target pattern"),
+])
+def test_malformed_rows_name_the_line(line, message):
+    with pytest.raises(audit_table.TableError, match=message) as err:
+        audit_table.parse_table(HEADER + line, "t.tsv")
+    assert "t.tsv:3" in str(err.value)
+
+
+def test_duplicate_source_is_an_error():
+    line = row("a.c", "skip", "-", "-", "-", "-", "-", "r")
+    with pytest.raises(audit_table.TableError, match="has a row already"):
+        audit_table.parse_table(line + line)
+
+
+def test_target_matching_by_glob_and_driver():
+    rows = audit_table.parse_table(
+        row("vivid-osd.c", "audit", "-", "-", "-", "-", "/dev/fb*@vivid", "r")
+        + row("aty128fb.c", "audit", "-", "-", "-", "-", "/dev/fb*@aty128fb", "r")
+        + row("userfaultfd.c", "audit", "-", "-", "-", "-",
+              "userfaultfd:*=userfaultfd_ioctl /dev/userfaultfd=userfaultfd_dev_ioctl", "r")
+        + row("skipped.c", "skip", "-", "-", "-", "-", "/dev/fb*", "r"))
+    assert audit_table.source_for(rows, "/dev/fb0", "vivid") == ("vivid-osd.c", None)
+    assert audit_table.source_for(rows, "/dev/fb1", "aty128fb") == ("aty128fb.c", None)
+    assert audit_table.source_for(rows, "/dev/fb2", "radeonfb") is None
+    assert audit_table.source_for(rows, "/dev/fb2", None) is None
+    assert audit_table.source_for(rows, "/dev/userfaultfd", None) == (
+        "userfaultfd.c", "userfaultfd_dev_ioctl")
+    assert audit_table.source_for(rows, "userfaultfd:0", None) == ("userfaultfd.c", "userfaultfd_ioctl")
+
+
+def test_committed_table_parses_and_every_audited_row_has_a_target():
+    rows = audit_table.load()
+    audited = [r for r in rows.values() if r.audit]
+    assert len(audited) >= 40
+    assert all(r.targets for r in audited)
+    assert all(r.reason for r in rows.values())

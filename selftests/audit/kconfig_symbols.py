@@ -1,0 +1,510 @@
+"""Which Kconfig symbols build a source file, and what those symbols depend on.
+
+Two readers of the kernel's own build files, no configuration needed:
+
+* ``build_symbols(tree, "drivers/block/floppy.c")`` follows the Makefile
+  line that builds ``floppy.o`` (``obj-$(CONFIG_BLK_DEV_FD) += floppy.o``),
+  through composite objects (``binder_linux-y := binder.o``) and up the
+  directory chain (``obj-$(CONFIG_SOUND) += sound/``), and returns every
+  symbol that must be set for the file to be compiled.
+* ``KconfigDeps`` parses the Kconfig files reachable from the top-level
+  ``Kconfig`` for x86 (``depends on``, enclosing ``if`` and ``menu`` blocks)
+  so the audit can enable a driver's dependencies and say why olddefconfig
+  dropped a symbol.
+
+Both are deliberately partial: what they cannot read (an ``ifeq`` on
+something other than a CONFIG_ symbol, a ``||`` with several viable
+branches) they report rather than guess silently.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_ASSIGN = re.compile(r"^([A-Za-z0-9_.\-]+?)-(\$\((CONFIG_\w+)\)|y|objs)\s*(?::=|\+=|=)\s*(.*)$")
+_COND = re.compile(r"^(ifdef|ifndef|ifeq|ifneq)\b(.*)$")
+_CONFIG_REF = re.compile(r"\bCONFIG_(\w+)")
+
+
+class DerivationError(Exception):
+    """The build files do not say how a file is built."""
+
+
+def _logical_lines(text: str) -> list[str]:
+    """Makefile lines with backslash continuations joined and comments cut."""
+    out: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0] if "#" in raw else raw
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        out.append((pending + line).strip())
+        pending = ""
+    if pending:
+        out.append(pending.strip())
+    return out
+
+
+@dataclass(frozen=True)
+class MakeRule:
+    """One `NAME-COND += words` line: NAME is `obj` or a composite object."""
+    name: str
+    symbol: str | None          # None for -y / -objs
+    words: tuple[str, ...]
+    guards: tuple[str, ...]     # CONFIG_ symbols of enclosing ifdef/ifeq
+
+
+def parse_makefile(text: str) -> list[MakeRule]:
+    """The object assignments of a kbuild Makefile, with their guards."""
+    rules: list[MakeRule] = []
+    stack: list[tuple[str, ...]] = []
+    for line in _logical_lines(text):
+        m = _COND.match(line)
+        if m:
+            kind, rest = m.groups()
+            syms = tuple(f"CONFIG_{s}" for s in _CONFIG_REF.findall(rest))
+            # Only a positive test of a symbol is a requirement: ifdef X,
+            # ifeq ($(X),y), ifneq ($(X),).  Anything else guards nothing
+            # we can use.
+            positive = (kind == "ifdef" or
+                        (kind == "ifeq" and re.search(r",\s*y\s*\)", rest)) or
+                        (kind == "ifneq" and re.search(r",\s*\)", rest)))
+            stack.append(syms if positive else ())
+            continue
+        if line.startswith("else"):
+            if stack:
+                stack[-1] = ()
+            continue
+        if line.startswith("endif"):
+            if stack:
+                stack.pop()
+            continue
+        m = _ASSIGN.match(line)
+        if not m:
+            continue
+        name, cond, sym, rhs = m.groups()
+        guards = tuple(s for level in stack for s in level)
+        rules.append(MakeRule(name=name, symbol=sym, words=tuple(rhs.split()), guards=guards))
+    return rules
+
+
+def _makefile(tree: Path, folder: str) -> str | None:
+    for name in ("Kbuild", "Makefile"):
+        path = tree / folder / name
+        if path.is_file():
+            return path.read_text(errors="replace")
+    return None
+
+
+def _object_symbols(rules: list[MakeRule], obj: str, seen: set[str]) -> list[str] | None:
+    """Symbols that build obj (a `.o` name) per these rules; None if no rule."""
+    if obj in seen:
+        return None
+    seen = seen | {obj}
+    for rule in rules:
+        if obj not in rule.words:
+            continue
+        own = ([rule.symbol] if rule.symbol else []) + list(rule.guards)
+        if rule.name in ("obj", "lib", "core", "obj-y"):
+            return own
+        # A composite object: NAME-y := obj  ->  how is NAME.o built?
+        parent = _object_symbols(rules, rule.name + ".o", seen)
+        if parent is not None:
+            return own + parent
+    return None
+
+
+def _folder_symbols(tree: Path, folder: str, prefer: list[str]) -> list[str]:
+    """Symbols that make kbuild descend into folder, from the nearest
+    ancestor Makefile that names it (`obj-$(CONFIG_X) += sub/dir/`)."""
+    parts = folder.split("/")
+    for cut in range(len(parts) - 1, 0, -1):
+        parent = "/".join(parts[:cut])
+        text = _makefile(tree, parent)
+        if text is None:
+            continue
+        rel = "/".join(parts[cut:]) + "/"
+        rules = [r for r in parse_makefile(text)
+                 if r.name in ("obj", "subdir") and rel in r.words]
+        if rules:
+            # Several lines may name one folder (drivers/Makefile descends
+            # into usb/ for USB, USB_GADGET, PCI...): any one will do.
+            # Prefer one the caller already needs, then an unconditional one.
+            def cost(rule: MakeRule) -> int:
+                own = ([rule.symbol] if rule.symbol else []) + list(rule.guards)
+                return sum(1 for s in own if s not in prefer)
+            rule = min(rules, key=cost)
+            own = ([rule.symbol] if rule.symbol else []) + list(rule.guards)
+            return own + _folder_symbols(tree, parent, prefer + own)
+    # A top-level folder (drivers/, fs/, sound/...) is always descended into.
+    return []
+
+
+def build_symbols(tree: Path, source: str) -> list[str]:
+    """Every CONFIG_ symbol the build of source (tree-relative .c) needs."""
+    if not source.endswith(".c"):
+        raise DerivationError(f"{source}: not a C file")
+    folder, _, base = source.rpartition("/")
+    # The object may be named from the folder's own Makefile or, with a
+    # path, from an ancestor's (atomisp's Makefile builds pci/atomisp_ioctl.o).
+    parts = folder.split("/")
+    own = None
+    for cut in range(len(parts), 0, -1):
+        owner = "/".join(parts[:cut])
+        text = _makefile(tree, owner)
+        if text is None:
+            continue
+        obj = "/".join(parts[cut:] + [base[:-2] + ".o"])
+        own = _object_symbols(parse_makefile(text), obj, set())
+        if own is not None:
+            folder = owner
+            break
+    if own is None:
+        raise DerivationError(f"{source}: no kbuild line builds {base[:-2]}.o "
+                              "(built through a make variable?)")
+    out: list[str] = []
+    for sym in own + _folder_symbols(tree, folder, own):
+        if sym not in out:
+            out.append(sym)
+    return out
+
+
+# --- Kconfig ---------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(&&|\|\||!=|<=|>=|[!()=<>]|\"[^\"]*\"|'[^']*'|[A-Za-z0-9_$]+|\S)")
+
+
+def _tokens(expr: str) -> list[str]:
+    return [t for t in _TOKEN.findall(expr) if t.strip()]
+
+
+class _Expr:
+    """A parsed dependency expression: ('sym', S) | ('not', E) |
+    ('and', A, B) | ('or', A, B) | ('cmp', op, S, V) | ('const', V)."""
+
+    def __init__(self, text: str):
+        self.toks = _tokens(text)
+        self.pos = 0
+        self.tree = self._or() if self.toks else ("const", "y")
+
+    def _peek(self) -> str | None:
+        return self.toks[self.pos] if self.pos < len(self.toks) else None
+
+    def _next(self) -> str:
+        tok = self.toks[self.pos]
+        self.pos += 1
+        return tok
+
+    def _or(self):
+        left = self._and()
+        while self._peek() == "||":
+            self._next()
+            left = ("or", left, self._and())
+        return left
+
+    def _and(self):
+        left = self._unary()
+        while self._peek() == "&&":
+            self._next()
+            left = ("and", left, self._unary())
+        return left
+
+    def _unary(self):
+        tok = self._peek()
+        if tok == "!":
+            self._next()
+            return ("not", self._unary())
+        if tok == "(":
+            self._next()
+            inner = self._or()
+            if self._peek() == ")":
+                self._next()
+            return inner
+        if tok is None:
+            return ("const", "y")
+        atom = self._next().strip("\"'")
+        if self._peek() in ("=", "!=", "<", ">", "<=", ">="):
+            op = self._next()
+            value = self._next().strip("\"'") if self._peek() is not None else ""
+            return ("cmp", op, atom, value)
+        if atom in ("y", "n", "m"):
+            return ("const", atom)
+        return ("sym", atom)
+
+
+def evaluate(node, values: dict[str, str]) -> bool:
+    """Whether a parsed expression holds for a .config (CONFIG_-less names)."""
+    kind = node[0]
+    if kind == "const":
+        return node[1] in ("y", "m")
+    if kind == "sym":
+        return values.get(node[1], "n") in ("y", "m")
+    if kind == "not":
+        return not evaluate(node[1], values)
+    if kind == "and":
+        return evaluate(node[1], values) and evaluate(node[2], values)
+    if kind == "or":
+        return evaluate(node[1], values) or evaluate(node[2], values)
+    _, op, sym, value = node
+    have = values.get(sym, "n").strip('"')
+    if op == "=":
+        return have == value
+    if op == "!=":
+        return have != value
+    return True
+
+
+def failing_atoms(node, values: dict[str, str]) -> list[str]:
+    """A readable list of the parts of an unmet expression that fail."""
+    if evaluate(node, values):
+        return []
+    kind = node[0]
+    if kind == "and":
+        return failing_atoms(node[1], values) + failing_atoms(node[2], values)
+    return [render(node)]
+
+
+def render(node) -> str:
+    kind = node[0]
+    if kind in ("const", "sym"):
+        return node[1]
+    if kind == "not":
+        return "!" + render(node[1])
+    if kind == "and":
+        return f"{render(node[1])} && {render(node[2])}"
+    if kind == "or":
+        return f"({render(node[1])} || {render(node[2])})"
+    return f"{node[2]}{node[1]}{node[3]}"
+
+
+# Symbols that say "another architecture or platform": an || branch that
+# needs one of them is never the branch to enable on x86_64.
+_FOREIGN = re.compile(r"^(ARM|ARM64|ARCH_|PPC|POWERPC|S390|SPARC|MIPS|M68K|RISCV|"
+                      r"LOONGARCH|SUPERH|PARISC|ALPHA|UML|XTENSA|MICROBLAZE|"
+                      r"OF$|COMPILE_TEST$|HEXAGON|ARC$|CSKY|OPENRISC|NIOS2|SH$)")
+
+
+def wanted_atoms(node, chosen: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
+    """(symbols to set, notes): the positive atoms an expression needs.
+
+    For `A || B` a branch whose symbols are all in `chosen` (wanted
+    anyway) is taken, else the first branch without another architecture's
+    symbol; a negated atom needs nothing set.
+    """
+    kind = node[0]
+    if kind == "sym":
+        return [node[1]], []
+    if kind == "cmp":
+        if node[1] == "=" and node[3] in ("y", "m"):
+            return [node[2]], []
+        if node[1] == "!=" and node[3] == "n":
+            return [node[2]], []
+        return [], []
+    if kind == "and":
+        a, na = wanted_atoms(node[1], chosen)
+        b, nb = wanted_atoms(node[2], chosen)
+        return a + b, na + nb
+    if kind == "or":
+        branches = []
+        flat = [node]
+        while any(n[0] == "or" for n in flat):
+            nxt = []
+            for n in flat:
+                nxt += [n[1], n[2]] if n[0] == "or" else [n]
+            flat = nxt
+        for branch in flat:
+            syms, notes = wanted_atoms(branch, chosen)
+            if not any(_FOREIGN.match(s) for s in syms):
+                branches.append((syms, notes))
+        if not branches:
+            return [], [f"no x86 branch in {render(node)}"]
+        for syms, notes in branches:
+            if all(s in chosen for s in syms):
+                return syms, notes
+        syms, notes = branches[0]
+        return syms, notes
+    return [], []
+
+
+@dataclass
+class Symbol:
+    name: str
+    prompt: bool = False
+    deps: list[str] = field(default_factory=list)    # one AND-ed expression per definition
+
+
+_SOURCE = re.compile(r'^\s*(?:o?source|rsource|osource)\s+"([^"]+)"')
+
+
+class KconfigDeps:
+    """The `depends on` of every symbol reachable from tree/Kconfig on x86."""
+
+    def __init__(self, tree: Path, srcarch: str = "x86"):
+        self.tree = tree
+        self.srcarch = srcarch
+        self.symbols: dict[str, Symbol] = {}
+        self._read("Kconfig", [], set())
+        arch = f"arch/{srcarch}/Kconfig"
+        if arch not in self._read_files:
+            self._read(arch, [], set())
+
+    _read_files: set[str]
+
+    def _read(self, rel: str, outer: list[str], _unused: set[str]) -> None:
+        if not hasattr(self, "_read_files"):
+            self._read_files = set()
+        rel = rel.replace("$(SRCARCH)", self.srcarch).replace("$SRCARCH", self.srcarch)
+        path = self.tree / rel
+        if "$" in rel or not path.is_file() or rel in self._read_files:
+            return
+        self._read_files.add(rel)
+        lines = path.read_text(errors="replace").splitlines()
+        # Block conditions: enclosing if/menu; each entry is the expression
+        # text or None for blocks without one (choice, plain menu).
+        blocks: list[str | None] = []
+        current: Symbol | None = None
+        current_deps: list[str] = []
+        pending_menu = False
+        i = 0
+
+        def close_entry():
+            nonlocal current, current_deps
+            if current is not None:
+                conds = [c for c in outer + [b for b in blocks if b] + current_deps]
+                current.deps.append(" && ".join(f"({c})" for c in conds) if conds else "y")
+            current, current_deps = None, []
+
+        while i < len(lines):
+            raw = lines[i]
+            line = raw.split("#", 1)[0].rstrip() if not raw.lstrip().startswith(("help", "---help---")) else raw.rstrip()
+            stripped = line.strip()
+            i += 1
+            if not stripped:
+                continue
+            while stripped.endswith("\\") and i < len(lines):
+                stripped = stripped[:-1] + " " + lines[i].strip()
+                i += 1
+            word = stripped.split()[0]
+            if word in ("help", "---help---"):
+                # Help text: every following line indented deeper than the
+                # first help line, or blank.
+                indent = None
+                while i < len(lines):
+                    nxt = lines[i]
+                    if not nxt.strip():
+                        i += 1
+                        continue
+                    width = len(nxt.expandtabs()) - len(nxt.expandtabs().lstrip())
+                    if indent is None:
+                        indent = width
+                        base = len(raw.expandtabs()) - len(raw.expandtabs().lstrip())
+                        if indent <= base:
+                            break
+                    if width < indent:
+                        break
+                    i += 1
+                continue
+            if word in ("config", "menuconfig"):
+                close_entry()
+                pending_menu = False
+                name = stripped.split()[1]
+                current = self.symbols.setdefault(name, Symbol(name))
+                continue
+            m = _SOURCE.match(stripped)
+            if m:
+                close_entry()
+                self._read(m.group(1) if not stripped.startswith("rsource") else
+                           str(Path(rel).parent / m.group(1)),
+                           outer + [b for b in blocks if b], _unused)
+                continue
+            if word == "if":
+                close_entry()
+                blocks.append(stripped[2:].strip())
+                continue
+            if word in ("endif", "endmenu", "endchoice"):
+                close_entry()
+                pending_menu = False
+                if blocks:
+                    blocks.pop()
+                continue
+            if word in ("menu", "choice"):
+                close_entry()
+                blocks.append(None)
+                pending_menu = True
+                continue
+            if word in ("comment", "mainmenu"):
+                close_entry()
+                pending_menu = False
+                continue
+            if word == "depends" and stripped.startswith("depends on"):
+                expr = stripped[len("depends on"):].strip()
+                if current is not None:
+                    current_deps.append(expr)
+                elif pending_menu and blocks:
+                    blocks[-1] = f"({blocks[-1]}) && ({expr})" if blocks[-1] else expr
+                continue
+            if current is not None:
+                if word in ("bool", "tristate", "string", "int", "hex") and len(stripped.split(None, 1)) > 1:
+                    rest = stripped.split(None, 1)[1]
+                    if rest.startswith('"') or rest.startswith("'"):
+                        current.prompt = True
+                elif word == "prompt":
+                    current.prompt = True
+        close_entry()
+
+    def dependency(self, name: str):
+        """The parsed condition under which name can be set (OR of definitions)."""
+        sym = self.symbols.get(name)
+        if sym is None or not sym.deps:
+            return ("const", "y")
+        nodes = [_Expr(d).tree for d in sym.deps]
+        out = nodes[0]
+        for n in nodes[1:]:
+            out = ("or", out, n)
+        return out
+
+    def closure(self, wanted: list[str]) -> tuple[list[str], list[str]]:
+        """(symbols to set, notes): wanted plus the settable symbols their
+        dependencies need, dependencies first."""
+        order: list[str] = []
+        notes: list[str] = []
+        visiting: set[str] = set()
+
+        def visit(name: str) -> None:
+            if name in order or name in visiting:
+                return
+            visiting.add(name)
+            sym = self.symbols.get(name)
+            if sym is None:
+                notes.append(f"CONFIG_{name}: not defined in any Kconfig for {self.srcarch}")
+                return
+            atoms, why = wanted_atoms(self.dependency(name), chosen)
+            notes.extend(f"CONFIG_{name}: {n}" for n in why)
+            for atom in atoms:
+                visit(atom)
+            order.append(name)
+
+        chosen = frozenset(n.removeprefix("CONFIG_") for n in wanted)
+        for name in wanted:
+            visit(name.removeprefix("CONFIG_"))
+        return order, notes
+
+    def settable(self, name: str) -> bool:
+        """A symbol with a prompt: a fragment can set it (others are selected)."""
+        sym = self.symbols.get(name.removeprefix("CONFIG_"))
+        return bool(sym and sym.prompt)
+
+    def why_unset(self, name: str, values: dict[str, str]) -> str:
+        """Why a requested symbol is not set in a .config (CONFIG_-less values)."""
+        name = name.removeprefix("CONFIG_")
+        sym = self.symbols.get(name)
+        if sym is None:
+            return f"not defined in any Kconfig for {self.srcarch}"
+        failing = failing_atoms(self.dependency(name), values)
+        if failing:
+            return "unmet dependency: " + ", ".join(failing)
+        if not sym.prompt:
+            return "no prompt: only a select can set it, and nothing selects it"
+        return "dependencies met; set to another value by a choice or select"
