@@ -2,8 +2,9 @@
 
 The rules print one `ENOTTY-SITE` line per site in `-D tsv` mode; this
 module parses those lines and reads/writes the report TSV (header
-`file line function interface from to rule`) and the generated sites.tsv
-(the same plus `subsystem series`).
+`file line function interface from to rule`), the series TSV (the same plus
+`subsystem series`) and the generated sites.tsv (the same plus the effect
+columns of Effects, see effects.py).
 """
 from __future__ import annotations
 
@@ -18,6 +19,34 @@ SERIES_COLUMNS = REPORT_COLUMNS + ("subsystem", "series")
 
 
 @dataclass(frozen=True)
+class Effects:
+    """What a site changes for user space (effects.py computes it).
+
+    Every cell is a short phrase without tabs; "-" means none, "unknown"
+    that the text did not allow a verdict.
+    """
+    paths: str       # native | compat | both | unknown
+    reach: str       # yes | partly | no | unknown: an unknown command gets to the line
+    guard: str       # the check before the dispatch that answers first, or "-"
+    branches: str    # all | the #if branch that keeps the old answer | unknown
+    uncased: str     # known commands of the family without a case (comma-separated) or "-"
+    forward: str     # what a socket handler's -ENOIOCTLCMD lets through, or "-"
+    fallback: str    # where the core still answers EINVAL after the driver, or "-"
+    visible: str     # yes | invisible | unreachable | unknown
+
+    COLUMNS = ("paths", "reach", "guard", "branches", "uncased", "forward", "fallback", "visible")
+
+    def cells(self) -> list[str]:
+        return [getattr(self, c) for c in self.COLUMNS]
+
+    def uncased_commands(self) -> list[str]:
+        return [] if self.uncased in ("-", "unknown") else self.uncased.split(",")
+
+
+EFFECT_COLUMNS = SERIES_COLUMNS + Effects.COLUMNS
+
+
+@dataclass(frozen=True)
 class Site:
     file: str        # relative to the tree root once the scan has seen it
     line: int        # 1-based, in the unmodified file
@@ -28,6 +57,7 @@ class Site:
     rule: str        # the .cocci basename without .cocci
     subsystem: str = ""   # filled in by the series split, for sites.tsv
     series: str = ""
+    effects: Effects | None = None   # filled in by effects.analyse_sites
 
     def sort_key(self) -> tuple:
         return (self.file, self.line, self.function, self.interface, self.rule,
@@ -39,6 +69,10 @@ class Site:
             "interface": self.interface, "from": self.from_, "to": self.to,
             "rule": self.rule, "subsystem": self.subsystem, "series": self.series,
         }
+        if columns == EFFECT_COLUMNS:
+            if self.effects is None:
+                raise ValueError(f"{self.file}:{self.line}: no effects to write")
+            return [by_name[c] for c in SERIES_COLUMNS] + self.effects.cells()
         return [by_name[c] for c in columns]
 
 
@@ -79,8 +113,8 @@ def sort_sites(sites: Iterable[Site]) -> list[Site]:
 
 
 def write_tsv(sites: Iterable[Site], out: TextIO, columns: tuple[str, ...] = REPORT_COLUMNS) -> None:
-    """Header plus one row per site, sorted; `columns` REPORT_COLUMNS or SERIES_COLUMNS."""
-    if columns not in (REPORT_COLUMNS, SERIES_COLUMNS):
+    """Header plus one row per site, sorted; `columns` REPORT_, SERIES_ or EFFECT_COLUMNS."""
+    if columns not in (REPORT_COLUMNS, SERIES_COLUMNS, EFFECT_COLUMNS):
         raise ValueError(f"unknown column set {columns!r}")
     out.write("\t".join(columns) + "\n")
     for site in sort_sites(sites):
@@ -88,10 +122,10 @@ def write_tsv(sites: Iterable[Site], out: TextIO, columns: tuple[str, ...] = REP
 
 
 def read_tsv(stream: TextIO) -> list[Site]:
-    """Rows of a report TSV or a sites.tsv, in file order."""
+    """Rows of a report TSV or a sites.tsv (with or without effects), in file order."""
     reader = csv.reader(stream, delimiter="\t", quoting=csv.QUOTE_NONE)
     header = tuple(next(reader, ()))
-    if header not in (REPORT_COLUMNS, SERIES_COLUMNS):
+    if header not in (REPORT_COLUMNS, SERIES_COLUMNS, EFFECT_COLUMNS):
         raise ValueError(f"unexpected TSV header {header!r}")
     sites = []
     for number, row in enumerate(reader, start=2):
@@ -102,5 +136,6 @@ def read_tsv(stream: TextIO) -> list[Site]:
             file=cell["file"], line=_line_number(cell["line"]), function=cell["function"],
             interface=cell["interface"], from_=cell["from"], to=cell["to"], rule=cell["rule"],
             subsystem=cell.get("subsystem", ""), series=cell.get("series", ""),
+            effects=Effects(*(cell[c] for c in Effects.COLUMNS)) if header == EFFECT_COLUMNS else None,
         ))
     return sites

@@ -77,3 +77,33 @@ def test_read_tsv_rejects_bad_header_and_short_rows():
         sites.read_tsv(io.StringIO("file\tline\n"))
     with pytest.raises(ValueError, match="line 2"):
         sites.read_tsv(io.StringIO("\t".join(sites.REPORT_COLUMNS) + "\na.c\t1\n"))
+
+
+EFFECTS = sites.Effects(paths="both", reach="partly", guard="line 10: !arg -> -EINVAL (argument check)",
+                        branches="all", uncased="A_CMD,B_CMD", forward="-", fallback="-",
+                        visible="yes")
+
+
+def test_effect_columns_follow_the_series_columns():
+    assert sites.EFFECT_COLUMNS[:len(sites.SERIES_COLUMNS)] == sites.SERIES_COLUMNS
+    assert sites.EFFECT_COLUMNS[len(sites.SERIES_COLUMNS):] == (
+        "paths", "reach", "guard", "branches", "uncased", "forward", "fallback", "visible")
+
+
+def test_effects_round_trip_and_old_formats_still_read():
+    row = site("drivers/x.c", 3, subsystem="X", series="x", effects=EFFECTS)
+    out = io.StringIO()
+    sites.write_tsv([row], out, sites.EFFECT_COLUMNS)
+    assert out.getvalue().splitlines()[1].endswith(
+        "\tboth\tpartly\tline 10: !arg -> -EINVAL (argument check)\tall\tA_CMD,B_CMD\t-\t-\tyes")
+    back = sites.read_tsv(io.StringIO(out.getvalue()))
+    assert back == [row] and back[0].effects.uncased_commands() == ["A_CMD", "B_CMD"]
+    # the same file written without effects reads back without them
+    old = io.StringIO()
+    sites.write_tsv([row], old, sites.SERIES_COLUMNS)
+    assert sites.read_tsv(io.StringIO(old.getvalue()))[0].effects is None
+
+
+def test_writing_effect_columns_without_effects_fails():
+    with pytest.raises(ValueError, match="no effects"):
+        sites.write_tsv([site("a.c", 1)], io.StringIO(), sites.EFFECT_COLUMNS)

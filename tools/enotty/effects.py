@@ -1,0 +1,734 @@
+"""What a converted site changes for user space, read from the kernel text.
+
+A site says "this line answered -EINVAL and will answer -ENOTTY".  Whether a
+program ever sees the difference depends on the code around the line and
+on the core that calls the handler.  This module reads the C text (no C
+parser, so each verdict is conservative and "unknown" is an allowed value)
+and answers, per site:
+
+  paths     native, compat, both or unknown: which ioctl syscall reaches the
+            converted line for an unknown command.
+  reach     yes, partly, no or unknown: whether an unknown command gets past
+            the checks before the dispatch (floppy's normalize_ioctl(),
+            fsl-diu's `if (!arg) return -EINVAL;`).
+  guard     the check that answers first ("-" when none).
+  branches  "all", or the #if/#else twin that keeps the old answer.
+  uncased   known commands of the handler's ioctl family (from the uapi
+            header that defines the handled ones) that have no case and now
+            reach the converted line.
+  forward   what a socket handler's -ENOIOCTLCMD now lets through.
+  fallback  where the core still answers EINVAL after the driver.
+  visible   yes, invisible (a leaf -ENOIOCTLCMD that the VFS already made
+            ENOTTY) or unreachable (no unknown command reaches the line).
+
+Entry point: analyse_sites(sites, tree) -> {Site: Effects}.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .sites import Effects, Site
+
+OLD_ANSWERS = ("EINVAL", "ENOSYS")
+_ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
+_CMD_NAMES = ("cmd", "command", "ioctl", "ioctl_cmd", "ioctl_num", "iocmd", "no", "req",
+              "request", "code", "cmnd", "num")
+
+# --- C text -----------------------------------------------------------------
+
+_LEXEMES = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
+
+
+def blank(text: str) -> str:
+    """Comments, strings and character literals as spaces; offsets and lines kept."""
+    return _LEXEMES.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def match_close(text: str, i: int) -> int:
+    """Offset of the bracket closing text[i] ('(' or '{'), -1 if unbalanced."""
+    pairs = {"(": ")", "{": "}", "[": "]"}
+    want = pairs[text[i]]
+    opening = text[i]
+    depth = 0
+    for j in range(i, len(text)):
+        c = text[j]
+        if c == opening:
+            depth += 1
+        elif c == want:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+@dataclass
+class CFile:
+    """One source file: raw text, blanked text and line offsets."""
+    path: str
+    raw: str
+    code: str = ""
+    starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.code = blank(self.raw)
+        self.starts = [0] + [m.end() for m in re.finditer("\n", self.raw)]
+
+    def offset(self, line: int) -> int:
+        return self.starts[min(line, len(self.starts)) - 1]
+
+    def line_of(self, offset: int) -> int:
+        lo, hi = 0, len(self.starts)
+        while lo + 1 < hi:
+            mid = (lo + hi) // 2
+            if self.starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid
+        return lo + 1
+
+    def line_text(self, line: int) -> str:
+        return self.raw.splitlines()[line - 1] if 0 < line <= len(self.starts) else ""
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    start: int        # offset of the name
+    params: str       # text between the parentheses
+    body: int         # offset of '{'
+    end: int          # offset of the matching '}'
+
+
+def functions(cf: CFile, name: str | None = None) -> list[Function]:
+    """Definitions (name followed by parameters and a body), optionally of one name."""
+    pattern = re.compile(r"\b(%s)\s*\(" % (re.escape(name) if name else r"[A-Za-z_]\w*"))
+    out = []
+    code = cf.code
+    pos = 0
+    while True:
+        m = pattern.search(code, pos)
+        if not m:
+            return out
+        pos = m.end()
+        if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof"):
+            continue
+        close = match_close(code, m.end() - 1)
+        if close < 0:
+            continue
+        k = close + 1
+        while k < len(code) and code[k] in " \t\n":
+            k += 1
+        if k < len(code) and code[k] == "{":
+            end = match_close(code, k)
+            if end > 0:
+                out.append(Function(m.group(1), m.start(), code[m.end():close], k, end))
+                pos = end
+
+
+def function_at(cf: CFile, name: str, line: int) -> Function | None:
+    off = cf.offset(line)
+    for fn in functions(cf, name):
+        if fn.body <= off <= fn.end:
+            return fn
+    return None
+
+
+def cmd_param(fn: Function) -> str:
+    names = [re.findall(r"(\w+)\s*$", p.strip())[0] for p in fn.params.split(",")
+             if re.findall(r"(\w+)\s*$", p.strip())]
+    for candidate in _CMD_NAMES:
+        if candidate in names:
+            return candidate
+    return "cmd"
+
+
+def _mentions(text: str, word: str) -> bool:
+    return re.search(r"\b%s\b" % re.escape(word), text) is not None
+
+
+def depth_profile(code: str, start: int, end: int) -> list[int]:
+    """Brace depth before each offset of code[start:end], relative to start."""
+    depth, out = 0, []
+    for c in code[start:end]:
+        out.append(depth)
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+    return out
+
+
+def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
+    """Whether every block open at pos is still open at anchor (start: body '{')."""
+    prof = depth_profile(code, start, anchor + 1)
+    d = prof[pos - start]
+    return min(prof[pos - start:]) >= d
+
+
+def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
+    """(keyword offset, '{', '}') of each switch in a body."""
+    out = []
+    for m in re.finditer(r"\bswitch\s*\(", code[fn.body:fn.end]):
+        kw = fn.body + m.start()
+        close = match_close(code, fn.body + m.end() - 1)
+        k = close + 1
+        while k < fn.end and code[k] in " \t\n":
+            k += 1
+        if k < fn.end and code[k] == "{":
+            out.append((kw, k, match_close(code, k)))
+    return out
+
+
+def anchor_of(cf: CFile, fn: Function, line: int) -> int:
+    """Where the dispatch that holds the converted line starts."""
+    off = cf.offset(line)
+    inside = [s for s in switches(cf.code, fn) if s[1] < off < s[2]]
+    if inside:
+        return max(inside)[0]
+    before = [s for s in switches(cf.code, fn) if s[2] < off]
+    if before:
+        # a switch without default: the line after it answers what no case took
+        return before[-1][0]
+    return off
+
+
+# --- guards before the dispatch ----------------------------------------------
+
+@dataclass(frozen=True)
+class Guard:
+    line: int
+    text: str        # the condition or call, shortened
+    errno: str       # what it answers
+    kind: str        # "unknown-command answer" (a check on the command alone),
+                     # "command normaliser" (a call that rewrites &cmd from a table),
+                     # "every command" (`if (cmd)`), "argument check", "state check"
+
+
+_IF = re.compile(r"\bif\s*\(")
+
+
+def _then_branch(code: str, after: int, limit: int) -> str:
+    """The statement an if runs, if it leaves unconditionally (return or goto), else ''."""
+    k = after
+    while k < limit and code[k] in " \t\n":
+        k += 1
+    if k < limit and code[k] == "{":
+        end = match_close(code, k)
+        block = code[k + 1:end]
+        prof = depth_profile(block, 0, len(block))
+        statements = [""]
+        for i, c in enumerate(block):
+            statements[-1] += c
+            if c == ";" and prof[i] == 0:
+                statements.append("")
+        last = [st.strip() for st in statements if st.strip()]
+        if not last or not re.match(r"(return|goto)\b", last[-1]):
+            return ""
+        return block
+    end = code.find(";", k, limit)
+    if end < 0:
+        return ""
+    text = code[k:end + 1]
+    return text if re.match(r"(return|goto)\b", text) else ""
+
+
+def operands(cond: str) -> list[str]:
+    """The top-level && / || operands of a condition."""
+    text = cond.strip()
+    while text.startswith("(") and match_close(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    out, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        depth += c == "("
+        depth -= c == ")"
+        if depth == 0 and text[i:i + 2] in ("&&", "||"):
+            out.append(cur.strip())
+            cur, i = "", i + 2
+            continue
+        cur += c
+        i += 1
+    out.append(cur.strip())
+    return [o for o in out if o]
+
+
+def _callee_errnos(cf: CFile, callee: str) -> set[str]:
+    out: set[str] = set()
+    for fn in functions(cf, callee):
+        out |= set(re.findall(r"\breturn\s+-\s*(E[A-Z0-9]+)\s*;", cf.code[fn.body:fn.end]))
+    return out
+
+
+def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[Guard]:
+    """Early returns of an old answer on the way from the body to anchor."""
+    code = cf.code
+    cmd = cmd_param(fn)
+    found = []
+    for m in _IF.finditer(code, fn.body, anchor):
+        if not on_path(code, fn.body, m.start(), anchor):
+            continue
+        line = cf.line_of(m.start())
+        if line in skip_lines:
+            continue
+        cond_close = match_close(code, m.end() - 1)
+        if cond_close < 0 or cond_close > anchor:
+            continue
+        cond = " ".join(code[m.end():cond_close].split())
+        prev_word = code[max(fn.body, m.start() - 6):m.start()]
+        if "else" in prev_word:
+            continue
+        then = _then_branch(code, cond_close + 1, anchor)
+        if not re.search(r"\b(return|goto)\b", then):
+            continue
+        errnos = set(_ERRNO.findall(then))
+        via = ""
+        if not errnos:
+            ret = re.search(r"\breturn\s+(\w+)\s*;", then)
+            var = ret.group(1) if ret else (cond.strip("!() ") if re.fullmatch(r"!?\(?\w+\)?", cond) else "")
+            if not var:
+                continue
+            call = None
+            for c in re.finditer(r"\b%s\s*=\s*(\w+)\s*\(([^;]*)\)\s*;" % re.escape(var),
+                                 code[fn.body:m.start()]):
+                call = c
+            if not call:
+                continue
+            via = call.group(1)
+            errnos = _callee_errnos(cf, via)
+            cond = f"{via}({' '.join(call.group(2).split())})"
+        old = sorted(errnos & set(OLD_ANSWERS))
+        if not old:
+            continue
+        if re.match(r"(unlikely\s*\(\s*)?(WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b", cond):
+            continue          # an assertion, not an answer
+        terms = operands(cond)
+        equality = re.compile(r"\b%s\s*==\s*[A-Z_][A-Z0-9_]*" % re.escape(cmd))
+        cmd_terms = [t for t in terms if _mentions(t, cmd)]
+        if cmd_terms and all(equality.search(t) and not _mentions(equality.sub("", t), cmd)
+                             and "!" not in t.replace("!=", "") for t in cmd_terms):
+            continue          # refuses named known commands only
+        copied = set(re.findall(r"\bcopy_from_user\s*\(\s*&?\s*(\w+)", code[fn.body:m.start()]))
+        if all(_mentions(t, cmd) for t in terms):
+            if via and re.search(r"&\s*%s\b" % re.escape(cmd), cond):
+                kind = "command normaliser"
+            elif re.fullmatch(r"\(?\s*%s\s*\)?" % re.escape(cmd), cond):
+                kind = "every command"
+            else:
+                kind = "unknown-command answer"
+        elif any(re.search(r"\b(arg|argp|uarg|param|data|p|ptr|buf|user)\b", t)
+                 or any(_mentions(t, v) for v in copied)
+                 for t in terms if not _mentions(t, cmd)):
+            kind = "argument check"
+        else:
+            kind = "state check"
+        found.append(Guard(line, cond if len(cond) <= 60 else cond[:57] + "...", old[0], kind))
+    return found
+
+
+def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:
+    """(caller, offset of the call) for in-file calls of name."""
+    out = []
+    for fn in functions(cf):
+        if fn.name == name:
+            continue
+        for m in re.finditer(r"\b%s\s*\(" % re.escape(name), cf.code[fn.body:fn.end]):
+            out.append((fn, fn.body + m.start()))
+    return out
+
+
+# --- #if twins ------------------------------------------------------------------
+
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def conditional_groups(cf: CFile, first: int, last: int) -> list[list[tuple[int, int, str]]]:
+    """Each #if group inside lines [first, last] as branches (from, to, directive)."""
+    stack: list[list[tuple[int, int, str]]] = []
+    groups = []
+    lines = cf.raw.splitlines()
+    for n in range(first, min(last, len(lines)) + 1):
+        m = _DIRECTIVE.match(lines[n - 1])
+        if not m:
+            continue
+        kind = m.group(1)
+        directive = f"#{kind}{m.group(2).rstrip()}"
+        if kind.startswith("if"):
+            stack.append([(n, n, directive)])
+        elif stack and kind in ("elif", "else"):
+            a, _, d = stack[-1][-1]
+            stack[-1][-1] = (a, n, d)
+            stack[-1].append((n, n, directive))
+        elif stack and kind == "endif":
+            a, _, d = stack[-1][-1]
+            stack[-1][-1] = (a, n, d)
+            groups.append(stack.pop())
+    return groups
+
+
+def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> str:
+    """'all', or which #if branch keeps an old answer the patch does not touch."""
+    first, last = cf.line_of(fn.start), cf.line_of(fn.end)
+    for group in sorted(conditional_groups(cf, first, last), key=lambda g: g[0][0], reverse=True):
+        mine = [b for b in group if b[0] < line < b[1]]
+        if not mine:
+            continue
+        for a, b, directive in group:
+            if (a, b, directive) == mine[0]:
+                continue
+            for n in range(a + 1, b):
+                m = re.search(r"(?:return|=)\s*-\s*(EINVAL|ENOSYS)\b", cf.line_text(n))
+                if m and n not in converted:
+                    return (f"{directive.split()[0]} branch (of {group[0][2]}) keeps "
+                            f"-{m.group(1)} at line {n}")
+    # a second definition of the same function under another #if branch
+    for other in functions(cf, fn.name):
+        if other.start == fn.start:
+            continue
+        body = cf.code[other.body:other.end]
+        for m in re.finditer(r"(?:return|=)\s*-\s*(EINVAL|ENOSYS)\b", body):
+            n = cf.line_of(other.body + m.start())
+            if n not in converted:
+                return f"other definition of {fn.name}() keeps -{m.group(1)} at line {n}"
+    return "all"
+
+
+# --- uapi families -----------------------------------------------------------------
+
+_IOC_DEFINE = re.compile(
+    r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,", re.M)
+
+
+class Uapi:
+    """Ioctl command macros of a tree's uapi headers: name -> (header, type)."""
+
+    def __init__(self, tree: Path):
+        self.tree = tree
+        self.commands: dict[str, tuple[str, str]] = {}
+        self.families: dict[tuple[str, str], list[str]] = {}
+        generic: set[str] = set()
+        roots = [tree / "include/uapi"] + sorted(tree.glob("arch/*/include/uapi"))
+        for root in roots:
+            for header in sorted(root.rglob("*.h")):
+                rel = str(header.relative_to(tree))
+                text = header.read_text(errors="replace")
+                if root == roots[0]:
+                    # names the generic headers define in any form (FIONREAD
+                    # is a number there, an _IOR() on some architectures)
+                    generic |= set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
+                for m in _IOC_DEFINE.finditer(text):
+                    name, kind = m.group(1), " ".join(m.group(2).split())
+                    if root != roots[0] and name in generic:
+                        continue
+                    if name not in self.commands:
+                        self.commands[name] = (rel, kind)
+                        self.families.setdefault((rel, kind), []).append(name)
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A core switch that answers some commands before the driver sees them."""
+    file: str
+    function: str
+    forward: str      # regex: a case body matching it passes the command on
+
+
+# Cores whose own switch runs before the driver's handler.  Commands a
+# non-forwarding case of these switches takes never reach the driver.
+FILTERS: dict[str, tuple[Filter, ...]] = {
+    "snd_seq_oss_callback.ioctl": (
+        Filter("sound/core/seq/oss/seq_oss_ioctl.c", "snd_seq_oss_ioctl", r"\bsnd_seq_oss_synth_ioctl\s*\("),),
+    "fb_ops.fb_ioctl": (
+        Filter("drivers/video/fbdev/core/fb_chrdev.c", "do_fb_ioctl", r"\bfb_ioctl\s*\("),),
+    "snd_hwdep_ops.ioctl": (
+        Filter("sound/core/hwdep.c", "snd_hwdep_ioctl", r"\bops\.ioctl\s*\("),),
+    "file_operations.unlocked_ioctl": (
+        Filter("fs/ioctl.c", "do_vfs_ioctl", r"\bvfs_ioctl\s*\(|\bbreak\s*;"),),
+    "block_device_operations.ioctl": (
+        Filter("block/ioctl.c", "blkdev_common_ioctl", r"ENOIOCTLCMD"),
+        Filter("block/ioctl.c", "blkdev_ioctl", r"\bfops->ioctl\s*\("),),
+}
+
+
+def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
+    """(labels, body) of each case group of a switch, default as 'default'."""
+    _, open_, close = sw
+    body = code[open_ + 1:close]
+    prof = depth_profile(body, 0, len(body))
+    labels_at = [m for m in re.finditer(r"\b(?:case\s+([^:]+?)\s*:(?!:)|default\s*:)", body)
+                 if prof[m.start()] == 0]
+    groups: list[tuple[list[str], str]] = []
+    pending: list[str] = []
+    for i, m in enumerate(labels_at):
+        pending.append(m.group(1).strip() if m.group(1) else "default")
+        end = labels_at[i + 1].start() if i + 1 < len(labels_at) else len(body)
+        text = body[m.end():end]
+        if text.strip():
+            groups.append((pending, text))
+            pending = []
+    if pending:
+        groups.append((pending, ""))
+    return groups
+
+
+class Tree:
+    """A kernel tree read once per file."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._files: dict[str, CFile | None] = {}
+        self._uapi: Uapi | None = None
+
+    def file(self, rel: str) -> CFile | None:
+        if rel not in self._files:
+            path = self.root / rel
+            self._files[rel] = CFile(rel, path.read_text(errors="replace")) if path.is_file() else None
+        return self._files[rel]
+
+    @property
+    def uapi(self) -> Uapi:
+        if self._uapi is None:
+            self._uapi = Uapi(self.root)
+        return self._uapi
+
+    def filtered(self, interface: str) -> tuple[set[str], bool] | None:
+        """(commands the core answers itself, whether the rest are passed on)."""
+        specs = FILTERS.get(interface)
+        if not specs:
+            return None
+        taken: set[str] = set()
+        for spec in specs:
+            cf = self.file(spec.file)
+            fns = functions(cf, spec.function) if cf else []
+            if not fns:
+                return None
+            for sw in switches(cf.code, fns[0])[:1]:
+                for labels, text in case_groups(cf.code, sw):
+                    if not re.search(spec.forward, text):
+                        taken |= {lab for lab in labels if lab != "default"}
+        return taken, True
+
+
+# usbfs hands a driver the ioctl_code of USBDEVFS_IOCTL, a sub-command:
+# the other USBDEVFS_* of the same header never reach it as such.
+NO_FAMILY = {"usb_driver.unlocked_ioctl"}
+
+
+def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
+    """Known commands of the handled family with no case, comma-separated, or '-'."""
+    if site.interface in NO_FAMILY:
+        return "-"
+    code = cf.code
+    inside = [s for s in switches(code, fn) if s[1] < cf.offset(site.line) < s[2]]
+    before = [s for s in switches(code, fn) if s[2] < cf.offset(site.line)]
+    if inside:
+        sw = max(inside)
+    elif site.rule == "ioctl_switch_no_default" and before:
+        sw = before[-1]
+    else:
+        return "-"
+    labels = {lab for labels, _ in case_groups(code, sw) for lab in labels}
+    uapi = tree.uapi
+    families = {uapi.commands[lab] for lab in labels if lab in uapi.commands}
+    if not families:
+        return "-"
+    mentioned = set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", code))
+    filtered = tree.filtered(site.interface)
+    taken = filtered[0] if filtered else set()
+    missing = sorted({name for fam in families for name in uapi.families[fam]
+                      if name not in mentioned and name not in taken
+                      and not name.endswith("_OLD")})
+    return ",".join(missing) if missing else "-"
+
+
+# --- paths, forward, fallback ------------------------------------------------------
+
+COMPAT_FIELD = {
+    "file_operations.unlocked_ioctl": ("compat_ioctl", ("compat_ptr_ioctl",)),
+    "fb_ops.fb_ioctl": ("fb_compat_ioctl", ()),
+    "block_device_operations.ioctl": ("compat_ioctl", ("blkdev_compat_ptr_ioctl",)),
+    "proto_ops.ioctl": ("compat_ioctl", ()),
+    "atmdev_ops.ioctl": ("compat_ioctl", ()),
+    "scsi_host_template.ioctl": ("compat_ioctl", ()),
+    "snd_hwdep_ops.ioctl": ("ioctl_compat", ()),
+    "tty_ldisc_ops.ioctl": ("compat_ioctl", ()),
+    # dvb_generic_ioctl() (the fops' unlocked_ioctl) calls kernel_ioctl
+    "dvb_device.kernel_ioctl": ("compat_ioctl", ("dvb_generic_ioctl",)),
+}
+# Native ops the core also calls for a compat caller, checked in 6.12:
+# compat_sock_ioctl_trans() ends in sock_do_ioctl() (net/socket.c);
+# tty_compat_ioctl() retries ld->ops->ioctl on -ENOIOCTLCMD (tty_io.c);
+# usbfs proc_ioctl_compat() calls proc_ioctl(); tapechar_compat_ioctl()
+# and odev_ioctl_compat() call the native path; v4l2_compat_ioctl32()
+# hands 'V' commands to the native unlocked_ioctl.
+COMPAT_BY_CORE = {"proto_ops.ioctl", "tty_ldisc_ops.ioctl", "usb_driver.unlocked_ioctl",
+                  "tape_discipline.ioctl_fn", "snd_seq_oss_callback.ioctl",
+                  "v4l2_subdev_core_ops.ioctl", "v4l2_ioctl_ops.vidioc_default"}
+
+
+def chain(cf: CFile, name: str, depth: int = 3) -> set[str]:
+    """name and the in-file functions that call it, up to depth levels."""
+    seen = {name}
+    frontier = {name}
+    for _ in range(depth):
+        nxt = {caller.name for f in frontier for caller, _ in callers(cf, f)} - seen
+        seen |= nxt
+        frontier = nxt
+    return seen
+
+
+def initialisers(cf: CFile, field_name: str, value_in: set[str]) -> list[str]:
+    """Texts of the brace initialisers (or assignment statements) binding field to a name in value_in."""
+    out = []
+    for m in re.finditer(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(field_name), cf.code):
+        if m.group(1) not in value_in:
+            continue
+        # the enclosing brace block
+        depth, k = 0, m.start()
+        while k > 0:
+            k -= 1
+            if cf.code[k] == "}":
+                depth += 1
+            elif cf.code[k] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+        end = match_close(cf.code, k) if cf.code[k] == "{" else -1
+        out.append(cf.code[k:end + 1] if end > 0 else cf.code[m.start():m.end()])
+    return out
+
+
+def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | None:
+    """Whether compat_fn passes an unknown command on to one of natives."""
+    fns = functions(cf, compat_fn)
+    if not fns:
+        return None
+    fn = fns[0]
+    code = cf.code
+    calls = [fn.body + m.start() for m in re.finditer(
+        r"\b(%s)\s*\(" % "|".join(map(re.escape, sorted(natives))), code[fn.body:fn.end])]
+    if not calls:
+        return False
+    sws = switches(code, fn)
+    for off in calls:
+        inside = [s for s in sws if s[1] < off < s[2]]
+        if not inside:
+            return True
+        sw = max(inside)
+        labels_before = [m for m in re.finditer(r"\b(case\s+[^:]+?\s*:(?!:)|default\s*:)",
+                                                code[sw[1]:off])]
+        if labels_before and labels_before[-1].group(1).startswith("default"):
+            return True
+    return False
+
+
+def compat_paths(cf: CFile, fn: Function, site: Site) -> str:
+    """Which ioctl syscalls bring an unknown command to the site's function."""
+    member = site.interface.partition(".")[2]
+    if "compat" in member:
+        return "compat"
+    if site.interface in COMPAT_BY_CORE:
+        return "both"
+    spec = COMPAT_FIELD.get(site.interface)
+    if spec is None:
+        return "unknown"
+    compat_member, pass_through = spec
+    reaching = chain(cf, fn.name)
+    bound_member, bound_names = member, reaching
+    if site.interface == "dvb_device.kernel_ioctl":
+        bound_member, bound_names = "unlocked_ioctl", {"dvb_generic_ioctl"}
+    blocks = initialisers(cf, bound_member, bound_names)
+    assigned = re.findall(r"\b%s\s*=\s*(\w+)\s*;" % re.escape(compat_member), cf.code)
+    if not blocks and not assigned:
+        return "unknown"
+    values = {v for v in assigned if v in reaching}
+    for block in blocks:
+        values |= set(re.findall(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(compat_member), block))
+    verdict = "native"
+    for value in sorted(values):
+        bound = set(re.findall(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(bound_member),
+                               "".join(blocks)))
+        if value in pass_through or value in bound or value == fn.name:
+            return "both"
+        reached = _reaches_unknown(cf, value, reaching - {value})
+        if reached is None:
+            verdict = "unknown"
+        elif reached:
+            return "both"
+    return verdict
+
+
+def forward(site: Site) -> str:
+    if site.interface in ("proto_ops.ioctl", "proto_ops.compat_ioctl") and site.to == "ENOIOCTLCMD" \
+            and site.from_ != "ENOIOCTLCMD":
+        return ("sock_do_ioctl() passes SIOC* commands (is_socket_ioctl_cmd()) on to "
+                "dev_ioctl(); other commands get -ENOTTY")
+    return "-"
+
+
+# interface -> (ops member whose absence the core answers with -EINVAL, path, where)
+CORE_FALLBACKS = {
+    "scsi_host_template.ioctl": ("compat_ioctl", "compat", "scsi_ioctl() in drivers/scsi/scsi_ioctl.c"),
+    "atmdev_ops.ioctl": ("compat_ioctl", "compat", "atm_dev_ioctl() in net/atm/resources.c"),
+}
+
+
+def fallback(cf: CFile, fn: Function, site: Site) -> str:
+    spec = CORE_FALLBACKS.get(site.interface)
+    if not spec:
+        return "-"
+    missing, path, where = spec
+    member = site.interface.partition(".")[2]
+    blocks = initialisers(cf, member, chain(cf, fn.name))
+    if not blocks:
+        return "unknown"
+    if any(re.search(r"\.\s*%s\s*=" % missing, b) for b in blocks):
+        return "-"
+    return f"{path}: {where} answers -EINVAL (no .{missing})"
+
+
+# --- the verdict -----------------------------------------------------------------
+
+def is_leaf(site: Site) -> bool:
+    return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
+
+
+def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
+    """The effect columns of one site; converted: lines of the file the series changes."""
+    cf = tree.file(site.file)
+    fn = function_at(cf, site.function, site.line) if cf else None
+    if fn is None:
+        return Effects("unknown", "unknown", "-", "unknown", "-", forward(site), "unknown",
+                       "invisible" if is_leaf(site) else "unknown")
+    anchor = anchor_of(cf, fn, site.line)
+    found = guards(cf, fn, anchor, converted)
+    for caller, call in callers(cf, fn.name):
+        found += guards(cf, caller, call, converted)
+    if any(g.kind in ("command normaliser", "every command") for g in found):
+        reach = "no"
+    elif found:
+        reach = "partly"
+    else:
+        reach = "yes"
+    guard = "; ".join(f"line {g.line}: {g.text} -> -{g.errno} ({g.kind})" for g in found) or "-"
+    if is_leaf(site):
+        visible = "invisible"
+    elif reach == "no":
+        visible = "unreachable"
+    else:
+        visible = "yes"
+    return Effects(
+        paths=compat_paths(cf, fn, site), reach=reach, guard=guard,
+        branches=twin_branches(cf, fn, site.line, converted),
+        uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
+        forward=forward(site), fallback=fallback(cf, fn, site), visible=visible)
+
+
+def analyse_sites(sites: list[Site], root: Path) -> dict[Site, Effects]:
+    """Effects of every site, reading each file of the tree once."""
+    tree = Tree(root)
+    by_file: dict[str, set[int]] = {}
+    for s in sites:
+        by_file.setdefault(s.file, set()).add(s.line)
+    return {s: analyse(tree, s, by_file[s.file]) for s in sites}

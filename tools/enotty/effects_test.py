@@ -1,0 +1,152 @@
+"""effects.py on excerpts of the real 6.12 handlers (testdata/effects/tree)."""
+from pathlib import Path
+
+import pytest
+
+from enotty import effects
+from enotty.sites import Site
+
+TREE = Path(__file__).parent / "testdata" / "effects" / "tree"
+
+
+def site(file, line, function, interface="file_operations.unlocked_ioctl", from_="EINVAL",
+         to="ENOTTY", rule="ioctl_default_return"):
+    return Site(file, line, function, interface, from_, to, rule)
+
+
+def analyse(*sites):
+    return effects.analyse_sites(list(sites), TREE)
+
+
+FLOPPY_NATIVE = site("drivers/block/floppy.c", 84, "fd_locked_ioctl",
+                     "block_device_operations.ioctl")
+FLOPPY_COMPAT = site("drivers/block/floppy.c", 120, "fd_compat_ioctl",
+                     "block_device_operations.compat_ioctl", rule="ioctl_switch_no_default")
+
+
+def test_floppy_guard_and_normaliser_make_the_native_default_unreachable():
+    got = analyse(FLOPPY_NATIVE, FLOPPY_COMPAT)
+    native = got[FLOPPY_NATIVE]
+    assert native.reach == "no"
+    assert native.visible == "unreachable"
+    # both checks before the switch, each with its line and its kind
+    assert "line 43: !((cmd & 0xff00) == 0x0200) -> -EINVAL (unknown-command answer)" in native.guard
+    assert "line 48: normalize_ioctl(&cmd, &size) -> -EINVAL (command normaliser)" in native.guard
+    # the WARN_ON assertion and the copy-in block are not answers to unknown commands
+    assert "WARN_ON" not in native.guard and "line 63" not in native.guard
+    # fd_compat_ioctl() calls fd_ioctl() only for listed commands: native only
+    assert native.paths == "native"
+
+
+def test_floppy_compat_default_is_reached():
+    got = analyse(FLOPPY_NATIVE, FLOPPY_COMPAT)[FLOPPY_COMPAT]
+    assert (got.paths, got.reach, got.guard, got.visible) == ("compat", "yes", "-", "yes")
+
+
+def test_fsl_diu_argument_check_answers_first():
+    s = site("drivers/video/fbdev/fsl-diu-fb.c", 31, "fsl_diu_ioctl", "fb_ops.fb_ioctl",
+             from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    got = analyse(s)[s]
+    assert got.reach == "partly"
+    assert got.guard == "line 10: !arg -> -EINVAL (argument check)"
+    assert got.visible == "invisible"       # a leaf: the VFS made it ENOTTY already
+    assert got.paths == "native"            # no .fb_compat_ioctl
+
+
+def test_sis_else_twin_keeps_einval():
+    s = site("drivers/video/fbdev/sis/sis_main.c", 20, "sisfb_ioctl", "fb_ops.fb_ioctl",
+             from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    got = analyse(s)[s]
+    assert got.branches == "#else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 22"
+    assert got.paths == "both"              # .fb_compat_ioctl = sisfb_ioctl
+
+
+def test_twin_converted_too_is_all():
+    a = site("drivers/video/fbdev/sis/sis_main.c", 20, "sisfb_ioctl", "fb_ops.fb_ioctl",
+             from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    b = site("drivers/video/fbdev/sis/sis_main.c", 22, "sisfb_ioctl", "fb_ops.fb_ioctl")
+    got = analyse(a, b)
+    assert got[a].branches == got[b].branches == "all"
+
+
+def test_opl3_known_commands_without_a_case():
+    s = site("sound/drivers/opl3/opl3_oss.c", 24, "snd_opl3_ioctl_seq_oss",
+             "snd_seq_oss_callback.ioctl")
+    got = analyse(s)[s]
+    # RESETSAMPLES is passed on by snd_seq_oss_ioctl(), PERCMODE and
+    # SYNTH_CONTROL by its default; RESET, SYNC and PANIC the core answers
+    # itself; 'T' is another family.
+    assert got.uncased == "SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES,SNDCTL_SYNTH_CONTROL"
+    assert got.uncased_commands()[1] == "SNDCTL_SEQ_RESETSAMPLES"
+    assert got.paths == "both"
+
+
+def test_socket_handler_forwards_to_dev_ioctl():
+    s = site("net/mctp/af_mctp.c", 18, "mctp_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
+             rule="ioctl_switch_no_default")
+    got = analyse(s)[s]
+    assert "dev_ioctl()" in got.forward and "SIOC*" in got.forward
+    assert got.paths == "both"
+    not_socket = site("drivers/char/ppdev.c", 33, "pp_do_ioctl")
+    assert analyse(not_socket)[not_socket].forward == "-"
+
+
+def test_scsi_core_fallback_on_compat_without_compat_ioctl():
+    s = site("drivers/scsi/smartpqi/smartpqi_init.c", 23, "pqi_ioctl", "scsi_host_template.ioctl",
+             rule="ioctl_default_assign")
+    got = analyse(s)[s]
+    assert got.fallback == ("compat: scsi_ioctl() in drivers/scsi/scsi_ioctl.c answers "
+                            "-EINVAL (no .compat_ioctl)")
+    assert got.paths == "native"
+    # the header's other 'B' commands have no case
+    assert got.uncased == "CCISS_GETHEARTBEAT,CCISS_RESCANDISK"
+
+
+def test_if_cmd_rejects_every_command():
+    s = site("drivers/staging/media/atomisp/pci/atomisp_ioctl.c", 17, "atomisp_vidioc_default",
+             "v4l2_ioctl_ops.vidioc_default", rule="ioctl_default_assign")
+    got = analyse(s)[s]
+    assert (got.reach, got.visible) == ("no", "unreachable")
+    assert got.guard == "line 6: cmd -> -EINVAL (every command)"
+
+
+def test_guard_for_named_known_commands_is_not_a_guard():
+    s = site("fs/udf/file.c", 29, "udf_ioctl", from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    got = analyse(s)[s]
+    assert (got.reach, got.guard) == ("yes", "-")    # -EPERM is no old answer either
+
+
+def test_state_check_before_second_switch_and_compat_ptr_ioctl():
+    s = site("drivers/char/ppdev.c", 33, "pp_do_ioctl")
+    got = analyse(s)[s]
+    assert got.reach == "partly"
+    assert got.guard == "line 19: (pp->flags & PP_CLAIMED) == 0 -> -EINVAL (state check)"
+    assert got.paths == "both"       # pp_ioctl() and .compat_ioctl = compat_ptr_ioctl
+
+
+def test_no_compat_ioctl_is_native():
+    s = site("drivers/char/ppdev.c", 63, "nocompat_ioctl")
+    got = analyse(s)[s]
+    assert (got.paths, got.reach, got.branches, got.uncased) == ("native", "yes", "all", "-")
+
+
+def test_missing_file_or_function_is_unknown_not_a_guess():
+    s = site("drivers/none.c", 3, "x_ioctl")
+    got = analyse(s)[s]
+    assert (got.paths, got.reach, got.visible) == ("unknown", "unknown", "unknown")
+
+
+@pytest.mark.parametrize("cond,terms", [
+    ("!arg && ((cmd == A) || (cmd == B))", ["!arg", "((cmd == A) || (cmd == B))"]),
+    ("(a || b)", ["a", "b"]),
+    ("f(x && y)", ["f(x && y)"]),
+])
+def test_operands(cond, terms):
+    assert effects.operands(cond) == terms
+
+
+def test_blank_keeps_offsets_and_hides_braces_in_strings():
+    text = 'a("{"); /* } */ b\n// {\nc'
+    got = effects.blank(text)
+    assert len(got) == len(text) and got.count("\n") == 2
+    assert "{" not in got and "}" not in got
