@@ -548,6 +548,9 @@ COMPAT_FIELD = {
     "file_operations.unlocked_ioctl": ("compat_ioctl", ("compat_ptr_ioctl",)),
     "fb_ops.fb_ioctl": ("fb_compat_ioctl", ()),
     "block_device_operations.ioctl": ("compat_ioctl", ("blkdev_compat_ptr_ioctl",)),
+    # compat_sock_ioctl_trans() calls sock_do_ioctl() only for listed SIOC*
+    # commands and answers -ENOIOCTLCMD to the rest: unknown compat commands
+    # reach the native op only through the protocol's own compat_ioctl.
     "proto_ops.ioctl": ("compat_ioctl", ()),
     "atmdev_ops.ioctl": ("compat_ioctl", ()),
     "scsi_host_template.ioctl": ("compat_ioctl", ()),
@@ -557,12 +560,11 @@ COMPAT_FIELD = {
     "dvb_device.kernel_ioctl": ("compat_ioctl", ("dvb_generic_ioctl",)),
 }
 # Native ops the core also calls for a compat caller, checked in 6.12:
-# compat_sock_ioctl_trans() ends in sock_do_ioctl() (net/socket.c);
 # tty_compat_ioctl() retries ld->ops->ioctl on -ENOIOCTLCMD (tty_io.c);
 # usbfs proc_ioctl_compat() calls proc_ioctl(); tapechar_compat_ioctl()
 # and odev_ioctl_compat() call the native path; v4l2_compat_ioctl32()
 # hands 'V' commands to the native unlocked_ioctl.
-COMPAT_BY_CORE = {"proto_ops.ioctl", "tty_ldisc_ops.ioctl", "usb_driver.unlocked_ioctl",
+COMPAT_BY_CORE = {"tty_ldisc_ops.ioctl", "usb_driver.unlocked_ioctl",
                   "tape_discipline.ioctl_fn", "snd_seq_oss_callback.ioctl",
                   "v4l2_subdev_core_ops.ioctl", "v4l2_ioctl_ops.vidioc_default"}
 

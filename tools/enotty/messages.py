@@ -118,6 +118,12 @@ MEANING = {
     "EINVAL": "-EINVAL means \"this command exists but an argument is wrong\".",
     "ENOSYS": "-ENOSYS means \"no such system call\", not \"no such ioctl command\".",
 }
+LINK = "https://docs.kernel.org/driver-api/ioctl.html"
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 site', '2 sites'; many for irregular forms."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _meaning(froms: set[str]) -> str:
@@ -150,15 +156,222 @@ def _visible_froms(sites: list[Site]) -> list[str]:
     return sorted({s.from_ for s in sites if not is_leaf(s)})
 
 
+# What the core does with the handler's value, from cocci/INTERFACES.rst
+# (each sentence there is backed by a file:line of 6.12).  Kernel paths only.
+DISPATCH: dict[str, str] = {
+    "file_operations.unlocked_ioctl":
+        "vfs_ioctl() in fs/ioctl.c returns the value of {handler} to user space; only "
+        "-ENOIOCTLCMD becomes -ENOTTY.",
+    "file_operations.compat_ioctl":
+        "The compat ioctl syscall in fs/ioctl.c returns the value of {handler} to user "
+        "space; only -ENOIOCTLCMD becomes -ENOTTY.",
+    "v4l2_ioctl_ops.vidioc_default":
+        "__video_do_ioctl() in drivers/media/v4l2-core/v4l2-ioctl.c calls {handler} for commands the "
+        "V4L2 core does not know and returns the value to user space.",
+    "snd_hwdep_ops.ioctl":
+        "snd_hwdep_ioctl() in sound/core/hwdep.c calls {handler} after its own SNDRV_HWDEP_IOCTL_* "
+        "commands and returns the value to user space.",
+    "fb_ops.fb_ioctl":
+        "do_fb_ioctl() in drivers/video/fbdev/core/fb_chrdev.c calls {handler} for commands the fbdev "
+        "core does not handle and returns the value to user space.",
+    "fb_ops.fb_compat_ioctl":
+        "fb_compat_ioctl() in drivers/video/fbdev/core/fb_chrdev.c returns the value of "
+        "{handler} to user space.",
+    "block_device_operations.ioctl":
+        "blkdev_ioctl() in block/ioctl.c calls {handler} after the generic block commands "
+        "and returns the value to user space.",
+    "block_device_operations.compat_ioctl":
+        "compat_blkdev_ioctl() in block/ioctl.c calls {handler} after the generic block "
+        "commands and returns the value to user space.",
+    "tty_operations.ioctl":
+        "tty_ioctl() in drivers/tty/tty_io.c goes on to the line discipline, where TCGETS and "
+        "the other termios commands are handled, only when the driver answers -ENOIOCTLCMD; any "
+        "other value ends the call.",
+    "tty_ldisc_ops.ioctl":
+        "tty_ioctl() in drivers/tty/tty_io.c turns -ENOIOCTLCMD from the line discipline into "
+        "-ENOTTY and returns any other value as is; tty_compat_ioctl() calls the native "
+        "->ioctl() for a 32-bit caller only when ->compat_ioctl() answers -ENOIOCTLCMD.",
+    "tty_ldisc_ops.compat_ioctl":
+        "tty_compat_ioctl() in drivers/tty/tty_io.c calls the line discipline's native "
+        "->ioctl() only when ->compat_ioctl() answers -ENOIOCTLCMD; any other value reaches "
+        "user space.",
+    "watchdog_ops.ioctl":
+        "watchdog_ioctl() in drivers/watchdog/watchdog_dev.c runs the core's own WDIOC_* "
+        "commands only when the driver answers -ENOIOCTLCMD.",
+    "v4l2_subdev_core_ops.ioctl":
+        "subdev_do_ioctl() in drivers/media/v4l2-core/v4l2-subdev.c returns the value of "
+        "{handler}, which "
+        "video_usercopy() turns into -ENOTTY for user space only if it is -ENOIOCTLCMD; "
+        "v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD.",
+    "proto_ops.ioctl":
+        "sock_do_ioctl() in net/socket.c hands the command on to dev_ioctl() only when the "
+        "protocol answers -ENOIOCTLCMD; any other value reaches user space.",
+    "proto_ops.compat_ioctl":
+        "compat_sock_ioctl() in net/socket.c goes on to its own translations only when the "
+        "protocol answers -ENOIOCTLCMD.",
+    "scsi_host_template.ioctl":
+        "scsi_ioctl() in drivers/scsi/scsi_ioctl.c calls {handler} for commands the SCSI midlayer "
+        "does not handle and returns the value.",
+    "tape_discipline.ioctl_fn":
+        "__tapechar_ioctl() in drivers/s390/char/tape_char.c calls {handler} after MTIOCTOP, MTIOCPOS "
+        "and MTIOCGET and returns the value to user space.",
+    "atmdev_ops.ioctl":
+        "atm_dev_ioctl() in net/atm/resources.c turns -ENOIOCTLCMD into -ENOTTY and returns "
+        "any other value to user space.",
+    "dvb_device.kernel_ioctl":
+        "dvb_usercopy() in drivers/media/dvb-core/dvbdev.c turns -ENOIOCTLCMD into -ENOTTY and "
+        "returns any other value to user space.",
+    "usb_driver.unlocked_ioctl":
+        "proc_ioctl() in drivers/usb/core/devio.c (USBDEVFS_IOCTL) turns -ENOIOCTLCMD into "
+        "-ENOTTY and returns any other value to user space.",
+    "snd_seq_oss_callback.ioctl":
+        "snd_seq_oss_ioctl() in sound/core/seq/oss/seq_oss_ioctl.c hands {handler} the commands the "
+        "OSS sequencer does not handle itself and returns the value to user space.",
+}
+
+
+def dispatch_sentence(interface: str, info: InterfaceInfo | None, handler: str = "the handler") -> str:
+    """What the core does with handler's value; from INTERFACES.rst or the table row."""
+    if interface in DISPATCH:
+        return DISPATCH[interface].replace("{handler}", handler)
+    if not info or not info.dispatch:
+        return ""
+    file, _, func = info.dispatch.partition(":")
+    where = f"{func}() in {file}" if func else file
+    if info.to == "ENOIOCTLCMD":
+        return f"{where} tries its next handler only when {handler} answers -ENOIOCTLCMD."
+    return f"{where} returns the value of {handler}; no handler is tried after it."
+
+
+_ABI = {"64": "64-bit", "native": "64-bit", "lp64": "64-bit", "x86_64": "64-bit",
+        "32": "32-bit", "compat": "32-bit", "m32": "32-bit", "ia32": "32-bit", "i386": "32-bit"}
+AUDIT_COLUMNS = ("target", "source", "function", "command", "abi", "before", "after", "patch")
+
+
+def read_audit(stream) -> list[dict[str, str]]:
+    """Rows of an audit.tsv (header AUDIT_COLUMNS); ValueError on another header."""
+    lines = [ln.rstrip("\r\n") for ln in stream if ln.strip()]
+    if not lines or tuple(lines[0].split("\t")) != AUDIT_COLUMNS:
+        raise ValueError(f"audit.tsv: expected header {' '.join(AUDIT_COLUMNS)}")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        cells = line.split("\t")
+        if len(cells) != len(AUDIT_COLUMNS):
+            raise ValueError(f"audit.tsv line {number}: {len(cells)} fields, expected "
+                             f"{len(AUDIT_COLUMNS)}")
+        rows.append(dict(zip(AUDIT_COLUMNS, cells)))
+    return rows
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def tested_line(rows: list[dict[str, str]], patch: str) -> str:
+    """The QEMU sentence for one patch from its audit.tsv rows, '' if none.
+
+    patch is matched against the `patch` column (the patch file name).
+    """
+    mine = [r for r in rows if r["patch"] == patch]
+    if not mine:
+        return ""
+    targets = sorted({r["target"] for r in mine})
+    abis = sorted({_ABI.get(r["abi"], r["abi"]) for r in mine}, key=lambda a: (a != "64-bit", a))
+    results: dict[tuple[str, str, str, str], None] = {}
+    for r in sorted(mine, key=lambda r: (r["source"], r["command"])):
+        results[(r["source"], r["command"], r["before"], r["after"])] = None
+    clauses = []
+    for source, command, before, after in results:
+        what = "an unknown command" if command in ("", "-", "unknown") else command
+        if before == after:
+            clauses.append(f"{what} on {source} still fails with {after} (unchanged)")
+        else:
+            clauses.append(f"{what} on {source} now fails with {after} (was {before})")
+    callers = _join(abis) + (" callers" if len(abis) > 1 or abis[0].endswith("bit") else "")
+    return (f"Tested in QEMU ({', '.join(targets)}; {callers}): " + "; ".join(clauses) + ".")
+
+
+def _functions_phrase(names: list[str]) -> str:
+    return _join([f"{n}()" for n in names])
+
+
+def _paths_phrase(paths: set[str]) -> str:
+    if paths == {"native"}:
+        return "for native callers (the compat ioctl path does not reach this code)"
+    if paths == {"compat"}:
+        return "for 32-bit callers on a 64-bit kernel (the compat ioctl path)"
+    if paths <= {"native", "compat", "both"} and paths:
+        return "for native and 32-bit compat callers"
+    return ""
+
+
+def effects_sentences(sites: list[Site]) -> list[str]:
+    """The user-visible change of a patch, from the effect columns of its sites."""
+    out: list[str] = []
+    visible = [s for s in sites if not is_leaf(s) and
+               (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
+    if visible:
+        before = sorted({s.from_ for s in visible})
+        paths = {s.effects.paths if s.effects else "unknown" for s in visible}
+        where = "" if "unknown" in paths else _paths_phrase(paths)
+        out.append(f"User-visible change: an unknown command now fails with ENOTTY instead of "
+                   f"{' or '.join(before)}" + (f" {where}" if where else "") + ".")
+    else:
+        out.append("User-visible change: none.")
+    for s in sorted(sites, key=Site.sort_key):
+        e = s.effects
+        if e is None:
+            continue
+        if e.visible == "unreachable":
+            out.append(f"No unknown command reaches the changed line of {s.function}(): it "
+                       f"answers -{_guard_errno(e.guard)} first when {_guard_text(e.guard)}; "
+                       "this patch leaves that check alone.")
+        elif e.reach == "partly" and not is_leaf(s):
+            out.append(f"{s.function}() still answers -{_guard_errno(e.guard)} to any command "
+                       f"first when {_guard_text(e.guard)}.")
+        if e.branches not in ("all", "unknown"):
+            out.append(f"In {s.function}() the {e.branches}; this patch does not change it.")
+        names = e.uncased_commands()
+        if names and not is_leaf(s):
+            shown = names if len(names) <= 5 else names[:4]
+            rest = "" if len(names) <= 5 else f" and {len(names) - 4} more"
+            out.append(f"Known commands of the same family that {s.function}() has no case for "
+                       f"({', '.join(shown)}{rest}) get ENOTTY now too.")
+        if e.forward not in ("-", "unknown"):
+            out.append(f"With -ENOIOCTLCMD from {s.function}(), sock_do_ioctl() passes SIOC* "
+                       "commands on to dev_ioctl(), so an interface command such as "
+                       "SIOCGIFINDEX on this socket can now succeed where it failed with "
+                       f"{s.from_}; other unknown commands fail with ENOTTY.")
+        if e.fallback not in ("-", "unknown"):
+            path, _, rest = e.fallback.partition(": ")
+            who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
+            out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {rest}.")
+    leaves = sorted({s.function for s in sites if is_leaf(s)})
+    if leaves:
+        out.append(f"The -ENOIOCTLCMD -> -ENOTTY change in {_functions_phrase(leaves)} is not "
+                   "visible: the VFS already turned that value into ENOTTY.")
+    return out
+
+
+def _guard_text(guard: str) -> str:
+    """'line 10: !arg -> -EINVAL (argument check)' -> '`!arg` (line 10)'."""
+    texts = []
+    for g in (g.strip() for g in guard.split(";")):
+        m = re.match(r"line (\d+): (.*) -> -E\w+ \(([^)]*)\)$", g)
+        if m:
+            fails = " fails" if m.group(3) == "command normaliser" else ""
+            texts.append(f"`{m.group(2)}`{fails} (line {m.group(1)})")
+    return " or ".join(texts) if texts else "a check before its dispatch fails"
+
+
+def _guard_errno(guard: str) -> str:
+    m = re.search(r"-> -(E\w+)", guard)
+    return m.group(1) if m else "EINVAL"
+
+
 def user_visible(sites: list[Site]) -> str:
     """What a program sees change, for a commit message."""
-    before = _visible_froms(sites)
-    if not before:
-        return ("User-visible change: none. The VFS turned -ENOIOCTLCMD into ENOTTY "
-                "before; the handler now says so itself.")
-    return (f"User-visible change: an unknown command now fails with ENOTTY instead of "
-            f"{' or '.join(before)}, so user space can tell a missing command from a bad "
-            "argument. Known commands and their argument checks are unchanged.")
+    return " ".join(effects_sentences(sites))
 
 
 def abi_note(sites: list[Site]) -> str:
@@ -167,83 +380,71 @@ def abi_note(sites: list[Site]) -> str:
     if not before:
         return ("ABI note: none. Every change turns a -ENOIOCTLCMD that the VFS already "
                 "reported as ENOTTY into -ENOTTY; user space sees the same errno.")
-    leaf = any(is_leaf(s) for s in sites)
     return (f"ABI note: a program that tested for {' or '.join(before)} after an unknown "
-            "command now sees ENOTTY. EINVAL keeps its meaning, a known command with a bad "
-            "argument; known commands behave exactly as before."
-            + (" The -ENOIOCTLCMD -> -ENOTTY changes are not visible: the VFS already "
-               "turned that value into ENOTTY." if leaf else ""))
+            "command now sees ENOTTY where a patch says so; each patch names the paths and "
+            "the commands whose answer changes. EINVAL keeps its meaning, a known command "
+            "with a bad argument.")
 
 
-def _functions(sites: list[Site]) -> list[str]:
-    seen: dict[tuple[str, str], list[Site]] = {}
-    for s in sorted(sites, key=Site.sort_key):
-        seen.setdefault((s.file, s.function), []).append(s)
-    lines = []
-    for (file, func), group in seen.items():
-        changes = sorted({f"-{s.from_} -> -{s.to}" for s in group})
-        lines.append(f"- {func}() in {file}: {', '.join(changes)}")
-    return lines
+PRECEDENT = ("The same conversion was accepted upstream after 6.12, e.g. \"drm/amdkfd: "
+             "return -ENOTTY for unsupported IOCTLs\" (commit 57af162bfc8c), and LTP's "
+             "ioctl_pidfd05 accepts ENOTTY since the pidfs ioctls changed. Known commands "
+             "a driver does not support may keep EINVAL by design: rtctest and LTP rtc01 "
+             "take EINVAL from RTC_AIE_ON as \"alarms not supported\".")
+
+
+def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list[str]:
+    """The why of a patch: one paragraph for all its functions."""
+    visible = [s for s in sites if not is_leaf(s)]
+    text: list[str] = []
+    if visible:
+        funcs = sorted({s.function for s in visible})
+        froms = {s.from_ for s in visible}
+        verb = "answers" if len(funcs) == 1 else "answer"
+        text.append(f"{_functions_phrase(funcs)} {verb} an ioctl command "
+                    f"{'it does' if len(funcs) == 1 else 'they do'} not know with "
+                    f"{errno_phrase(froms)}.")
+        for name in sorted({s.interface for s in visible}):
+            handler = _functions_phrase(sorted({s.function for s in visible if s.interface == name}))
+            sentence = dispatch_sentence(name, interfaces.get(name), handler)
+            if sentence:
+                text.append(sentence)
+        text.append(_meaning(froms))
+        tos = {s.to for s in visible}
+        if tos == {"ENOTTY"}:
+            text.append(f"{DOC} names -ENOTTY (\"Inappropriate ioctl for device\") as the "
+                        "answer for a command that is not known.")
+        else:
+            text.append(f"{DOC} names -ENOIOCTLCMD as the answer of a handler whose caller "
+                        "tries another handler, and -ENOTTY where the answer is final.")
+    leaves = sorted({s.function for s in sites if is_leaf(s)})
+    if leaves:
+        verb = "answers" if len(leaves) == 1 else "answer"
+        text.append(f"{_functions_phrase(leaves)} {verb} an unknown command with -ENOIOCTLCMD, "
+                    "a kernel-internal value that nothing on the way tries another handler on: "
+                    "vfs_ioctl() and the compat ioctl syscall in fs/ioctl.c only turn it into "
+                    f"-ENOTTY. Return that final answer where it is decided, as {DOC} asks.")
+    return [" ".join(text)]
 
 
 def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
-                   rules: list[str], signoff: str) -> str:
-    """Subject, body wrapped at 75 columns, Signed-off-by."""
-    paras: list[str] = []
-    by_iface: dict[str, list[Site]] = {}
-    for s in sites:
-        by_iface.setdefault(s.interface, []).append(s)
-    for name in sorted(by_iface):
-        group = by_iface[name]
-        funcs = sorted({s.function + "()" for s in group})
-        info = interfaces.get(name)
-        froms = errno_phrase({s.from_ for s in group})
-        to = group[0].to
-        handler = ", ".join(funcs)
-        dispatch = ""
-        if info and info.dispatch:
-            file, _, func = info.dispatch.partition(":")
-            dispatch = f"{func}() in {file}" if func else file
-        visible = [st for st in group if not is_leaf(st)]
-        leaves = [st for st in group if is_leaf(st)]
-        if to == "ENOTTY" and visible:
-            text = (f"{handler} ({name}) answers an ioctl command it does not know "
-                    f"with {errno_phrase({st.from_ for st in visible})}.")
-            if dispatch:
-                text += f" {dispatch} hands that value straight to user space,"
-                text += " so the caller sees it."
-            text += " " + _meaning({st.from_ for st in visible})
-            text += (" The convention for an unknown command is -ENOTTY "
-                     "(\"Inappropriate ioctl for device\"), see " + DOC + ".")
-            paras.append(text)
-        elif to != "ENOTTY":
-            text = (f"{handler} ({name}) answers an ioctl command it does not know "
-                    f"with {froms}.")
-            if dispatch:
-                text += (f" {dispatch} treats -ENOIOCTLCMD as \"not mine\" and goes on to "
-                         "its generic handling, which ends in -ENOTTY for a command "
-                         "nobody knows;")
-            else:
-                text += " The core treats -ENOIOCTLCMD as \"not mine\" and tries its fallback;"
-            text += (f" {froms} stops that fallback and reaches user space instead. "
-                     + _meaning({st.from_ for st in group})
-                     + " Return -ENOIOCTLCMD, as " + DOC + " describes.")
-            paras.append(text)
-        if to == "ENOTTY" and leaves:
-            leaf_funcs = ", ".join(sorted({st.function + "()" for st in leaves}))
-            paras.append(
-                f"{leaf_funcs} ({name}) {'answers' if len(leaves) == 1 else 'answer'} an unknown "
-                "command with -ENOIOCTLCMD, a kernel-internal value that nothing on the way "
-                "tries another handler on: vfs_ioctl() and the compat ioctl syscall in "
-                "fs/ioctl.c only turn it into -ENOTTY for user space. Return that final "
-                "answer where it is decided: " + DOC + " names -ENOTTY as the answer "
-                "for a command that is not known. User space sees ENOTTY before and after.")
-    paras.append(user_visible(sites))
-    paras.append("Functions changed:\n" + "\n".join(_functions(sites)))
-    paras.append("Found and converted with Coccinelle (" + ", ".join(f"cocci/{r}.cocci" for r in rules)
-                 + ").")
+                   rules: list[str], signoff: str, tested: str = "") -> str:
+    """Subject, body wrapped at 75 columns, Link:, Signed-off-by.
+
+    sites carry their effects (effects.analyse_sites) when known; without
+    them the message claims nothing about guards or other paths.  tested is
+    tested_line()'s sentence or ''.  rules name the semantic patches.
+    """
+    paras = explanation(sites, interfaces)
+    paras.append(" ".join(effects_sentences(sites)) +
+                 " Commands the driver handles behave as before.")
+    if tested:
+        paras.append(tested)
+    paras.append(f"Found with Coccinelle (semantic {'patch' if len(rules) == 1 else 'patches'} "
+                 f"{_join(sorted(rules))}, not part of the kernel tree)." if rules
+                 else "Found with Coccinelle.")
     body = wrap("\n\n".join(paras))
-    return f"{subject_line}\n\n{body}\nSigned-off-by: {signoff}\n"
+    return f"{subject_line}\n\n{body}\nLink: {LINK}\nSigned-off-by: {signoff}\n"
 
 
 _MAILBOX = re.compile(r"^\s*(.*?)\s*<([^<>@\s]+@[^<>\s]+)>\s*$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from enotty import messages
-from enotty.sites import Site
+from enotty.sites import Effects, Site
 
 
 @pytest.mark.parametrize("path, driver, prefix", [
@@ -37,45 +37,170 @@ def test_path_prefix(path: str, driver: str, prefix: str) -> None:
     assert messages.path_prefix(path, driver) == prefix
 
 
+def _site(file, line, function, interface, from_="EINVAL", to="ENOTTY", rule="ioctl_default_return",
+          **effects):
+    e = None
+    if effects:
+        fields = dict(paths="both", reach="yes", guard="-", branches="all", uncased="-",
+                      forward="-", fallback="-", visible="yes")
+        fields.update(effects)
+        e = Effects(**fields)
+    return Site(file, line, function, interface, from_, to, rule, effects=e)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
 def test_commit_message_is_wrapped_and_complete() -> None:
-    sites = [Site("drivers/tty/x.c", 10, "x_tty_ioctl_with_a_rather_long_name", "tty_operations.ioctl",
-                  "EINVAL", "ENOIOCTLCMD", "ioctl_default_return")]
-    info = {"tty_operations.ioctl": messages.InterfaceInfo("tty_operations.ioctl", "ENOIOCTLCMD",
-                                                           "drivers/tty/tty_io.c:tty_ioctl")}
+    sites = [_site("drivers/tty/x.c", 10, "x_tty_ioctl_with_a_rather_long_name", "tty_operations.ioctl",
+                   to="ENOIOCTLCMD")]
     subj = messages.subject("tty: x:", sites)
     assert subj == "tty: x: Return -ENOIOCTLCMD for unknown ioctl commands"
-    msg = messages.commit_message(subj, sites, info, ["ioctl_default_return"], "A <a@b.c>")
+    msg = messages.commit_message(subj, sites, {}, ["ioctl_default_return"], "A <a@b.c>")
     lines = msg.splitlines()
-    assert lines[0] == subj and lines[1] == "" and lines[-1] == "Signed-off-by: A <a@b.c>"
+    assert lines[0] == subj and lines[1] == ""
+    assert lines[-2:] == [f"Link: {messages.LINK}", "Signed-off-by: A <a@b.c>"]
     assert all(len(ln) <= 75 for ln in lines[1:])
-    body = " ".join(lines)
-    assert "tty_ioctl() in drivers/tty/tty_io.c" in body and "ENOTTY instead of EINVAL" in body
-    assert "- x_tty_ioctl_with_a_rather_long_name() in drivers/tty/x.c: -EINVAL ->\n  -ENOIOCTLCMD" in msg
-    assert "Documentation/driver-api/ioctl.rst" in msg
+    body = _flat(msg)
+    # the INTERFACES.rst fact, not "goes on to its generic handling"
+    assert ("tty_ioctl() in drivers/tty/tty_io.c goes on to the line discipline, where TCGETS "
+            "and the other termios commands are handled, only when the driver answers "
+            "-ENOIOCTLCMD") in body
+    assert "generic handling" not in body
+    assert "cocci/" not in body and "semantic patch ioctl_default_return, not part of the kernel tree" in body
+    # no effects known: no claim about paths
+    assert "ENOTTY instead of EINVAL." in body and "callers" not in body
+
+
+def test_subdev_wording_names_the_walk_that_needs_enoioctlcmd() -> None:
+    sites = [_site("drivers/staging/media/x.c", 5, "x_ioctl", "v4l2_subdev_core_ops.ioctl", to="ENOIOCTLCMD")]
+    body = _flat(messages.commit_message("s", sites, {}, ["r"], "A <a@b.c>"))
+    assert "subdev_do_ioctl() in drivers/media/v4l2-core/v4l2-subdev.c returns the value of x_ioctl()" in body
+    assert "v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD" in body
+    assert "generic handling" not in body
+
+
+def test_interface_without_a_table_sentence_uses_the_dispatch_row() -> None:
+    info = {"rtc_class_ops.ioctl": messages.InterfaceInfo("rtc_class_ops.ioctl", "ENOTTY",
+                                                          "drivers/rtc/dev.c:rtc_dev_ioctl")}
+    sites = [_site("drivers/rtc/x.c", 5, "x_rtc_ioctl", "rtc_class_ops.ioctl")]
+    body = _flat(messages.commit_message("s", sites, info, ["r"], "A <a@b.c>"))
+    assert ("rtc_dev_ioctl() in drivers/rtc/dev.c returns the value of x_rtc_ioctl(); no handler "
+            "is tried after it.") in body
+
+
+def test_floppy_effects_are_told_not_hidden() -> None:
+    native = _site("drivers/block/floppy.c", 3564, "fd_locked_ioctl", "block_device_operations.ioctl",
+                   paths="native", reach="no", visible="unreachable",
+                   guard="line 3425: !((cmd & 0xff00) == 0x0200) -> -EINVAL (unknown-command answer); "
+                         "line 3430: normalize_ioctl(&cmd, &size) -> -EINVAL (command normaliser)")
+    compat = _site("drivers/block/floppy.c", 3914, "fd_compat_ioctl", "block_device_operations.compat_ioctl",
+                   paths="compat")
+    body = _flat(messages.commit_message("s", [native, compat], {}, ["a", "b"], "A <a@b.c>"))
+    assert body.count("fd_compat_ioctl() and fd_locked_ioctl() answer an ioctl command they do not know "
+                      "with -EINVAL.") == 1
+    assert ("an unknown command now fails with ENOTTY instead of EINVAL for 32-bit callers on a "
+            "64-bit kernel (the compat ioctl path)") in body
+    assert ("No unknown command reaches the changed line of fd_locked_ioctl(): it answers -EINVAL first "
+            "when `!((cmd & 0xff00) == 0x0200)` (line 3425) or `normalize_ioctl(&cmd, &size)` fails "
+            "(line 3430)") in body
+    assert "semantic patches a and b" in body
+
+
+def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
+    opl3 = _site("sound/drivers/opl3/opl3_oss.c", 242, "snd_opl3_ioctl_seq_oss", "snd_seq_oss_callback.ioctl",
+                 uncased="SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES")
+    body = _flat(messages.commit_message("s", [opl3], {}, ["r"], "A <a@b.c>"))
+    assert ("Known commands of the same family that snd_opl3_ioctl_seq_oss() has no case for "
+            "(SNDCTL_SEQ_PERCMODE, SNDCTL_SEQ_RESETSAMPLES) get ENOTTY now too.") in body
+    many = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", uncased="A,B,C,D,E,F,G")
+    assert "(A, B, C, D and 3 more)" in _flat(messages.user_visible([many]))
+    mctp = _site("net/mctp/af_mctp.c", 529, "mctp_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
+                 paths="native", forward="sock_do_ioctl() passes SIOC* commands on")
+    body = _flat(messages.user_visible([mctp]))
+    assert "SIOCGIFINDEX on this socket can now succeed where it failed with EINVAL" in body
+    assert "for native callers" in body
+    pqi = _site("drivers/scsi/smartpqi/smartpqi_init.c", 1, "pqi_ioctl", "scsi_host_template.ioctl",
+                paths="native",
+                fallback="compat: scsi_ioctl() in drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl)")
+    assert ("32-bit callers on a 64-bit kernel still get EINVAL: scsi_ioctl() in "
+            "drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl).") in _flat(messages.user_visible([pqi]))
+    sis = _site("drivers/video/fbdev/sis/sis_main.c", 1832, "sisfb_ioctl", "fb_ops.fb_ioctl",
+                from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd", visible="invisible",
+                branches="#else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 1834")
+    body = _flat(messages.user_visible([sis]))
+    assert body.startswith("User-visible change: none.")
+    assert "the #else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 1834" in body
+    diu = _site("d.c", 1, "fsl_x_ioctl", "fb_ops.fb_ioctl", reach="partly",
+                guard="line 1277: !arg -> -EINVAL (argument check)")
+    assert "fsl_x_ioctl() still answers -EINVAL to any command first when `!arg` (line 1277)." in \
+        _flat(messages.user_visible([diu]))
 
 
 def test_a_leaf_enoioctlcmd_is_no_user_visible_change() -> None:
     # vfs_ioctl() turned -ENOIOCTLCMD into ENOTTY already: the message must
     # not promise user space a change it will not see.
-    sites = [Site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOIOCTLCMD", "ENOTTY",
-                  "ioctl_leaf_enoioctlcmd")]
-    msg = " ".join(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>").split())
+    sites = [_site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOIOCTLCMD",
+                   rule="ioctl_leaf_enoioctlcmd")]
+    msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>"))
     assert "User-visible change: none." in msg and "vfs_ioctl()" in msg
     assert "errno 515" not in msg and "argument is wrong" not in msg
     assert messages.abi_note(sites).startswith("ABI note: none.")
 
 
 def test_a_mixed_patch_names_only_the_visible_old_values() -> None:
-    sites = [Site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOIOCTLCMD", "ENOTTY",
-                  "ioctl_leaf_enoioctlcmd"),
-             Site("sound/usb/x.c", 20, "y_hwdep_ioctl", "snd_hwdep_ops.ioctl", "ENOSYS", "ENOTTY",
-                  "ioctl_default_return")]
-    msg = " ".join(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>").split())
-    assert "y_hwdep_ioctl() (snd_hwdep_ops.ioctl) answers an ioctl command it does not know with -ENOSYS." in msg
-    assert "x_hwdep_ioctl() (snd_hwdep_ops.ioctl) answers an unknown command with -ENOIOCTLCMD" in msg
-    assert "now fails with ENOTTY instead of ENOSYS, so" in msg
+    sites = [_site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOIOCTLCMD",
+                   rule="ioctl_leaf_enoioctlcmd"),
+             _site("sound/usb/x.c", 20, "y_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOSYS")]
+    msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>"))
+    assert "y_hwdep_ioctl() answers an ioctl command it does not know with -ENOSYS." in msg
+    assert "x_hwdep_ioctl() answers an unknown command with -ENOIOCTLCMD" in msg
+    assert "now fails with ENOTTY instead of ENOSYS." in msg
+    assert "change in x_hwdep_ioctl() is not visible" in msg
     note = messages.abi_note(sites)
-    assert "tested for ENOSYS after" in note and "not visible" in note
+    assert "tested for ENOSYS after" in note
+
+
+def test_plural() -> None:
+    assert messages.plural(1, "site") == "1 site"
+    assert messages.plural(2, "site") == "2 sites"
+    assert messages.plural(3, "patch", "patches") == "3 patches"
+
+
+AUDIT = (
+    "target\tsource\tfunction\tcommand\tabi\tbefore\tafter\tpatch\n"
+    "x86_64\t/dev/fd0\tfd_compat_ioctl\tunknown\t64\tEINVAL\tENOTTY\t0003-floppy.patch\n"
+    "x86_64\t/dev/fd0\tfd_compat_ioctl\tunknown\t32\tEINVAL\tENOTTY\t0003-floppy.patch\n"
+    "x86_64\t/dev/loop-control\tloop_control_ioctl\tunknown\t64\tENOSYS\tENOTTY\t0004-loop.patch\n"
+    "x86_64\t/dev/fb0\tvivid_fb_ioctl\tunknown\t32\tENOTTY\tENOTTY\t0001-vivid.patch\n"
+)
+
+
+def test_tested_line_from_audit_rows() -> None:
+    import io
+    rows = messages.read_audit(io.StringIO(AUDIT))
+    assert len(rows) == 4
+    assert messages.tested_line(rows, "0003-floppy.patch") == (
+        "Tested in QEMU (x86_64; 64-bit and 32-bit callers): an unknown command on /dev/fd0 "
+        "now fails with ENOTTY (was EINVAL).")
+    assert messages.tested_line(rows, "0004-loop.patch") == (
+        "Tested in QEMU (x86_64; 64-bit callers): an unknown command on /dev/loop-control now "
+        "fails with ENOTTY (was ENOSYS).")
+    assert messages.tested_line(rows, "0001-vivid.patch").endswith(
+        "an unknown command on /dev/fb0 still fails with ENOTTY (unchanged).")
+    assert messages.tested_line(rows, "0009-none.patch") == ""
+    msg = messages.commit_message("s", [_site("a.c", 1, "f", "file_operations.unlocked_ioctl")], {}, ["r"],
+                                  "A <a@b.c>", tested=messages.tested_line(rows, "0004-loop.patch"))
+    assert "Tested in QEMU (x86_64; 64-bit callers): an unknown command on\n/dev/loop-control" in msg
+
+
+def test_read_audit_rejects_other_headers_and_short_rows() -> None:
+    import io
+    with pytest.raises(ValueError, match="header"):
+        messages.read_audit(io.StringIO("target\tsource\n"))
+    with pytest.raises(ValueError, match="line 2"):
+        messages.read_audit(io.StringIO(AUDIT.splitlines()[0] + "\nx86_64\t/dev/x\n"))
 
 
 def test_parse_signoff() -> None:
