@@ -37,7 +37,7 @@ def is_compat(site: Site) -> bool:
 
 def subject(prefix: str) -> str:
     """The cleanup patch's subject line."""
-    return f"{prefix} Return -ENOTTY instead of -ENOIOCTLCMD for unknown ioctls"
+    return f"{prefix} Return -ENOTTY instead of -ENOIOCTLCMD"
 
 
 def compat_note(sites: list[Site]) -> str:
