@@ -6,6 +6,7 @@
 #   make report [KDIR=DIR] [M=SUBDIR]              sites as TSV on stdout
 #   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
+#   make audit [KDIR=DIR] [SERIES=all|NAME] [OUT=DIR]  QEMU before/after of every patched handler
 #   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
 
 PYTHON  ?= /usr/bin/python3
@@ -17,11 +18,11 @@ opt = $(if $($(1)),$(2) '$($(1))')
 # JOBS= spatch workers (default: every core); TIMEOUT= seconds per file.
 SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout)
 
-.PHONY: all help report patches mailout bench verify-generated qemu-test check
+.PHONY: all help report patches mailout bench verify-generated qemu-test audit check
 
 all: help
 help:
-	@sed -n '4,10s/^# \{0,1\}//p' Makefile
+	@sed -n '4,11s/^# \{0,1\}//p' Makefile
 
 report:
 	@$(PKGS) report
@@ -51,6 +52,11 @@ qemu-test:
 	@$(PY) $(CURDIR)/selftests/qemu/qemu_test.py \
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) \
 		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
+
+audit:
+	@$(PKGS) qemu
+	@$(PY) $(CURDIR)/selftests/audit/audit_run.py \
+		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,OUT,--out)
 
 # The default tree is unpacked first: the tests that use its scripts
 # (get_maintainer.pl, checkpatch.pl) and headers must run, not skip.

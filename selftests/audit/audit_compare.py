@@ -1,0 +1,195 @@
+"""Before/after comparison of two probe runs, the verdict, audit.tsv and AUDIT.md.
+
+Pure functions over plain records: the runner feeds them what the two
+boots printed and what the series claim; nothing here boots or builds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from audit_table import Row, source_for
+
+TSV_HEADER = "target\tsource\tfunction\tcommand\tabi\tbefore\tafter\tpatch"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one target answered to one command under one ABI."""
+    target: str
+    driver: str | None
+    command: str
+    abi: str            # native | compat
+    harmless: bool      # the known harmless smoke-check command
+    result: str         # errno name or "0"; "-" when the target could not be opened
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What the series says a patched source file changes for user space."""
+    source: str
+    patch: str                  # patch file relative to the output folder
+    series: str
+    functions: tuple[str, ...]
+    visible: bool               # False: a leaf -ENOIOCTLCMD -> ENOTTY cleanup
+    old: tuple[str, ...]        # the answers user space saw before (EINVAL...)
+
+
+@dataclass
+class Line:
+    target: str
+    source: str
+    function: str
+    command: str
+    abi: str
+    before: str
+    after: str
+    patch: str
+    harmless: bool
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def tsv(self) -> str:
+        return "\t".join((self.target, self.source, self.function, self.command, self.abi,
+                          self.before, self.after, self.patch))
+
+
+def compare(before: list[Answer], after: list[Answer], rows: dict[str, Row],
+            claims: dict[str, Claim]) -> list[Line]:
+    """One line per (target, command, abi) seen in either boot, in a stable
+    order; a side that did not see it shows `missing`."""
+    key = lambda a: (a.target, a.command, a.abi)  # noqa: E731
+    old = {key(a): a for a in before}
+    new = {key(a): a for a in after}
+    lines = []
+    for k in sorted(set(old) | set(new)):
+        a = new.get(k) or old[k]
+        match = source_for(rows, a.target, a.driver)
+        source, function = match if match else ("-", None)
+        claim = claims.get(source)
+        if function is None:
+            function = ",".join(claim.functions) if claim else "-"
+        lines.append(Line(target=a.target, source=source, function=function, command=a.command,
+                          abi=a.abi, before=old[k].result if k in old else "missing",
+                          after=new[k].result if k in new else "missing",
+                          patch=claim.patch if claim else "-", harmless=a.harmless))
+    return lines
+
+
+def problems(lines: list[Line], claims: dict[str, Claim]) -> list[str]:
+    """The verdict: one message per problem, empty when the audit passes."""
+    out = []
+    for line in lines:
+        if not line.changed:
+            continue
+        where = f"{line.target} ({line.abi}, {line.command})"
+        if line.harmless:
+            out.append(f"{where}: the known harmless command changed its answer "
+                       f"{line.before} -> {line.after}")
+        elif line.source not in claims:
+            who = "its source is unknown" if line.source == "-" else f"{line.source} is not patched"
+            out.append(f"{where}: answer changed {line.before} -> {line.after}, "
+                       f"but no applied patch touches it ({who})")
+    for source, claim in sorted(claims.items()):
+        measured = [ln for ln in lines if ln.source == source and not ln.harmless
+                    and "missing" not in (ln.before, ln.after) and ln.before != "-"]
+        if not measured:
+            continue
+        changed = [ln for ln in measured if ln.changed]
+        targets = ", ".join(sorted({ln.target for ln in measured}))
+        if claim.visible and not changed:
+            answers = ", ".join(sorted({ln.before for ln in measured}))
+            out.append(f"{claim.patch}: claims a user-visible change in {source}, but every "
+                       f"probe of {targets} answers the same before and after ({answers})")
+        if not claim.visible and changed:
+            ln = changed[0]
+            out.append(f"{claim.patch}: says {source} changes nothing user space sees, but "
+                       f"{ln.target} ({ln.abi}, {ln.command}) now answers {ln.after} "
+                       f"(was {ln.before})")
+    return out
+
+
+def write_tsv(lines: list[Line]) -> str:
+    return TSV_HEADER + "\n" + "".join(ln.tsv() + "\n" for ln in lines)
+
+
+@dataclass
+class SourceStatus:
+    """Why a patched file was or was not audited, for AUDIT.md."""
+    source: str
+    audited: bool
+    why: str
+    lines: list[Line] = field(default_factory=list)
+
+
+def source_statuses(claims: dict[str, Claim], rows: dict[str, Row], lines: list[Line],
+                    dropped: dict[str, list[str]], underivable: dict[str, str]) -> dict[str, SourceStatus]:
+    """source -> its status: measured, or the first reason it was not."""
+    out = {}
+    for source in claims:
+        row = rows.get(source)
+        mine = [ln for ln in lines if ln.source == source]
+        if row is None:
+            status = SourceStatus(source, False, "not in selftests/audit/instantiate.tsv")
+        elif not row.audit:
+            status = SourceStatus(source, False, row.reason)
+        elif source in underivable:
+            status = SourceStatus(source, False, underivable[source])
+        elif source in dropped:
+            status = SourceStatus(source, False, "Kconfig dropped " + "; ".join(dropped[source]))
+        elif not any(ln.before not in ("-", "missing") and ln.after not in ("-", "missing")
+                     for ln in mine if not ln.harmless):
+            seen = "no probe target matched " + " ".join(
+                p.glob + (f"@{p.driver}" if p.driver else "") for p in row.targets)
+            if mine:
+                seen = "the probe could not open " + ", ".join(sorted({ln.target for ln in mine}))
+            status = SourceStatus(source, False, f"not instantiated: {seen}", mine)
+        else:
+            status = SourceStatus(source, True, row.reason, mine)
+        out[source] = status
+    return out
+
+
+def _summary(lines: list[Line]) -> str:
+    """`/dev/fd0 native: EINVAL -> ENOTTY; compat: ...` over the unknown commands."""
+    parts = []
+    for target in sorted({ln.target for ln in lines}):
+        for abi in ("native", "compat"):
+            mine = [ln for ln in lines if ln.target == target and ln.abi == abi and not ln.harmless]
+            if not mine:
+                continue
+            pairs = sorted({f"{ln.before} -> {ln.after}" if ln.changed else f"{ln.before} (no change)"
+                            for ln in mine})
+            parts.append(f"{target} {abi}: {', '.join(pairs)}")
+    return "; ".join(parts)
+
+
+def audit_md(version: str, series: dict[str, list[str]], claims: dict[str, Claim],
+             statuses: dict[str, SourceStatus], found: list[str], kernel_note: str) -> str:
+    """AUDIT.md: per series and per patch, audited or not and why."""
+    audited = [s for s in statuses.values() if s.audited]
+    out = [f"# Runtime audit of the series for linux-{version}", "",
+           kernel_note, "",
+           f"Patched source files: {len(statuses)}; audited at runtime: {len(audited)}.", ""]
+    if found:
+        out += ["## Problems", ""] + [f"- {p}" for p in found] + [""]
+    else:
+        out += ["Verdict: every audited patch shows the change its message claims, and no "
+                "untouched target changed its answer.", ""]
+    for name in sorted(series):
+        patches = series[name]
+        mine = [c for c in claims.values() if c.series == name]
+        n_aud = len({c.patch for c in mine if statuses[c.source].audited})
+        out += [f"## {name}", "", f"{n_aud} of {len(patches)} patches audited.", ""]
+        for patch in patches:
+            files = [c for c in mine if c.patch == patch]
+            out.append(f"- {patch}")
+            for claim in files:
+                st = statuses[claim.source]
+                if st.audited:
+                    out.append(f"  - {claim.source}: audited ({st.why}): {_summary(st.lines)}")
+                else:
+                    out.append(f"  - {claim.source}: not audited: {st.why}")
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,125 @@
+"""audit_compare: the before/after join, the verdict (with negative controls), the outputs."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import audit_compare as ac  # noqa: E402
+import audit_table  # noqa: E402
+
+TABLE = "".join("\t".join(cells) + "\n" for cells in [
+    ("drivers/block/floppy.c", "audit", "-", "-", "-", "-", "/dev/fd0", "floppy"),
+    ("fs/pipe.c", "audit", "-", "-", "-", "-", "pipe:*", "pipe2 fd"),
+    ("drivers/char/random.c", "audit", "-", "-", "-", "-", "/dev/random", "always built"),
+    ("drivers/char/lp.c", "audit", "-", "-", "-", "-", "/dev/lp0", "parport"),
+    ("arch/sparc/kernel/apc.c", "skip", "-", "-", "-", "-", "-", "sparc"),
+])
+ROWS = audit_table.parse_table(TABLE)
+
+
+def claim(source: str, patch: str, visible: bool = True, series: str = "s") -> ac.Claim:
+    return ac.Claim(source=source, patch=f"{series}/{patch}", series=series,
+                    functions=("f",), visible=visible, old=("EINVAL",) if visible else ())
+
+
+def answers(spec: list[tuple[str, str, str, str]], harmless: str = "harmless") -> list[ac.Answer]:
+    """(target, command, abi, result) tuples; the command named `harmless`
+    is the smoke check."""
+    return [ac.Answer(target=t, driver=None, command=c, abi=a, harmless=c == harmless, result=r)
+            for t, c, a, r in spec]
+
+
+def test_compare_joins_on_target_command_abi_and_names_source_and_patch():
+    before = answers([("/dev/fd0", "foreign", "native", "EINVAL"),
+                      ("/dev/fd0", "foreign", "compat", "EINVAL"),
+                      ("/dev/null", "foreign", "native", "ENOTTY")])
+    after = answers([("/dev/fd0", "foreign", "native", "ENOTTY"),
+                     ("/dev/fd0", "foreign", "compat", "EINVAL"),
+                     ("/dev/null", "foreign", "native", "ENOTTY")])
+    claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
+    lines = ac.compare(before, after, ROWS, claims)
+    by = {(ln.target, ln.abi): ln for ln in lines}
+    assert by[("/dev/fd0", "native")].tsv() == (
+        "/dev/fd0\tdrivers/block/floppy.c\tf\tforeign\tnative\tEINVAL\tENOTTY\ts/0001-floppy.patch")
+    assert by[("/dev/null", "native")].source == "-" and by[("/dev/null", "native")].patch == "-"
+    assert ac.problems(lines, claims) == []
+    assert ac.write_tsv(lines).splitlines()[0] == (
+        "target\tsource\tfunction\tcommand\tabi\tbefore\tafter\tpatch")
+
+
+def test_negative_control_untouched_target_changed_is_reported():
+    before = answers([("/dev/random", "own", "native", "EINVAL"),
+                      ("/dev/null", "own", "native", "ENOTTY")])
+    after = answers([("/dev/random", "own", "native", "ENOTTY"),
+                     ("/dev/null", "own", "native", "EINVAL")])
+    lines = ac.compare(before, after, ROWS, claims={})
+    found = ac.problems(lines, {})
+    assert len(found) == 2
+    assert "drivers/char/random.c is not patched" in found[1] or \
+        "drivers/char/random.c is not patched" in found[0]
+    assert any("/dev/null" in p and "its source is unknown" in p for p in found)
+
+
+def test_negative_control_claimed_change_with_no_measured_change_is_reported():
+    claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
+    same = answers([("/dev/fd0", "foreign", "native", "EINVAL"),
+                    ("/dev/fd0", "own", "compat", "EINVAL")])
+    found = ac.problems(ac.compare(same, same, ROWS, claims), claims)
+    assert found == ["s/0001-floppy.patch: claims a user-visible change in drivers/block/floppy.c, "
+                     "but every probe of /dev/fd0 answers the same before and after (EINVAL)"]
+
+
+def test_leaf_cleanup_that_changes_an_answer_is_reported_and_one_that_does_not_passes():
+    claims = {"fs/pipe.c": claim("fs/pipe.c", "0002-pipe.patch", visible=False)}
+    same = answers([("pipe:0", "foreign", "native", "ENOTTY")])
+    assert ac.problems(ac.compare(same, same, ROWS, claims), claims) == []
+    after = answers([("pipe:0", "foreign", "native", "EINVAL")])
+    found = ac.problems(ac.compare(same, after, ROWS, claims), claims)
+    assert len(found) == 1 and "changes nothing user space sees" in found[0]
+
+
+def test_harmless_command_change_is_reported_even_for_a_patched_source():
+    claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
+    before = answers([("/dev/fd0", "harmless", "native", "0"),
+                      ("/dev/fd0", "foreign", "native", "EINVAL")])
+    after = answers([("/dev/fd0", "harmless", "native", "EIO"),
+                     ("/dev/fd0", "foreign", "native", "ENOTTY")])
+    found = ac.problems(ac.compare(before, after, ROWS, claims), claims)
+    assert found == ["/dev/fd0 (native, harmless): the known harmless command changed its "
+                     "answer 0 -> EIO"]
+
+
+def test_target_seen_in_one_boot_only_is_missing_not_a_silent_pass():
+    claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
+    lines = ac.compare(answers([("/dev/fd0", "foreign", "native", "EINVAL")]), [], ROWS, claims)
+    assert (lines[0].before, lines[0].after) == ("EINVAL", "missing")
+    statuses = ac.source_statuses(claims, ROWS, lines, {}, {})
+    assert not statuses["drivers/block/floppy.c"].audited
+
+
+def test_statuses_and_audit_md_say_why_a_file_was_left_out():
+    claims = {
+        "drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch"),
+        "arch/sparc/kernel/apc.c": claim("arch/sparc/kernel/apc.c", "0002-apc.patch"),
+        "drivers/char/lp.c": claim("drivers/char/lp.c", "0003-lp.patch"),
+        "drivers/char/random.c": claim("drivers/char/random.c", "0004-random.patch"),
+        "drivers/x/new.c": claim("drivers/x/new.c", "0005-new.patch"),
+    }
+    before = answers([("/dev/fd0", "foreign", "native", "EINVAL")])
+    after = answers([("/dev/fd0", "foreign", "native", "ENOTTY")])
+    lines = ac.compare(before, after, ROWS, claims)
+    st = ac.source_statuses(claims, ROWS, lines, {"drivers/char/lp.c": ["CONFIG_PRINTER: x"]}, {})
+    assert st["drivers/block/floppy.c"].audited
+    assert st["arch/sparc/kernel/apc.c"].why == "sparc"
+    assert st["drivers/char/lp.c"].why.startswith("Kconfig dropped CONFIG_PRINTER")
+    assert st["drivers/char/random.c"].why.startswith("not instantiated: no probe target matched")
+    assert st["drivers/x/new.c"].why == "not in selftests/audit/instantiate.tsv"
+    md = ac.audit_md("6.12.118", {"s": sorted(c.patch for c in claims.values())}, claims, st, [],
+                     "note")
+    assert "Patched source files: 5; audited at runtime: 1." in md
+    assert "1 of 5 patches audited." in md
+    assert "drivers/block/floppy.c: audited (floppy): /dev/fd0 native: EINVAL -> ENOTTY" in md
+    assert "arch/sparc/kernel/apc.c: not audited: sparc" in md

@@ -1,0 +1,384 @@
+#!/usr/bin/python3
+"""make audit: one audit kernel, two boots (pristine, series applied), the verdict.
+
+  audit_run.py [--kdir DIR] [--series all|NAME] [--patches DIR] [--out DIR]
+               [--timeout S] [--probe-timeout S] [--logs DIR] [--jobs N]
+
+The kernel is configured for every series under --patches (default
+generated-patches/linux-<version>/), so that one build folder serves every
+SERIES=; --series picks the patches applied for the second boot.  audit.tsv
+and AUDIT.md are written into a temporary folder inside --out (default:
+the patches folder) and renamed into place only when the audit completed.
+Everything large lives in <cache>/audit/: the work tree, the build folder,
+ccache, kernels by content and the console logs.  Exit status: 0 pass,
+1 the verdict found problems, 2 bad input or a run that could not finish.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "tools"))
+
+from enotty import tree  # noqa: E402
+from enotty.errors import UsageError  # noqa: E402
+from enotty.requests import default_jobs  # noqa: E402
+from enotty.worktree import WorkTree, kbuild_env  # noqa: E402
+
+import audit_compare  # noqa: E402
+import audit_config  # noqa: E402
+import audit_console  # noqa: E402
+import audit_series  # noqa: E402
+import audit_table  # noqa: E402
+import kconfig_symbols  # noqa: E402
+
+INIT_SCRIPT = HERE / "guest-init.sh"
+PROBE_DIR = REPO / "selftests" / "ioctl_probe"
+PROBES = ("ioctl_probe", "ioctl_probe_32")
+BUSYBOX = Path("/bin/busybox")
+QBOOT = Path("/usr/share/qemu/qboot.rom")
+# Guest programs the setup steps run, with their shared libraries.
+GUEST_TOOLS = {"macvtap": [Path("/bin/ip")]}
+DEFAULT_TIMEOUT = 600
+DEFAULT_PROBE_TIMEOUT = 240
+SCRATCH = "@SCRATCH/"
+FLOPPY_BYTES = 1474560
+SCRATCH_BYTES = 4 << 20     # a power of two, as QEMU's sd-card wants
+
+
+class AuditError(Exception):
+    """The run could not finish (build, boot, timeout): one line."""
+
+
+def log_step(msg: str) -> None:
+    print(f"audit: {msg}", flush=True)
+
+
+def run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None) -> None:
+    with open(log, "ab") as f:
+        f.write(("$ " + " ".join(argv) + "\n").encode())
+        f.flush()
+        res = subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, env=env, check=False)
+    if res.returncode != 0:
+        raise AuditError(f"`{' '.join(argv[:5])} ...` failed (exit {res.returncode}); log: {log}")
+
+
+def make_argv(work: Path, build: Path, jobs: int, *targets: str) -> list[str]:
+    return ["make", "-s", "-C", str(work), f"O={build}", "ARCH=x86_64", "CC=ccache gcc",
+            f"-j{jobs}", *targets]
+
+
+def configure(work: Path, build: Path, fragment: str, log: Path, env: dict[str, str],
+              jobs: int) -> str:
+    """tinyconfig + base + generated fragment (kept as build/audit.fragment);
+    the resulting .config text.  Unchanged input: nothing is rerun."""
+    wanted = audit_config.BASE_FRAGMENT.read_text() + "\n" + fragment
+    stamp = build / "audit.fragment"
+    config = build / ".config"
+    if not (config.is_file() and stamp.is_file() and stamp.read_text() == wanted):
+        build.mkdir(parents=True, exist_ok=True)
+        stamp.unlink(missing_ok=True)
+        run_logged(make_argv(work, build, jobs, "tinyconfig"), log, env)
+        with open(config, "a") as f:
+            f.write("\n" + wanted)
+        run_logged(make_argv(work, build, jobs, "olddefconfig"), log, env)
+        stamp.write_text(wanted)
+    text = config.read_text()
+    bad = audit_config.base_mismatches(text)
+    if bad:
+        stamp.unlink(missing_ok=True)
+        raise AuditError(f"{audit_config.BASE_FRAGMENT}: olddefconfig dropped " + "; ".join(bad))
+    return text
+
+
+def kernel_key(fragment: str, patches: list[Path]) -> str:
+    """A kernel's identity: the configuration and the patch contents."""
+    h = hashlib.sha256(audit_config.BASE_FRAGMENT.read_bytes() + fragment.encode())
+    for patch in patches:
+        h.update(b"\0" + patch.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def build_kernel(wt: WorkTree, build: Path, images: Path, key: str, patches: list[Path],
+                 log: Path, env: dict[str, str], jobs: int) -> tuple[Path, bool]:
+    """The bzImage for source + patches, from the image cache or built;
+    (image, built).  Only the files that differ from the last build recompile."""
+    image = images / key / "bzImage"
+    if image.is_file():
+        return image, False
+    changed = wt.apply(patches)
+    log_step(f"building ({len(changed)} file(s) switched); log {log}")
+    run_logged(make_argv(wt.path, build, jobs, "bzImage"), log, env)
+    tmp = images / f".{key}.tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(build / "arch" / "x86" / "boot" / "bzImage", tmp / "bzImage")
+    if (images / key).exists():
+        shutil.rmtree(images / key)
+    tmp.rename(images / key)
+    return image, True
+
+
+def build_probes(work: Path, build: Path, out: Path, log: Path, env: dict[str, str]) -> list[Path]:
+    """The probe, native and -m32, static, against the audit tree's uapi headers."""
+    if not (PROBE_DIR / "Makefile").is_file():
+        raise UsageError(f"{PROBE_DIR}/Makefile is missing: the audit needs the ioctl probe")
+    run_logged(make_argv(work, build, 1, "headers"), log, env)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in PROBES:
+        (out / name).unlink(missing_ok=True)
+    run_logged(["make", "-s", "-C", str(PROBE_DIR), f"O={out}",
+                f"KHDR_INCLUDES=-isystem {build / 'usr' / 'include'}", "LDFLAGS=-static",
+                "CC=ccache gcc"], log, env)
+    return [out / name for name in PROBES if (out / name).is_file()]
+
+
+def shared_libs(program: Path) -> list[Path]:
+    res = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=False)
+    return [Path(m.group(1)) for m in re.finditer(r"(/\S+)\s+\(0x", res.stdout)]
+
+
+def _copy_into(root: Path, src: Path, dest: str | None = None) -> None:
+    target = root / (dest or str(src)).lstrip("/")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src.resolve(), target)
+
+
+def build_initramfs(probes: list[Path], setups: list[str], probe_timeout: int, out: Path) -> Path:
+    """An uncompressed newc cpio: busybox, /init, the probe, setup tools."""
+    if not BUSYBOX.is_file():
+        raise UsageError(f"{BUSYBOX} is missing (package busybox-static)")
+    with tempfile.TemporaryDirectory(prefix="enotty-audit-initramfs-") as tmp:
+        root = Path(tmp)
+        _copy_into(root, BUSYBOX, "/bin/busybox")
+        os.symlink("busybox", root / "bin" / "sh")
+        _copy_into(root, INIT_SCRIPT, "/init")
+        os.chmod(root / "init", 0o755)
+        (root / "audit" / "probe").mkdir(parents=True)
+        (root / "audit" / "setups").write_text("".join(f"{s}\n" for s in setups))
+        (root / "audit" / "probe-timeout").write_text(f"{probe_timeout}\n")
+        for prog in probes:
+            _copy_into(root, prog, f"/audit/probe/{prog.name}")
+        for step in setups:
+            for prog in GUEST_TOOLS.get(step, []):
+                if not prog.is_file():
+                    raise UsageError(f"{prog} is missing (setup step {step}; package iproute2)")
+                # Into /usr/sbin: busybox's applet links stay in /sbin and /bin.
+                _copy_into(root, prog, f"/usr/sbin/{prog.name}")
+                for lib in shared_libs(prog):
+                    _copy_into(root, lib)
+        files = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+        tmp_out = out.with_suffix(".tmp")
+        with open(tmp_out, "wb") as f:
+            subprocess.run(["cpio", "--quiet", "-o", "-H", "newc", "-R", "0:0"],
+                           input="\n".join(files).encode(), stdout=f, cwd=root, check=True)
+        os.replace(tmp_out, out)
+    return out
+
+
+def guest_options(rows: dict[str, audit_table.Row], sources: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(qemu argv groups, kernel parameters, setup steps) of the audited rows,
+    each once, in table order."""
+    qemu: list[str] = []
+    cmdline: list[str] = []
+    setups: list[str] = []
+    groups: list[tuple[str, ...]] = []
+    for source in sources:
+        row = rows[source]
+        # `-opt value` pairs: a pair repeated by two rows (lp and ppdev both
+        # want -parallel null) is passed once.
+        args = list(row.qemu)
+        for i in range(0, len(args), 2):
+            group = tuple(args[i:i + 2])
+            if group not in groups:
+                groups.append(group)
+        cmdline += [c for c in row.cmdline if c not in cmdline]
+        setups += [s for s in row.setup if s not in setups]
+    for group in groups:
+        qemu += list(group)
+    return qemu, cmdline, setups
+
+
+def scratch_images(qemu: list[str], folder: Path) -> list[str]:
+    """Create the blank images @SCRATCH/NAME names; the argv with real paths."""
+    out = []
+    for arg in qemu:
+        while SCRATCH in arg:
+            start = arg.index(SCRATCH)
+            end = start + len(SCRATCH)
+            while end < len(arg) and arg[end] not in ",; ":
+                end += 1
+            name = arg[start + len(SCRATCH):end]
+            path = folder / name
+            with open(path, "wb") as f:
+                f.truncate(FLOPPY_BYTES if name.startswith("fd") else SCRATCH_BYTES)
+            arg = arg[:start] + str(path) + arg[end:]
+        out.append(arg)
+    return out
+
+
+def qemu_argv(bzimage: Path, initramfs: Path, console: Path, extra: list[str],
+              cmdline: list[str]) -> list[str]:
+    argv = ["qemu-system-x86_64", "-M", "pc", "-m", "1G", "-smp", "1", "-accel", "tcg",
+            "-nographic", "-no-reboot", "-monitor", "none", "-serial", f"file:{console}",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            "-kernel", str(bzimage), "-initrd", str(initramfs),
+            "-append", " ".join(["console=ttyS0", "loglevel=5", "panic=-1", "rdinit=/init",
+                                 *cmdline])]
+    if QBOOT.is_file():
+        argv += ["-bios", str(QBOOT)]
+    return argv + extra
+
+
+def boot(label: str, bzimage: Path, initramfs: Path, console: Path, extra: list[str],
+         cmdline: list[str], timeout: int) -> audit_console.Boot:
+    console.unlink(missing_ok=True)
+    argv = qemu_argv(bzimage, initramfs, console, extra, cmdline)
+    log_step(f"booting the {label} kernel (console {console})")
+    try:
+        res = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                             timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise AuditError(f"the {label} kernel did not finish within {timeout} s "
+                         f"(hung boot or probe); console: {console}") from None
+    if res.returncode not in (0, 1):
+        detail = res.stderr.decode(errors="replace").strip().splitlines()
+        raise AuditError(f"QEMU failed for the {label} kernel (exit {res.returncode}): "
+                         f"{detail[-1] if detail else ''}")
+    text = console.read_text(errors="replace") if console.is_file() else ""
+    parsed = audit_console.parse_boot(text)
+    if not parsed.done:
+        raise AuditError(f"the {label} kernel did not reach the end of the audit "
+                         f"(panic or early stop); console: {console}")
+    return parsed
+
+
+def write_outputs(out: Path, files: dict[str, str]) -> None:
+    """Every file into a temporary folder inside out, then renamed into place."""
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".audit-", dir=out))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text)
+        for name in files:
+            os.replace(tmp / name, out / name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    source = tree.resolve(args.kdir, need_kernel=True)
+    version = tree.kernel_version(source)
+    root = Path(args.patches) if args.patches else REPO / "generated-patches" / f"linux-{version}"
+    out = Path(args.out) if args.out else root
+    everything = audit_series.discover(root)
+    selected = audit_series.select(root, args.series)
+    rows = audit_table.load()
+    all_claims = audit_series.claims(root, everything)
+    claims = audit_series.claims(root, selected)
+    deps = kconfig_symbols.KconfigDeps(source)
+    plan = audit_config.plan(source, rows, sorted(all_claims), deps)
+    audited_rows = [s for s in sorted(all_claims) if s in plan.wanted]
+    patches = [p for name in selected for p in selected[name]]
+
+    cache = tree.cache_dir() / "audit"
+    logs = Path(args.logs) if args.logs else cache / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    build, images = cache / "build", cache / "images"
+    env = kbuild_env(cache / "ccache")
+    build_log = logs / "build.log"
+    build_log.unlink(missing_ok=True)
+    wt = WorkTree(source=source, path=cache / "tree")
+    timings = {}
+    with wt.locked():
+        wt.ensure()
+        t0 = time.monotonic()
+        config_text = configure(wt.path, build, plan.fragment, build_log, env, args.jobs)
+        dropped = audit_config.dropped({s: plan.wanted[s] for s in audited_rows}, config_text, deps)
+        for source_file, why in sorted(dropped.items()):
+            log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
+        pristine_key = kernel_key(plan.fragment, [])
+        patched_key = kernel_key(plan.fragment, patches)
+        pristine, built_p = build_kernel(wt, build, images, pristine_key, [], build_log, env, args.jobs)
+        # The series change no uapi header: the probe builds against the
+        # headers of whichever state the tree is in.
+        probes = build_probes(wt.path, build, cache / "probe", build_log, env)
+        patched, built_a = build_kernel(wt, build, images, patched_key, patches, build_log, env,
+                                        args.jobs)
+        timings["build"] = time.monotonic() - t0
+    qemu, cmdline, setups = guest_options(rows, [s for s in audited_rows if s not in dropped])
+    run_dir = cache / "run"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    qemu = scratch_images(qemu, run_dir)
+    initramfs = build_initramfs(probes, setups, args.probe_timeout, run_dir / "initramfs.cpio")
+    t0 = time.monotonic()
+    before = boot("pristine", pristine, initramfs, logs / "console-pristine.log", qemu, cmdline,
+                  args.timeout)
+    after = boot("patched", patched, initramfs, logs / "console-patched.log", qemu, cmdline,
+                 args.timeout)
+    timings["boots"] = time.monotonic() - t0
+    for label, b in (("pristine", before), ("patched", after)):
+        for step, ok in sorted(b.setups.items()):
+            if not ok:
+                log_step(f"{label} boot: setup step {step} failed (see its console log)")
+        for line in b.oops:
+            log_step(f"{label} boot: {line}")
+
+    lines = audit_compare.compare(audit_console.answers(before), audit_console.answers(after),
+                                  rows, claims)
+    found = audit_compare.problems(lines, claims)
+    # A kernel warning or oops that only the patched kernel prints is the
+    # series' doing.
+    found += [f"patched boot only: {line}" for line in after.oops if line not in before.oops]
+    statuses = audit_compare.source_statuses(claims, rows, lines, dropped, plan.underivable)
+    series_names = {name: [f"{name}/{p.name}" for p in ps] for name, ps in selected.items()}
+    note = (f"One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of "
+            f"{len(everything)} series, built in), booted in QEMU (TCG) pristine and with "
+            f"{'every series' if args.series == 'all' else 'the ' + args.series + ' series'} "
+            f"applied; the probe ran native and -m32.")
+    md = audit_compare.audit_md(version, series_names, claims, statuses, found, note)
+    write_outputs(out, {"audit.tsv": audit_compare.write_tsv(lines), "AUDIT.md": md})
+    audited = sum(1 for s in statuses.values() if s.audited)
+    total = time.monotonic() - started
+    log_step(f"{audited} of {len(statuses)} patched source files audited; "
+             f"{sum(1 for ln in lines if ln.changed)} answer(s) changed; "
+             f"kernels {'built' if built_p or built_a else 'cached'}; "
+             f"build {timings['build']:.0f} s, boots {timings['boots']:.0f} s, total {total:.0f} s")
+    log_step(f"wrote {out / 'audit.tsv'} and {out / 'AUDIT.md'}")
+    for problem in found:
+        print(f"audit: problem: {problem}")
+    return 1 if found else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="audit_run.py", description=__doc__.splitlines()[1])
+    ap.add_argument("--kdir")
+    ap.add_argument("--series", default="all")
+    ap.add_argument("--patches", help="the version folder holding the series")
+    ap.add_argument("--out", help="where audit.tsv and AUDIT.md go")
+    ap.add_argument("--logs", help="build and console logs (default <cache>/audit/logs)")
+    ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, help="seconds per boot")
+    ap.add_argument("--probe-timeout", type=int, default=DEFAULT_PROBE_TIMEOUT,
+                    help="seconds for each probe binary inside the guest")
+    ap.add_argument("--jobs", type=int, default=default_jobs())
+    args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except (UsageError, AuditError, audit_table.TableError) as err:
+        print(f"enotty: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

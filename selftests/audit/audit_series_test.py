@@ -1,0 +1,76 @@
+"""audit_series: selecting series and reading their claims per file."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent / "tools"))
+
+import audit_series  # noqa: E402
+from enotty.errors import UsageError  # noqa: E402
+
+PATCH = """From x
+Subject: [PATCH] x
+
+---
+ {f} | 2 +-
+--- a/{f}
++++ b/{f}
+@@ -1 +1 @@
+-a
++b
+"""
+SITES = ("file\tline\tfunction\tinterface\tfrom\tto\n"
+         "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\n"
+         "fs/pipe.c\t1\tpipe_ioctl\tf.unlocked_ioctl\tENOIOCTLCMD\tENOTTY\n")
+
+
+@pytest.fixture
+def root(tmp_path):
+    (tmp_path / "block").mkdir()
+    (tmp_path / "block" / "0000-cover-letter.patch").write_text("cover")
+    (tmp_path / "block" / "0001-floppy.patch").write_text(PATCH.format(f="drivers/block/floppy.c"))
+    (tmp_path / "vfs").mkdir()
+    (tmp_path / "vfs" / "0001-pipe.patch").write_text(
+        PATCH.format(f="fs/pipe.c") + PATCH.format(f="include/linux/fs.h"))
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "sites.tsv").write_text(SITES)
+    return tmp_path
+
+
+def test_discover_and_select(root):
+    assert sorted(audit_series.discover(root)) == ["block", "vfs"]
+    assert [p.name for p in audit_series.select(root, "block")["block"]] == ["0001-floppy.patch"]
+    assert sorted(audit_series.select(root, "all")) == ["block", "vfs"]
+
+
+@pytest.mark.parametrize("name,message", [
+    ("nosuch", "unknown series 'nosuch'.*2 series there"),
+    ("empty", "holds no NNNN-"),
+    ("../x", "a series is a folder name"),
+])
+def test_bad_series_is_one_clear_error(root, name, message):
+    with pytest.raises(UsageError, match=message):
+        audit_series.select(root, name)
+
+
+def test_claims_per_c_file(root):
+    claims = audit_series.claims(root, audit_series.discover(root))
+    assert sorted(claims) == ["drivers/block/floppy.c", "fs/pipe.c"]
+    fd = claims["drivers/block/floppy.c"]
+    assert fd.visible and fd.old == ("EINVAL",) and fd.patch == "block/0001-floppy.patch"
+    assert fd.functions == ("fd_locked_ioctl",)
+    assert not claims["fs/pipe.c"].visible
+
+
+def test_committed_series_have_claims_for_every_patched_c_file():
+    root = HERE.parent.parent / "generated-patches" / "linux-6.12.118"
+    if not (root / "sites.tsv").is_file():
+        pytest.skip("no committed series")
+    claims = audit_series.claims(root, audit_series.discover(root))
+    sites = audit_series.read_sites(root)
+    assert set(claims) == set(sites)

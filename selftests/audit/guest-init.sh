@@ -1,0 +1,115 @@
+#!/bin/sh
+# /init of the audit kernel's initramfs (busybox).  Mounts what the probe
+# needs, runs the setup steps the instantiation table names (listed one per
+# line in /audit/setups), then the probe, native and -m32, each framed by
+# ENOTTY-AUDIT markers for audit_console.py, and leaves QEMU through
+# isa-debug-exit (I/O port 0xf4).
+/bin/busybox mkdir -p /proc /sys /dev /tmp /bin /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+# CONFIG_DEVTMPFS_MOUNT does not apply to an initramfs.
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts
+mount -t devpts devpts /dev/pts
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t configfs configfs /sys/kernel/config 2>/dev/null
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+say() { echo "ENOTTY-AUDIT: $*"; }
+
+frame() {	# frame KIND NAME SECONDS COMMAND...
+	kind=$1 name=$2 secs=$3
+	shift 3
+	say "BEGIN $kind $name"
+	timeout "$secs" "$@" 2>&1
+	say "END $kind $name rc=$?"
+}
+
+# --- setup steps (named in instantiate.tsv's setup column) -----------------
+
+setup_binderfs() {
+	mkdir -p /dev/binderfs && mount -t binder binder /dev/binderfs
+}
+
+setup_loop() {
+	dd if=/dev/zero of=/tmp/loop0.img bs=1024 count=1024 2>/dev/null &&
+	losetup /dev/loop0 /tmp/loop0.img
+}
+
+setup_gpiosim() {
+	c=/sys/kernel/config/gpio-sim/audit
+	mkdir "$c" && mkdir "$c/bank0" && echo 8 > "$c/bank0/num_lines" &&
+	echo 1 > "$c/live"
+}
+
+setup_iiodummy() {
+	mkdir /sys/kernel/config/iio/devices/dummy/audit
+}
+
+setup_macvtap() {
+	ip link add audit0 type dummy && ip link set audit0 up &&
+	ip link add link audit0 name auditvtap0 type macvtap && ip link set auditvtap0 up
+}
+
+setup_autofs() {
+	# The daemon end of autofs is a pipe; nothing reads it, and nothing
+	# needs to: the probe only opens the mount's root as root.
+	mkdir -p /autofs && mkfifo /tmp/autofs.pipe && exec 7<>/tmp/autofs.pipe &&
+	mount -t autofs -o "fd=7,pgrp=$(cut -d' ' -f5 /proc/$$/stat),minproto=5,maxproto=5" \
+		autofs /autofs
+}
+
+setup_mapbench() {
+	# pci-testdev (1b36:0005) has no driver of its own: hand it to
+	# dma_map_benchmark, whose probe creates the debugfs file.
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1b36:0x0005 ] || continue
+		echo dma_map_benchmark > "$d/driver_override" &&
+		echo "${d##*/}" > /sys/bus/pci/drivers/dma_map_benchmark/bind
+		return
+	done
+	return 1
+}
+
+setup_securityfs() {
+	mount -t securityfs securityfs /sys/kernel/security
+}
+
+# -----------------------------------------------------------------------------
+
+say "BEGIN setup all"
+while read -r step; do
+	[ -n "$step" ] || continue
+	if "setup_$step" 2>&1; then
+		say "SETUP $step ok"
+	else
+		say "SETUP $step failed"
+	fi
+done < /audit/setups
+say "END setup all rc=0"
+
+# Which driver answers for each device node: the probe reports it, and the
+# audit also keeps this list to say which table rows were instantiated.
+say "BEGIN nodes all"
+for d in /sys/class/*/* /sys/block/*; do
+	[ -f "$d/dev" ] || continue
+	dev=$(sed -n 's/^DEVNAME=//p' "$d/uevent")
+	drv=-
+	[ -e "$d/device/driver" ] && drv=$(basename "$(readlink "$d/device/driver")")
+	echo "/dev/$dev $drv"
+done
+say "END nodes all rc=0"
+
+for p in /audit/probe/*; do
+	[ -x "$p" ] || continue
+	frame probe "${p##*/}" "$(cat /audit/probe-timeout)" "$p"
+done
+
+say "BEGIN dmesg kernel"
+dmesg
+say "END dmesg kernel rc=0"
+say "DONE"
+printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+# Without isa-debug-exit: QEMU runs with -no-reboot.
+reboot -f
