@@ -114,10 +114,13 @@ class SeriesPlan:
 
 
 # A list whose maintainers apply the patches of every section that lists it
-# and has no tree of its own, and the tree tag they require in the subject
-# (Documentation/process/maintainer-netdev.rst: "[PATCH net-next]" for
-# anything that is not a fix for the current release).
+# and has no tree of its own (or theirs), the tree tag they require in the
+# subject (Documentation/process/maintainer-netdev.rst: "[PATCH net-next]"
+# for anything that is not a fix for the current release) and what their
+# trees' T: lines contain.  A section with another tree (BPF: bpf-next)
+# keeps its own series.
 TREE_TAG_LISTS = {"netdev@vger.kernel.org": "net-next"}
+LIST_TREES = {"netdev@vger.kernel.org": "/netdev/"}
 # Lists that say nothing about who applies a patch.
 GENERIC_LISTS = ("linux-kernel@vger.kernel.org",)
 CLEANUP_RULES = ("ioctl_leaf_enoioctlcmd",)
@@ -178,20 +181,21 @@ def subsystem_section(found: list[Match]) -> Match:
     return chosen
 
 
-def tree_tag(lists: tuple[str, ...]) -> str:
-    """The subject tag a list requires ('' for none)."""
+def tree_tag(lists: tuple[str, ...], trees: tuple[str, ...] = ()) -> str:
+    """The subject tag the series' list requires ('' for none); not where
+    the series has a tree other than that list's."""
     for address in lists:
-        if address in TREE_TAG_LISTS:
+        if address in TREE_TAG_LISTS and (not trees or any(LIST_TREES[address] in t for t in trees)):
             return TREE_TAG_LISTS[address]
     return ""
 
 
 def _series_key(sec: Section) -> tuple[str, ...]:
     """Subsystems with equal keys are one series (see module doc)."""
-    for address in lists_of(sec):
-        if address in TREE_TAG_LISTS:
-            return ("list", address)
     trees = tuple(sorted(sec.values("T")))
+    for address in lists_of(sec):
+        if address in TREE_TAG_LISTS and (not trees or any(LIST_TREES[address] in t for t in trees)):
+            return ("list", address)
     return ("tree",) + trees if trees else ("section", sec.title)
 
 
@@ -389,7 +393,7 @@ def _name_series(ser: SeriesPlan, homes: list[tuple[int, str, Section | None]]) 
                 lists.append(address)
     ser.lists = tuple(lists)
     ser.trees = tuple(sec.values("T")) if sec is not None else ()
-    ser.tree_tag = tree_tag(ser.lists) if ser.name != MEDIA_SERIES else ""
+    ser.tree_tag = tree_tag(ser.lists, ser.trees) if ser.name != MEDIA_SERIES else ""
 
 
 def _unique_names(plans: list[SeriesPlan]) -> None:

@@ -116,6 +116,14 @@ L:\tlinux-atm-general@lists.sourceforge.net (moderated for non-subscribers)
 L:\tnetdev@vger.kernel.org
 F:\tdrivers/atm/
 
+BPF [NETWORKING]
+M:	Alexei <ast@example.org>
+L:	netdev@vger.kernel.org
+L:	bpf@vger.kernel.org
+T:	git git://git.kernel.org/pub/scm/linux/kernel/git/bpf/bpf-next.git
+F:	kernel/bpf/
+F:	net/core/filter.c
+
 FOCUSRITE SCARLETT2 MIXER DRIVER
 M:\tGeoffrey <g@example.org>
 L:\tlinux-sound@vger.kernel.org
@@ -174,7 +182,8 @@ def test_one_series_per_tree_and_list() -> None:
     m = Maintainers(parse(SOUND_AND_NET))
     plans = plan([change("sound/pci/hda/hda_hwdep.c"), change("sound/usb/mixer_scarlett2.c"),
                   change("drivers/atm/he.c"), change("drivers/net/tun.c"), change("net/mctp/af_mctp.c"),
-                  change("drivers/iommu/iommufd/main.c"), change("drivers/iommu/intel/iommu.c")], m)
+                  change("drivers/iommu/iommufd/main.c"), change("drivers/iommu/intel/iommu.c"),
+                  change("net/core/filter.c")], m)
     got = {s.name: (s.subject_prefix, sorted(p for pp in s.patches for p in pp.paths)) for s in plans}
     assert got == {
         # a single-file driver section with a development tree joins its list's tree
@@ -185,6 +194,8 @@ def test_one_series_per_tree_and_list() -> None:
         # a folder section with its own tree stays apart although it shares the list
         "iommufd": ("PATCH", ["drivers/iommu/iommufd/main.c"]),
         "iommu-subsystem": ("PATCH", ["drivers/iommu/intel/iommu.c"]),
+        # netdev is on the list, but BPF has its own tree: no net-next tag
+        "bpf-networking": ("PATCH", ["net/core/filter.c"]),
     }
     net = next(s for s in plans if s.name == "networking-general")
     assert net.subsystem == "NETWORKING [GENERAL]" and net.tree_tag == "net-next"
