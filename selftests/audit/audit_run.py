@@ -2,13 +2,16 @@
 """make audit: one audit kernel, two boots (pristine, series applied), the verdict.
 
   audit_run.py [--kdir DIR] [--series all|NAME] [--patches DIR] [--out DIR]
-               [--timeout S] [--probe-timeout S] [--logs DIR] [--jobs N]
+               [--mutant einval|untouched[,...]] [--timeout S]
+               [--probe-timeout S] [--logs DIR] [--jobs N]
 
 The kernel is configured for every series under --patches (default
 generated-patches/linux-<version>/), so that one build folder serves every
 SERIES=; --series picks the patches applied for the second boot.  audit.tsv
 and AUDIT.md are written into a temporary folder inside --out (default:
 the patches folder) and renamed into place only when the audit completed.
+--mutant also applies selftests/audit/mutant-NAME.patch for the second
+boot: negative controls the verdict must catch.
 Everything large lives in <cache>/audit/: the work tree, the build folder,
 ccache, kernels by content and the console logs.  Exit status: 0 pass,
 1 the verdict found problems, 2 bad input or a run that could not finish.
@@ -55,6 +58,7 @@ DEFAULT_PROBE_TIMEOUT = 240
 SCRATCH = "@SCRATCH/"
 FLOPPY_BYTES = 1474560
 SCRATCH_BYTES = 4 << 20     # a power of two, as QEMU's sd-card wants
+MUTANTS = {name: HERE / f"mutant-{name}.patch" for name in ("einval", "untouched")}
 
 
 class AuditError(Exception):
@@ -178,9 +182,12 @@ def build_initramfs(probes: list[Path], setups: list[str], probe_timeout: int, o
                 for lib in shared_libs(prog):
                     _copy_into(root, lib)
         files = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+        # Same content, same bytes: boot_key() hashes the archive.
+        for rel in files:
+            os.utime(root / rel, (0, 0), follow_symlinks=False)
         tmp_out = out.with_suffix(".tmp")
         with open(tmp_out, "wb") as f:
-            subprocess.run(["cpio", "--quiet", "-o", "-H", "newc", "-R", "0:0"],
+            subprocess.run(["cpio", "--quiet", "--reproducible", "-o", "-H", "newc", "-R", "0:0"],
                            input="\n".join(files).encode(), stdout=f, cwd=root, check=True)
         os.replace(tmp_out, out)
     return out
@@ -240,8 +247,22 @@ def qemu_argv(bzimage: Path, initramfs: Path, console: Path, extra: list[str],
     return argv + extra
 
 
+def boot_key(kernel: str, initramfs: Path, extra: list[str], cmdline: list[str]) -> str:
+    """A boot's identity: the kernel, the initramfs and the guest's options.
+    The guest is deterministic enough for the probe's answers: the same
+    boot is not repeated (a finished boot's console log is kept)."""
+    h = hashlib.sha256(kernel.encode() + b"\0" + initramfs.read_bytes())
+    h.update("\0".join(extra + ["--"] + cmdline).encode())
+    return h.hexdigest()[:16]
+
+
 def boot(label: str, bzimage: Path, initramfs: Path, console: Path, extra: list[str],
-         cmdline: list[str], timeout: int) -> audit_console.Boot:
+         cmdline: list[str], timeout: int, kept: Path | None = None) -> audit_console.Boot:
+    """Boot once (or reuse kept, the console log of the same finished boot)."""
+    if kept is not None and kept.is_file():
+        log_step(f"the {label} boot is unchanged: reusing {kept}")
+        shutil.copyfile(kept, console)
+        return audit_console.parse_boot(kept.read_text(errors="replace"))
     console.unlink(missing_ok=True)
     argv = qemu_argv(bzimage, initramfs, console, extra, cmdline)
     log_step(f"booting the {label} kernel (console {console})")
@@ -260,6 +281,10 @@ def boot(label: str, bzimage: Path, initramfs: Path, console: Path, extra: list[
     if not parsed.done:
         raise AuditError(f"the {label} kernel did not reach the end of the audit "
                          f"(panic or early stop); console: {console}")
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(console, kept.with_suffix(".tmp"))
+        os.replace(kept.with_suffix(".tmp"), kept)
     return parsed
 
 
@@ -291,6 +316,10 @@ def run(args: argparse.Namespace) -> int:
     plan = audit_config.plan(source, rows, sorted(all_claims), deps)
     audited_rows = [s for s in sorted(all_claims) if s in plan.wanted]
     patches = [p for name in selected for p in selected[name]]
+    for name in (m for m in (args.mutant or "").split(",") if m):
+        if name not in MUTANTS:
+            raise UsageError(f"unknown mutant {name!r} (known: {', '.join(MUTANTS)})")
+        patches.append(MUTANTS[name])
 
     cache = tree.cache_dir() / "audit"
     logs = Path(args.logs) if args.logs else cache / "logs"
@@ -323,10 +352,12 @@ def run(args: argparse.Namespace) -> int:
     qemu = scratch_images(qemu, run_dir)
     initramfs = build_initramfs(probes, setups, args.probe_timeout, run_dir / "initramfs.cpio")
     t0 = time.monotonic()
+    boots = cache / "boots"
     before = boot("pristine", pristine, initramfs, logs / "console-pristine.log", qemu, cmdline,
-                  args.timeout)
-    after = boot("patched", patched, initramfs, logs / "console-patched.log", qemu, cmdline,
-                 args.timeout)
+                  args.timeout, boots / f"{boot_key(pristine_key, initramfs, qemu, cmdline)}.log")
+    label = "patched" + (f"+{args.mutant.replace(',', '+')}" if args.mutant else "")
+    after = boot(label, patched, initramfs, logs / f"console-{label}.log", qemu, cmdline,
+                 args.timeout, boots / f"{boot_key(patched_key, initramfs, qemu, cmdline)}.log")
     timings["boots"] = time.monotonic() - t0
     for label, b in (("pristine", before), ("patched", after)):
         for step, ok in sorted(b.setups.items()):
@@ -367,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--series", default="all")
     ap.add_argument("--patches", help="the version folder holding the series")
     ap.add_argument("--out", help="where audit.tsv and AUDIT.md go")
+    ap.add_argument("--mutant", help="also apply mutant-NAME.patch (comma-separated names)")
     ap.add_argument("--logs", help="build and console logs (default <cache>/audit/logs)")
     ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, help="seconds per boot")
     ap.add_argument("--probe-timeout", type=int, default=DEFAULT_PROBE_TIMEOUT,

@@ -1,0 +1,89 @@
+"""End to end: the reduced audit, booted for real.
+
+Runs audit_run.py as `make audit SERIES=random-number-driver OUT=...` does:
+the one audit kernel (built once, then cached by content), booted pristine
+and with the one-patch random series, probe native and -m32.  Then the two
+negative controls in one more boot: mutant-einval.patch (random_ioctl()
+answers -EINVAL again) and mutant-untouched.patch (the RTC core, which no
+patch touches, answers -EINVAL) must each be reported by the verdict.
+Warm, this is two recompiled files, a relink and at most two boots.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.environ.get("ENOTTY_QUICK") == "1",
+                                reason="ENOTTY_QUICK=1: QEMU boots left out")
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+SERIES = "random-number-driver"
+
+
+def audit(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "tools"))
+    return subprocess.run([sys.executable, str(HERE / "audit_run.py"), "--series", SERIES,
+                           "--out", str(out), *extra],
+                          capture_output=True, text=True, env=env, check=False)
+
+
+def rows(out: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO((out / "audit.tsv").read_text()), delimiter="\t"))
+
+
+@pytest.fixture(scope="module")
+def reduced(tmp_path_factory):
+    out = tmp_path_factory.mktemp("audit")
+    res = audit(out)
+    return res, out
+
+
+def test_reduced_audit_passes_and_measures_random(reduced):
+    res, out = reduced
+    assert res.returncode == 0, res.stdout + res.stderr
+    random = [r for r in rows(out) if r["source"] == "drivers/char/random.c" and
+              r["before"] != r["after"]]
+    assert random, "no changed answer measured for drivers/char/random.c"
+    abis = {r["abi"] for r in random}
+    assert abis == {"native", "compat"}
+    for r in random:
+        assert (r["before"], r["after"]) == ("EINVAL", "ENOTTY")
+        assert r["patch"].startswith(f"{SERIES}/0001-")
+        assert r["function"] == "random_ioctl"
+    # Nothing else changed: only the one patch was applied.
+    others = [r for r in rows(out) if r["before"] != r["after"] and
+              r["source"] != "drivers/char/random.c"]
+    assert others == []
+    md = (out / "AUDIT.md").read_text()
+    assert "1 of 1 patches audited." in md
+    assert "drivers/char/random.c: audited" in md
+
+
+def test_negative_controls_fail_the_verdict(reduced, tmp_path):
+    res, _ = reduced
+    assert res.returncode == 0, "the reduced audit itself must pass first"
+    res = audit(tmp_path, "--mutant", "einval,untouched")
+    assert res.returncode == 1, res.stdout + res.stderr
+    problems = [ln for ln in res.stdout.splitlines() if ln.startswith("audit: problem:")]
+    assert any(f"{SERIES}/0001-" in p and "claims a user-visible change" in p
+               and "drivers/char/random.c" in p for p in problems), problems
+    assert any("/dev/rtc0" in p and "no applied patch touches it" in p for p in problems), problems
+
+
+def test_bad_series_replaces_nothing(tmp_path):
+    (tmp_path / "audit.tsv").write_text("mine\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "tools"))
+    res = subprocess.run([sys.executable, str(HERE / "audit_run.py"), "--series", "no-such-series",
+                          "--out", str(tmp_path)], capture_output=True, text=True, env=env,
+                         check=False)
+    assert res.returncode == 2
+    assert res.stderr.startswith("enotty: unknown series 'no-such-series'")
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "audit.tsv").read_text() == "mine\n"
