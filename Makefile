@@ -6,7 +6,7 @@
 #   make report [KDIR=DIR] [M=SUBDIR]              sites as TSV on stdout
 #   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
-#   make audit [KDIR=DIR] [SERIES=all|NAME] [OUT=DIR]  QEMU before/after of every patched handler
+#   make audit [KDIR=DIR] [SERIES=all|NAME] [OUT=DIR] [MUTANT=einval|untouched]  QEMU before/after
 #   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
 
 PYTHON  ?= /usr/bin/python3
@@ -56,7 +56,8 @@ qemu-test:
 audit:
 	@$(PKGS) qemu
 	@$(PY) $(CURDIR)/selftests/audit/audit_run.py \
-		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,OUT,--out)
+		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,OUT,--out) \
+		$(call opt,MUTANT,--mutant)
 
 # The default tree is unpacked first: the tests that use its scripts
 # (get_maintainer.pl, checkpatch.pl) and headers must run, not skip.
