@@ -24,7 +24,6 @@ refuses with one line.
 """
 from __future__ import annotations
 
-import argparse
 import email
 import email.policy
 import email.utils
@@ -37,6 +36,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import UsageError
+from .requests import MailoutRequest
 
 RECIPIENT_HEADERS = ("To", "Cc")
 
@@ -243,17 +243,7 @@ def mailout(out: Path, name: str | None, send: bool, signoff: str | None = None)
     return code
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--series", metavar="NAME", help="the series folder name (e.g. media)")
-    parser.add_argument("--out", metavar="DIR",
-                        help="output folder of make patches (default: generated-patches/linux-VERSION/)")
-    parser.add_argument("--send", action="store_true", help="send for real (default: --dry-run)")
-    parser.add_argument("--signoff", metavar="'NAME <MAIL>'",
-                        help="the sender, for From: and Signed-off-by: (default: git config"
-                             " user.name/user.email)")
-
-
-def command(args: argparse.Namespace) -> int:
-    from . import patches, tree
-    out = Path(args.out).expanduser() if args.out else patches.default_out(tree.default_tree())
-    return mailout(out, args.series, args.send, getattr(args, "signoff", None))
+def command(req: MailoutRequest) -> int:
+    """The mailout a request describes (enotty.cli builds it).  The sender
+    is req.signoff when the request carries one (SIGNOFF=), else git config."""
+    return mailout(req.out, req.series, req.send, getattr(req, "signoff", None))
