@@ -536,9 +536,15 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
     mentioned = set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", code))
     filtered = tree.filtered(site.interface)
     taken = filtered[0] if filtered else set()
+    def handled_by_variant(name: str) -> bool:
+        # ppdev handles PPGETTIME as PPGETTIME32/PPGETTIME64: same number, other name
+        return any(m.startswith(name) and m[len(name):] in ("32", "64", "_32", "_64", "_OLD",
+                                                            "_NEW", "_COMPAT")
+                   for m in mentioned)
+
     missing = sorted({name for fam in families for name in uapi.families[fam]
                       if name not in mentioned and name not in taken
-                      and not name.endswith("_OLD")})
+                      and not name.endswith("_OLD") and not handled_by_variant(name)})
     return ",".join(missing) if missing else "-"
 
 
@@ -734,3 +740,69 @@ def analyse_sites(sites: list[Site], root: Path) -> dict[Site, Effects]:
     for s in sites:
         by_file.setdefault(s.file, set()).add(s.line)
     return {s: analyse(tree, s, by_file[s.file]) for s in sites}
+
+
+NOTABLE = ("guard", "branches", "uncased", "forward", "fallback")
+
+
+def summary(found: dict[Site, Effects]) -> str:
+    """The verdict counts and every site whose effects are more than 'it changes'."""
+    import collections
+    lines = []
+    for column in ("paths", "reach", "visible"):
+        counts = collections.Counter(getattr(e, column) for e in found.values())
+        lines.append(f"{column}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for column in NOTABLE:
+        n = sum(getattr(e, column) not in ("-", "all") for e in found.values())
+        lines.append(f"{column}: {n} sites")
+    for s in sorted(found, key=Site.sort_key):
+        e = found[s]
+        notes = [f"{c}={getattr(e, c)}" for c in NOTABLE if getattr(e, c) not in ("-", "all")]
+        if notes or e.reach not in ("yes",) or "unknown" in (e.paths, e.visible):
+            lines.append(f"{s.file}:{s.line} {s.function}() paths={e.paths} reach={e.reach} "
+                         f"visible={e.visible} " + " | ".join(notes))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """python3 -m enotty.effects SITES.TSV [KDIR] [--summary|--tests]"""
+    import dataclasses
+    import sys
+
+    from . import sites as sites_mod, tree as tree_mod
+    from .errors import UsageError
+    flags = {a for a in argv if a.startswith("--")}
+    args = [a for a in argv if not a.startswith("--")]
+    try:
+        if not args or len(args) > 2 or flags - {"--summary", "--tests"}:
+            raise UsageError("usage: python3 -m enotty.effects SITES.TSV [KDIR] [--summary|--tests]")
+        try:
+            with open(args[0]) as fh:
+                rows = sites_mod.read_tsv(fh)
+        except (OSError, ValueError) as err:
+            raise UsageError(f"{args[0]}: {err}") from None
+        root = tree_mod.resolve(args[1] if len(args) > 1 else None)
+        found = analyse_sites(rows, root)
+        if "--summary" in flags:
+            sys.stdout.write(summary(found))
+        elif "--tests" in flags:
+            from . import selftest_search
+            labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
+            for s, hits in selftest_search.search(labelled, root).items():
+                for hit in hits:
+                    print(f"{s.file}:{s.line}\t{s.function}\t{hit.cell()}")
+        else:
+            labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
+            columns = sites_mod.EFFECT_COLUMNS if rows and rows[0].series else None
+            if columns is None:
+                raise UsageError(f"{args[0]}: needs the subsystem and series columns")
+            sites_mod.write_tsv(labelled, sys.stdout, columns)
+    except UsageError as err:
+        print(f"enotty: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

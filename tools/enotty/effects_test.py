@@ -89,7 +89,7 @@ def test_socket_handler_forwards_to_dev_ioctl():
     # mctp_compat_ioctl() passes on listed commands only, and
     # compat_sock_ioctl_trans() does not call the native op for others
     assert got.paths == "native"
-    not_socket = site("drivers/char/ppdev.c", 33, "pp_do_ioctl")
+    not_socket = site("drivers/char/ppdev.c", 38, "pp_do_ioctl")
     assert analyse(not_socket)[not_socket].forward == "-"
 
 
@@ -119,17 +119,19 @@ def test_guard_for_named_known_commands_is_not_a_guard():
 
 
 def test_state_check_before_second_switch_and_compat_ptr_ioctl():
-    s = site("drivers/char/ppdev.c", 33, "pp_do_ioctl")
+    s = site("drivers/char/ppdev.c", 38, "pp_do_ioctl")
     got = analyse(s)[s]
     assert got.reach == "partly"
-    assert got.guard == "line 19: (pp->flags & PP_CLAIMED) == 0 -> -EINVAL (state check)"
+    assert got.guard == "line 22: (pp->flags & PP_CLAIMED) == 0 -> -EINVAL (state check)"
     assert got.paths == "both"       # pp_ioctl() and .compat_ioctl = compat_ptr_ioctl
+    # PPGETTIME is handled as PPGETTIME32 (same number); PPGETMODES has no case
+    assert got.uncased == "PPGETMODES"
 
 
 def test_no_compat_ioctl_is_native():
-    s = site("drivers/char/ppdev.c", 63, "nocompat_ioctl")
+    s = site("drivers/char/ppdev.c", 68, "nocompat_ioctl")
     got = analyse(s)[s]
-    assert (got.paths, got.reach, got.branches, got.uncased) == ("native", "yes", "all", "-")
+    assert (got.paths, got.reach, got.branches, got.uncased) == ("native", "yes", "all", "PPGETMODES")
 
 
 def test_missing_file_or_function_is_unknown_not_a_guess():
