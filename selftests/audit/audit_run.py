@@ -342,7 +342,12 @@ def run(args: argparse.Namespace) -> int:
         pristine, built_p = build_kernel(wt, build, images, pristine_key, [], build_log, env, args.jobs)
         # The series change no uapi header: the probe builds against the
         # headers of whichever state the tree is in.
-        probes = build_probes(wt.path, build, cache / "probe", build_log, env)
+        if args.probe_bin:
+            probes = [Path(args.probe_bin) / n for n in PROBES if (Path(args.probe_bin) / n).is_file()]
+            if not probes:
+                raise UsageError(f"--probe-bin {args.probe_bin}: no {' or '.join(PROBES)} there")
+        else:
+            probes = build_probes(wt.path, build, cache / "probe", build_log, env)
         patched, built_a = build_kernel(wt, build, images, patched_key, patches, build_log, env,
                                         args.jobs)
         timings["build"] = time.monotonic() - t0
@@ -404,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--probe-timeout", type=int, default=DEFAULT_PROBE_TIMEOUT,
                     help="seconds for each probe binary inside the guest")
     ap.add_argument("--jobs", type=int, default=default_jobs())
+    ap.add_argument("--probe-bin", help="prebuilt ioctl_probe and ioctl_probe_32 (development)")
     args = ap.parse_args(argv)
     try:
         return run(args)

@@ -48,8 +48,10 @@ setup_iiodummy() {
 }
 
 setup_macvtap() {
-	ip link add audit0 type dummy && ip link set audit0 up &&
-	ip link add link audit0 name auditvtap0 type macvtap && ip link set auditvtap0 up
+	# iproute2's ip (busybox's cannot make a macvtap link).
+	ip=/usr/sbin/ip
+	$ip link add audit0 type dummy && $ip link set audit0 up &&
+	$ip link add link audit0 name auditvtap0 type macvtap && $ip link set auditvtap0 up
 }
 
 setup_autofs() {
