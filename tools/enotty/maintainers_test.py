@@ -104,8 +104,10 @@ def test_fixture_tree(tmp_path: Path) -> None:
     m = Maintainers.load(FIXTURE)
     assert m is not None
 
+    maint: Maintainers = m
+
     def best_title(path: str) -> str:
-        found = m.best(path)
+        found = maint.best(path)
         assert found is not None, path
         return found.section.title
     assert best_title("drivers/staging/media/atomisp/pci/atomisp_ioctl.c") == "STAGING - ATOMISP DRIVER"
