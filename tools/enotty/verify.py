@@ -6,10 +6,9 @@
 Build: an x86_64 allmodconfig, prepared once (olddefconfig prepare
 modules_prepare, a few minutes) in enotty.tree.cache_dir()/build/
 allmodconfig-<version>/ (O=) and reused.  The source it builds is
-allmodconfig-<version>.src/, a `cp -al` hard-link copy of the tree: a
-patched file is written as a new file and renamed over its link, so the
-pristine tree's inodes are never written; the previous run's patched files
-are put back the same way (linked from the tree again) before each run.
+allmodconfig-<version>.src/, an enotty.worktree copy of the tree: the
+patched files are written into it by rename, so the pristine tree's inodes
+are never written, and the previous run's files are put back first.
 CONFIG_WERROR and DEBUG_INFO are off: a warning the patch did not cause must
 not fail it, and debug info only costs time.  A touched .c file is
 "built" when kbuild's dry run of its folder (`make -n dir/`, which follows
@@ -18,11 +17,17 @@ allmodconfig" (another architecture, a disabled option, a #included .c),
 which is not a failure.  A file that fails to build is built once more
 without the patch: when that fails too, the failure is the tree's, not the
 patch's.
+
+Cache: checkpatch and build verdicts are kept under
+enotty.tree.cache_dir()/verify/ (ResultCache), keyed by what they are
+computed from, so a rerun over unchanged patches runs neither perl nor make.
+The fixpoint needs no cache of its own: its rescan goes through the scan's
+per-file cache, keyed by file content, rules, spatch and its options.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -31,15 +36,17 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable, Iterable, TextIO
 
 from . import maintainers, tree
-
-JOBS = 2
+from .requests import default_jobs
+from .worktree import WorkTree, kbuild_env
 
 OK = "ok"
 FAILED = "failed"
 NOT_BUILT = "not built on x86_64"
 SKIPPED = "skipped"
+TREE_FAILS = "fails without the patch too"
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,68 @@ class Check:
 
     def cell(self) -> str:
         return self.status + (f" ({self.detail})" if self.detail else "")
+
+
+# ---------------------------------------------------------------- cache
+
+# Bump when a verdict's meaning or what its key covers changes.
+CACHE_FORMAT = "enotty-verify-1"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def tree_identity(root: Path) -> str:
+    """The tree in a cache key: its path and version.  A KDIR is only read,
+    and a release tree (the default one above all) does not change under
+    one path and version; this key does not see a KDIR that its owner
+    edits between two runs (remove the cache folder after such an edit)."""
+    return f"{root.resolve()}\0{tree.kernel_version(root)}"
+
+
+class ResultCache:
+    """Verdicts by key, one small JSON file each under FOLDER/KIND/.
+
+    Written to a temporary name and renamed, so a reader (another run, an
+    interrupted one) never sees half a record.  A cache that cannot be
+    written costs time, not results.
+    """
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or tree.cache_dir() / "verify"
+
+    @staticmethod
+    def key(*parts: str) -> str:
+        h = hashlib.sha256(CACHE_FORMAT.encode())
+        for part in parts:
+            h.update(b"\0" + part.encode())
+        return h.hexdigest()
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.folder / kind / key[:2] / f"{key}.json"
+
+    def get(self, kind: str, key: str) -> Check | None:
+        try:
+            record = json.loads(self._path(kind, key).read_text())
+            return Check(str(record["status"]), str(record["detail"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, kind: str, key: str, check: Check) -> None:
+        path = self._path(kind, key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "w") as f:
+                    json.dump({"status": check.status, "detail": check.detail}, f)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- checkpatch
@@ -66,11 +135,28 @@ def checkpatch_command(root: Path, patch: Path) -> list[str] | None:
     return cmd + [str(patch)]
 
 
-def checkpatch(root: Path, patch: Path) -> Check:
-    """ok (warnings counted in the detail) or failed with the first errors."""
+def checkpatch(root: Path, patch: Path, use_cache: bool = True) -> Check:
+    """ok (warnings counted in the detail) or failed with the first errors.
+
+    Cached by the patch's content, checkpatch.pl's content, its options
+    and the tree (--root= reads the tree's spelling and const-struct lists);
+    use_cache=False runs checkpatch.pl again (the verdict is still stored).
+    """
     cmd = checkpatch_command(root, patch)
     if cmd is None:
         return Check(SKIPPED, "no scripts/checkpatch.pl")
+    script = Path(cmd[1])
+    key = ResultCache.key(tree_identity(root), digest(script.read_bytes()),
+                          " ".join(cmd[:-1]), digest(patch.read_bytes()))
+    cache = ResultCache()
+    if use_cache and (hit := cache.get("checkpatch", key)) is not None:
+        return hit
+    chk = _run_checkpatch(root, cmd)
+    cache.put("checkpatch", key, chk)
+    return chk
+
+
+def _run_checkpatch(root: Path, cmd: list[str]) -> Check:
     res = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False,
                          env=maintainers.perl_env())
     errors = [ln for ln in res.stdout.splitlines() if ": ERROR:" in ln]
@@ -93,6 +179,10 @@ class BuildTree:
     src: Path          # hard-link copy that gets the patched files
     obj: Path          # O= folder
 
+    @property
+    def work(self) -> WorkTree:
+        return WorkTree(self.root, self.src)
+
 
 def build_tree(root: Path) -> BuildTree:
     version = tree.kernel_version(root)
@@ -104,26 +194,15 @@ def build_tree(root: Path) -> BuildTree:
 
 
 PREPARED = ".enotty-prepared"
-PATCHED = ".enotty-patched"
 
 
-def make_command(bt: BuildTree, targets: list[str], jobs: int = JOBS, dry_run: bool = False) -> list[str]:
+def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
+                 dry_run: bool = False) -> list[str]:
     """`make` in the hard-link copy with O=; -k so one failure stops nothing."""
-    cmd = ["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{min(jobs, JOBS)}", "-k"]
+    cmd = ["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{jobs or default_jobs()}", "-k"]
     if dry_run:
         cmd.append("-n")
     return cmd + targets
-
-
-def kbuild_env() -> dict[str, str]:
-    """The environment without the calling make's variables: `make patches
-    M=drivers/media` passes M= down in MAKEFLAGS, which would turn kbuild
-    into an external-module build."""
-    env = dict(os.environ)
-    for key in ("MAKEFLAGS", "MAKEOVERRIDES", "MFLAGS", "MAKELEVEL", "MAKE_TERMOUT", "MAKE_TERMERR",
-                "M", "O", "KDIR", "OUT", "V", "W", "C", "ARCH", "CROSS_COMPILE", "CC", "LLVM"):
-        env.pop(key, None)
-    return env
 
 
 def can_build(root: Path) -> str:
@@ -135,21 +214,20 @@ def can_build(root: Path) -> str:
     return ""
 
 
-def prepare(bt: BuildTree, log=sys.stderr) -> None:
-    """Hard-link copy plus allmodconfig prepare, once; later runs reuse it."""
-    if not bt.src.is_dir():
-        bt.src.parent.mkdir(parents=True, exist_ok=True)
-        tmp = bt.src.with_name(bt.src.name + ".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        subprocess.run(["cp", "-al", str(bt.root), str(tmp)], check=True)
-        tmp.rename(bt.src)
+def prepare(bt: BuildTree, log: TextIO = sys.stderr, jobs: int | None = None) -> None:
+    """The hard-link copy plus the allmodconfig prepare, once; later runs
+    reuse them.  A failing make raises CalledProcessError with its stderr."""
+    bt.work.ensure()
     if (bt.obj / PREPARED).is_file():
         return
     bt.obj.mkdir(parents=True, exist_ok=True)
     print(f"enotty: preparing an x86_64 allmodconfig build in {bt.obj} (once; minutes)", file=log)
-    run = lambda *targets: subprocess.run(  # noqa: E731
-        ["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{JOBS}", *targets],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True, env=kbuild_env())
+
+    def run(*targets: str) -> None:
+        subprocess.run(["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{jobs or default_jobs()}", *targets],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True,
+                       env=kbuild_env())
+
     run("allmodconfig")
     config = bt.obj / ".config"
     text = config.read_text()
@@ -162,31 +240,9 @@ def prepare(bt: BuildTree, log=sys.stderr) -> None:
     (bt.obj / PREPARED).write_text("allmodconfig, WERROR and DEBUG_INFO off\n")
 
 
-def _replace(path: Path, data: bytes | None, pristine: Path) -> None:
-    """Write-new-then-rename (data) or re-link the pristine file (None)."""
-    tmp = path.with_name(f".{path.name}.enotty-tmp")
-    if tmp.exists():
-        tmp.unlink()
-    if data is None:
-        os.link(pristine, tmp)
-    else:
-        tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def install(bt: BuildTree, files: dict[str, bytes]) -> None:
     """Make the copy equal the pristine tree plus `files` (rel -> content)."""
-    manifest = bt.src / PATCHED
-    previous = manifest.read_text().split("\n") if manifest.is_file() else []
-    for rel in filter(None, previous):
-        if rel not in files and (bt.root / rel).is_file():
-            _replace(bt.src / rel, None, bt.root / rel)
-    tmp = manifest.with_name(PATCHED + ".tmp")
-    tmp.write_text("\n".join(sorted(set(files) | set(filter(None, previous)))))
-    os.replace(tmp, manifest)
-    for rel, data in files.items():
-        _replace(bt.src / rel, data, bt.root / rel)
-    manifest.write_text("\n".join(sorted(files)))
+    bt.work.set_files(files)
 
 
 def kbuild_dir(root: Path, rel: str) -> str:
@@ -202,12 +258,18 @@ def kbuild_dir(root: Path, rel: str) -> str:
 _CC = re.compile(r" -c -o (\S+\.o) (\S+\.c)\b")
 
 
-def enabled_sources(bt: BuildTree, rels: list[str]) -> set[str]:
-    """Which of rels allmodconfig compiles: kbuild's dry run of their folders."""
+def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None) -> set[str]:
+    """Which of rels allmodconfig compiles: kbuild's dry run of their folders.
+
+    Their objects are removed first: a dry run lists only the objects it
+    would remake, and a file the copy already held (an earlier run's
+    patch) may have an object newer than itself."""
     dirs = sorted({kbuild_dir(bt.src, r) for r in rels} - {""})
     if not dirs:
         return set()
-    res = subprocess.run(make_command(bt, [d + "/" for d in dirs], dry_run=True),
+    for rel in rels:
+        (bt.obj / (rel[:-2] + ".o")).unlink(missing_ok=True)
+    res = subprocess.run(make_command(bt, [d + "/" for d in dirs], jobs, dry_run=True),
                          capture_output=True, text=True, check=False, env=kbuild_env())
     found = set()
     prefix = str(bt.src) + "/"
@@ -225,7 +287,7 @@ def _errors_for(output: str, bt: BuildTree, rel: str) -> str:
     return "compile failed"
 
 
-def compile_objects(bt: BuildTree, rels: list[str]) -> dict[str, Check]:
+def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None) -> dict[str, Check]:
     """Build each rel's object in the copy as it stands; ok or failed."""
     objs = {rel: rel[:-2] + ".o" for rel in rels}
     for obj in objs.values():
@@ -234,7 +296,7 @@ def compile_objects(bt: BuildTree, rels: list[str]) -> dict[str, Check]:
             path.unlink()
     if not objs:
         return {}
-    res = subprocess.run(make_command(bt, sorted(objs.values())), capture_output=True,
+    res = subprocess.run(make_command(bt, sorted(objs.values()), jobs), capture_output=True,
                          text=True, check=False, env=kbuild_env())
     out = {}
     for rel, obj in objs.items():
@@ -245,38 +307,78 @@ def compile_objects(bt: BuildTree, rels: list[str]) -> dict[str, Check]:
     return out
 
 
-def build(root: Path, patched: dict[str, bytes], log=sys.stderr) -> dict[str, Check]:
+def build_keys(bt: BuildTree, patched: dict[str, bytes]) -> dict[str, str]:
+    """The cache key of each patched .c file's build verdict.
+
+    A verdict follows from the file's content, the configuration (.config,
+    which also names the compiler in CONFIG_CC_VERSION_TEXT), the tree the
+    file is built in (tree_identity: its headers and Makefiles), and the
+    other files this run patches that the file may include (every patched
+    non-.c file, all of them: cheaper than knowing which ones it includes).
+    Not covered: a compiler upgraded without the .config being prepared
+    again, and a KDIR edited in place (see tree_identity).
+    """
+    config = digest((bt.obj / ".config").read_bytes())
+    ident = tree_identity(bt.root)
+    headers = digest(b"".join(rel.encode() + b"\0" + digest(data).encode() + b"\0"
+                              for rel, data in sorted(patched.items()) if not rel.endswith(".c")))
+    return {rel: ResultCache.key(ident, config, headers, rel, digest(data))
+            for rel, data in patched.items() if rel.endswith(".c")}
+
+
+def build(root: Path, patched: dict[str, bytes], log: TextIO = sys.stderr,
+          jobs: int | None = None, use_cache: bool = True) -> dict[str, Check]:
     """Per touched file: ok, failed (with the compiler's first error),
-    not built on x86_64, or skipped (headers, no kernel tree)."""
+    not built on x86_64, or skipped (headers, no kernel tree).
+
+    jobs: make's -j (default: the CPUs we may use).  Verdicts come from the
+    cache when their key (build_keys) is there; use_cache=False builds
+    every file again (the verdicts are still stored)."""
     why = can_build(root)
     if why:
         return {rel: Check(SKIPPED, why) for rel in patched}
     bt = build_tree(root)
-    bt.obj.parent.mkdir(parents=True, exist_ok=True)
-    # One run at a time uses the shared copy and build folder.
-    with open(bt.obj.parent / f".{bt.obj.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build_locked(bt, patched, log)
-
-
-def _build_locked(bt: BuildTree, patched: dict[str, bytes], log) -> dict[str, Check]:
-    prepare(bt, log)
-    install(bt, patched)
-    sources = [r for r in patched if r.endswith(".c")]
     out = {r: Check(SKIPPED, "header, built through its users") for r in patched if not r.endswith(".c")}
-    enabled = enabled_sources(bt, sources)
-    for rel in sources:
-        if rel not in enabled:
-            out[rel] = Check(NOT_BUILT, "not in x86_64 allmodconfig")
-    print(f"enotty: building {len(enabled)} patched files (x86_64 allmodconfig, -j{JOBS})", file=log)
-    results = compile_objects(bt, sorted(enabled))
+    cache = ResultCache()
+    # One run at a time uses the shared copy and build folder.
+    with bt.work.locked():
+        prepare(bt, log, jobs)
+        keys = build_keys(bt, patched)
+        todo = []
+        for rel, key in sorted(keys.items()):
+            hit = cache.get("build", key) if use_cache else None
+            if hit is None:
+                todo.append(rel)
+            else:
+                out[rel] = hit
+        if keys:
+            print(f"enotty: build of {len(keys)} patched files: {len(keys) - len(todo)} from the cache,"
+                  f" {len(todo)} to check (x86_64 allmodconfig, -j{jobs or default_jobs()})", file=log)
+        if todo:
+            fresh = _build_locked(bt, patched, todo, jobs)
+            for rel, chk in fresh.items():
+                # "compile failed" without a compiler line may be a killed
+                # make (memory, ^C): ask again next time.
+                if chk != Check(FAILED, "compile failed"):
+                    cache.put("build", keys[rel], chk)
+            out.update(fresh)
+    return out
+
+
+def _build_locked(bt: BuildTree, patched: dict[str, bytes], sources: list[str],
+                  jobs: int | None) -> dict[str, Check]:
+    """Verdicts for the .c files `sources`, the copy holding all of `patched`."""
+    install(bt, patched)
+    enabled = enabled_sources(bt, sources, jobs)
+    out = {rel: Check(NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources if rel not in enabled}
+    results = compile_objects(bt, sorted(enabled), jobs)
     failed = [rel for rel, chk in results.items() if chk.status == FAILED]
     if failed:
         install(bt, {r: d for r, d in patched.items() if r not in failed})
-        before = compile_objects(bt, failed)
+        before = compile_objects(bt, failed, jobs)
         for rel in failed:
             if before[rel].status == FAILED:
-                results[rel] = Check("fails without the patch too", results[rel].detail)
+                results[rel] = Check(TREE_FAILS, results[rel].detail)
         install(bt, patched)
     out.update(results)
     return out
@@ -284,11 +386,16 @@ def _build_locked(bt: BuildTree, patched: dict[str, bytes], log) -> dict[str, Ch
 
 # ---------------------------------------------------------------- fixpoint
 
-def fixpoint(patched: dict[str, bytes], scan_files) -> dict[str, Check]:
+ScanFiles = Callable[[Path], "tuple[Iterable[Any], Iterable[Any]]"]
+
+
+def fixpoint(patched: dict[str, bytes], scan_files: ScanFiles) -> dict[str, Check]:
     """Run the rules again on the patched files: they must find nothing.
 
     scan_files(folder) -> (sites, failed) scans a folder laid out like the
     tree (the scan stage); the patched files are copied into a temporary one.
+    No cache here: the scan's own per-file cache (file content, rules,
+    spatch version and options) answers a patched file it has seen.
     """
     with tempfile.TemporaryDirectory(prefix="enotty-fixpoint-") as tmp:
         base = Path(tmp)
@@ -297,7 +404,7 @@ def fixpoint(patched: dict[str, bytes], scan_files) -> dict[str, Check]:
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
         sites, failed = scan_files(base)
-    left: dict[str, list] = {}
+    left: dict[str, list[Any]] = {}
     for site in sites:
         left.setdefault(site.file, []).append(site)
     broken = {f.file: f for f in failed}
