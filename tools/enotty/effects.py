@@ -270,8 +270,6 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         if not on_path(code, fn.body, m.start(), anchor):
             continue
         line = cf.line_of(m.start())
-        if line in skip_lines:
-            continue
         cond_close = match_close(code, m.end() - 1)
         if cond_close < 0 or cond_close > anchor:
             continue
@@ -282,6 +280,9 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         then = _then_branch(code, cond_close + 1, anchor)
         if not re.search(r"\b(return|goto)\b", then):
             continue
+        last = cf.line_of(code.find(then, cond_close) + len(then))
+        if skip_lines & set(range(line, last + 1)):
+            continue          # the series converts this check itself
         errnos = set(_ERRNO.findall(then))
         via = ""
         if not errnos:

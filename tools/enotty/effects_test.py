@@ -154,3 +154,35 @@ def test_blank_keeps_offsets_and_hides_braces_in_strings():
     got = effects.blank(text)
     assert len(got) == len(text) and got.count("\n") == 2
     assert "{" not in got and "}" not in got
+
+
+GENWQE_GUARD = site("drivers/misc/genwqe/card_dev.c", 15, "genwqe_ioctl", rule="ioctl_ioc_guard")
+GENWQE_DEFAULT = site("drivers/misc/genwqe/card_dev.c", 22, "genwqe_ioctl")
+
+
+def test_type_guard_answers_first_unless_the_series_converts_it():
+    alone = analyse(GENWQE_DEFAULT)[GENWQE_DEFAULT]
+    assert alone.reach == "partly"
+    assert alone.guard == "line 14: _IOC_TYPE(cmd) != GENWQE_IOC_CODE -> -EINVAL (unknown-command answer)"
+    both = analyse(GENWQE_GUARD, GENWQE_DEFAULT)[GENWQE_DEFAULT]
+    assert (both.reach, both.guard) == ("yes", "-")
+    # genwqe_compat_ioctl() is not in the file: no verdict on the compat path
+    assert both.paths == "unknown"
+
+
+def test_main_summary_and_one_line_errors(tmp_path, capsys):
+    tsv = tmp_path / "sites.tsv"
+    tsv.write_text("\t".join(("file", "line", "function", "interface", "from", "to", "rule",
+                              "subsystem", "series")) + "\n"
+                   "drivers/block/floppy.c\t84\tfd_locked_ioctl\tblock_device_operations.ioctl\t"
+                   "EINVAL\tENOTTY\tioctl_default_return\tFLOPPY DRIVER\tfloppy\n")
+    assert effects.main([str(tsv), str(TREE), "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "reach: no 1" in out and "drivers/block/floppy.c:84 fd_locked_ioctl() paths=native reach=no" in out
+    assert effects.main([str(tsv), str(TREE)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].endswith("\tpaths\treach\tguard\tbranches\tuncased\tforward\tfallback\tvisible")
+    assert table[1].split("\t")[9:11] == ["native", "no"]
+    assert effects.main([str(tmp_path / "none.tsv"), str(TREE)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("enotty: ") and err.count("\n") == 1
