@@ -36,7 +36,7 @@ patches:
 
 mailout:
 	@$(PKGS) mailout
-	@$(ENOTTY) mailout $(call opt,SERIES,--series) $(call opt,OUT,--out) $(if $(SEND),--send)
+	@$(ENOTTY) mailout $(call opt,SERIES,--series) $(call opt,OUT,--out) $(call opt,SIGNOFF,--signoff) $(if $(SEND),--send)
 
 bench:
 	@$(PKGS) patches
@@ -49,7 +49,7 @@ verify-generated:
 
 qemu-test:
 	@$(PKGS) qemu
-	@$(PY) $(CURDIR)/selftests/qemu/qemu_test.py \
+	@$(PY) $(CURDIR)/selftests/qemu/qemu_run.py \
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) \
 		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
 

@@ -118,7 +118,8 @@ def cmd_patches(args: argparse.Namespace) -> int:
 def cmd_mailout(args: argparse.Namespace) -> int:
     """git send-email over one series folder (a dry run unless --send)."""
     out = Path(args.out).expanduser().absolute() if args.out else tree.load(None).default_out
-    return mailout.command(MailoutRequest(out=out, series=args.series, send=args.send))
+    return mailout.command(MailoutRequest(out=out, series=args.series, send=args.send,
+                                          signoff=args.signoff))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -170,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     mailout_cmd.add_argument("--series", metavar="NAME", help="the series folder name (e.g. media)")
     add_output_options(mailout_cmd)
     mailout_cmd.add_argument("--send", action="store_true", help="send for real (default: --dry-run)")
+    mailout_cmd.add_argument("--signoff", metavar="'NAME <MAIL>'",
+                             help="send as, and sign off as (default: git config user.name/user.email)")
     mailout_cmd.set_defaults(run=cmd_mailout)
 
     bench_cmd = commands.add_parser("bench", help="time the scan against coccicheck",

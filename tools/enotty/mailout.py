@@ -246,4 +246,4 @@ def mailout(out: Path, name: str | None, send: bool, signoff: str | None = None)
 def command(req: MailoutRequest) -> int:
     """The mailout a request describes (enotty.cli builds it).  The sender
     is req.signoff when the request carries one (SIGNOFF=), else git config."""
-    return mailout(req.out, req.series, req.send, getattr(req, "signoff", None))
+    return mailout(req.out, req.series, req.send, req.signoff)

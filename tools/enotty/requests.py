@@ -89,6 +89,7 @@ class MailoutRequest:
     out: Path                  # the generated-patches/linux-VERSION/ folder
     series: str | None
     send: bool = False
+    signoff: str | None = None   # 'Name <mail>' to send as; else git config
 
 
 @dataclass(frozen=True)
