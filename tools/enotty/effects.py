@@ -6,8 +6,9 @@ on the core that calls the handler.  This module reads the C text (no C
 parser, so each verdict is conservative and "unknown" is an allowed value)
 and answers, per site:
 
-  paths     native, compat, both or unknown: which ioctl syscall reaches the
-            converted line for an unknown command.
+  paths     native, compat, both, native+V-compat (V4L2: 32-bit callers only
+            with 'V' commands below BASE_VIDIOC_PRIVATE) or unknown: which
+            ioctl syscall brings an unknown command to the converted line.
   reach     yes, partly, no or unknown: whether an unknown command gets past
             the checks before the dispatch (floppy's normalize_ioctl(),
             fsl-diu's `if (!arg) return -EINVAL;`).
@@ -572,8 +573,10 @@ COMPAT_FIELD = {
 # and odev_ioctl_compat() call the native path; v4l2_compat_ioctl32()
 # hands 'V' commands to the native unlocked_ioctl.
 COMPAT_BY_CORE = {"tty_ldisc_ops.ioctl", "usb_driver.unlocked_ioctl",
-                  "tape_discipline.ioctl_fn", "snd_seq_oss_callback.ioctl",
-                  "v4l2_subdev_core_ops.ioctl", "v4l2_ioctl_ops.vidioc_default"}
+                  "tape_discipline.ioctl_fn", "snd_seq_oss_callback.ioctl"}
+# v4l2_compat_ioctl32() passes only 'V' commands below BASE_VIDIOC_PRIVATE
+# to the native unlocked_ioctl; other compat commands go to compat_ioctl32.
+SOME_COMPAT = {"v4l2_subdev_core_ops.ioctl", "v4l2_ioctl_ops.vidioc_default"}
 
 
 def chain(cf: CFile, name: str, depth: int = 3) -> set[str]:
@@ -639,6 +642,8 @@ def compat_paths(cf: CFile, fn: Function, site: Site) -> str:
         return "compat"
     if site.interface in COMPAT_BY_CORE:
         return "both"
+    if site.interface in SOME_COMPAT:
+        return "native+V-compat"
     spec = COMPAT_FIELD.get(site.interface)
     if spec is None:
         return "unknown"

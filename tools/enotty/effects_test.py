@@ -110,6 +110,8 @@ def test_if_cmd_rejects_every_command():
     got = analyse(s)[s]
     assert (got.reach, got.visible) == ("no", "unreachable")
     assert got.guard == "line 6: cmd -> -EINVAL (every command)"
+    # v4l2_compat_ioctl32() passes only 'V' commands below BASE_VIDIOC_PRIVATE on
+    assert got.paths == "native+V-compat"
 
 
 def test_guard_for_named_known_commands_is_not_a_guard():

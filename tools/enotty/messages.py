@@ -189,8 +189,7 @@ DISPATCH: dict[str, str] = {
         "other value ends the call.",
     "tty_ldisc_ops.ioctl":
         "tty_ioctl() in drivers/tty/tty_io.c turns -ENOIOCTLCMD from the line discipline into "
-        "-ENOTTY and returns any other value as is; tty_compat_ioctl() calls the native "
-        "->ioctl() for a 32-bit caller only when ->compat_ioctl() answers -ENOIOCTLCMD.",
+        "-ENOTTY and returns any other value as is.",
     "tty_ldisc_ops.compat_ioctl":
         "tty_compat_ioctl() in drivers/tty/tty_io.c calls the line discipline's native "
         "->ioctl() only when ->compat_ioctl() answers -ENOIOCTLCMD; any other value reaches "
@@ -296,6 +295,10 @@ def _functions_phrase(names: list[str]) -> str:
 
 
 def _paths_phrase(paths: set[str]) -> str:
+    if paths == {"native+V-compat"}:
+        return ("for native callers, and for 32-bit callers on a 64-bit kernel with 'V' "
+                "commands below BASE_VIDIOC_PRIVATE, the only ones v4l2_compat_ioctl32() "
+                "passes to the native handler")
     if paths == {"native"}:
         return "for native callers (the compat ioctl path does not reach this code)"
     if paths == {"compat"}:
@@ -405,7 +408,8 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
                     f"{'it does' if len(funcs) == 1 else 'they do'} not know with "
                     f"{errno_phrase(froms)}.")
         for name in sorted({s.interface for s in visible}):
-            handler = _functions_phrase(sorted({s.function for s in visible if s.interface == name}))
+            named = sorted({s.function for s in visible if s.interface == name})
+            handler = _functions_phrase(named) if len(named) == 1 else "each of them"
             sentence = dispatch_sentence(name, interfaces.get(name), handler)
             if sentence:
                 text.append(sentence)

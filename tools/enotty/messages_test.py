@@ -64,6 +64,10 @@ def test_commit_message_is_wrapped_and_complete() -> None:
     assert all(len(ln) <= 75 for ln in lines[1:])
     body = _flat(msg)
     # the INTERFACES.rst fact, not "goes on to its generic handling"
+    gpio = [_site("drivers/gpio/gpiolib-cdev.c", n, f, "file_operations.unlocked_ioctl")
+            for n, f in ((1, "gpio_ioctl"), (2, "linereq_ioctl"))]
+    assert ("vfs_ioctl() in fs/ioctl.c returns the value of each of them to user space"
+            in _flat(messages.commit_message("s", gpio, {}, ["r"], "A <a@b.c>")))
     assert ("tty_ioctl() in drivers/tty/tty_io.c goes on to the line discipline, where TCGETS "
             "and the other termios commands are handled, only when the driver answers "
             "-ENOIOCTLCMD") in body
@@ -79,6 +83,10 @@ def test_subdev_wording_names_the_walk_that_needs_enoioctlcmd() -> None:
     assert "subdev_do_ioctl() in drivers/media/v4l2-core/v4l2-subdev.c returns the value of x_ioctl()" in body
     assert "v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD" in body
     assert "generic handling" not in body
+    known = [_site("drivers/staging/media/x.c", 5, "x_ioctl", "v4l2_subdev_core_ops.ioctl", to="ENOIOCTLCMD",
+                   paths="native+V-compat")]
+    assert ("ENOTTY instead of EINVAL for native callers, and for 32-bit callers on a 64-bit kernel "
+            "with 'V' commands below BASE_VIDIOC_PRIVATE") in _flat(messages.user_visible(known))
 
 
 def test_interface_without_a_table_sentence_uses_the_dispatch_row() -> None:

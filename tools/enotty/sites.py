@@ -25,7 +25,7 @@ class Effects:
     Every cell is a short phrase without tabs; "-" means none, "unknown"
     that the text did not allow a verdict.
     """
-    paths: str       # native | compat | both | unknown
+    paths: str       # native | compat | both | native+V-compat | unknown
     reach: str       # yes | partly | no | unknown: an unknown command gets to the line
     guard: str       # the check before the dispatch that answers first, or "-"
     branches: str    # all | the #if branch that keeps the old answer | unknown
