@@ -1,4 +1,4 @@
-"""qemu_test.py's command line: labels, patch sets, usage errors."""
+"""qemu_run.py's command line: labels, patch sets, the default series, usage errors."""
 from __future__ import annotations
 
 import subprocess
@@ -10,40 +10,47 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import qemu_test  # noqa: E402
+import qemu_run  # noqa: E402
 from enotty.errors import UsageError  # noqa: E402
 
 
 def test_run_label():
-    assert qemu_test.run_label("none", None) == "none"
-    assert qemu_test.run_label("media", "einval") == "media+einval"
+    assert qemu_run.run_label("none", None) == "none"
+    assert qemu_run.run_label("media", "einval") == "media+einval"
 
 
 def test_patch_set_order(tmp_path: Path):
     (tmp_path / "0000-cover-letter.patch").write_text("")
     (tmp_path / "0001-x.patch").write_text("")
-    assert qemu_test.patch_set(tmp_path, "none", None) == []
-    assert qemu_test.patch_set(tmp_path, "none", "einval") == [qemu_test.MUTANTS["einval"]]
-    got = qemu_test.patch_set(tmp_path, "media", "einval", series_dir=tmp_path)
+    assert qemu_run.patch_set(tmp_path, "none", None) == []
+    assert qemu_run.patch_set(tmp_path, "none", "einval") == [qemu_run.MUTANTS["einval"]]
+    got = qemu_run.patch_set(tmp_path, "media", "einval", series_dir=tmp_path)
     assert [p.name for p in got] == ["0001-x.patch", "mutant-einval.patch"]
 
 
 def test_missing_series_is_one_clear_line(tmp_path: Path):
-    with pytest.raises(UsageError, match="does not exist"):
-        qemu_test.patch_set(tmp_path, "media", None, series_dir=tmp_path / "media")
+    with pytest.raises(UsageError, match="SERIES=none for the pristine kernel"):
+        qemu_run.patch_set(tmp_path, "media", None, series_dir=tmp_path / "media")
+
+
+def test_default_is_the_media_series():
+    # A new user's `make qemu-test` must boot the series that passes, not
+    # the pristine kernel that fails by design.
+    assert qemu_run.parse_args([]).series == "media"
+    assert qemu_run.parse_args(["--series", "none"]).series == "none"
 
 
 def test_mutant_patch_reverts_the_core_answer():
-    text = qemu_test.MUTANTS["einval"].read_text()
+    text = qemu_run.MUTANTS["einval"].read_text()
     assert "-\t\tret = -ENOTTY;" in text and "+\t\tret = -EINVAL;" in text
 
 
 def test_bad_usage_exits_2(tmp_path: Path):
     env = {"PYTHONPATH": str(HERE.parent.parent / "tools"), "PATH": "/usr/bin:/bin"}
-    res = subprocess.run([sys.executable, str(HERE / "qemu_test.py"), "--kdir", str(tmp_path)],
+    res = subprocess.run([sys.executable, str(HERE / "qemu_run.py"), "--kdir", str(tmp_path)],
                          capture_output=True, text=True, env=env, check=False)
     assert res.returncode == 2
-    assert res.stderr.count("\n") == 1 and "qemu_test:" in res.stderr
-    res = subprocess.run([sys.executable, str(HERE / "qemu_test.py"), "--series", "bogus"],
+    assert res.stderr.count("\n") == 1 and "qemu-test:" in res.stderr
+    res = subprocess.run([sys.executable, str(HERE / "qemu_run.py"), "--series", "bogus"],
                          capture_output=True, text=True, env=env, check=False)
     assert res.returncode == 2

@@ -1,8 +1,8 @@
 """End to end: build the kernel, boot it in QEMU, run the selftests for real.
 
-Runs qemu_test.py as a user would (through the command line), pristine
-first (the baseline), then the mutant, then the generated media series
-when it exists.  Cold (no ccache, no build folder) the first boot costs one
+Runs qemu_run.py as a user would (through the command line), pristine
+first (the baseline), then the mutant, then the default run (the committed
+media series) when the series exists.  Cold (no ccache, no build folder) the first boot costs one
 tinyconfig kernel build; later runs recompile only the files a patch set
 touches.
 """
@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
-import qemu_test  # noqa: E402
+import qemu_run  # noqa: E402
 from enotty import tree  # noqa: E402
 
 # vivid's fb_ioctl answers unknown commands with -EINVAL on 6.12 (the fb
@@ -44,12 +44,12 @@ ALL_KINDS = V4L2_KINDS + ("subdev", "media", "request", "cec", "fb")
 
 def _run(*args: str) -> tuple[int, str, dict]:
     results = tree.cache_dir() / "qemu" / "results"
-    label = qemu_test.run_label(
-        args[args.index("--series") + 1] if "--series" in args else "none",
+    label = qemu_run.run_label(
+        args[args.index("--series") + 1] if "--series" in args else "media",
         args[args.index("--mutant") + 1] if "--mutant" in args else None)
     (results / f"{label}.json").unlink(missing_ok=True)
     env = dict(os.environ, PYTHONPATH=str(REPO / "tools"))
-    res = subprocess.run([sys.executable, str(HERE / "qemu_test.py"), *args],
+    res = subprocess.run([sys.executable, str(HERE / "qemu_run.py"), *args],
                          capture_output=True, text=True, env=env, check=False)
     data_path = results / f"{label}.json"
     assert data_path.is_file(), f"no results for {label}:\n{res.stdout}\n{res.stderr}"
@@ -101,9 +101,10 @@ def test_mutant_fails_on_every_v4l2_node(pristine, mutant):
 
 def test_media_series_fixes_exactly_the_pristine_failures(pristine, mutant):
     source = tree.resolve(None, need_kernel=True)
-    if not qemu_test.default_series_dir(source, "media").is_dir():
+    if not qemu_run.default_series_dir(source, "media").is_dir():
         pytest.skip("no generated media series yet (make patches)")
-    rc, out, data = _run("--series", "media")
+    # No --series: the default run, as `make qemu-test` starts it.
+    rc, out, data = _run()
     assert rc == 0, out
     assert not _failures(data)
     fixed = {n for n, s in pristine[2]["cases"].items()

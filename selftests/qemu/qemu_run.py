@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Build a tiny kernel with vivid and vimc, boot it in QEMU, run the selftests.
 
-  qemu_test.py [--kdir DIR] [--series none|media] [--series-dir DIR]
-               [--mutant einval] [--timeout S]
+  qemu_run.py [--kdir DIR] [--series media|none] [--series-dir DIR]
+              [--mutant einval] [--timeout S]
 
---series none boots the tree as it is; --series media applies the generated
-media series (generated-patches/linux-<version>/media/, or --series-dir,
-e.g. the media/ folder of `make patches OUT=...`); --mutant einval
-also applies mutant-einval.patch, a negative control that must fail.
+--series media (the default) applies the committed media series
+(generated-patches/linux-<version>/media/, or --series-dir, e.g. the media/
+folder of `make patches OUT=...`): the run a new user expects to pass.
+--series none boots the tree as it is, which fails by design on 6.12 (vivid's
+framebuffer answers EINVAL).  --mutant einval also applies
+mutant-einval.patch, a negative control that must fail.
 Everything large lives in <cache>/qemu/: one work tree (a hard-link copy of
 KDIR), one build folder, ccache, console logs and per-run results.  Exit
 status: 0 pass, 1 fail, 2 bad usage.
@@ -53,7 +55,11 @@ def patch_set(source: Path, series: str, mutant: str | None,
     """The patches for a run, in order: the series, then the mutant."""
     patches: list[Path] = []
     if series != "none":
-        patches += qemu_tree.series_patches(series_dir or default_series_dir(source, series))
+        folder = series_dir or default_series_dir(source, series)
+        if not folder.is_dir():
+            raise UsageError(f"no {series} series at {folder} (run `make patches` first, "
+                             "or SERIES=none for the pristine kernel)")
+        patches += qemu_tree.series_patches(folder)
     if mutant:
         patches.append(MUTANTS[mutant])
     return patches
@@ -110,7 +116,7 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        print(f"qemu_test: waiting for another run to release {cache / 'lock'}", file=sys.stderr)
+        print(f"qemu-test: waiting for another run to release {cache / 'lock'}", file=sys.stderr)
         fcntl.flock(lock, fcntl.LOCK_EX)
     work, build = cache / "tree", cache / "build"
     logs = cache / "logs"
@@ -124,14 +130,14 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
         shutil.rmtree(build, ignore_errors=True)
         (cache / "touched.txt").unlink(missing_ok=True)
     changed = qemu_tree.apply_patch_set(source, work, patches, cache / "touched.txt")
-    print(f"qemu_test: {label}: {len(patches)} patch(es), {len(changed)} file(s) rewritten")
+    print(f"qemu-test: {label}: {len(patches)} patch(es), {len(changed)} file(s) rewritten")
     try:
         bzimage = qemu_kernel.build_kernel(work, build, cache / "ccache", build_log)
         selftests = qemu_kernel.build_selftests(work, build, cache / "selftest", build_log,
                                                 cache / "ccache")
         initramfs = qemu_kernel.build_initramfs(selftests, cache / "initramfs.cpio")
     except qemu_kernel.BuildError as err:
-        print(f"qemu_test: FAIL {label}: build failed: {err}", file=sys.stderr)
+        print(f"qemu-test: FAIL {label}: build failed: {err}", file=sys.stderr)
         return 1
     t_build = time.monotonic() - t0
 
@@ -140,8 +146,8 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
     rc = qemu_kernel.boot(bzimage, initramfs, console, timeout, kvm=kvm)
     t_boot = time.monotonic() - t1
     text = console.read_text(errors="replace") if console.is_file() else ""
-    print(f"qemu_test: console log: {console}")
-    print(f"qemu_test: build {t_build:.0f} s, boot+tests {t_boot:.0f} s")
+    print(f"qemu-test: console log: {console}")
+    print(f"qemu-test: build {t_build:.0f} s, boot+tests {t_boot:.0f} s")
 
     results = cache / "results"
     pristine = load_json(results / "none.json") if label != "none" else None
@@ -157,7 +163,7 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
     })
     for reason in verdict.reasons:
         print(f"  {reason}")
-    print(f"qemu_test: {'PASS' if verdict.ok else 'FAIL'} {label} "
+    print(f"qemu-test: {'PASS' if verdict.ok else 'FAIL'} {label} "
           f"({len(verdict.reasons)} problem(s)); console log: {console}")
     return 0 if verdict.ok else 1
 
@@ -165,7 +171,8 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kdir", help="kernel tree (read only); default: Debian's linux-source-6.12")
-    ap.add_argument("--series", choices=("none", "media"), default="none")
+    ap.add_argument("--series", choices=("media", "none"), default="media",
+                    help="media (default): the committed media series; none: the pristine tree")
     ap.add_argument("--series-dir", type=Path,
                     help="folder of the series' NNNN-*.patch files "
                          "(default: generated-patches/linux-<version>/<series>)")
@@ -183,7 +190,7 @@ def main(argv: list[str]) -> int:
         return run(args.kdir, args.series, args.mutant, args.timeout, args.kvm,
                    args.series_dir)
     except UsageError as err:
-        print(f"qemu_test: {err}", file=sys.stderr)
+        print(f"qemu-test: {err}", file=sys.stderr)
         return 2
 
 
