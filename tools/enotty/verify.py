@@ -27,8 +27,6 @@ per-file cache, keyed by file content, rules, spatch and its options.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import re
 import shutil
 import subprocess
@@ -38,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
-from . import maintainers, tree
+from . import cache, maintainers, tree
+from .cache import digest
 from .requests import default_jobs
 from .worktree import WorkTree, kbuild_env
 
@@ -64,10 +63,6 @@ class Check:
 CACHE_FORMAT = "enotty-verify-1"
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def tree_identity(root: Path) -> str:
     """The tree in a cache key: its path and version.  A KDIR is only read,
     and a release tree (the default one above all) does not change under
@@ -77,47 +72,24 @@ def tree_identity(root: Path) -> str:
 
 
 class ResultCache:
-    """Verdicts by key, one small JSON file each under FOLDER/KIND/.
-
-    Written to a temporary name and renamed, so a reader (another run, an
-    interrupted one) never sees half a record.  A cache that cannot be
-    written costs time, not results.
-    """
+    """Verdicts (Check) by kind and key under tree.cache_dir()/verify/KIND/."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder or tree.cache_dir() / "verify"
 
     @staticmethod
     def key(*parts: str) -> str:
-        h = hashlib.sha256(CACHE_FORMAT.encode())
-        for part in parts:
-            h.update(b"\0" + part.encode())
-        return h.hexdigest()
-
-    def _path(self, kind: str, key: str) -> Path:
-        return self.folder / kind / key[:2] / f"{key}.json"
+        return cache.key(CACHE_FORMAT, *parts)
 
     def get(self, kind: str, key: str) -> Check | None:
+        record = cache.JsonCache(self.folder / kind).get(key)
         try:
-            record = json.loads(self._path(kind, key).read_text())
             return Check(str(record["status"]), str(record["detail"]))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (KeyError, TypeError):
             return None
 
     def put(self, kind: str, key: str, check: Check) -> None:
-        path = self._path(kind, key)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "w") as f:
-                    json.dump({"status": check.status, "detail": check.detail}, f)
-                os.replace(tmp, path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        cache.JsonCache(self.folder / kind).put(key, {"status": check.status, "detail": check.detail})
 
 
 # ---------------------------------------------------------------- checkpatch
@@ -148,11 +120,11 @@ def checkpatch(root: Path, patch: Path, use_cache: bool = True) -> Check:
     script = Path(cmd[1])
     key = ResultCache.key(tree_identity(root), digest(script.read_bytes()),
                           " ".join(cmd[:-1]), digest(patch.read_bytes()))
-    cache = ResultCache()
-    if use_cache and (hit := cache.get("checkpatch", key)) is not None:
+    results = ResultCache()
+    if use_cache and (hit := results.get("checkpatch", key)) is not None:
         return hit
     chk = _run_checkpatch(root, cmd)
-    cache.put("checkpatch", key, chk)
+    results.put("checkpatch", key, chk)
     return chk
 
 
@@ -339,14 +311,14 @@ def build(root: Path, patched: dict[str, bytes], log: TextIO = sys.stderr,
         return {rel: Check(SKIPPED, why) for rel in patched}
     bt = build_tree(root)
     out = {r: Check(SKIPPED, "header, built through its users") for r in patched if not r.endswith(".c")}
-    cache = ResultCache()
+    results = ResultCache()
     # One run at a time uses the shared copy and build folder.
     with bt.work.locked():
         prepare(bt, log, jobs)
         keys = build_keys(bt, patched)
         todo = []
         for rel, key in sorted(keys.items()):
-            hit = cache.get("build", key) if use_cache else None
+            hit = results.get("build", key) if use_cache else None
             if hit is None:
                 todo.append(rel)
             else:
@@ -360,7 +332,7 @@ def build(root: Path, patched: dict[str, bytes], log: TextIO = sys.stderr,
                 # "compile failed" without a compiler line may be a killed
                 # make (memory, ^C): ask again next time.
                 if chk != Check(FAILED, "compile failed"):
-                    cache.put("build", keys[rel], chk)
+                    results.put("build", keys[rel], chk)
             out.update(fresh)
     return out
 

@@ -1,0 +1,65 @@
+"""Results kept by content: one small JSON file per key.
+
+A key is the sha256 of everything a result follows from (file contents,
+script contents, options, the tree); a changed input is a new key, so
+nothing is ever invalidated, only no longer asked for.  Records are written
+to a temporary name and renamed, so a reader (another run, an interrupted
+one) never sees half a record; a cache that cannot be written costs time,
+not results.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def digest(data: bytes) -> str:
+    """sha256 of data, hex: a file's content in a key."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def key(*parts: str) -> str:
+    """One key from the parts, in order; no two part lists share one."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode()
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+class JsonCache:
+    """JSON records by key under folder/KEY[:2]/KEY.json."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def path(self, k: str) -> Path:
+        return self.folder / k[:2] / f"{k}.json"
+
+    def get(self, k: str) -> Any:
+        """The record, or None: absent, unreadable or not JSON."""
+        try:
+            return json.loads(self.path(k).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def put(self, k: str, record: Any) -> bool:
+        """Store the record; False when the cache could not be written."""
+        path = self.path(k)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "w") as f:
+                    json.dump(record, f)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            return False
+        return True
