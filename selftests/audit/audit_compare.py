@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from audit_table import Row, source_for
 
 TSV_HEADER = "target\tsource\tfunction\tcommand\tabi\tbefore\tafter\tpatch"
+# Results that are no answer of the handler: the boot did not list the
+# target (missing), the probe could not open it (-), the kernel lacks the
+# kind of file (absent).
+NOT_MEASURED = ("-", "missing", "absent")
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ def problems(lines: list[Line], claims: dict[str, Claim]) -> list[str]:
                        f"but no applied patch touches it ({who})")
     for source, claim in sorted(claims.items()):
         measured = [ln for ln in lines if ln.source == source and not ln.harmless
-                    and "missing" not in (ln.before, ln.after) and ln.before != "-"]
+                    and ln.before not in NOT_MEASURED and ln.after not in NOT_MEASURED]
         if not measured:
             continue
         changed = [ln for ln in measured if ln.changed]
@@ -138,7 +142,7 @@ def source_statuses(claims: dict[str, Claim], rows: dict[str, Row], lines: list[
             status = SourceStatus(source, False, underivable[source])
         elif source in dropped:
             status = SourceStatus(source, False, "Kconfig dropped " + "; ".join(dropped[source]))
-        elif not any(ln.before not in ("-", "missing") and ln.after not in ("-", "missing")
+        elif not any(ln.before not in NOT_MEASURED and ln.after not in NOT_MEASURED
                      for ln in mine if not ln.harmless):
             seen = "no probe target matched " + " ".join(
                 p.glob + (f"@{p.driver}" if p.driver else "") for p in row.targets)

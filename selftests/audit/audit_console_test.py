@@ -20,13 +20,15 @@ ENOTTY-AUDIT: BEGIN nodes all
 /dev/null -
 ENOTTY-AUDIT: END nodes all rc=0
 ENOTTY-AUDIT: BEGIN probe ioctl_probe
-probe target=/dev/fd0 driver=floppy command=foreign kind=unknown result=EINVAL
+# ioctl_probe: abi=native targets=2 timeout=5s
+probe\t/dev/fd0\tblock\t/tmp/p/b_2_0\t2:0\tblock\tfloppy\topen\t-\t-\tnative\t0
+probe\t/dev/fd0\tblock\t/tmp/p/b_2_0\t2:0\tblock\tfloppy\tforeign\t0xc040e1fe\tFOREIGN_E1_FE\tnative\tEINVAL
 [    3.100000] WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2
-probe target=/dev/fd0 driver=floppy command=harmless kind=harmless result=0
+probe\t/dev/fd0\tblock\t/tmp/p/b_2_0\t2:0\tblock\tfloppy\tsmoke\t0x8010020f\tFDGETDRVTYP\tnative\t0
 not a probe line
 ENOTTY-AUDIT: END probe ioctl_probe rc=0
 ENOTTY-AUDIT: BEGIN probe ioctl_probe_32
-probe target=pipe:0 driver=- command=own kind=unknown result=ENOTTY
+probe\tpipe:pipe2\tfd\t-\t-\t-\t-\town\t0xc040667f\tPIPE_UNUSED\tcompat\tENOTTY
 """
 
 
@@ -41,10 +43,11 @@ def test_sections_setups_nodes_and_oops():
     assert audit_console.parse_boot(LOG + "ENOTTY-AUDIT: DONE\n").done
 
 
-def test_answers_take_the_abi_from_the_binary():
+def test_answers_from_the_probe_rows():
     got = audit_console.answers(audit_console.parse_boot(LOG))
     assert [(a.target, a.driver, a.command, a.abi, a.harmless, a.result) for a in got] == [
-        ("/dev/fd0", "floppy", "foreign", "native", False, "EINVAL"),
-        ("/dev/fd0", "floppy", "harmless", "native", True, "0"),
-        ("pipe:0", None, "own", "compat", False, "ENOTTY"),
+        ("/dev/fd0", "floppy", "open", "native", True, "0"),
+        ("/dev/fd0", "floppy", "foreign:FOREIGN_E1_FE", "native", False, "EINVAL"),
+        ("/dev/fd0", "floppy", "smoke:FDGETDRVTYP", "native", True, "0"),
+        ("pipe:pipe2", None, "own:PIPE_UNUSED", "compat", False, "ENOTTY"),
     ]

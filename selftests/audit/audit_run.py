@@ -158,7 +158,8 @@ def _copy_into(root: Path, src: Path, dest: str | None = None) -> None:
     shutil.copy2(src.resolve(), target)
 
 
-def build_initramfs(probes: list[Path], setups: list[str], probe_timeout: int, out: Path) -> Path:
+def build_initramfs(probes: list[Path], setups: list[str], named: list[str], probe_timeout: int,
+                    out: Path) -> Path:
     """An uncompressed newc cpio: busybox, /init, the probe, setup tools."""
     if not BUSYBOX.is_file():
         raise UsageError(f"{BUSYBOX} is missing (package busybox-static)")
@@ -171,6 +172,7 @@ def build_initramfs(probes: list[Path], setups: list[str], probe_timeout: int, o
         (root / "audit" / "probe").mkdir(parents=True)
         (root / "audit" / "setups").write_text("".join(f"{s}\n" for s in setups))
         (root / "audit" / "probe-timeout").write_text(f"{probe_timeout}\n")
+        (root / "audit" / "probe-named").write_text("".join(f"{t}\n" for t in named))
         for prog in probes:
             _copy_into(root, prog, f"/audit/probe/{prog.name}")
         for step in setups:
@@ -355,7 +357,9 @@ def run(args: argparse.Namespace) -> int:
     run_dir = cache / "run"
     run_dir.mkdir(parents=True, exist_ok=True)
     qemu = scratch_images(qemu, run_dir)
-    initramfs = build_initramfs(probes, setups, args.probe_timeout, run_dir / "initramfs.cpio")
+    named = audit_table.explicit_targets(rows, [s for s in audited_rows if s not in dropped])
+    initramfs = build_initramfs(probes, setups, named, args.probe_timeout,
+                                run_dir / "initramfs.cpio")
     t0 = time.monotonic()
     boots = cache / "boots"
     before = boot("pristine", pristine, initramfs, logs / "console-pristine.log", qemu, cmdline,

@@ -99,3 +99,16 @@ def source_for(rows: dict[str, Row], target: str, driver: str | None) -> tuple[s
             if pattern.matches(target, driver):
                 return row.source, pattern.function
     return None
+
+
+def explicit_targets(rows: dict[str, Row], sources: list[str]) -> list[str]:
+    """Target globs the probe must be given by name: it never opens a
+    watchdog on its own (opening one arms it) and has no default for a
+    directory (dir:PATH)."""
+    out: list[str] = []
+    for source in sources:
+        for pattern in rows[source].targets:
+            if (pattern.glob.startswith("dir:") or "watchdog" in pattern.glob) \
+                    and pattern.glob not in out:
+                out.append(pattern.glob)
+    return out

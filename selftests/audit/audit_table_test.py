@@ -76,3 +76,12 @@ def test_committed_table_parses_and_every_audited_row_has_a_target():
     assert len(audited) >= 40
     assert all(r.targets for r in audited)
     assert all(r.reason for r in rows.values())
+
+
+def test_explicit_targets_are_watchdogs_and_directories():
+    rows = audit_table.parse_table(
+        row("ipmi_watchdog.c", "audit", "-", "-", "-", "-", "/dev/watchdog", "r")
+        + row("root.c", "audit", "-", "-", "-", "-", "dir:/autofs", "r")
+        + row("floppy.c", "audit", "-", "-", "-", "-", "/dev/fd0", "r"))
+    assert audit_table.explicit_targets(rows, list(rows)) == ["/dev/watchdog", "dir:/autofs"]
+    assert audit_table.explicit_targets(rows, ["floppy.c"]) == []

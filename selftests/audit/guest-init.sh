@@ -103,9 +103,15 @@ for d in /sys/class/*/* /sys/block/*; do
 done
 say "END nodes all rc=0"
 
+# Every node, fd kind and default file; then the targets the probe opens
+# only when named (watchdogs, directories: /audit/probe-named).
 for p in /audit/probe/*; do
 	[ -x "$p" ] || continue
 	frame probe "${p##*/}" "$(cat /audit/probe-timeout)" "$p"
+	if [ -s /audit/probe-named ]; then
+		# shellcheck disable=SC2046 # one target per line, no spaces
+		frame probe "${p##*/}-named" "$(cat /audit/probe-timeout)" "$p" $(cat /audit/probe-named)
+	fi
 done
 
 say "BEGIN dmesg kernel"
