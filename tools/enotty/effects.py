@@ -447,6 +447,9 @@ FILTERS: dict[str, tuple[Filter, ...]] = {
         Filter("sound/core/hwdep.c", "snd_hwdep_ioctl", r"\bops\.ioctl\s*\("),),
     "file_operations.unlocked_ioctl": (
         Filter("fs/ioctl.c", "do_vfs_ioctl", r"\bvfs_ioctl\s*\(|\bbreak\s*;"),),
+    "atmdev_ops.ioctl": (
+        Filter("net/atm/ioctl.c", "do_vcc_ioctl", r"\bbreak\s*;"),
+        Filter("net/atm/resources.c", "atm_dev_ioctl", r"ops->ioctl\s*\("),),
     "block_device_operations.ioctl": (
         Filter("block/ioctl.c", "blkdev_common_ioctl", r"ENOIOCTLCMD"),
         Filter("block/ioctl.c", "blkdev_ioctl", r"\bfops->ioctl\s*\("),),
@@ -454,7 +457,11 @@ FILTERS: dict[str, tuple[Filter, ...]] = {
 
 
 def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
-    """(labels, body) of each case group of a switch, default as 'default'."""
+    """(labels, body) of each case group of a switch, default as 'default'.
+
+    A group that ends in `fallthrough;` joins the next one: its commands
+    get that group's treatment too.
+    """
     _, open_, close = sw
     body = code[open_ + 1:close]
     prof = depth_profile(body, 0, len(body))
@@ -466,7 +473,7 @@ def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], st
         pending.append(m.group(1).strip() if m.group(1) else "default")
         end = labels_at[i + 1].start() if i + 1 < len(labels_at) else len(body)
         text = body[m.end():end]
-        if text.strip():
+        if text.strip() and not re.search(r"\bfallthrough\s*;\s*$", text):
             groups.append((pending, text))
             pending = []
     if pending:
@@ -509,6 +516,10 @@ class Tree:
                 for labels, text in case_groups(cf.code, sw):
                     if not re.search(spec.forward, text):
                         taken |= {lab for lab in labels if lab != "default"}
+            # commands the core tests by name outside its switch: counted as
+            # taken, so that no command is called uncased on a guess
+            body = cf.code[fns[0].body:fns[0].end]
+            taken |= set(re.findall(r"\bcmd\s*==\s*([A-Z_][A-Z0-9_]*)", body))
         return taken, True
 
 

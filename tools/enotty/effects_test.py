@@ -188,3 +188,26 @@ def test_main_summary_and_one_line_errors(tmp_path, capsys):
     assert effects.main([str(tmp_path / "none.tsv"), str(TREE)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("enotty: ") and err.count("\n") == 1
+
+
+def test_case_groups_join_a_fallthrough_to_the_next_group():
+    code = effects.blank("""int f(int cmd)
+{
+	switch (cmd) {
+	case A:
+		return 0;
+	case B:
+		if (!capable(CAP_NET_ADMIN))
+			return -EPERM;
+		fallthrough;
+	case C:
+	default:
+		return dev->ops->ioctl(dev, cmd);
+	}
+}
+""")
+    cf = effects.CFile("x.c", code)
+    (fn,) = effects.functions(cf, "f")
+    (sw,) = effects.switches(cf.code, fn)
+    groups = [(labels, "ops->ioctl" in text) for labels, text in effects.case_groups(cf.code, sw)]
+    assert groups == [(["A"], False), (["B", "C", "default"], True)]
