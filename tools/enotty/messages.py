@@ -317,6 +317,10 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         before = sorted({s.from_ for s in visible})
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
         where = "" if "unknown" in paths else _paths_phrase(paths)
+        if paths == {"native", "both"}:
+            compat = sorted({s.function for s in visible if s.effects.paths == "both"})
+            where = (f"for native callers, and for 32-bit compat callers in "
+                     f"{_functions_phrase(compat)}")
         out.append(f"User-visible change: an unknown command now fails with ENOTTY instead of "
                    f"{' or '.join(before)}" + (f" {where}" if where else "") + ".")
     else:
@@ -414,20 +418,24 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
             if sentence:
                 text.append(sentence)
         text.append(_meaning(froms))
-        tos = {s.to for s in visible}
-        if tos == {"ENOTTY"}:
-            text.append(f"{DOC} names -ENOTTY (\"Inappropriate ioctl for device\") as the "
-                        "answer for a command that is not known.")
-        else:
-            text.append(f"{DOC} names -ENOIOCTLCMD as the answer of a handler whose caller "
-                        "tries another handler, and -ENOTTY where the answer is final.")
+        text.append(f"{DOC} asks a handler to answer an unknown command with -ENOTTY or "
+                    "-ENOIOCTLCMD and calls -ENOSYS and -EINVAL there wrong.")
+        if {s.to for s in visible} != {"ENOTTY"}:
+            text.append("Return -ENOIOCTLCMD, the value that lets the caller go on.")
     leaves = sorted({s.function for s in sites if is_leaf(s)})
     if leaves:
         verb = "answers" if len(leaves) == 1 else "answer"
         text.append(f"{_functions_phrase(leaves)} {verb} an unknown command with -ENOIOCTLCMD, "
                     "a kernel-internal value that nothing on the way tries another handler on: "
                     "vfs_ioctl() and the compat ioctl syscall in fs/ioctl.c only turn it into "
-                    f"-ENOTTY. Return that final answer where it is decided, as {DOC} asks.")
+                    f"-ENOTTY. {DOC} allows either value; return the final answer where it "
+                    "is decided.")
+        compat = [s for s in sites if is_leaf(s) and (
+            "compat" in s.interface.partition(".")[2] or (s.effects and s.effects.paths == "both"))]
+        if compat:
+            text.append(f"{DOC} notes that before Linux 5.5 a compat_ioctl handler had to "
+                        "return -ENOIOCTLCMD to use the fallback conversion into native "
+                        "commands: keep that in mind when backporting.")
     return [" ".join(text)]
 
 

@@ -146,6 +146,13 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
         _flat(messages.user_visible([diu]))
 
 
+def test_mixed_paths_name_the_functions_compat_callers_reach() -> None:
+    sites = [_site("a.c", 1, "f_ioctl", "file_operations.unlocked_ioctl", paths="native"),
+             _site("a.c", 9, "g_ioctl", "file_operations.unlocked_ioctl", paths="both")]
+    assert ("ENOTTY instead of EINVAL for native callers, and for 32-bit compat callers in g_ioctl()."
+            in _flat(messages.user_visible(sites)))
+
+
 def test_a_leaf_enoioctlcmd_is_no_user_visible_change() -> None:
     # vfs_ioctl() turned -ENOIOCTLCMD into ENOTTY already: the message must
     # not promise user space a change it will not see.
@@ -155,6 +162,11 @@ def test_a_leaf_enoioctlcmd_is_no_user_visible_change() -> None:
     assert "User-visible change: none." in msg and "vfs_ioctl()" in msg
     assert "errno 515" not in msg and "argument is wrong" not in msg
     assert messages.abi_note(sites).startswith("ABI note: none.")
+    assert "before Linux 5.5" not in msg
+    compat = [_site("fs/f2fs/file.c", 5446, "f2fs_compat_ioctl", "file_operations.compat_ioctl",
+                    from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")]
+    assert ("before Linux 5.5 a compat_ioctl handler had to return -ENOIOCTLCMD"
+            in _flat(messages.commit_message("s", compat, {}, ["r"], "A <a@b.c>")))
 
 
 def test_a_mixed_patch_names_only_the_visible_old_values() -> None:
