@@ -1,22 +1,25 @@
 """`enotty bench`: our scan, cold and warm, against the kernel's coccicheck.
 
-Three timings over the same tree (or --subdir of it):
-- cold: enotty's scan (prefilter, one spatch pass per file, -j2) with an
-  empty per-file cache in a temporary folder;
+Three timings over the same tree (or its subdir), with the same rules and
+the same spatch options:
+- cold: enotty's scan (prefilter, one spatch pass per file, `jobs`
+  workers) with an empty per-file cache in a temporary folder;
 - warm: the same scan again, answered by that cache;
-- coccicheck: `make coccicheck MODE=patch J=2 COCCI=<all rules as one
-  file>` (M=SUBDIR when given), run in a hard-link copy of the tree so the
-  tree is not even read by make's own bookkeeping; patch mode prints the diff
-  and writes nothing.
+- coccicheck: `make coccicheck MODE=patch J=<jobs> COCCI=<the rule file>`
+  (M=SUBDIR when given) in an enotty.worktree copy of the tree, so that
+  make's bookkeeping writes nothing into the tree; patch mode prints the
+  diff and writes nothing.  coccicheck reads the rule file's `// Options:`
+  itself; SPFLAGS= hands it the rest of the scan's options (coccicheck_flags),
+  so spatch runs with the scan's options, plus the -I/--include options of
+  kbuild that coccicheck always adds.
 The table gives wall time, files spatch parsed (for coccicheck: the .c files
 it was pointed at, since it parses every one that passes its token filter
 and says nothing about it) and the time relative to the cold scan.
 """
 from __future__ import annotations
 
-import argparse
 import os
-import shutil
+import shlex
 import signal
 import subprocess
 import sys
@@ -24,10 +27,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
-from . import rules, scan, tree, verify
-
-JOBS = 2
+from . import rules, scan, tree
+from .requests import BenchRequest
+from .sites import is_site_line
+from .worktree import WorkTree, kbuild_env
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,25 @@ class Row:
     note: str = ""
 
 
-def coccicheck_command(copy: Path, cocci: Path, subdir: str | None) -> list[str]:
-    cmd = ["make", "-C", str(copy), "coccicheck", "MODE=patch", f"J={JOBS}", f"COCCI={cocci}"]
+def coccicheck_flags(scan_options: Sequence[str], file_options: Sequence[str],
+                     macro_file: Path, timeout: int) -> list[str]:
+    """SPFLAGS for coccicheck: the scan's options that coccicheck does not
+    give spatch already (MODE=patch is `-D patch`; the rule file's
+    `// Options:` it reads itself), the scan's macro file and its per-file
+    timeout."""
+    rest = list(scan_options)
+    for given in (["-D", "patch"], *([opt] for opt in file_options)):
+        for i in range(len(rest) - len(given) + 1):
+            if rest[i:i + len(given)] == given:
+                del rest[i:i + len(given)]
+                break
+    return rest + ["--macro-file", str(macro_file), "--timeout", str(timeout)]
+
+
+def coccicheck_command(copy: Path, cocci: Path, subdir: str | None, jobs: int,
+                       spflags: Sequence[str]) -> list[str]:
+    cmd = ["make", "-C", str(copy), "coccicheck", "MODE=patch", f"J={jobs}", f"COCCI={cocci}",
+           "SPFLAGS=" + " ".join(spflags)]
     if subdir:
         cmd.append(f"M={subdir}")
     return cmd
@@ -59,7 +81,7 @@ def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]
     its spatch workers) is killed."""
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, text=True,
-                                env=verify.kbuild_env(), start_new_session=True)
+                                env=kbuild_env(), start_new_session=True)
         code: int | None = None
         try:
             code = proc.wait(timeout=timeout)
@@ -73,50 +95,51 @@ def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]
         return code, out.read()
 
 
-def run(kdir: str | None, subdir: str | None, skip_coccicheck: bool = False,
-        coccicheck_timeout: float | None = None) -> list[Row]:
-    root = tree.resolve(kdir, subdir)
-    scope = root / subdir if subdir else root
+def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
+    root = req.tree.root
+    scope = root / req.subdir if req.subdir else root
+    if not (root / "scripts" / "coccicheck").is_file():
+        return Row("coccicheck", 0.0, "-", "no scripts/coccicheck in this tree")
+    macros = tmp / "macros.h"
+    macros.write_text(scan.KERNEL_MACROS)
+    spflags = coccicheck_flags(scan.spatch_options(), rules.spatch_options(), macros,
+                               scan.DEFAULT_TIMEOUT)
+    copy = WorkTree(root, tmp / "tree")
+    copy.ensure()
+    cmd = coccicheck_command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags)
+    print(f"enotty: bench coccicheck: {shlex.join(cmd)}", file=sys.stderr)
+    t0 = time.monotonic()
+    code, out = run_limited(cmd, req.coccicheck_timeout)
+    seconds = time.monotonic() - t0
+    c_files = sum(1 for _ in scope.rglob("*.c"))
+    if code is None:
+        note = f"stopped after {req.coccicheck_timeout:.0f} s: the time is a lower bound"
+    else:
+        # -D tsv (from SPFLAGS) makes the rule print its sites as the scan's do
+        sites = sum(1 for line in out.splitlines() if is_site_line(line))
+        note = f"exit {code}, diff for {out.count(chr(10) + '+++ ')} files, {sites} sites"
+    return Row("coccicheck", seconds, f"<={c_files}", note)
+
+
+def run(req: BenchRequest) -> list[Row]:
+    root = req.tree.root
+    scope = root / req.subdir if req.subdir else root
     rows = []
     with tempfile.TemporaryDirectory(prefix="enotty-bench-", dir=tree.cache_dir()) as tmp_s:
         tmp = Path(tmp_s)
         for name in ("cold", "warm"):
             t0 = time.monotonic()
-            res = scan.scan(root, scope, jobs=JOBS, cache_folder=tmp / "scan-cache")
+            res = scan.scan(root, scope, jobs=req.jobs, cache_folder=tmp / "scan-cache")
             rows.append(Row(name, time.monotonic() - t0, str(res.spatch_runs),
                             f"{res.candidates}/{res.c_files} .c files past the prefilter,"
                             f" {res.cached} cached, {len(res.sites)} sites"))
             print(f"enotty: bench {name}: {rows[-1].seconds:.1f} s", file=sys.stderr)
-        if not skip_coccicheck:
-            if not (root / "scripts" / "coccicheck").is_file():
-                rows.append(Row("coccicheck", 0.0, "-", "no scripts/coccicheck in this tree"))
-                return rows
-            cocci = tmp / "enotty.cocci"
-            cocci.write_text(rules.combined_smpl())
-            copy = tmp / "tree"
-            subprocess.run(["cp", "-al", str(root), str(copy)], check=True)
-            t0 = time.monotonic()
-            code, out = run_limited(coccicheck_command(copy, cocci, subdir), coccicheck_timeout)
-            seconds = time.monotonic() - t0
-            c_files = sum(1 for _ in scope.rglob("*.c"))
-            if code is None:
-                note = f"stopped after {coccicheck_timeout:.0f} s: the time is a lower bound"
-            else:
-                note = f"exit {code}, diff for {out.count(chr(10) + '+++ ')} files"
-            rows.append(Row("coccicheck", seconds, f"<={c_files}", note))
-            shutil.rmtree(copy, ignore_errors=True)
+        if req.coccicheck:
+            rows.append(_coccicheck(req, tmp))
     return rows
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--no-coccicheck", action="store_true",
-                        help="time only our scan (coccicheck over the whole tree takes long)")
-    parser.add_argument("--coccicheck-timeout", type=float, metavar="S",
-                        help="stop coccicheck after S seconds and report that as a lower bound")
-
-
-def command(args: argparse.Namespace) -> int:
-    rows = run(args.kdir, args.subdir, getattr(args, "no_coccicheck", False),
-               getattr(args, "coccicheck_timeout", None))
-    print(table(rows))
+def command(req: BenchRequest) -> int:
+    """Time the scan cold and warm and coccicheck; print the table."""
+    print(table(run(req)))
     return 0
