@@ -26,11 +26,16 @@ Entry point: analyse_sites(sites, tree) -> {Site: Effects}.
 """
 from __future__ import annotations
 
+import collections
+import dataclasses
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .sites import Effects, Site
+from . import tree as kernel_tree
+from .errors import UsageError
+from .sites import EFFECT_COLUMNS, Effects, Site, read_tsv, write_tsv
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
 _ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
@@ -764,7 +769,6 @@ NOTABLE = ("guard", "branches", "uncased", "forward", "fallback")
 
 def summary(found: dict[Site, Effects]) -> str:
     """The verdict counts and every site whose effects are more than 'it changes'."""
-    import collections
     lines = []
     for column in ("paths", "reach", "visible"):
         counts = collections.Counter(getattr(e, column) for e in found.values())
@@ -783,11 +787,6 @@ def summary(found: dict[Site, Effects]) -> str:
 
 def main(argv: list[str]) -> int:
     """python3 -m enotty.effects SITES.TSV [KDIR] [--summary|--tests]"""
-    import dataclasses
-    import sys
-
-    from . import sites as sites_mod, tree as tree_mod
-    from .errors import UsageError
     flags = {a for a in argv if a.startswith("--")}
     args = [a for a in argv if not a.startswith("--")]
     try:
@@ -795,25 +794,23 @@ def main(argv: list[str]) -> int:
             raise UsageError("usage: python3 -m enotty.effects SITES.TSV [KDIR] [--summary|--tests]")
         try:
             with open(args[0]) as fh:
-                rows = sites_mod.read_tsv(fh)
+                rows = read_tsv(fh)
         except (OSError, ValueError) as err:
             raise UsageError(f"{args[0]}: {err}") from None
-        root = tree_mod.resolve(args[1] if len(args) > 1 else None)
+        root = kernel_tree.resolve(args[1] if len(args) > 1 else None)
         found = analyse_sites(rows, root)
+        labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
         if "--summary" in flags:
             sys.stdout.write(summary(found))
         elif "--tests" in flags:
-            from . import selftest_search
-            labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
+            from . import selftest_search    # it imports this module
             for s, hits in selftest_search.search(labelled, root).items():
                 for hit in hits:
                     print(f"{s.file}:{s.line}\t{s.function}\t{hit.cell()}")
         else:
-            labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
-            columns = sites_mod.EFFECT_COLUMNS if rows and rows[0].series else None
-            if columns is None:
+            if not rows or not rows[0].series:
                 raise UsageError(f"{args[0]}: needs the subsystem and series columns")
-            sites_mod.write_tsv(labelled, sys.stdout, columns)
+            write_tsv(labelled, sys.stdout, EFFECT_COLUMNS)
     except UsageError as err:
         print(f"enotty: {err}", file=sys.stderr)
         return 2
@@ -821,5 +818,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import sys
     sys.exit(main(sys.argv[1:]))
