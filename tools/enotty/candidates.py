@@ -164,16 +164,8 @@ class Body:
         self.fn = fn
         self.start, self.end = fn.body_start, fn.body_end
         body = text[self.start:self.end]
-        words = {cmd}
-        # Variables computed from the command (`nr = _IOC_NR(cmd)`,
-        # `cmd2 = cmd & ~IOCSIZE_MASK`), not from a call on it.
-        for m in re.finditer(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=(?!=)([^;{}]*);", body):
-            rhs = m.group(2)
-            if re.search(rf"\b{re.escape(cmd)}\b", rhs) and not re.search(
-                    r"\b(?!_IOC_\w+\b)\w+\s*\(", rhs.replace("(" + cmd + ")", "")):
-                words.add(m.group(1))
         self.cmd = cmd
-        self.words = _word_re(words)
+        self.words = _word_re(csource.command_words(body, cmd))
         self.returned = set(re.findall(r"\breturn\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;", body))
 
     def mentions(self, a: int, b: int) -> bool:
@@ -229,28 +221,6 @@ class Body:
                                 r"|goto\s+\w+|break", s) for s in statements)
 
 
-def _labels(text: str, a: int, b: int) -> list[tuple[int, int, bool]]:
-    """(start, end, is_default) of the case/default labels at the top
-    level of the switch body text[a:b]."""
-    found = []
-    depth = 0
-    for m in re.finditer(r"[{}()]|\bcase\b|\bdefault\s*:", text[a:b]):
-        tok = m.group(0)
-        if tok in "{(":
-            depth += 1
-        elif tok in "})":
-            depth -= 1
-        elif depth == 0:
-            start = a + m.start()
-            if tok == "case":
-                colon = re.compile(r"(?<!:):(?!:)").search(text, start + 4, b)
-                if colon:
-                    found.append((start, colon.end(), False))
-            else:
-                found.append((start, a + m.end(), True))
-    return found
-
-
 def sites_in(body: Body) -> tuple[list[tuple[int, str]], bool]:
     """(offset, kind) of the candidate sites of one function body, and
     whether the body tests the command at all."""
@@ -273,7 +243,7 @@ def sites_in(body: Body) -> tuple[list[tuple[int, str]], bool]:
             continue
         sw_start = brace.end() - 1
         sw_end = csource.match_close(text, sw_start)
-        labels = _labels(text, sw_start + 1, sw_end)
+        labels = csource.switch_labels(text, sw_start + 1, sw_end)
         default_text = None
         for k, (start, end, is_default) in enumerate(labels):
             if is_default:

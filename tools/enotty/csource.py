@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 _LEXEMES = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
 _NON_NEWLINE = re.compile(r"[^\n]")
-_CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
 
 
 def _blank_lexeme(m: re.Match) -> str:
@@ -31,38 +31,41 @@ def _blank_lexeme(m: re.Match) -> str:
     return "0" + " " * (len(text) - 1)
 
 
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+
 def _blank_preprocessor(text: str) -> str:
     """Directives and #define bodies blanked; of each #if/#elif/#else
     group only the first live branch kept, the others blanked."""
-    lines = text.split("\n")
     out = []
     # Stack of (this branch is kept, some branch of the group was taken).
     stack: list[tuple[bool, bool]] = []
-    continued = False
-    for line in lines:
-        live = all(kept for kept, _ in stack)
-        if continued:
-            continued = line.endswith("\\")
-            out.append("")
+    dead = 0                    # branches on the stack that are not kept
+    pos = 0
+    for m in _DIRECTIVE.finditer(text):
+        chunk = text[pos:m.start()]
+        out.append(chunk if not dead else "\n" * chunk.count("\n"))
+        out.append("\n" * m.group(0).count("\n"))
+        pos = m.end()
+        c = _CONDITIONAL.match(m.group(0))
+        if not c:
             continue
-        stripped = line.lstrip()
-        if stripped.startswith("#"):
-            continued = line.endswith("\\")
-            m = _CONDITIONAL.match(line)
-            if m:
-                word, rest = m.group(1), m.group(2).strip()
-                if word in ("if", "ifdef", "ifndef"):
-                    take = not (word == "if" and rest in ("0", "(0)"))
-                    stack.append((take, take))
-                elif word in ("elif", "else") and stack:
-                    _, taken = stack[-1]
-                    stack[-1] = (not taken, True)
-                elif word == "endif" and stack:
-                    stack.pop()
-            out.append("")
-            continue
-        out.append(line if live else "")
-    return "\n".join(out)
+        word, rest = c.group(1), c.group(2).strip()
+        if word in ("if", "ifdef", "ifndef"):
+            take = not (word == "if" and rest in ("0", "(0)"))
+            stack.append((take, take))
+            dead += not take
+        elif word in ("elif", "else") and stack:
+            kept, taken = stack.pop()
+            dead -= not kept
+            stack.append((not taken, True))
+            dead += taken
+        elif word == "endif" and stack:
+            kept, _ = stack.pop()
+            dead -= not kept
+    chunk = text[pos:]
+    out.append(chunk if not dead else "\n" * chunk.count("\n"))
+    return "".join(out)
 
 
 def clean(text: str) -> str:
@@ -77,16 +80,14 @@ def decode(data: bytes) -> str:
     return data.decode("latin-1")
 
 
-_CLOSE = {"(": ")", "[": "]", "{": "}"}
+_BRACKETS = {"(": re.compile(r"[()]"), "[": re.compile(r"[\[\]]"), "{": re.compile(r"[{}]")}
 
 
 def match_close(text: str, i: int) -> int:
     """Index of the bracket closing text[i], or -1 when the text ends first."""
     open_ch = text[i]
-    close_ch = _CLOSE[open_ch]
     depth = 0
-    pattern = re.compile("[" + re.escape(open_ch + close_ch) + "]")
-    for m in pattern.finditer(text, i):
+    for m in _BRACKETS[open_ch].finditer(text, i):
         if m.group(0) == open_ch:
             depth += 1
         else:
@@ -118,18 +119,20 @@ _POINTER_NAME = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)")
 def param_name(decl: str) -> str:
     """The name a parameter declaration declares ('' for `void`, `...`
     or an unnamed parameter)."""
-    decl = decl.strip()
-    m = _POINTER_NAME.search(decl)
-    if m:                                   # int (*fn)(struct file *, ...)
-        return m.group(1)
-    decl = re.sub(r"\[[^\]]*\]\s*$", "", decl).strip()
-    words = _IDENT.findall(decl)
-    if len(words) < 2 or decl.endswith("*") and len(words) < 2:
-        return ""
-    last = words[-1]
-    if last in _TYPE_WORDS:
-        return ""
-    return last
+    if "(" in decl:
+        m = _POINTER_NAME.search(decl)
+        if m:                               # int (*fn)(struct file *, ...)
+            return m.group(1)
+    d = decl.rstrip()
+    while d.endswith("]") and "[" in d:     # char name[16]
+        d = d[:d.rfind("[")].rstrip()
+    i = len(d)
+    while i and (d[i - 1].isalnum() or d[i - 1] == "_"):
+        i -= 1
+    name, before = d[i:], d[:i].strip()
+    if not name or name[0].isdigit() or name in _TYPE_WORDS or not before:
+        return ""                           # void, ..., or a lone type: unnamed
+    return name
 
 
 _TYPE_WORDS = frozenset({
@@ -211,6 +214,48 @@ def functions(text: str) -> list[Function]:
         found.append(Function(name, static, params, m.start(2), i, body_end))
         pos = body_end
     return found
+
+
+def switch_labels(text: str, a: int, b: int) -> list[tuple[int, int, bool]]:
+    """(start, end, is_default) of the case/default labels at the top
+    level of the switch body text[a:b] (not those of nested switches)."""
+    found = []
+    depth = 0
+    for m in _LABEL_TOKENS.finditer(text, a, b):
+        tok = m.group(0)
+        if tok in "{(":
+            depth += 1
+        elif tok in "})":
+            depth -= 1
+        elif depth == 0:
+            if tok == "case":
+                colon = _CASE_COLON.search(text, m.end(), b)
+                if colon:
+                    found.append((m.start(), colon.end(), False))
+            else:
+                found.append((m.start(), m.end(), True))
+    return found
+
+
+_LABEL_TOKENS = re.compile(r"[{}()]|\bcase\b|\bdefault\s*:")
+_CASE_COLON = re.compile(r"(?<!:):(?!:)")
+
+
+_ASSIGNMENT = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=(?!=)([^;{}]*);")
+_CALL_OTHER_THAN_IOC = re.compile(r"\b(?!_IOC_\w+\b)\w+\s*\(")
+
+
+def command_words(body: str, cmd: str) -> set[str]:
+    """cmd and the variables a body computes from it without a call
+    (`nr = _IOC_NR(cmd)`, `c = cmd & ~IOCSIZE_MASK`): switching on one
+    of them is switching on the command."""
+    words = {cmd}
+    word = re.compile(rf"\b{re.escape(cmd)}\b")
+    for m in _ASSIGNMENT.finditer(body):
+        rhs = m.group(2)
+        if word.search(rhs) and not _CALL_OTHER_THAN_IOC.search(rhs.replace("(" + cmd + ")", "")):
+            words.add(m.group(1))
+    return words
 
 
 class Lines:

@@ -1,0 +1,565 @@
+"""Phase 1 of the scan: which functions of each file the rules must treat
+as ioctl targets although nothing in that file says so.
+
+The rules run per file (spatch --no-includes, a per-file cache), so they
+see a handler only when its ops table is in the same file, and follow only
+the static helpers of the same file.  This module reads the whole tree
+once, per file and cached by content, and joins the facts of all files:
+
+  * ops bindings: `.F = fn` in an initialiser of `struct S`, run-time
+    `x.F = fn` / `x->F = fn` with x declared `struct S` (S.F a row of
+    cocci/interfaces.tsv, or F the field of exactly one row when S is not
+    in the text);
+  * per function, the calls that hand a parameter on and return the
+    callee's value (`return helper(.., p, ..)`, `ret = helper(.., p, ..)`
+    with `return ret` in the function), the callbacks handed to such a call
+    (`return dvb_usercopy(file, cmd, arg, fn)`), and whether the call can
+    be reached with an unknown command: not when it sits under explicit
+    `case` labels of a switch on p, or in the then-branch of `if (p == A)`
+    (`||` chains of such tests, or `&&` with one, count too);
+  * the functions whose value a caller compares with -EINVAL,
+    -ENOIOCTLCMD, -ENOTTY or -ENOSYS (a try-next protocol): never targets.
+
+From the bound handlers it follows, two levels deep like the rules, the
+calls that can be reached with an unknown command, and reports for each
+file the targets defined there that the rules cannot find on their own: a
+handler whose ops table is in another file, a non-static helper, a helper
+whose caller is in another file or is itself such a target, a callback, a
+helper whose returned value its caller adjusts first.  Functions that an
+interface names as its dispatcher (the core that calls the handler) are
+never targets.
+
+Files without `ioctl`/`vidioc_default` only contribute their function
+definitions (read without cleaning the text, which is the slow part), so
+a handler's helper is followed out of such a file only through its own
+static helpers (which the rules see once the handler is a target).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence, TextIO
+
+from . import csource, rules, tree
+from .errors import UsageError
+
+# Bump when the per-file record changes meaning: it is part of the cache key.
+VERSION = "enotty-facts-4"
+DEPTH = 2                     # helper levels below a bound handler, as the rules
+IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
+ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
+TRYNEXT_ERRNOS = r"-\s*E(?:INVAL|NOIOCTLCMD|NOTTY|NOSYS)\b"
+
+
+@dataclass(frozen=True, order=True)
+class Target:
+    file: str          # relative to the tree root, as the scan gives it to spatch
+    function: str
+    interface: str     # struct.field, a row of cocci/interfaces.tsv
+    cmd_arg: int       # 0-based index of the command parameter
+
+
+# ------------------------------------------------------------ per file
+
+_RAW_DEF = re.compile(
+    r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)[^;{}()=]*\{",
+    re.M)
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_CAST = re.compile(r"^\(\s*(?:unsigned\s+)?\w+\s*\)\s*")
+_RETURN_PREFIX = re.compile(r"\breturn\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
+_ASSIGN_PREFIX = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
+_COMPARED_CALL = re.compile(r"\)\s*[!=]=\s*" + TRYNEXT_ERRNOS)
+_NOT_CALLEES = csource._NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
+
+
+def _definitions_uncleaned(text: str) -> dict[str, list]:
+    """name -> [False, parameter names] of the non-static definitions of
+    the raw text: all that matters of a file that binds no handler and
+    calls nothing with a command (its static functions cannot be reached
+    from another file), at a fraction of the cost of cleaning it."""
+    defs = {}
+    for m in _RAW_DEF.finditer(text):
+        name = m.group(2)
+        head = m.group(1) or ""
+        if name in csource._NOT_FUNCTIONS or "static" in head or re.search(r"[=;]|\btypedef\b", head):
+            continue
+        line_before = text[text.rfind("\n", 0, max(0, m.start() - 1)) + 1:m.start()]
+        if re.search(r"\bstatic\b", line_before):
+            continue
+        params = m.group(3)
+        defs[name] = [False, [csource.param_name(p) for p in csource.split_top(params)] if params.strip() else []]
+    return defs
+
+
+def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[tuple[int, int]]:
+    """Spans of a body that only explicit commands reach: sections under
+    case labels of a switch on the command (unless a default above falls
+    into them), then-branches of equality tests of the command (names:
+    the command parameter and the variables computed from it)."""
+    alternatives = "|".join(re.escape(w) for w in sorted(names))
+    words = re.compile(rf"\b(?:{alternatives})\b")
+    equality = re.compile(rf"\b(?:{alternatives})\s*==|==\s*(?:{alternatives})\b")
+    spans = []
+    start, end = fn.body_start, fn.body_end
+    for m in re.finditer(r"\bswitch\s*\(", text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = csource.match_close(text, open_paren)
+        if close_paren < 0 or not words.search(text, open_paren, close_paren):
+            continue
+        brace = re.compile(r"\s*\{").match(text, close_paren + 1)
+        if not brace:
+            continue
+        sw_start = brace.end() - 1
+        sw_end = csource.match_close(text, sw_start)
+        if sw_end < 0:
+            continue
+        labels = csource.switch_labels(text, sw_start + 1, sw_end)
+        falling_default = False
+        for k, (l_start, l_end, is_default) in enumerate(labels):
+            section_end = labels[k + 1][0] if k + 1 < len(labels) else sw_end
+            section = text[l_end:section_end]
+            if is_default:
+                falling_default = True
+            elif not falling_default:
+                spans.append((l_end, section_end))
+            # A section that leaves the switch ends the fall-through.
+            if re.search(r"\b(break|return|goto|continue)\b[^;]*;\s*$", section.rstrip()):
+                falling_default = False
+    for m in re.finditer(r"\bif\s*\(", text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = csource.match_close(text, open_paren)
+        if close_paren < 0:
+            continue
+        cond = text[open_paren + 1:close_paren]
+        if "==" not in cond or not _explicit_test(cond, equality):
+            continue
+        body_end = _statement_end(text, close_paren + 1, end)
+        spans.append((close_paren + 1, body_end))
+    return spans
+
+
+def _explicit_test(cond: str, equality: re.Pattern) -> bool:
+    """`p == A`, `p == A || p == B`, `p == A && x`: true only for
+    recognised commands (equality: a test `p ==` of the command)."""
+    alternatives = csource.split_top(cond.replace("||", "\x00"), "\x00")
+    return all(any(equality.search(part) for part in csource.split_top(a.replace("&&", "\x01"), "\x01"))
+               for a in alternatives)
+
+
+def _statement_end(text: str, i: int, limit: int) -> int:
+    while i < limit and text[i] in " \t\n":
+        i += 1
+    if i >= limit:
+        return limit
+    if text[i] == "{":
+        close = csource.match_close(text, i)
+        return close + 1 if close >= 0 else limit
+    m = re.match(r"(if|while|for|switch)\s*\(", text[i:i + 10])
+    if m:
+        close = csource.match_close(text, i + m.end() - 1)
+        return _statement_end(text, close + 1, limit) if close >= 0 else limit
+    depth = 0
+    for j in range(i, limit):
+        ch = text[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ";" and depth <= 0:
+            return j + 1
+    return limit
+
+
+# An argument that is a bare name, possibly cast: `, cmd)`, `((u32)cmd,`.
+_BARE_ARGUMENT = re.compile(r"[(,]\s*(?:\(\s*(?:unsigned\s+)?\w+\s*\)\s*)?([A-Za-z_]\w*)\s*(?=[,)])")
+_CALLEE = re.compile(r"\b([A-Za-z_]\w*)\s*\($")
+_COMPARED = re.compile(r"[!=]=\s*" + TRYNEXT_ERRNOS)
+_COMPARED_FIRST = re.compile(TRYNEXT_ERRNOS + r"\s*[!=]=\s*([A-Za-z_]\w*)\b(?!\s*\()")
+
+
+def _enclosing_paren(text: str, i: int, limit: int) -> int:
+    """The `(` of the innermost parenthesis open at i, or -1."""
+    depth = 0
+    j = i - 1
+    while j >= limit:
+        ch = text[j]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return j
+            depth -= 1
+        elif ch in ";{}":
+            return -1
+        j -= 1
+    return -1
+
+
+def _compared_callees(text: str, funcs: list[csource.Function]) -> set[str]:
+    """Functions whose value the text compares with a try-next errno:
+    `f(..) == -ENOIOCTLCMD`, or `r = f(..)` and later `r != -ENOIOCTLCMD`."""
+    found = set()
+    for m in _COMPARED_FIRST.finditer(text):       # -ENOIOCTLCMD != ret
+        fn = next((f for f in funcs if f.body_start <= m.start() < f.body_end), None)
+        if fn is not None:
+            found.update(_assigned_from(text, fn, m.group(1), m.start()))
+    for m in _COMPARED.finditer(text):
+        before = text[max(0, m.start() - 400):m.start()].rstrip()
+        if before.endswith(")"):
+            open_paren = before.rfind("(")
+            depth = 0
+            for k in range(len(before) - 1, -1, -1):
+                if before[k] == ")":
+                    depth += 1
+                elif before[k] == "(":
+                    depth -= 1
+                    if depth == 0:
+                        open_paren = k
+                        break
+            callee = _CALLEE.search(before[:open_paren + 1])
+            if callee and callee.group(1) not in _NOT_CALLEES:
+                found.add(callee.group(1))
+        var = re.search(r"([A-Za-z_]\w*)\s*$", before)
+        if not var:
+            continue
+        fn = next((f for f in funcs if f.body_start <= m.start() < f.body_end), None)
+        if fn is not None:
+            found.update(_assigned_from(text, fn, var.group(1), m.start()))
+    return found
+
+
+def _assigned_from(text: str, fn: csource.Function, var: str, before: int) -> set[str]:
+    """The functions whose value fn assigns to var before offset `before`."""
+    return {a.group(1) for a in re.finditer(
+        rf"(?<![=!<>])\b{re.escape(var)}\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?([A-Za-z_]\w*)\s*\(",
+        text[fn.body_start:before]) if a.group(1) not in _NOT_CALLEES}
+
+
+def _is_integer_param(decl: str) -> bool:
+    return "*" not in decl and not re.search(r"\b(struct|union)\b", decl)
+
+
+def file_facts(data: bytes) -> dict:
+    """The facts of one C file, as a JSON-able record:
+
+    defs:      {name: [static, [parameter names]]}
+    bindings:  [[struct or '', field, function]]
+    calls:     [[caller, param index, callee, argument index, reaches unknown,
+                 the rules' form]]  -- the callee's value is returned
+    callbacks: [[caller, param index, wrapper, argument index of the command,
+                 callback, reaches unknown]]
+    trynext:   [functions whose value this file compares with an errno]
+    """
+    text = csource.decode(data)
+    if not any(t in data for t in IOCTL_TOKENS):
+        return {"defs": _definitions_uncleaned(text)}
+    text = csource.clean(text)
+    funcs = csource.functions(text)
+    defs = {f.name: [f.static, f.param_names()] for f in funcs}
+    bindings = [[b.struct, b.field, b.function] for b in csource.bindings(text)]
+    calls, callbacks = [], []
+    local_functions = {f.name for f in funcs}
+    trynext = _compared_callees(text, funcs) if re.search(r"[!=]=", text) else set()
+    for fn in funcs:
+        names = fn.param_names()
+        params = {n: i for i, (n, d) in enumerate(zip(names, fn.params)) if n and _is_integer_param(d)}
+        if not params:
+            continue
+        body = text[fn.body_start:fn.body_end]
+        returned = None
+        restricted: dict[str, list[tuple[int, int]]] = {}
+        done = set()
+        for hit in _BARE_ARGUMENT.finditer(text, fn.body_start, fn.body_end):
+            if hit.group(1) not in params:
+                continue
+            open_paren = _enclosing_paren(text, hit.start() + 1, fn.body_start)
+            if open_paren < 0 or open_paren in done:
+                continue
+            done.add(open_paren)
+            m = _CALLEE.search(text, max(fn.body_start, open_paren - 64), open_paren + 1)
+            if not m or m.group(1) in _NOT_CALLEES:
+                continue
+            callee = m.group(1)
+            prefix = text[max(fn.body_start, m.start() - 80):m.start()]
+            if _RETURN_PREFIX.search(prefix):
+                plain = True
+            else:
+                assigned = _ASSIGN_PREFIX.search(prefix)
+                if not assigned:
+                    continue
+                if returned is None:
+                    returned = set(re.findall(r"\breturn\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;", body))
+                if assigned.group(1) not in returned:
+                    continue
+                close_paren = csource.match_close(text, open_paren)
+                # The rules' form: nothing assigns the variable again.
+                plain = not re.search(rf"\b{re.escape(assigned.group(1))}\s*=(?!=)",
+                                      text[close_paren:fn.body_end])
+            close_paren = csource.match_close(text, open_paren)
+            if close_paren < 0:
+                continue
+            args = [a.strip() for a in csource.split_top(text[open_paren + 1:close_paren])]
+            p = hit.group(1)
+            if p not in restricted:
+                restricted[p] = _restricted_spans(text, fn, csource.command_words(body, p))
+            reaches = not any(a <= m.start() < b for a, b in restricted[p])
+            i = next((k for k, a in enumerate(args) if _CAST.sub("", a) == p), -1)
+            if i < 0:
+                continue
+            calls.append([fn.name, params[p], callee, i, reaches, plain])
+            for j, other in enumerate(args):
+                cb = other.lstrip("&").strip()
+                # A function of this file, or a name the body neither
+                # declares nor uses elsewhere (not a local variable).
+                if j != i and re.fullmatch(r"[A-Za-z_]\w*", cb) and cb not in names and (
+                        cb in local_functions or len(re.findall(rf"\b{cb}\b", body)) == 1):
+                    callbacks.append([fn.name, params[p], callee, i, cb, reaches])
+    return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
+            "trynext": sorted(trynext)}
+
+
+# ------------------------------------------------------------ cache
+
+def cache_key(data: bytes) -> str:
+    return hashlib.sha256(VERSION.encode() + b"\0" + data).hexdigest()
+
+
+def _cache_path(folder: Path, key: str) -> Path:
+    return folder / key[:2] / f"{key}.json"
+
+
+def _load(folder: Path, key: str) -> dict | None:
+    try:
+        with open(_cache_path(folder, key)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _store(folder: Path, key: str, record: dict) -> None:
+    """Written to a temporary file and renamed: a reader never sees half
+    a record.  A cache that cannot be written only costs time."""
+    path = _cache_path(folder, key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _facts_of(job: tuple[str, str, str]) -> tuple[str, dict | None]:
+    """(rel, facts) of one file, from the cache or read and stored; None
+    for a file without an ioctl or errno token (it can take no part)."""
+    root, rel, folder = job
+    try:
+        with open(os.path.join(root, rel), "rb") as f:
+            data = f.read()
+    except OSError:
+        return rel, None
+    if not any(t in data for t in IOCTL_TOKENS) and not any(t in data for t in ERRNO_TOKENS):
+        return rel, None
+    key = cache_key(data)
+    record = _load(Path(folder), key)
+    if record is None:
+        record = file_facts(data)
+        _store(Path(folder), key, record)
+    return rel, record
+
+
+def collect(root: Path, files: Iterable[str], jobs: int = 1,
+            cache: Path | None = None) -> dict[str, dict]:
+    """rel -> facts for the files that can take part (an ioctl or errno
+    token in them), from the cache where the content is known.  Each
+    worker reads, hashes and extracts its own files: sending the bytes
+    from one reader would cost more than the reading."""
+    folder = str(cache if cache is not None else tree.cache_dir() / "facts")
+    work = [(str(root), rel, folder) for rel in files]
+    if jobs > 1 and len(work) > 1:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_facts_of, work, chunksize=256))
+    else:
+        results = [_facts_of(job) for job in work]
+    return {rel: record for rel, record in results if record is not None}
+
+
+# ------------------------------------------------------------ the join
+
+def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]], set[str]]:
+    """(struct, field) -> cmd_arg; field -> its interfaces; dispatcher names."""
+    table, by_field, dispatchers = {}, {}, set()
+    for i in rules.interfaces():
+        table[(i.struct, i.field)] = i.cmd_arg
+        by_field.setdefault(i.field, []).append(i.name)
+        if ":" in i.dispatch:
+            dispatchers.add(i.dispatch.split(":", 1)[1])
+    return table, by_field, dispatchers
+
+
+def join(records: dict[str, dict]) -> list[Target]:
+    """Every target that the per-file rules cannot see on their own."""
+    table, by_field, dispatchers = _interfaces()
+    defined: dict[str, list[tuple[str, bool, list[str]]]] = {}
+    for rel, rec in records.items():
+        for name, (static, params) in rec["defs"].items():
+            defined.setdefault(name, []).append((rel, static, params))
+    trynext = set()
+    for rec in records.values():
+        trynext.update(rec.get("trynext", ()))
+    calls: dict[tuple[str, str], list] = {}
+    callbacks: dict[tuple[str, str], list] = {}
+    for rel, rec in records.items():
+        for c in rec.get("calls", ()):
+            calls.setdefault((rel, c[0]), []).append(c)
+        for c in rec.get("callbacks", ()):
+            callbacks.setdefault((rel, c[0]), []).append(c)
+
+    # A function handed a callback with the command (dvb_usercopy,
+    # video_usercopy) is a wrapper: it copies the argument and calls the
+    # handler, so its own -EINVALs are about the argument.
+    wrappers = {c[2] for found in callbacks.values() for c in found if c[4] in defined}
+
+    def resolve(name: str, near: str) -> list[tuple[str, bool, list[str]]]:
+        if name in trynext or name in dispatchers or name in wrappers:
+            return []
+        defs = defined.get(name, [])
+        local = [d for d in defs if d[0] == near]
+        return local[-1:] if local else [d for d in defs if not d[1]]
+
+    # (file, function, interface, cmd_arg) -> (shallowest depth, whether
+    # the rules reach it on their own along some path).  A target is
+    # visited again when a shallower or an own path turns up.
+    seen: dict[tuple[str, str, str, int], tuple[int, bool]] = {}
+    work: list[tuple[str, str, str, int, int, bool]] = []
+
+    def visit(rel: str, fn: str, iface: str, cmd_arg: int, params: list[str], depth: int, own: bool) -> None:
+        if cmd_arg >= len(params) or not params[cmd_arg]:
+            return
+        key = (rel, fn, iface, cmd_arg)
+        old = seen.get(key)
+        if old is not None and old[0] <= depth and (old[1] or not own):
+            return
+        if old is not None:
+            depth, own = min(depth, old[0]), own or old[1]
+        seen[key] = (depth, own)
+        work.append((rel, fn, iface, cmd_arg, depth, own))
+
+    for rel, rec in sorted(records.items()):
+        for struct, field, fn in rec.get("bindings", ()):
+            if (struct, field) in table:
+                iface = f"{struct}.{field}"
+            elif not struct and len(by_field.get(field, ())) == 1:
+                iface = by_field[field][0]
+            else:
+                continue
+            cmd_arg = table[tuple(iface.split("."))]
+            for where, _static, params in resolve(fn, rel):
+                visit(where, fn, iface, cmd_arg, params, 0, where == rel)
+    while work:
+        rel, fn, iface, cmd_arg, depth, own = work.pop()
+        if depth >= DEPTH:
+            continue
+        for _, p_index, callee, arg, reaches, plain in calls.get((rel, fn), ()):
+            if p_index != cmd_arg or not reaches:
+                continue
+            for where, static, params in resolve(callee, rel):
+                visit(where, callee, iface, arg, params, depth + 1,
+                      own and plain and static and where == rel)
+        for _, p_index, _wrapper, arg, cb, reaches in callbacks.get((rel, fn), ()):
+            if p_index != cmd_arg or not reaches:
+                continue
+            for where, _static, params in resolve(cb, rel):
+                index = _callback_command(params, params_name(records, rel, fn, cmd_arg), arg)
+                visit(where, cb, iface, index, params, depth + 1, False)
+    return sorted(Target(rel, fn, iface, cmd_arg)
+                  for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own)
+
+
+def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:
+    params = records[rel]["defs"].get(fn, [False, []])[1]
+    return params[index] if index < len(params) else ""
+
+
+def _callback_command(params: list[str], caller_cmd: str, wrapper_index: int) -> int:
+    """The callback's command parameter: the one named like the caller's,
+    else one named cmd, else the position the wrapper got it in."""
+    for name in (caller_cmd, "cmd"):
+        if name and name in params:
+            return params.index(name)
+    return wrapper_index
+
+
+def extra_targets(root: Path, files: Iterable[str], jobs: int = 1,
+                  cache: Path | None = None) -> dict[str, list[Target]]:
+    """Phase 1: file (relative to root) -> the targets defined there that
+    the rules cannot find on their own, for the files given (the scan's C
+    files; a target is only looked for among them)."""
+    records = collect(Path(root), files, jobs, cache)
+    by_file: dict[str, list[Target]] = {}
+    for t in join(records):
+        by_file.setdefault(t.file, []).append(t)
+    return by_file
+
+
+def write_tsv(targets: Iterable[Target], out: TextIO) -> None:
+    """The rows the rules read with -D enotty_facts=FILE: no header, one
+    `file<TAB>function<TAB>interface<TAB>cmd_arg` line per target."""
+    for t in targets:
+        out.write(f"{t.file}\t{t.function}\t{t.interface}\t{t.cmd_arg}\n")
+
+
+def tsv_text(targets: Iterable[Target]) -> str:
+    """The same rows as one string (for the scan's per-file cache key)."""
+    return "".join(f"{t.file}\t{t.function}\t{t.interface}\t{t.cmd_arg}\n" for t in targets)
+
+
+def c_files(root: Path, scope: Path | None = None) -> Iterator[str]:
+    """The .c files under scope (default root), relative to root; a kernel
+    tree's tools/ (userspace) left out as the scan does."""
+    scope = scope or root
+    skip = root / "tools" if tree.is_kernel_tree(root) and scope == root else None
+    for folder, dirs, names in os.walk(scope):
+        if skip is not None and Path(folder) == root:
+            dirs[:] = [d for d in dirs if d != "tools"]
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in names:
+            if name.endswith(".c"):
+                yield os.path.relpath(os.path.join(folder, name), root)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m enotty.facts",
+                                     description="Print the targets the per-file rules cannot see "
+                                                 "on their own (phase 1 of the scan).")
+    parser.add_argument("--kdir", help="kernel tree (default: the unpacked linux-source-6.12)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for files not in the cache")
+    parser.add_argument("--time", action="store_true", help="say on stderr how long it took")
+    args = parser.parse_args(argv)
+    try:
+        if args.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        start = time.monotonic()
+        root = tree.resolve(args.kdir)
+        targets = extra_targets(root, sorted(c_files(root)), args.jobs)
+        write_tsv((t for rel in sorted(targets) for t in targets[rel]), sys.stdout)
+        if args.time:
+            print(f"enotty: phase 1 took {time.monotonic() - start:.1f} s", file=sys.stderr)
+    except (UsageError, OSError) as err:
+        print(f"enotty: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Tests for phase 1: per-file facts, their cache and the tree-wide join."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from enotty import facts
+
+FIXTURE = Path(__file__).resolve().parent / "testdata" / "facts"
+
+# What testdata/facts/drivers/demo should give, and why:
+EXPECTED = {
+    # Non-static helper of the same file: the rules follow static ones only.
+    ("drivers/demo/fops.c", "local_exported", "file_operations.compat_ioctl", 1),
+    # Static, but its value is adjusted before it is returned.
+    ("drivers/demo/fops.c", "adjusted", "file_operations.compat_ioctl", 1),
+    # Bound in fops.c (an initialiser, and a run-time ops->ioctl = fn).
+    ("drivers/demo/handler.c", "ext_handler", "file_operations.unlocked_ioctl", 1),
+    ("drivers/demo/handler.c", "ext_tty_handler", "tty_operations.ioctl", 1),
+    # Static helper of a handler bound elsewhere; the command is argument 2.
+    ("drivers/demo/handler.c", "ext_fallback", "file_operations.unlocked_ioctl", 2),
+    # Callback handed to dvb_usercopy with the command.
+    ("drivers/demo/handler.c", "ext_do_ioctl", "file_operations.unlocked_ioctl", 1),
+    # Non-static helpers in a file without any ops member: after the
+    # switch, and under a default that falls into a case label.
+    ("drivers/demo/helper.c", "shared_helper", "file_operations.compat_ioctl", 1),
+    ("drivers/demo/helper.c", "fall_helper", "file_operations.compat_ioctl", 1),
+}
+# Not expected: local_handler/local_static (the rules see them in fops.c),
+# case_only_helper (case label), equal_only_helper (cmd == A || cmd == B),
+# trynext_helper (compared with -ENOIOCTLCMD), ext_static (cmd == A),
+# dvb_usercopy (dispatcher), handler.c's static shared_helper.
+
+
+def rows(targets: dict[str, list[facts.Target]]) -> set[tuple[str, str, str, int]]:
+    return {(t.file, t.function, t.interface, t.cmd_arg) for ts in targets.values() for t in ts}
+
+
+def copy_fixture(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+def test_fixture_tree_targets(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    got = facts.extra_targets(root, sorted(facts.c_files(root)), 1, tmp_path / "cache")
+    assert rows(got) == EXPECTED
+    assert all(t.file == rel for rel, ts in got.items() for t in ts)
+
+
+def test_two_jobs_agree_with_one(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    files = sorted(facts.c_files(root))
+    assert rows(facts.extra_targets(root, files, 2, tmp_path / "c2")) == EXPECTED
+
+
+def test_cache_is_used_and_an_edit_reruns_only_that_file(tmp_path: Path, monkeypatch) -> None:
+    root = copy_fixture(tmp_path)
+    files = sorted(facts.c_files(root))
+    cache = tmp_path / "cache"
+    facts.extra_targets(root, files, 1, cache)
+
+    seen = []
+    real = facts.file_facts
+
+    def counting(data: bytes) -> dict:
+        seen.append(data)
+        return real(data)
+
+    monkeypatch.setattr(facts, "file_facts", counting)
+    assert rows(facts.extra_targets(root, files, 1, cache)) == EXPECTED
+    assert seen == []
+    # helper.c no longer tests the command: shared_helper stays a target
+    # (only the caller decides that), and only helper.c is read again.
+    helper = root / "drivers/demo/helper.c"
+    helper.write_text(helper.read_text().replace("if (cmd != DEMO_FIVE)", "if (!arg)"))
+    assert rows(facts.extra_targets(root, files, 1, cache)) == EXPECTED
+    assert len(seen) == 1 and b"if (!arg)" in seen[0]
+    # fops.c stops binding ext_handler: handler.c's rows change.
+    fops = root / "drivers/demo/fops.c"
+    fops.write_text(fops.read_text().replace(".unlocked_ioctl\t= ext_handler,", ""))
+    got = rows(facts.extra_targets(root, files, 1, cache))
+    assert len(seen) == 2
+    assert not any(r[0] == "drivers/demo/handler.c" and r[2] == "file_operations.unlocked_ioctl"
+                   for r in got)
+    assert ("drivers/demo/handler.c", "ext_tty_handler", "tty_operations.ioctl", 1) in got
+
+
+@pytest.mark.parametrize("test, reaches", [
+    ("switch (cmd) { case A: return h(f, cmd); default: return 0; }", False),
+    ("switch (cmd) { case A: break; default: return h(f, cmd); }", True),
+    ("switch (_IOC_NR(cmd)) { case 1: case 2: return h(f, cmd); }", False),
+    ("unsigned int nr = _IOC_NR(cmd); switch (nr) { case 1: return h(f, cmd); }", False),
+    ("switch (cmd) { default: case A: return h(f, cmd); }", True),
+    ("switch (cmd) { default: break; case A: return h(f, cmd); }", False),
+    ("if (cmd == A) return h(f, cmd); return 0;", False),
+    ("if (cmd == A || B == cmd) { return h(f, cmd); } return 0;", False),
+    ("if (cmd == A && arg) return h(f, cmd); return 0;", False),
+    ("if (cmd == A || arg) return h(f, cmd); return 0;", True),
+    ("if (cmd != A) return h(f, cmd); return 0;", True),
+    ("switch (arg) { case 1: return h(f, cmd); } return 0;", True),
+])
+def test_call_context(test: str, reaches: bool) -> None:
+    src = ("static long g(struct file *f, unsigned int cmd, unsigned long arg)\n{\n\t"
+           + test + "\n}\nstatic const struct file_operations o = { .unlocked_ioctl = g };\n")
+    record = facts.file_facts(src.encode())
+    assert [c[2:5] for c in record["calls"]] == [["h", 1, reaches]]
+
+
+def test_try_next_and_value_flow() -> None:
+    src = b"""
+static long g(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	long err;
+
+	if (first(f, cmd) == -ENOTTY)
+		return 0;
+	err = second(f, cmd);
+	if (-EINVAL != err)
+		return err;
+	ignored(f, cmd);
+	err = checked(cmd);
+	if (err)
+		return err;
+	return (long)last(f, (unsigned int)cmd, arg);
+}
+static const struct file_operations o = { .unlocked_ioctl = g };
+"""
+    record = facts.file_facts(src)
+    assert set(record["trynext"]) == {"first", "second"}
+    # ignored: its value is dropped; the others flow to a return, second's
+    # not in the rules' form (err is assigned again before the return).
+    assert {(c[2], c[3], c[5]) for c in record["calls"]} == {
+        ("second", 1, False), ("checked", 0, True), ("last", 1, True)}
+    assert record["bindings"] == [["file_operations", "unlocked_ioctl", "g"]]
+
+
+def test_file_without_ops_member_gives_only_its_exported_definitions() -> None:
+    record = facts.file_facts(b"static int a(int cmd)\n{\n\treturn -EINVAL;\n}\n"
+                              b"int\nb(struct file *f, unsigned int cmd)\n{\n\treturn a(cmd);\n}\n")
+    assert record == {"defs": {"b": [False, ["f", "cmd"]]}}
+
+
+def test_tsv_rows() -> None:
+    targets = [facts.Target("drivers/a.c", "h", "fb_ops.fb_ioctl", 1),
+               facts.Target("drivers/a.c", "g", "file_operations.unlocked_ioctl", 2)]
+    out = io.StringIO()
+    facts.write_tsv(targets, out)
+    assert out.getvalue() == ("drivers/a.c\th\tfb_ops.fb_ioctl\t1\n"
+                              "drivers/a.c\tg\tfile_operations.unlocked_ioctl\t2\n")
+    assert facts.tsv_text(targets) == out.getvalue()
+
+
+def test_command_line(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    tools = Path(__file__).resolve().parent.parent
+    env = {"PYTHONPATH": str(tools), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "ENOTTY_CACHE": str(tmp_path / "cache")}
+    res = subprocess.run([sys.executable, "-m", "enotty.facts", "--kdir", str(root), "--jobs", "2"],
+                         capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+    got = {tuple(line.split("\t")) for line in res.stdout.splitlines()}
+    assert got == {(f, fn, i, str(a)) for f, fn, i, a in EXPECTED}
+    assert (tmp_path / "cache" / "facts").is_dir()
+    for bad in (["--kdir", str(root / "nope")], ["--kdir", str(root), "--jobs", "0"]):
+        res = subprocess.run([sys.executable, "-m", "enotty.facts", *bad], capture_output=True,
+                             text=True, env=env)
+        assert res.returncode == 2 and res.stderr.startswith("enotty: ") and "Traceback" not in res.stderr
