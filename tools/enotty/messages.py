@@ -224,8 +224,9 @@ DISPATCH: dict[str, str] = {
         "proc_ioctl() in drivers/usb/core/devio.c (USBDEVFS_IOCTL) turns -ENOIOCTLCMD into "
         "-ENOTTY and returns any other value to user space.",
     "snd_seq_oss_callback.ioctl":
-        "snd_seq_oss_ioctl() in sound/core/seq/oss/seq_oss_ioctl.c hands {handler} the commands the "
-        "OSS sequencer does not handle itself and returns the value to user space.",
+        "snd_seq_oss_ioctl() in sound/core/seq/oss/seq_oss_ioctl.c passes {handler} the "
+        "commands it does not handle itself and a few synthesizer commands, and returns the "
+        "value to user space.",
 }
 
 
@@ -242,9 +243,12 @@ def dispatch_sentence(interface: str, info: InterfaceInfo | None, handler: str =
     return f"{where} returns the value of {handler}; no handler is tried after it."
 
 
-_ABI = {"64": "64-bit", "native": "64-bit", "lp64": "64-bit", "x86_64": "64-bit",
-        "32": "32-bit", "compat": "32-bit", "m32": "32-bit", "ia32": "32-bit", "i386": "32-bit"}
 AUDIT_COLUMNS = ("target", "source", "function", "command", "abi", "before", "after", "patch")
+# The probe's checks (selftests/ioctl_probe): three unknown commands and one
+# known read-only "smoke" command; results that are no answer are skipped.
+UNKNOWN_CHECKS = ("foreign", "own", "unlikely")
+NOT_MEASURED = ("-", "missing", "absent", "TIMEOUT")
+CALLERS = {"native": "64-bit", "compat": "32-bit"}
 
 
 def read_audit(stream) -> list[dict[str, str]]:
@@ -266,28 +270,57 @@ def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def tested_line(rows: list[dict[str, str]], patch: str) -> str:
-    """The QEMU sentence for one patch from its audit.tsv rows, '' if none.
+def _outcome(before: str, after: str) -> str:
+    def answer(result: str) -> str:
+        return "succeeds" if result == "0" else f"fails with {result}"
+    if before == after:
+        return f"still {answer(after)}"
+    return f"now {answer(after)} (was {'success' if before == '0' else before})"
 
-    patch is matched against the `patch` column (the patch file name).
+
+def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
+    """The QEMU sentence for one patch from its audit.tsv rows, '' if none measured.
+
+    patch is the patch file name, alone or as series/name (audit.tsv's
+    form); arch names the QEMU machine the audit booted.
     """
-    mine = [r for r in rows if r["patch"] == patch]
-    if not mine:
-        return ""
-    targets = sorted({r["target"] for r in mine})
-    abis = sorted({_ABI.get(r["abi"], r["abi"]) for r in mine}, key=lambda a: (a != "64-bit", a))
-    results: dict[tuple[str, str, str, str], None] = {}
-    for r in sorted(mine, key=lambda r: (r["source"], r["command"])):
-        results[(r["source"], r["command"], r["before"], r["after"])] = None
+    mine = [r for r in rows if (r["patch"] == patch or r["patch"].endswith("/" + patch))
+            and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
     clauses = []
-    for source, command, before, after in results:
-        what = "an unknown command" if command in ("", "-", "unknown") else command
-        if before == after:
-            clauses.append(f"{what} on {source} still fails with {after} (unchanged)")
+    for target in sorted({r["target"] for r in mine}):
+        unknown = [r for r in mine if r["target"] == target and r["command"] in UNKNOWN_CHECKS]
+        per_abi: dict[str, set[tuple[str, str]]] = {}
+        for r in unknown:
+            per_abi.setdefault(r["abi"], set()).add((r["before"], r["after"]))
+        if not per_abi:
+            continue
+        outcomes = {abi: next(iter(pairs)) for abi, pairs in per_abi.items() if len(pairs) == 1}
+        if len(outcomes) != len(per_abi):
+            clauses.append(f"unknown commands on {target} get different answers (see AUDIT.md)")
+            continue
+        abis = sorted(outcomes, key=lambda a: (a != "native", a))
+        if len(set(outcomes.values())) == 1:
+            who = _join([CALLERS.get(a, a) for a in abis]) + " callers"
+            clauses.append((who, f"an unknown command on {target} {_outcome(*outcomes[abis[0]])}"))
         else:
-            clauses.append(f"{what} on {source} now fails with {after} (was {before})")
-    callers = _join(abis) + (" callers" if len(abis) > 1 or abis[0].endswith("bit") else "")
-    return (f"Tested in QEMU ({', '.join(targets)}; {callers}): " + "; ".join(clauses) + ".")
+            parts = [f"{_outcome(*outcomes[a])} for {CALLERS.get(a, a)} callers" for a in abis]
+            clauses.append(f"an unknown command on {target} " + " and ".join(parts))
+    if not clauses:
+        return ""
+    whos = {c[0] for c in clauses if isinstance(c, tuple)}
+    if len(whos) == 1 and all(isinstance(c, tuple) for c in clauses):
+        head = f"Tested in QEMU ({arch}; {whos.pop()}): "
+        body = "; ".join(c[1] for c in clauses)
+    else:
+        head = f"Tested in QEMU ({arch}): "
+        body = "; ".join(f"{c[1]} ({c[0]})" if isinstance(c, tuple) else c for c in clauses)
+    smoke = [r for r in mine if r["command"] == "smoke"]
+    tail = ""
+    if smoke:
+        same = all(r["before"] == r["after"] for r in smoke)
+        tail = (" A known command answers as before." if same else
+                " A known command changed its answer (see AUDIT.md).")
+    return head + body + "." + tail
 
 
 def _functions_phrase(names: list[str]) -> str:

@@ -190,29 +190,38 @@ def test_plural() -> None:
 
 AUDIT = (
     "target\tsource\tfunction\tcommand\tabi\tbefore\tafter\tpatch\n"
-    "x86_64\t/dev/fd0\tfd_compat_ioctl\tunknown\t64\tEINVAL\tENOTTY\t0003-floppy.patch\n"
-    "x86_64\t/dev/fd0\tfd_compat_ioctl\tunknown\t32\tEINVAL\tENOTTY\t0003-floppy.patch\n"
-    "x86_64\t/dev/loop-control\tloop_control_ioctl\tunknown\t64\tENOSYS\tENOTTY\t0004-loop.patch\n"
-    "x86_64\t/dev/fb0\tvivid_fb_ioctl\tunknown\t32\tENOTTY\tENOTTY\t0001-vivid.patch\n"
+    "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\tforeign\tnative\tEINVAL\tEINVAL\tblock/0003-floppy.patch\n"
+    "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\tforeign\tcompat\tEINVAL\tENOTTY\tblock/0003-floppy.patch\n"
+    "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\town\tnative\tEINVAL\tEINVAL\tblock/0003-floppy.patch\n"
+    "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\town\tcompat\tEINVAL\tENOTTY\tblock/0003-floppy.patch\n"
+    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tforeign\tnative\tENOSYS\tENOTTY\tblock/0004-loop.patch\n"
+    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tforeign\tcompat\tENOSYS\tENOTTY\tblock/0004-loop.patch\n"
+    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tsmoke\tnative\t0\t0\tblock/0004-loop.patch\n"
+    "/dev/fb0\tdrivers/media/x.c\tvivid_fb_ioctl\tforeign\tnative\tENOTTY\tENOTTY\tmedia/0001-vivid.patch\n"
+    "/dev/fb1\tdrivers/media/x.c\tvivid_fb_ioctl\tforeign\tnative\t-\tENOTTY\tmedia/0001-vivid.patch\n"
+    "/dev/rtc\tarch/x/rtc.c\trtc_ioctl\tforeign\tnative\tmissing\tmissing\tm68k/0001-rtc.patch\n"
 )
 
 
 def test_tested_line_from_audit_rows() -> None:
     import io
     rows = messages.read_audit(io.StringIO(AUDIT))
-    assert len(rows) == 4
-    assert messages.tested_line(rows, "0003-floppy.patch") == (
-        "Tested in QEMU (x86_64; 64-bit and 32-bit callers): an unknown command on /dev/fd0 "
-        "now fails with ENOTTY (was EINVAL).")
+    assert len(rows) == 10
     assert messages.tested_line(rows, "0004-loop.patch") == (
-        "Tested in QEMU (x86_64; 64-bit callers): an unknown command on /dev/loop-control now "
-        "fails with ENOTTY (was ENOSYS).")
-    assert messages.tested_line(rows, "0001-vivid.patch").endswith(
-        "an unknown command on /dev/fb0 still fails with ENOTTY (unchanged).")
+        "Tested in QEMU (x86_64; 64-bit and 32-bit callers): an unknown command on "
+        "/dev/loop-control now fails with ENOTTY (was ENOSYS). A known command answers as before.")
+    # floppy: the guard keeps EINVAL for native callers, only compat changes
+    assert messages.tested_line(rows, "block/0003-floppy.patch") == (
+        "Tested in QEMU (x86_64): an unknown command on /dev/fd0 still fails with EINVAL for "
+        "64-bit callers and now fails with ENOTTY (was EINVAL) for 32-bit callers.")
+    assert messages.tested_line(rows, "0001-vivid.patch") == (
+        "Tested in QEMU (x86_64; 64-bit callers): an unknown command on /dev/fb0 still fails "
+        "with ENOTTY.")
+    assert messages.tested_line(rows, "0001-rtc.patch") == ""      # not measured
     assert messages.tested_line(rows, "0009-none.patch") == ""
     msg = messages.commit_message("s", [_site("a.c", 1, "f", "file_operations.unlocked_ioctl")], {}, ["r"],
                                   "A <a@b.c>", tested=messages.tested_line(rows, "0004-loop.patch"))
-    assert "Tested in QEMU (x86_64; 64-bit callers): an unknown command on\n/dev/loop-control" in msg
+    assert "Tested in QEMU (x86_64; 64-bit and 32-bit callers): an unknown command on\n/dev/loop-control" in msg
 
 
 def test_read_audit_rejects_other_headers_and_short_rows() -> None:
