@@ -25,9 +25,10 @@ calls that can be reached with an unknown command, and reports for each
 file the targets defined there that the rules cannot find on their own: a
 handler whose ops table is in another file, a non-static helper, a helper
 whose caller is in another file or is itself such a target, a callback, a
-helper whose returned value its caller adjusts first.  Functions that an
-interface names as its dispatcher (the core that calls the handler) are
-never targets.
+helper whose returned value its caller adjusts first.  The function
+an interface names as its dispatcher (the core that calls the handler,
+file and name as cocci/interfaces.tsv gives them) is never a target, nor
+is a wrapper that is handed a callback with the command.
 
 Files without `ioctl`/`vidioc_default` only contribute their function
 definitions (read without cleaning the text, which is the slow part), so
@@ -396,14 +397,15 @@ def collect(root: Path, files: Iterable[str], jobs: int = 1,
 
 # ------------------------------------------------------------ the join
 
-def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]], set[str]]:
-    """(struct, field) -> cmd_arg; field -> its interfaces; dispatcher names."""
+def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]], set[tuple[str, str]]]:
+    """(struct, field) -> cmd_arg; field -> its interfaces; the dispatchers
+    as (file, function)."""
     table, by_field, dispatchers = {}, {}, set()
     for i in rules.interfaces():
         table[(i.struct, i.field)] = i.cmd_arg
         by_field.setdefault(i.field, []).append(i.name)
         if ":" in i.dispatch:
-            dispatchers.add(i.dispatch.split(":", 1)[1])
+            dispatchers.add(tuple(i.dispatch.split(":", 1)))
     return table, by_field, dispatchers
 
 
@@ -431,11 +433,12 @@ def join(records: dict[str, dict]) -> list[Target]:
     wrappers = {c[2] for found in callbacks.values() for c in found if c[4] in defined}
 
     def resolve(name: str, near: str) -> list[tuple[str, bool, list[str]]]:
-        if name in trynext or name in dispatchers or name in wrappers:
+        if name in trynext or name in wrappers:
             return []
         defs = defined.get(name, [])
         local = [d for d in defs if d[0] == near]
-        return local[-1:] if local else [d for d in defs if not d[1]]
+        found = local[-1:] if local else [d for d in defs if not d[1]]
+        return [d for d in found if (d[0], name) not in dispatchers]
 
     # (file, function, interface, cmd_arg) -> (shallowest depth, whether
     # the rules reach it on their own along some path).  A target is

@@ -173,3 +173,22 @@ def test_command_line(tmp_path: Path) -> None:
         res = subprocess.run([sys.executable, "-m", "enotty.facts", *bad], capture_output=True,
                              text=True, env=env)
         assert res.returncode == 2 and res.stderr.startswith("enotty: ") and "Traceback" not in res.stderr
+
+
+def test_dispatcher_is_left_out_only_in_its_own_file() -> None:
+    # cocci/interfaces.tsv names arch/powerpc/kvm/powerpc.c:kvm_arch_vm_ioctl
+    # as the dispatcher of kvmppc_ops.arch_vm_ioctl; x86's function of that
+    # name is a plain handler that kvm_main.c hands unknown commands to.
+    records = {
+        "virt/kvm/kvm_main.c": {
+            "defs": {"kvm_vm_ioctl": [True, ["filp", "ioctl", "arg"]]},
+            "bindings": [["file_operations", "unlocked_ioctl", "kvm_vm_ioctl"]],
+            "calls": [["kvm_vm_ioctl", 1, "kvm_arch_vm_ioctl", 1, True, True]],
+            "callbacks": [], "trynext": []},
+        "arch/powerpc/kvm/powerpc.c": {"defs": {"kvm_arch_vm_ioctl": [False, ["filp", "ioctl", "arg"]]}},
+        "arch/x86/kvm/x86.c": {"defs": {"kvm_arch_vm_ioctl": [False, ["filp", "ioctl", "arg"]]}},
+    }
+    assert facts.join(records) == [
+        facts.Target("arch/x86/kvm/x86.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
+    records["arch/x86/kvm/x86.c"]["trynext"] = ["kvm_arch_vm_ioctl"]
+    assert facts.join(records) == []
