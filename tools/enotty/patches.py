@@ -26,7 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import console, messages, output, rules, scan, series, sites, split, verify
+from . import (cleanup, console, effects, messages, output, prefixes, rules, scan, selftest_search,
+               series, sites, split, verify)
 from .errors import UsageError
 from .maintainers import Maintainers, get_maintainer
 from .requests import PatchesRequest, ScanRequest
@@ -104,28 +105,6 @@ class SeriesRun:
     cc: list[str] = field(default_factory=list)
 
 
-def _prefix(root: Path, git: bool, plan: split.PatchPlan) -> str:
-    if git:
-        # a driver folder's history is richer than one file's
-        whole = plan.key == plan.folder or plan.key.startswith("section:")
-        found = messages.history_prefix(root, [plan.folder] if whole else plan.paths)
-        if found:
-            return found
-    return messages.path_prefix(plan.paths[0], plan.driver)
-
-
-def cover_prefix(name: str, subjects: list[str]) -> str:
-    """The subjects' most common first prefix (`watchdog:`), else the series name."""
-    counts: dict[str, int] = {}
-    for subj in subjects:
-        if ": " in subj:
-            first = subj.split(": ", 1)[0].split("/")[0]
-            counts[first] = counts.get(first, 0) + 1
-    if not counts:
-        return f"{name}:"
-    return max(sorted(counts), key=lambda k: counts[k]) + ":"
-
-
 def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[str]:
     seen, out = set(m.lower() for m in minus), []
     for people in lists:
@@ -137,31 +116,36 @@ def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[st
 
 
 def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], spatch: str,
-                command: str, version: str, no_build: bool) -> str:
+                command: str, version: str, no_build: bool, audited: int | None) -> str:
     plan = run.plan
     s = [site for v in accepted for site in v.patch.plan.sites]
-    tos = {site.to for site in s}
+    behavioural = [v for v in accepted if not v.patch.plan.cleanup]
+    changed = [site for v in behavioural for site in v.patch.plan.sites]
     files = sorted({p for v in accepted for p in v.patch.plan.paths})
-    paras = [
-        f"Ioctl handlers in {plan.subsystem} answer a command they do not know with "
-        f"{messages.errno_phrase({site.from_ for site in s})}. This series makes them return "
-        f"{messages.errno_phrase(tos)}, the convention of Documentation/driver-api/ioctl.rst: "
-        "-ENOTTY (\"Inappropriate ioctl for device\") is the final answer for an unknown "
-        "command, -ENOIOCTLCMD is the answer of a handler whose core tries a fallback "
-        "before answering -ENOTTY itself. "
-        f"{len(s)} sites in {len(files)} files, one patch per driver; each patch names "
-        "the interface and the core code that dispatches to it.",
-        messages.abi_note(s),
-        "How it was generated:\n"
-        f"- Coccinelle rules: {', '.join(rule_names)}\n"
-        f"- {spatch}\n"
-        f"- {command} on Linux {version}",
-    ]
+    drivers = len({v.patch.plan.key for v in accepted})
+    intro = (f"Ioctl handlers in {plan.subsystem} answer a command they do not know with "
+             f"{messages.errno_phrase({site.from_ for site in changed or s})}. This series makes "
+             f"them return {messages.errno_phrase({site.to for site in changed or s})}, as "
+             f"{messages.DOC} asks: -ENOTTY (\"Inappropriate ioctl for device\") is the final "
+             "answer for an unknown command, -ENOIOCTLCMD the answer of a handler whose core "
+             "tries another handler first. "
+             f"{series.count(len(s), 'site')} in {series.count(len(files), 'file')}, "
+             f"{series.count(len(accepted), 'patch')} for {series.count(drivers, 'driver')}; "
+             "each patch says which answers user space sees change.")
+    paras = [intro]
+    cleanups = [v for v in accepted if v.patch.plan.cleanup]
+    if cleanups:
+        paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted)))
+    paras += [messages.abi_note(changed or s), messages.PRECEDENT]
+    paras.append("How it was generated:\n"
+                 f"- Coccinelle: {', '.join(rule_names)} (semantic patches of the enotty"
+                 " toolkit, not part of the kernel tree)\n"
+                 f"- {spatch}\n"
+                 f"- {command} on Linux {version}")
     tested = [f"- every patch applies in order to the pristine {version} tree (git apply)"]
-    cp = [v.checkpatch for v in accepted]
-    warns = [c.detail for c in cp if c.detail]
-    tested.append("- scripts/checkpatch.pl: no errors" + (f"; {len(warns)} patches with warnings"
-                                                          if warns else ", no warnings"))
+    warns = [v.checkpatch.detail for v in accepted if v.checkpatch.detail]
+    tested.append("- scripts/checkpatch.pl: no errors" +
+                  (f"; {series.count(len(warns), 'patch')} with warnings" if warns else ", no warnings"))
     if no_build:
         tested.append("- build: not checked in this run")
     else:
@@ -173,7 +157,15 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
                       ", ".join(f"{n} {st}" for st, n in sorted(counts.items())))
     fix_bad = [v for v in accepted if v.fixpoint_cell() not in ("ok", "-")]
     tested.append("- running the rules again on the patched files finds nothing" if not fix_bad else
-                  f"- running the rules again finds sites left in {len(fix_bad)} patches (see their notes)")
+                  f"- running the rules again finds sites left in {series.count(len(fix_bad), 'patch')}"
+                  " (see their notes)")
+    if audited:
+        tested.append(f"- booted in QEMU (x86_64) before and after: {audited} of "
+                      f"{series.count(len(behavioural), 'patch')} measured, see each patch's"
+                      " \"Tested in QEMU\" line")
+    elif audited == 0:
+        tested.append("- not measured in a running kernel: make audit reaches none of these drivers"
+                      " in an x86_64 QEMU guest (its AUDIT.md says why)")
     paras.append("How it was tested:\n" + "\n".join(tested))
     return messages.wrap("\n\n".join(paras))
 
@@ -199,38 +191,93 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+@dataclass
+class Prepared:
+    """The scan's changes, with effects, minus the sites left out and why."""
+    changes: list[split.FileChange]
+    labelled: list[sites.Site]              # every site, effects filled in
+    left_out: dict[sites.Site, str]         # site -> the reason it is left out
+
+
+def prepare_changes(result: scan.ScanResult, root: Path) -> Prepared:
+    """Effects per site; a site whose in-tree test expects its old answer
+    is left out (its hunk dropped) with the test named, so that no series
+    breaks a kselftest it does not update."""
+    found = effects.analyse_sites(result.sites, root)
+    labelled = [dataclasses.replace(s, effects=found.get(s)) for s in result.sites]
+    hits = selftest_search.search(labelled, root)
+    left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
+    by_file: dict[str, list[sites.Site]] = {}
+    for site in labelled:
+        by_file.setdefault(site.file, []).append(site)
+    changes = []
+    for path in sorted(result.diffs):
+        keep = tuple(s for s in by_file.get(path, ()) if s not in left_out)
+        diff = result.diffs[path]
+        dropped = {s.line for s in by_file.get(path, ()) if s in left_out}
+        if dropped:
+            diff = split.split_hunks(diff, dropped)[0] if keep else ""
+        if diff:
+            changes.append(split.FileChange(path, diff, keep))
+    return Prepared(changes, labelled, left_out)
+
+
+def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
+    """audit.tsv's rows from an earlier output folder; None when there is none."""
+    path = folder / "audit.tsv" if folder else None
+    if not path or not path.is_file():
+        return None
+    with open(path) as fh:
+        return messages.read_audit(fh)
+
+
+def _audit_rows(rows: list[dict[str, str]], series_name: str, filename: str) -> list[dict[str, str]]:
+    """The rows of one patch; the number in its file name may have moved."""
+    stem = filename.split("-", 1)[1] if "-" in filename else filename
+    out = []
+    for r in rows:
+        ser, _, name = r["patch"].rpartition("/")
+        if ser == series_name and name.split("-", 1)[-1] == stem:
+            out.append(r)
+    return out
+
+
 def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -> int:
     log = sys.stderr
     root, version, out = req.scan.tree.root, req.scan.tree.version, req.out
     ident = (req.identity.name, req.identity.email)
-    by_file: dict[str, list[sites.Site]] = {}
-    for site in result.sites:
-        by_file.setdefault(site.file, []).append(site)
-    changes = [split.FileChange(f, result.diffs[f], tuple(by_file.get(f, ())))
-               for f in sorted(result.diffs)]
+    prep = prepare_changes(result, root)
     maint = Maintainers.load(root)
-    plans = split.plan(changes, maint, root)
+    plans = split.plan(prep.changes, maint, root, cleanups=req.cleanups)
+    left_cleanups = [] if req.cleanups else split.cleanup_changes(prep.changes)
     ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
-    git = messages.is_git_checkout(root)
+    git = prefixes.is_git_checkout(root)
+    base = series.base_commit(root) if git else None
     signoff = str(req.identity)
     spatch = scan.spatch_version(scan.spatch_binary())
     cmdline = canonical_command(req)
-    rule_names = [p.stem for p in rules.rule_files()]
+    rule_names = rules.shape_names() if hasattr(rules, "shape_names") else [p.stem for p in rules.rule_files()]
     no_build = not req.build
+    audit = read_audit(req.audit_from)
 
     runs: list[SeriesRun] = []
     patched: dict[str, bytes] = {}
+    prefix_of: dict[int, str] = {}
     with tempfile.TemporaryDirectory(prefix="prelim-", dir=series.scratch_root()) as tmp_s:
         tmp = Path(tmp_s)
         for plan in plans:
+            raw = [prefixes.patch_prefix(root, pp.paths, pp.section, git=git) for pp in plan.patches]
+            subject_prefixes = prefixes.distinct_prefixes(raw, [pp.driver for pp in plan.patches])
             patches = []
-            prefixes = [_prefix(root, git, pp) for pp in plan.patches]
-            for pp, prefix in zip(plan.patches, prefixes):
-                if prefixes.count(prefix) > 1 and not prefix.endswith(f" {pp.driver}:"):
-                    prefix += f" {pp.driver}:"   # two patches must not share a subject
-                subj = messages.subject(prefix, pp.sites)
-                used = sorted({s.rule for s in pp.sites})
-                msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff)
+            for pp, prefix in zip(plan.patches, subject_prefixes):
+                prefix_of[id(pp)] = prefix
+                if pp.cleanup:
+                    msg = cleanup.commit_message(prefix, pp.sites, signoff, alone=len(plan.patches) == 1)
+                    subj = msg.split("\n", 1)[0]
+                else:
+                    subj = messages.subject(prefix, pp.sites)
+                    used = sorted({s.rule for s in pp.sites})
+                    msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff)
                 patches.append(series.Patch(pp, subj, msg))
             repo = series.apply_all(root, plan, patches, ident, tmp / plan.name / "repo")
             for p in patches:
@@ -251,7 +298,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     p.cc = _union([get_maintainer(root, [path], "cc")], p.to)
                 verdicts.append(v)
             runs.append(SeriesRun(plan, verdicts))
-            print(f"enotty: {plan.name}: {len(patches)} patches applied and checked", file=log)
+            print(f"enotty: {plan.name}: {series.count(len(patches), 'patch')} applied and checked", file=log)
 
         build = {} if no_build else verify.build(root, patched, log)
         fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan))
@@ -261,6 +308,11 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     v.build = {r: build.get(r, verify.Check(verify.SKIPPED, "--no-build")) for r in v.patch.plan.paths}
                     v.fixpoint = {r: fix[r] for r in v.patch.plan.paths}
 
+        accepted_plans = [dataclasses.replace(run.plan, patches=[v.patch.plan for v in run.verdicts
+                                                                  if not v.rejected])
+                          for run in runs]
+        titles = series.cover_prefixes([p for p in accepted_plans if p.patches],
+                                       lambda pp: prefix_of[id(pp)])
         with output.staged(out) as stage:
             for run in runs:
                 accepted = [v for v in run.verdicts if not v.rejected]
@@ -274,30 +326,48 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                                             folder / v.patch.filename)
                 if not accepted:
                     continue
+                audited = None
+                if audit is not None:
+                    audited = 0
+                    for v in accepted:
+                        if v.patch.plan.cleanup:
+                            continue
+                        line = messages.tested_line(_audit_rows(audit, run.plan.name, v.patch.filename),
+                                                    v.patch.filename)
+                        if line:
+                            audited += 1
+                            used = sorted({s.rule for s in v.patch.plan.sites})
+                            v.patch.message = messages.commit_message(
+                                v.patch.subject, v.patch.plan.sites, ifaces, used, signoff, tested=line)
                 run.to = _union([v.patch.to for v in accepted])
                 run.cc = _union([v.patch.cc for v in accepted], run.to)
-                subj = messages.subject(cover_prefix(run.plan.name, [v.patch.subject for v in accepted]),
-                                        [s for v in accepted for s in v.patch.plan.sites])
-                blurb = cover_blurb(run, accepted, rule_names, spatch, cmdline, version, no_build)
+                subj = messages.subject(titles[run.plan.name], [s for v in accepted for s in v.patch.plan.sites])
+                blurb = cover_blurb(run, accepted, rule_names, spatch, cmdline, version, no_build, audited)
                 for v in accepted:
                     v.patch.filename = ""
                 run.written = series.write(root, run.plan, [v.patch for v in accepted], ident,
-                                           stage / run.plan.name, subj, blurb, run.to, run.cc)
+                                           stage / run.plan.name, subj, blurb, run.to, run.cc, base=base)
                 for v in accepted:
                     if v.patch.apply_error:   # applied in the first pass: cannot happen
                         v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
             labelled = split.label_sites(plans)
-            # a site whose file got no diff (a rule reported but did not change
-            # it) is still listed, in no series
+            in_series = {(s.file, s.line, s.rule) for s in labelled}
+            # a site in no series (left out, or a rule reported but did not
+            # change the file) is still listed, with series "-"
             labelled += [dataclasses.replace(site, subsystem="-", series="-")
-                         for site in result.sites if site.file not in result.diffs]
+                         for site in prep.labelled if (site.file, site.line, site.rule) not in in_series]
             with open(stage / "sites.tsv", "w") as fh:
-                sites.write_tsv(labelled, fh, sites.SERIES_COLUMNS)
+                sites.write_tsv(labelled, fh, sites.EFFECT_COLUMNS)
             with open(stage / "failed.tsv", "w") as fh:
                 scan.write_failed_tsv(result.failed, fh)
+            if req.audit_from and audit is not None:
+                for name in ("audit.tsv", "AUDIT.md"):
+                    if (req.audit_from / name).is_file():
+                        shutil.copyfile(req.audit_from / name, stage / name)
             (stage / RUN_RECORD).write_text(run_record(req))
             (stage / "SUMMARY.md").write_text(summary(runs, result, root, version, cmdline, spatch,
-                                                      maint is not None, no_build))
+                                                      maint is not None, no_build, prep.left_out,
+                                                      left_cleanups))
     total = sum(len(r.written.patches) for r in runs if r.written)
     rej = sum(1 for r in runs for v in r.verdicts if v.rejected)
     print(f"enotty: wrote {out}: {sum(1 for r in runs if r.written)} series, {total} patches,"
@@ -315,14 +385,15 @@ def _md(text: str) -> str:
 
 
 def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version: str,
-            cmdline: str, spatch: str, has_maintainers: bool, no_build: bool) -> str:
+            cmdline: str, spatch: str, has_maintainers: bool, no_build: bool,
+            left_out: dict[sites.Site, str], left_cleanups: list[split.FileChange]) -> str:
     out = io.StringIO()
     w = out.write
     patches = sum(len(r.written.patches) for r in runs if r.written)
     rejected = [(r, v) for r in runs for v in r.verdicts if v.rejected]
     w(f"# ENOTTY series for Linux {version}\n\n")
     w(f"Generated by `{cmdline}` with {spatch}.\n\n")
-    w(f"- {len(result.sites)} sites in {len(result.diffs)} files; "
+    w(f"- {series.count(len(result.sites), 'site')} in {series.count(len(result.diffs), 'file')}; "
       f"{result.candidates} of {result.c_files} .c files scanned after the prefilter\n")
     w(f"- {sum(1 for r in runs if r.written)} series, {patches} patches, {len(rejected)} rejected\n")
     w(f"- {len(result.failed)} files spatch could not fully parse or timed out: failed.tsv\n")
@@ -356,4 +427,13 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
         w("\n## Not built on x86_64 allmodconfig\n\n")
         for rel in not_built:
             w(f"- {rel}\n")
+    if left_out:
+        w("\n## Sites left out\n\nAn in-tree test expects the old answer from these; a series"
+          " that converts them must update the test in the same patch:\n\n")
+        for reason in sorted(set(left_out.values())):
+            w(f"- {_md(reason)}\n")
+    if left_cleanups:
+        w("\n## Cleanups left out (CLEANUP=0)\n\n")
+        for change in left_cleanups:
+            w(f"- {change.path}: {', '.join(sorted({s.function + '()' for s in change.sites}))}\n")
     return out.getvalue()

@@ -117,9 +117,21 @@ def folder_prefix(path: str) -> str:
 
 
 def table_prefix(path: str, rows: tuple[Row, ...] | list[Row] | None = None) -> str:
-    """The prefix of one file from the table, else its folder name."""
+    """The prefix of one file from the table, else its folder name.
+
+    A folder row that only covers the file from higher up (drivers/media/
+    for drivers/media/usb/uvc/uvc_v4l2.c) names the subsystem, not the
+    driver: the file's own folder is added (`media: uvc:`), as the
+    subsystem's patches name their driver."""
     row = _best_row(path, load_table() if rows is None else rows)
-    return row.render(path) if row else folder_prefix(path)
+    if not row:
+        return folder_prefix(path)
+    prefix = row.render(path)
+    folder = posixpath.dirname(path)
+    if row.kind == _FOLDER and folder + "/" != row.key:
+        driver = posixpath.basename(folder)
+        prefix = f"{prefix[:-2]}/{driver} -" if prefix.endswith(" -") else f"{prefix} {driver}:"
+    return prefix
 
 
 # One subject's prefix: components without spaces, each ending in ': ',

@@ -110,8 +110,11 @@ def test_table_specificity_and_fallback() -> None:
                                 "sound/pci/hda/hda_hwdep.c\tALSA: hda:\nsound/pci/hda/\tALSA: hda-folder:\n")
     assert prefixes.table_prefix("sound/pci/hda/hda_hwdep.c", rows) == "ALSA: hda:"      # path
     assert prefixes.table_prefix("sound/pci/hda/hda_codec.c", rows) == "ALSA: hda_codec:"  # glob over folder
-    assert prefixes.table_prefix("sound/pci/hda/sub/x.c", rows) == "ALSA: hda-folder:"  # * stays in a component
-    assert prefixes.table_prefix("sound/core/pcm.c", rows) == "ALSA:"
+    # * stays in a component; a folder row from higher up adds the file's folder
+    assert prefixes.table_prefix("sound/pci/hda/sub/x.c", rows) == "ALSA: hda-folder: sub:"
+    assert prefixes.table_prefix("sound/pci/hda/y.c", rows[:1] + rows[3:]) == "ALSA: hda-folder:"
+    assert prefixes.table_prefix("sound/core/pcm.c", rows) == "ALSA: core:"
+    assert prefixes.table_prefix("sound/pcm.c", rows) == "ALSA:"
     assert prefixes.table_prefix("drivers/nowhere/foo.c", rows) == "nowhere:"            # folder name
     assert prefixes.table_prefix("top.c", rows) == "top:"
     with pytest.raises(ValueError, match="prefixes.tsv:1"):
