@@ -1,0 +1,1012 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_probe - what every reachable ioctl handler answers to a command it
+ * does not know.
+ *
+ * The audit boots the same kernel twice, pristine and with a series
+ * applied, and runs this program (native and -m32) in both: the rows that
+ * differ are what the series changed for user space.  Targets:
+ *
+ *   char and block devices   every /sys/dev/{char,block}/MAJ:MIN with a
+ *                            DEVNAME in its uevent; when /dev lacks the node
+ *                            (or holds another device under that name) it
+ *                            is made with mknod in a scratch folder
+ *   file descriptors         pipe, epoll, eventfd, userfaultfd, pidfd, pty,
+ *                            a pty with a line discipline, a media request,
+ *                            an attached tun, and sockets of the families
+ *                            and protocols the series touch (a family the
+ *                            kernel lacks is reported as absent)
+ *   files                    /proc/self/maps and pagemap, debugfs and
+ *                            securityfs hooks, and any path named on the
+ *                            command line
+ *
+ * Each target gets up to four commands, each with a zeroed buffer at least
+ * as big as the size the command encodes:
+ *
+ *   foreign   _IOWR(0xE1, 0xFE, 64 bytes): a magic no driver uses
+ *   own       an unused number in the target's own magic (table below)
+ *   unlikely  _IOWR(0xD6, 0xFD, 64 bytes), for targets whose magic the
+ *             table does not know
+ *   smoke     one known, read-only command, to see that the handler still
+ *             answers what it knows; FIGETBSZ (answered by the VFS, never by
+ *             the driver) where no such command is known
+ *
+ * Unknown commands are harmless by definition; only known commands can act,
+ * so the smoke commands are all read-only.  Opening a watchdog arms it, so
+ * watchdogs are probed only when named on the command line (and closed
+ * with the magic 'V').  Nothing is read from or written to any target.
+ *
+ * It never hangs: every open and every ioctl runs under alarm(), each
+ * target is probed in a child process that the parent kills when it stops
+ * making progress (stuck where no signal reaches it), and nodes are opened
+ * with O_NONBLOCK.
+ *
+ * Output (stdout): comment lines start with '#'; every result is one line
+ *
+ *   probe TARGET KIND NODE DEV SUBSYSTEM DRIVER CHECK COMMAND NAME ABI RESULT
+ *
+ * separated by tabs ('-' for an empty field).  CHECK is open (COMMAND and
+ * NAME are '-'), foreign, own, unlikely or smoke, or exit when the target's
+ * child died (RESULT SIGNAL<n>) or overran (TIMEOUT).  RESULT is 0 (the
+ * call succeeded), an errno name, TIMEOUT, or absent (open only: the kernel
+ * lacks this kind of file).  ABI is native, or compat for a 32-bit program
+ * on a 64-bit kernel.  selftests/README.rst documents it and
+ * probe_output.py parses it.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <linux/android/binder.h>
+#include <linux/cec.h>
+#include <linux/fb.h>
+#include <linux/fd.h>
+#include <linux/fs.h>
+#include <linux/gpio.h>
+#include <linux/hpet.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <linux/input.h>
+#include <linux/ipmi.h>
+#include <linux/loop.h>
+#include <linux/lp.h>
+#include <linux/media.h>
+#include <linux/ppdev.h>
+#include <linux/random.h>
+#include <linux/rtc.h>
+#include <linux/userfaultfd.h>
+#include <linux/vduse.h>
+#include <linux/videodev2.h>
+#include <linux/watchdog.h>
+#include <sound/asound.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ARG_BYTES 4096
+#define MAX_TARGETS 2048
+#define NAME_LEN 512
+
+/* 64 bytes: big enough for every unknown command's encoded size */
+struct blob { char b[64]; };
+#define CMD_FOREIGN	_IOWR(0xE1, 0xFE, struct blob)
+#define CMD_UNLIKELY	_IOWR(0xD6, 0xFD, struct blob)
+
+/*
+ * Commands that the C library's and Debian's (6.1) uapi headers lack: kernel
+ * internal headers (Bluetooth, mISDN, CAPI, ORANGEFS, vmci) or newer uapi.
+ */
+#define BNEPGETCONNLIST		_IOR('B', 210, int)	/* net/bluetooth/bnep/bnep.h */
+#define CMTPGETCONNLIST		_IOR('C', 210, int)	/* net/bluetooth/cmtp/cmtp.h */
+#define HIDPGETCONNLIST		_IOR('H', 210, int)	/* net/bluetooth/hidp/hidp.h */
+#define IMGETVERSION		_IOR('I', 66, int)	/* include/linux/mISDNif.h */
+struct capi_version_ { uint32_t major, minor, manufacturer_major, manufacturer_minor; };
+#define CAPI_GET_VERSION	_IOWR('C', 0x07, struct capi_version_)	/* uapi/linux/capi.h */
+#define ORANGEFS_DEV_GET_MAGIC	_IOW('k', 1, int32_t)	/* fs/orangefs/protocol.h */
+#define IOCTL_VMCI_VERSION	_IO(7, 0x9f)		/* drivers/misc/vmw_vmci/vmci_host.c */
+#define EPIOCGPARAMS		_IOR(0x8A, 0x02, uint64_t)	/* uapi/linux/eventpoll.h, 6.9 */
+#define AF_MCTP_			45
+#define AF_ISDN_			34
+#define AF_BLUETOOTH_			31
+#define BTPROTO_BNEP			4
+#define BTPROTO_CMTP			5
+#define BTPROTO_HIDP			6
+#define N_MOUSE_			2
+
+enum check { C_FOREIGN, C_OWN, C_UNLIKELY, C_SMOKE };
+static const char * const check_names[] = { "foreign", "own", "unlikely", "smoke" };
+
+/* Bluetooth's GETCONNLIST requests: a count and room for that many entries */
+struct bt_connlist_req {
+	uint32_t cnum;
+	void *ci;
+};
+static char connlist_room[1024];
+
+static void prep_connlist(void *arg)
+{
+	struct bt_connlist_req *req = arg;
+
+	req->cnum = 1;
+	req->ci = connlist_room;
+}
+
+#define R_EXPLICIT	(1u << 0)	/* opening acts: probe only when named */
+#define R_MAGIC_CLOSE	(1u << 1)	/* write 'V' before close (watchdogs) */
+
+/*
+ * What each target's own magic is, its unused number there, and its smoke
+ * command.  First match wins: PATTERN (fnmatch) on the target name and,
+ * when set, SUBSYSTEM equal to the sysfs subsystem.  The unused numbers
+ * were checked against the kernel's headers (probe_test.py checks them
+ * again against the tree's uapi headers through `ioctl_probe -l`).
+ */
+struct rule {
+	const char *pattern;
+	const char *subsystem;
+	const char *own_name;
+	unsigned int own;
+	const char *smoke_name;
+	unsigned int smoke;
+	void (*prep)(void *arg);
+	unsigned int flags;
+};
+
+#define OWN(name, cmd) #name, cmd
+#define SMOKE(cmd) #cmd, cmd
+#define NO_OWN NULL, 0
+#define NO_SMOKE NULL, 0
+static const struct rule rules[] = {
+	{ "/dev/fd[0-9]*", "block", OWN(FD_UNUSED, _IOWR(2, 0x7f, struct blob)),
+	  SMOKE(FDGETDRVTYP) },
+	{ "/dev/loop-control", NULL, OWN(LOOP_CTL_UNUSED, _IO(0x4C, 0x8f)), NO_SMOKE },
+	{ "/dev/loop[0-9]*", "block", OWN(LOOP_UNUSED, _IO(0x4C, 0x3f)),
+	  SMOKE(LOOP_GET_STATUS64) },
+	{ "/dev/nbd[0-9]*", "block", OWN(NBD_UNUSED, _IO(0xab, 0x3f)), SMOKE(BLKGETSIZE64) },
+	{ "/dev/mmcblk[0-9]*", "block", OWN(MMC_UNUSED, _IOWR(0xB3, 0x7f, struct blob)),
+	  SMOKE(BLKGETSIZE64) },
+	{ "*", "block", OWN(BLK_UNUSED, _IOWR(0x12, 0xfe, struct blob)), SMOKE(BLKGETSIZE64) },
+	{ "/dev/watchdog*", NULL, OWN(WDIOC_UNUSED, _IOWR('W', 0x7f, struct blob)),
+	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT | R_MAGIC_CLOSE },
+	{ "/dev/lp[0-9]*", NULL, OWN(LP_UNUSED, _IO(0x06, 0x3f)), SMOKE(LPGETIRQ) },
+	{ "/dev/parport[0-9]*", NULL, OWN(PP_UNUSED, _IOWR('p', 0xbf, struct blob)),
+	  SMOKE(PPGETMODE) },
+	{ "/dev/*random", NULL, OWN(RND_UNUSED, _IOWR('R', 0x7f, struct blob)),
+	  SMOKE(RNDGETENTCNT) },
+	{ "/dev/vtpmx", NULL, OWN(VTPM_UNUSED, _IOWR(0xa1, 0x7f, struct blob)), NO_SMOKE },
+	{ "/dev/gpiochip*", NULL, OWN(GPIO_UNUSED, _IOWR(0xB4, 0x7f, struct blob)),
+	  SMOKE(GPIO_GET_CHIPINFO_IOCTL) },
+	{ "/dev/iommu", NULL, OWN(IOMMUFD_UNUSED, _IOWR(';', 0xfe, struct blob)), NO_SMOKE },
+	{ "/dev/capi20", NULL, OWN(CAPI_UNUSED, _IOWR('C', 0x7f, struct blob)),
+	  SMOKE(CAPI_GET_VERSION) },
+	{ "/dev/mISDNtimer", NULL, OWN(MISDN_UNUSED, _IOWR('I', 0x7f, struct blob)), NO_SMOKE },
+	{ "/dev/fb[0-9]*", NULL, OWN(FB_UNUSED, _IOWR('F', 0x7f, struct blob)),
+	  SMOKE(FBIOGET_VSCREENINFO) },
+	{ "/dev/mptctl", NULL, OWN(MPT_UNUSED, _IOWR('m', 0x7f, struct blob)), NO_SMOKE },
+	{ "/dev/ntsync", NULL, OWN(NTSYNC_UNUSED, _IOWR('N', 0xbf, struct blob)), NO_SMOKE },
+	{ "/dev/vmci", NULL, OWN(VMCI_UNUSED, _IOWR(7, 0x7f, struct blob)),
+	  SMOKE(IOCTL_VMCI_VERSION) },
+	{ "/dev/tap[0-9]*", NULL, OWN(TUN_UNUSED, _IOWR('T', 0xf0, struct blob)),
+	  SMOKE(TUNGETFEATURES) },
+	{ "/dev/net/tun", NULL, OWN(TUN_UNUSED, _IOWR('T', 0xf0, struct blob)),
+	  SMOKE(TUNGETFEATURES) },
+	{ "tun:*", NULL, OWN(TUN_UNUSED, _IOWR('T', 0xf0, struct blob)), SMOKE(TUNGETIFF) },
+	{ "/dev/wwan*", NULL, OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(FIONREAD) },
+	{ "/dev/raw-gadget", NULL, OWN(RAW_GADGET_UNUSED, _IOWR('U', 0x7f, struct blob)),
+	  NO_SMOKE },
+	{ "/dev/vduse/control", NULL, OWN(VDUSE_UNUSED, _IOWR(0x81, 0x7f, struct blob)),
+	  SMOKE(VDUSE_GET_API_VERSION) },
+	{ "/dev/pvfs2-req", NULL, OWN(ORANGEFS_UNUSED, _IOWR('k', 0x7f, struct blob)),
+	  SMOKE(ORANGEFS_DEV_GET_MAGIC) },
+	{ "/dev/hmm_dmirror*", NULL, OWN(HMM_UNUSED, _IOWR('H', 0x7f, struct blob)), NO_SMOKE },
+	{ "/dev/snd/hwC*", NULL, OWN(HWDEP_UNUSED, _IOWR('H', 0x7f, struct blob)),
+	  SMOKE(SNDRV_HWDEP_IOCTL_PVERSION) },
+	{ "*binder*", NULL, OWN(BINDER_UNUSED, _IOWR('b', 0x7f, struct blob)),
+	  SMOKE(BINDER_VERSION) },
+	{ "/dev/userfaultfd", NULL, OWN(UFFD_UNUSED, _IOWR(0xAA, 0x20, struct blob)), NO_SMOKE },
+	{ "/dev/rtc*", NULL, OWN(RTC_UNUSED, _IOWR('p', 0x7f, struct blob)), SMOKE(RTC_RD_TIME) },
+	{ "/dev/hpet", NULL, OWN(HPET_UNUSED, _IOWR('h', 0x7f, struct blob)), SMOKE(HPET_INFO) },
+	{ "/dev/media*", NULL, OWN(MEDIA_UNUSED, _IOWR('|', 0x70, struct blob)),
+	  SMOKE(MEDIA_IOC_DEVICE_INFO) },
+	{ "*", "video4linux", OWN(V4L2_UNUSED, _IOWR('V', 120, struct blob)),
+	  SMOKE(VIDIOC_QUERYCAP) },
+	{ "/dev/cec*", NULL, OWN(CEC_UNUSED, _IOWR('a', 0x70, struct blob)),
+	  SMOKE(CEC_ADAP_G_CAPS) },
+	{ "/dev/input/event*", NULL, OWN(EVDEV_UNUSED, _IOWR('E', 0xbf, struct blob)),
+	  SMOKE(EVIOCGVERSION) },
+	{ "/dev/ipmi*", NULL, OWN(IPMI_UNUSED, _IOWR('i', 0x7f, struct blob)),
+	  SMOKE(IPMICTL_GET_MY_ADDRESS_CMD) },
+	{ "*", "tty", OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(TCGETS) },
+	{ "pty:*", NULL, OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(TCGETS) },
+	/* serport's own magic is 'q' (SPIOCSTYPE); TCGETS passes its ldisc ioctl */
+	{ "pty-ldisc:serport", NULL, OWN(SERPORT_UNUSED, _IOWR('q', 0x7f, struct blob)),
+	  SMOKE(TCGETS) },
+	{ "pipe:*", NULL, OWN(WATCH_QUEUE_UNUSED, _IOWR('W', 0x6f, struct blob)), SMOKE(FIONREAD) },
+	{ "epoll:*", NULL, OWN(EPOLL_UNUSED, _IOWR(0x8A, 0x3f, struct blob)), SMOKE(EPIOCGPARAMS) },
+	{ "userfaultfd:*", NULL, OWN(UFFD_UNUSED, _IOWR(0xAA, 0x20, struct blob)), NO_SMOKE },
+	{ "media-request:*", NULL, OWN(REQUEST_UNUSED, _IOWR('|', 0x8f, struct blob)), NO_SMOKE },
+	{ "proc:*", NULL, OWN(PROCFS_UNUSED, _IOWR('f', 0x7e, struct blob)), NO_SMOKE },
+	{ "socket:isdn/*", NULL, OWN(MISDN_UNUSED, _IOWR('I', 0x7f, struct blob)),
+	  SMOKE(IMGETVERSION) },
+	{ "socket:bluetooth/bnep", NULL, OWN(BNEP_UNUSED, _IOWR('B', 0xf0, struct blob)),
+	  SMOKE(BNEPGETCONNLIST), prep_connlist },
+	{ "socket:bluetooth/cmtp", NULL, OWN(CMTP_UNUSED, _IOWR('C', 0xf0, struct blob)),
+	  SMOKE(CMTPGETCONNLIST), prep_connlist },
+	{ "socket:bluetooth/hidp", NULL, OWN(HIDP_UNUSED, _IOWR('H', 0xbf, struct blob)),
+	  SMOKE(HIDPGETCONNLIST), prep_connlist },
+	/* the last protocol-private number; the socket core answers SIOCGPGRP */
+	{ "socket:*", NULL, OWN(SIOCPROTOPRIVATE_15, _IO(0x89, 0xef)), SMOKE(SIOCGPGRP) },
+};
+
+enum how {
+	H_NODE, H_FILE, H_DIR, H_SOCKET, H_PIPE, H_EPOLL, H_EVENTFD, H_UFFD, H_UFFD_API,
+	H_PIDFD, H_PTY_MASTER, H_PTY_SLAVE, H_PTY_LDISC, H_MEDIA_REQUEST, H_TUN,
+};
+
+struct target {
+	char name[NAME_LEN];
+	const char *kind;		/* char, block, fd, socket, file */
+	enum how how;
+	char path[NAME_LEN];		/* what is opened; "" for fds */
+	char dev[24];			/* MAJ:MIN or "-" */
+	char subsystem[64];
+	char driver[64];
+	int family, type, protocol;	/* H_SOCKET; H_PTY_LDISC: family = ldisc */
+	dev_t rdev;			/* nodes: the device number */
+	const struct rule *rule;
+};
+
+/* Non-node targets: always in the list, absent where the kernel lacks them. */
+static const struct {
+	const char *name;
+	enum how how;
+	int family, type, protocol;
+} fd_targets[] = {
+	{ "pipe:pipe2", H_PIPE },
+	{ "epoll:epoll_create1", H_EPOLL },
+	{ "eventfd:eventfd", H_EVENTFD },
+	{ "userfaultfd:new", H_UFFD },
+	{ "userfaultfd:api", H_UFFD_API },	/* after the UFFDIO_API handshake */
+	{ "pidfd:self", H_PIDFD },
+	{ "pty:master", H_PTY_MASTER },
+	{ "pty:slave", H_PTY_SLAVE },
+	{ "pty-ldisc:serport", H_PTY_LDISC, N_MOUSE_ },
+	{ "tun:attached", H_TUN },
+	{ "socket:unix/stream", H_SOCKET, AF_UNIX, SOCK_STREAM, 0 },
+	{ "socket:inet/udp", H_SOCKET, AF_INET, SOCK_DGRAM, 0 },
+	{ "socket:netlink/route", H_SOCKET, AF_NETLINK, SOCK_RAW, 0 },
+	{ "socket:isdn/base", H_SOCKET, AF_ISDN_, SOCK_RAW, 0 },
+	{ "socket:bluetooth/bnep", H_SOCKET, AF_BLUETOOTH_, SOCK_RAW, BTPROTO_BNEP },
+	{ "socket:bluetooth/cmtp", H_SOCKET, AF_BLUETOOTH_, SOCK_RAW, BTPROTO_CMTP },
+	{ "socket:bluetooth/hidp", H_SOCKET, AF_BLUETOOTH_, SOCK_RAW, BTPROTO_HIDP },
+	{ "socket:mctp", H_SOCKET, AF_MCTP_, SOCK_DGRAM, 0 },
+};
+
+/* Files by prefix: PREFIX:REST opens ROOT/REST. */
+static const struct {
+	const char *prefix;
+	const char *root;
+} file_roots[] = {
+	{ "proc:", "/proc/" },
+	{ "debugfs:", "/sys/kernel/debug/" },
+	{ "securityfs:", "/sys/kernel/security/" },
+	{ "dir:", "" },
+};
+
+/* Probed by default, absent where missing. */
+static const char * const default_files[] = {
+	"proc:self/maps", "proc:self/pagemap", "debugfs:gup_test",
+	"debugfs:dma_map_benchmark", "securityfs:loadpin/dm-verity",
+};
+
+static struct target targets[MAX_TARGETS];
+static int ntargets;
+static unsigned int timeout_s = 5;
+static const char *abi = "native";
+static char scratch[PATH_MAX];
+static volatile sig_atomic_t alarmed;
+/* Steps the current child has finished (open, each command), shared with
+ * the parent so that it kills only a child that stopped making progress.
+ */
+static volatile unsigned int *progress;
+
+static void on_alarm(int sig)
+{
+	alarmed = 1;
+}
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "ioctl_probe: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static const char *errno_name(int err)
+{
+	static char other[16];
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(other, sizeof(other), "E%d", err);
+	return other;
+}
+
+/* A 32-bit program on a 64-bit kernel takes the compat ioctl paths. */
+static const char *detect_abi(void)
+{
+	struct utsname u;
+
+	if (sizeof(long) == 8 || uname(&u))
+		return "native";
+	return strstr(u.machine, "64") ? "compat" : "native";
+}
+
+/* The last component of the symlink dir/link, "-" when there is none. */
+static void link_name(const char *dir, const char *link, char *out, size_t len)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+	const char *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, link);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0) {
+		snprintf(out, len, "-");
+		return;
+	}
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	snprintf(out, len, "%s", slash ? slash + 1 : target);
+}
+
+/* DEVNAME= from a sysfs device's uevent; -1 when it has none. */
+static int uevent_devname(const char *dir, char *out, size_t len)
+{
+	char path[PATH_MAX], line[PATH_MAX];
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/uevent", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, len, "%s", line + 8);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static struct target *new_target(const char *name, const char *kind, enum how how)
+{
+	struct target *t;
+
+	if (ntargets == MAX_TARGETS) {
+		fprintf(stderr, "ioctl_probe: more than %d targets, the rest left out\n",
+			MAX_TARGETS);
+		return NULL;
+	}
+	t = &targets[ntargets++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->kind = kind;
+	t->how = how;
+	strcpy(t->dev, "-");
+	strcpy(t->subsystem, "-");
+	strcpy(t->driver, "-");
+	return t;
+}
+
+/* Every device number under /sys/dev/<kind> that has a /dev name. */
+static void find_nodes(const char *kind)
+{
+	char base[64], dir[PATH_MAX], devname[PATH_MAX], name[PATH_MAX + 8];
+	unsigned int maj, min;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(base, sizeof(base), "/sys/dev/%s", kind);
+	d = opendir(base);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct target *t;
+
+		if (sscanf(e->d_name, "%u:%u", &maj, &min) != 2)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", base, e->d_name);
+		if (uevent_devname(dir, devname, sizeof(devname)))
+			continue;
+		snprintf(name, sizeof(name), "/dev/%s", devname);
+		t = new_target(name, kind, H_NODE);
+		if (!t)
+			break;
+		snprintf(t->dev, sizeof(t->dev), "%u:%u", maj, min);
+		t->rdev = makedev(maj, min);
+		link_name(dir, "subsystem", t->subsystem, sizeof(t->subsystem));
+		link_name(dir, "device/driver", t->driver, sizeof(t->driver));
+	}
+	closedir(d);
+}
+
+/* PREFIX:REST or an absolute path as a file target. */
+static struct target *add_file(const char *name)
+{
+	struct target *t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(file_roots); i++) {
+		size_t n = strlen(file_roots[i].prefix);
+
+		if (strncmp(name, file_roots[i].prefix, n))
+			continue;
+		t = new_target(name, "file", i == ARRAY_SIZE(file_roots) - 1 ? H_DIR : H_FILE);
+		if (t)
+			snprintf(t->path, sizeof(t->path), "%s%s", file_roots[i].root, name + n);
+		return t;
+	}
+	if (name[0] != '/')
+		return NULL;
+	t = new_target(name, "file", H_FILE);
+	if (t)
+		snprintf(t->path, sizeof(t->path), "%s", name);
+	return t;
+}
+
+static const struct rule *find_rule(const struct target *t)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		const struct rule *r = &rules[i];
+
+		if (r->subsystem && strcmp(r->subsystem, t->subsystem) &&
+		    strcmp(r->subsystem, t->kind))
+			continue;
+		if (!fnmatch(r->pattern, t->name, 0))
+			return r;
+	}
+	return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct target *)a)->name, ((const struct target *)b)->name);
+}
+
+/* Media requests come from media devices: one target per media node. */
+static void add_media_requests(void)
+{
+	char name[PATH_MAX + 16];
+	int i, n = ntargets;
+
+	for (i = 0; i < n; i++) {
+		struct target *t;
+
+		if (strcmp(targets[i].subsystem, "media"))
+			continue;
+		snprintf(name, sizeof(name), "media-request:%s", targets[i].name);
+		t = new_target(name, "fd", H_MEDIA_REQUEST);
+		if (!t)
+			return;
+		/* filled in by node_path() like the media node itself */
+		strcpy(t->dev, targets[i].dev);
+		strcpy(t->subsystem, targets[i].subsystem);
+		strcpy(t->driver, targets[i].driver);
+		t->rdev = targets[i].rdev;
+		snprintf(t->path, sizeof(t->path), "%s", targets[i].name);
+	}
+}
+
+static int matches_any(const char *name, char **patterns, int npatterns)
+{
+	int i;
+
+	for (i = 0; i < npatterns; i++)
+		if (!fnmatch(patterns[i], name, 0))
+			return 1;
+	return 0;
+}
+
+static int is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * The targets: all of them, or those the patterns name.  A pattern that is
+ * no glob and names no found target is a file to probe.
+ */
+static void collect_targets(char **patterns, int npatterns)
+{
+	size_t i;
+	int j, k;
+
+	find_nodes("char");
+	find_nodes("block");
+	add_media_requests();
+	for (i = 0; i < ARRAY_SIZE(fd_targets); i++) {
+		struct target *t = new_target(fd_targets[i].name,
+					      fd_targets[i].how == H_SOCKET ? "socket" : "fd",
+					      fd_targets[i].how);
+
+		if (!t)
+			break;
+		t->family = fd_targets[i].family;
+		t->type = fd_targets[i].type;
+		t->protocol = fd_targets[i].protocol;
+	}
+	for (i = 0; i < ARRAY_SIZE(default_files); i++)
+		add_file(default_files[i]);
+	for (j = 0; j < npatterns; j++) {
+		int found = 0;
+
+		for (k = 0; k < ntargets && !found; k++)
+			found = !fnmatch(patterns[j], targets[k].name, 0);
+		if (!found && !is_glob(patterns[j]) && !add_file(patterns[j]))
+			fprintf(stderr, "ioctl_probe: no target %s\n", patterns[j]);
+	}
+	for (k = 0; k < ntargets; k++)
+		targets[k].rule = find_rule(&targets[k]);
+	/* keep what was asked for; explicit-only targets only when named */
+	for (j = k = 0; k < ntargets; k++) {
+		const struct target *t = &targets[k];
+		int named = npatterns && matches_any(t->name, patterns, npatterns);
+
+		if (npatterns && !named)
+			continue;
+		if (!npatterns && t->rule && (t->rule->flags & R_EXPLICIT))
+			continue;
+		targets[j++] = *t;
+	}
+	ntargets = j;
+	qsort(targets, ntargets, sizeof(targets[0]), by_name);
+}
+
+/*
+ * Where to open a device: its /dev node when that is the same device, else
+ * a node made in the scratch folder.  Fills t->path; -errno on failure.
+ */
+static int node_path(struct target *t, int is_block, char *made, size_t len)
+{
+	char devpath[NAME_LEN];
+	struct stat st;
+	mode_t type = is_block ? S_IFBLK : S_IFCHR;
+
+	/* a media request's path is its media device node */
+	snprintf(devpath, sizeof(devpath), "%s", t->how == H_MEDIA_REQUEST ? t->path : t->name);
+	made[0] = '\0';
+	if (!stat(devpath, &st) && (st.st_mode & S_IFMT) == type && st.st_rdev == t->rdev) {
+		snprintf(t->path, sizeof(t->path), "%s", devpath);
+		return 0;
+	}
+	if (!scratch[0]) {
+		snprintf(scratch, sizeof(scratch), "/tmp/ioctl_probe.XXXXXX");
+		if (!mkdtemp(scratch)) {
+			scratch[0] = '\0';
+			return -errno;
+		}
+	}
+	snprintf(made, len, "%s/%s_%u_%u", scratch, is_block ? "b" : "c",
+		 major(t->rdev), minor(t->rdev));
+	if (mknod(made, type | 0600, t->rdev) && errno != EEXIST) {
+		made[0] = '\0';
+		return -errno;
+	}
+	snprintf(t->path, sizeof(t->path), "%s", made);
+	return 0;
+}
+
+/* Starts the per-call timer; returns whether the call was cut short. */
+static void arm(void)
+{
+	alarmed = 0;
+	alarm(timeout_s);
+}
+
+static int disarm(void)
+{
+	alarm(0);
+	return alarmed;
+}
+
+static int open_node(const char *path, int flags_extra)
+{
+	static const int modes[] = { O_RDWR, O_RDONLY, O_WRONLY };
+	int fd = -1, err = ENOENT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		fd = open(path, modes[i] | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags_extra);
+		/* EBUSY: a block device that is mounted cannot be opened for writing */
+		if (fd >= 0 || (errno != EACCES && errno != EPERM && errno != EROFS &&
+				 errno != EBUSY))
+			break;
+		err = errno;
+	}
+	if (fd < 0 && errno == 0)
+		errno = err;
+	return fd;
+}
+
+static int open_pty(int *master)
+{
+	char name[64];
+
+	*master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (*master < 0)
+		return -1;
+	if (grantpt(*master) || unlockpt(*master) || ptsname_r(*master, name, sizeof(name)))
+		return -1;
+	return open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+}
+
+/*
+ * Opens a target; the fd, or -1 with errno set.  *absent: the kernel lacks
+ * this kind of file (family, line discipline, syscall).  *keep: an extra fd
+ * that must stay open while probing (a pty master, a media device).
+ */
+static int open_target(const struct target *t, int *absent, int *keep)
+{
+	int fd = -1, pipefd[2];
+
+	*absent = 0;
+	*keep = -1;
+	switch (t->how) {
+	case H_NODE:
+	case H_FILE:
+		fd = open_node(t->path, 0);
+		if (fd < 0 && errno == ENOENT && t->how == H_FILE)
+			*absent = 1;
+		return fd;
+	case H_DIR:
+		fd = open(t->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		*absent = fd < 0 && errno == ENOENT;
+		return fd;
+	case H_SOCKET:
+		fd = socket(t->family, t->type | SOCK_CLOEXEC | SOCK_NONBLOCK, t->protocol);
+		/* ENOSYS: a kernel without CONFIG_NET has no socket() at all */
+		*absent = fd < 0 && (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT ||
+				     errno == ESOCKTNOSUPPORT || errno == EPROTOTYPE ||
+				     errno == ENOSYS);
+		return fd;
+	case H_PIPE:
+		if (pipe2(pipefd, O_NONBLOCK | O_CLOEXEC))
+			return -1;
+		*keep = pipefd[1];
+		return pipefd[0];
+	case H_EPOLL:
+		return epoll_create1(EPOLL_CLOEXEC);
+	case H_EVENTFD:
+		return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	case H_UFFD:
+	case H_UFFD_API:
+		fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+		if (fd < 0 && errno == EINVAL)	/* before 5.11: no user-mode-only */
+			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+		*absent = fd < 0 && errno == ENOSYS;
+		if (fd >= 0 && t->how == H_UFFD_API) {
+			struct uffdio_api api = { .api = UFFD_API };
+
+			if (ioctl(fd, UFFDIO_API, &api)) {
+				close(fd);
+				return -1;
+			}
+		}
+		return fd;
+	case H_PIDFD:
+		fd = syscall(SYS_pidfd_open, getpid(), 0);
+		*absent = fd < 0 && errno == ENOSYS;
+		return fd;
+	case H_PTY_MASTER:
+		fd = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		*absent = fd < 0 && errno == ENOENT;
+		return fd;
+	case H_PTY_SLAVE:
+	case H_PTY_LDISC:
+		fd = open_pty(keep);
+		*absent = fd < 0 && errno == ENOENT;
+		if (fd >= 0 && t->how == H_PTY_LDISC) {
+			int ldisc = t->family;
+
+			/* an unregistered line discipline answers EINVAL */
+			if (ioctl(fd, TIOCSETD, &ldisc)) {
+				*absent = errno == EINVAL;
+				close(fd);
+				return -1;
+			}
+		}
+		return fd;
+	case H_MEDIA_REQUEST:
+		*keep = open_node(t->path, 0);
+		if (*keep < 0)
+			return -1;
+		if (ioctl(*keep, MEDIA_IOC_REQUEST_ALLOC, &fd))
+			return -1;
+		return fd;
+	case H_TUN: {
+		struct ifreq ifr;
+
+		fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		*absent = fd < 0 && errno == ENOENT;
+		if (fd < 0)
+			return -1;
+		/* a fresh, non-persistent tunN: it goes away with the fd */
+		memset(&ifr, 0, sizeof(ifr));
+		ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+		if (ioctl(fd, TUNSETIFF, &ifr)) {
+			close(fd);
+			return -1;
+		}
+		return fd;
+	}
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+static void row(const struct target *t, const char *check, const char *command,
+		const char *name, const char *result)
+{
+	printf("probe\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t->name, t->kind,
+	       t->path[0] ? t->path : "-", t->dev, t->subsystem, t->driver, check,
+	       command, name, abi, result);
+	fflush(stdout);
+}
+
+struct command {
+	enum check check;
+	const char *name;
+	unsigned int cmd;
+	void (*prep)(void *arg);
+};
+
+/* The commands a target gets, in order; their number. */
+static int commands_for(const struct target *t, struct command *out)
+{
+	const struct rule *r = t->rule;
+	int n = 0;
+
+	out[n++] = (struct command){ C_FOREIGN, "FOREIGN_E1_FE", CMD_FOREIGN, NULL };
+	if (r && r->own_name)
+		out[n++] = (struct command){ C_OWN, r->own_name, r->own, NULL };
+	else
+		out[n++] = (struct command){ C_UNLIKELY, "UNLIKELY_D6_FD", CMD_UNLIKELY, NULL };
+	if (r && r->smoke_name)
+		out[n++] = (struct command){ C_SMOKE, r->smoke_name, r->smoke, r->prep };
+	else
+		out[n++] = (struct command){ C_SMOKE, "FIGETBSZ", FIGETBSZ, NULL };
+	return n;
+}
+
+/* The child's work: open, then every command, one row each. */
+static void probe_target(const struct target *t)
+{
+	static char arg[ARG_BYTES] __attribute__((aligned(64)));
+	struct command cmds[4];
+	int fd, keep, absent, err, i, n;
+	char hex[16];
+
+	arm();
+	fd = open_target(t, &absent, &keep);
+	err = errno;
+	if (disarm() && fd < 0) {
+		row(t, "open", "-", "-", "TIMEOUT");
+		return;
+	}
+	if (fd < 0) {
+		row(t, "open", "-", "-", absent ? "absent" : errno_name(err));
+		return;
+	}
+	row(t, "open", "-", "-", "0");
+	(*progress)++;
+	n = commands_for(t, cmds);
+	for (i = 0; i < n; i++) {
+		long ret;
+
+		memset(arg, 0, sizeof(arg));
+		if (cmds[i].prep)
+			cmds[i].prep(arg);
+		arm();
+		ret = ioctl(fd, cmds[i].cmd, arg);
+		err = errno;
+		snprintf(hex, sizeof(hex), "0x%08x", cmds[i].cmd);
+		if (disarm() && ret < 0 && err == EINTR)
+			row(t, check_names[cmds[i].check], hex, cmds[i].name, "TIMEOUT");
+		else
+			row(t, check_names[cmds[i].check], hex, cmds[i].name,
+			    ret < 0 ? errno_name(err) : "0");
+		(*progress)++;
+	}
+	if (t->rule && (t->rule->flags & R_MAGIC_CLOSE) && write(fd, "V", 1) != 1)
+		fprintf(stderr, "ioctl_probe: %s: magic close failed\n", t->name);
+	close(fd);
+	if (keep >= 0)
+		close(keep);
+}
+
+/*
+ * Waits for the child; its status, or -1 once it has made no progress for
+ * idle_s seconds.  The clock is alarm(), not nanosleep(): a 32-bit glibc
+ * program's nanosleep() fails with ENOSYS on a kernel without
+ * CONFIG_COMPAT_32BIT_TIME (tinyconfig), and alarm() interrupts a waitpid()
+ * that would otherwise wait for a stuck child forever.
+ */
+static int wait_for(pid_t pid, unsigned int idle_s)
+{
+	unsigned int idle = 0, seen = *progress;
+	int status;
+
+	for (;;) {
+		pid_t got;
+
+		alarm(1);
+		got = waitpid(pid, &status, 0);
+		alarm(0);
+		if (got == pid)
+			return status;
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (*progress != seen) {
+			seen = *progress;
+			idle = 0;
+		} else if (++idle > idle_s) {
+			return -1;
+		}
+	}
+}
+
+/* Where an overrunning child is stuck, for the log: /proc's wchan and syscall. */
+static void report_stuck(const struct target *t, pid_t pid)
+{
+	static const char * const files[] = { "wchan", "syscall" };
+	char path[64], what[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, files[i]);
+		f = fopen(path, "r");
+		what[0] = '\0';
+		if (f) {
+			if (!fgets(what, sizeof(what), f))
+				what[0] = '\0';
+			fclose(f);
+		}
+		what[strcspn(what, "\n")] = '\0';
+		printf("# ioctl_probe: %s: overran; %s: %s\n", t->name, files[i],
+		       what[0] ? what : "?");
+	}
+}
+
+static void run_target(struct target *t)
+{
+	char made[PATH_MAX], result[32];
+	int status;
+	pid_t pid;
+
+	made[0] = '\0';
+	if (t->how == H_NODE || t->how == H_MEDIA_REQUEST) {
+		int err = node_path(t, !strcmp(t->kind, "block"), made, sizeof(made));
+
+		if (err) {
+			row(t, "open", "-", "-", errno_name(-err));
+			return;
+		}
+	}
+	fflush(stdout);
+	*progress = 0;
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		probe_target(t);
+		_exit(0);
+	}
+	/* each step (open, a command) runs under its own alarm: twice that */
+	status = wait_for(pid, 2 * timeout_s + 2);
+	if (status == -1) {
+		report_stuck(t, pid);
+		kill(pid, SIGKILL);
+		if (wait_for(pid, 5) == -1)
+			fprintf(stderr, "ioctl_probe: %s: the child does not die\n", t->name);
+		row(t, "exit", "-", "-", "TIMEOUT");
+	} else if (WIFSIGNALED(status)) {
+		snprintf(result, sizeof(result), "SIGNAL%d", WTERMSIG(status));
+		row(t, "exit", "-", "-", result);
+	}
+	if (made[0])
+		unlink(made);
+}
+
+static void list_rules(void)
+{
+	size_t i;
+
+	printf("# pattern\tsubsystem\town\town_name\tsmoke\tsmoke_name\tflags\n");
+	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		const struct rule *r = &rules[i];
+
+		printf("%s\t%s\t0x%08x\t%s\t0x%08x\t%s\t%s%s\n", r->pattern,
+		       r->subsystem ? r->subsystem : "-", r->own, r->own_name ? r->own_name : "-",
+		       r->smoke, r->smoke_name ? r->smoke_name : "-",
+		       r->flags & R_EXPLICIT ? "explicit" : "-",
+		       r->flags & R_MAGIC_CLOSE ? ",magic-close" : "");
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: ioctl_probe [-t SECONDS] [-l] [TARGET|PATTERN...]\n"
+		"  no argument: every device node, fd kind and default file\n"
+		"  PATTERN: fnmatch on target names (/dev/fd*, socket:*, pipe:*)\n"
+		"  TARGET: a path, proc:REST, debugfs:REST, securityfs:REST, dir:PATH\n"
+		"  -t: seconds per open and per ioctl (default 5); -l: the magic table\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+	int opt, i;
+
+	while ((opt = getopt(argc, argv, "t:lh")) != -1) {
+		switch (opt) {
+		case 't':
+			timeout_s = strtoul(optarg, NULL, 10);
+			if (!timeout_s || timeout_s > 600)
+				usage();
+			break;
+		case 'l':
+			list_rules();
+			return 0;
+		default:
+			usage();
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: the call returns EINTR */
+	if (sigaction(SIGALRM, &sa, NULL))
+		fail("sigaction");
+	signal(SIGPIPE, SIG_IGN);
+	progress = mmap(NULL, sizeof(*progress), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (progress == MAP_FAILED)
+		fail("mmap");
+	abi = detect_abi();
+	collect_targets(argv + optind, argc - optind);
+	printf("# ioctl_probe: abi=%s targets=%d timeout=%us\n", abi, ntargets, timeout_s);
+	printf("# probe\ttarget\tkind\tnode\tdev\tsubsystem\tdriver\tcheck\tcommand\tname\tabi\tresult\n");
+	for (i = 0; i < ntargets; i++)
+		run_target(&targets[i]);
+	if (scratch[0])
+		rmdir(scratch);
+	printf("# ioctl_probe: done abi=%s\n", abi);
+	return 0;
+}
