@@ -110,7 +110,7 @@ class Function:
 def functions(cf: CFile, name: str | None = None) -> list[Function]:
     """Definitions (name followed by parameters and a body), optionally of one name."""
     pattern = re.compile(r"\b(%s)\s*\(" % (re.escape(name) if name else r"[A-Za-z_]\w*"))
-    out = []
+    out: list[Function] = []
     code = cf.code
     pos = 0
     while True:
@@ -515,7 +515,7 @@ class Tree:
         for spec in specs:
             cf = self.file(spec.file)
             fns = functions(cf, spec.function) if cf else []
-            if not fns:
+            if cf is None or not fns:
                 return None
             for sw in switches(cf.code, fns[0])[:1]:
                 for labels, text in case_groups(cf.code, sw):
@@ -728,7 +728,7 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     """The effect columns of one site; converted: lines of the file the series changes."""
     cf = tree.file(site.file)
     fn = function_at(cf, site.function, site.line) if cf else None
-    if fn is None:
+    if cf is None or fn is None:
         return Effects("unknown", "unknown", "-", "unknown", "-", forward(site), "unknown",
                        "invisible" if is_leaf(site) else "unknown")
     anchor = anchor_of(cf, fn, site.line)

@@ -286,7 +286,7 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
     """
     mine = [r for r in rows if (r["patch"] == patch or r["patch"].endswith("/" + patch))
             and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
-    clauses = []
+    clauses: list[str | tuple[str, str]] = []
     for target in sorted({r["target"] for r in mine}):
         unknown = [r for r in mine if r["target"] == target and r["command"] in UNKNOWN_CHECKS]
         per_abi: dict[str, set[tuple[str, str]]] = {}
@@ -351,7 +351,7 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
         where = "" if "unknown" in paths else _paths_phrase(paths)
         if paths == {"native", "both"}:
-            compat = sorted({s.function for s in visible if s.effects.paths == "both"})
+            compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
             where = (f"for native callers, and for 32-bit compat callers in "
                      f"{_functions_phrase(compat)}")
         out.append(f"User-visible change: an unknown command now fails with ENOTTY instead of "

@@ -125,7 +125,7 @@ class Handler:
 def handler_keys(tree: effects.Tree, site: Site) -> Handler:
     cf = tree.file(site.file)
     fn = effects.function_at(cf, site.function, site.line) if cf else None
-    if fn is None:
+    if cf is None or fn is None:
         return Handler(frozenset(), frozenset(), frozenset(), frozenset())
     uapi = tree.uapi
     body = cf.code[fn.body:fn.end]
@@ -182,7 +182,7 @@ def search(sites: list[Site], root: Path, roots: tuple[str, ...] = SEARCHED) -> 
     """For each site, the in-tree test assertions of its old answer (sites carry effects)."""
     tree = effects.Tree(root)
     tests = index_tests(root, roots)
-    out = {}
+    out: dict[Site, list[Assertion]] = {}
     for s in sites:
         if effects.is_leaf(s) or (s.effects and s.effects.visible in ("invisible", "unreachable")):
             out[s] = []       # user space sees the same answer: no test can notice

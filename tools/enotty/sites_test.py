@@ -7,11 +7,11 @@ from enotty import sites
 from enotty.sites import Site
 
 
-def site(file: str, line: int, **kw) -> Site:
-    fields = dict(function="f_ioctl", interface="file_operations.unlocked_ioctl",
+def site(file: str, line: int, **kw: str) -> Site:
+    fields: dict[str, str] = dict(function="f_ioctl", interface="file_operations.unlocked_ioctl",
                   from_="EINVAL", to="ENOTTY", rule="switch_default")
     fields.update(kw)
-    return Site(file=file, line=line, **fields)
+    return Site(file=file, line=line, **fields)  # type: ignore[arg-type]
 
 
 def test_parse_site_line():
