@@ -114,6 +114,23 @@ def problems(lines: list[Line], claims: dict[str, Claim]) -> list[str]:
     return out
 
 
+def partial(lines: list[Line], claims: dict[str, Claim]) -> list[str]:
+    """Not failures, but worth a reviewer's eye: a patch whose change shows
+    on some probes of its file while others still give the old answer
+    (another path, a guard before the switch, the other ABI)."""
+    out = []
+    for source, claim in sorted(claims.items()):
+        mine = [ln for ln in lines if ln.source == source and not ln.harmless
+                and ln.before not in NOT_MEASURED and ln.after not in NOT_MEASURED]
+        if not claim.visible or not any(ln.changed for ln in mine):
+            continue
+        for ln in mine:
+            if not ln.changed and ln.after in claim.old:
+                out.append(f"{claim.patch}: {ln.target} ({ln.abi}, {ln.command}) still "
+                           f"answers {ln.after}")
+    return out
+
+
 def write_tsv(lines: list[Line]) -> str:
     return TSV_HEADER + "\n" + "".join(ln.tsv() + "\n" for ln in lines)
 
@@ -170,7 +187,8 @@ def _summary(lines: list[Line]) -> str:
 
 
 def audit_md(version: str, series: dict[str, list[str]], claims: dict[str, Claim],
-             statuses: dict[str, SourceStatus], found: list[str], kernel_note: str) -> str:
+             statuses: dict[str, SourceStatus], found: list[str], kernel_note: str,
+             notes: list[str] = ()) -> str:
     """AUDIT.md: per series and per patch, audited or not and why."""
     audited = [s for s in statuses.values() if s.audited]
     out = [f"# Runtime audit of the series for linux-{version}", "",
@@ -181,6 +199,11 @@ def audit_md(version: str, series: dict[str, list[str]], claims: dict[str, Claim
     else:
         out += ["Verdict: every audited patch shows the change its message claims, and no "
                 "untouched target changed its answer.", ""]
+    if notes:
+        out += ["## Partial changes", "",
+                "Probes of a patched file that still give the old answer after the series "
+                "(another path, a guard before the changed line, the other ABI):", ""]
+        out += [f"- {n}" for n in notes] + [""]
     for name in sorted(series):
         patches = series[name]
         mine = [c for c in claims.values() if c.series == name]

@@ -123,3 +123,15 @@ def test_statuses_and_audit_md_say_why_a_file_was_left_out():
     assert "1 of 5 patches audited." in md
     assert "drivers/block/floppy.c: audited (floppy): /dev/fd0 native: EINVAL -> ENOTTY" in md
     assert "arch/sparc/kernel/apc.c: not audited: sparc" in md
+
+
+def test_partial_change_is_a_note_not_a_problem():
+    claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
+    before = answers([("/dev/fd0", "foreign", "native", "EINVAL"),
+                      ("/dev/fd0", "foreign", "compat", "EINVAL")])
+    after = answers([("/dev/fd0", "foreign", "native", "EINVAL"),
+                     ("/dev/fd0", "foreign", "compat", "ENOTTY")])
+    lines = ac.compare(before, after, ROWS, claims)
+    assert ac.problems(lines, claims) == []
+    assert ac.partial(lines, claims) == [
+        "s/0001-floppy.patch: /dev/fd0 (native, foreign) still answers EINVAL"]

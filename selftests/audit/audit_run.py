@@ -386,7 +386,8 @@ def run(args: argparse.Namespace) -> int:
             f"{len(everything)} series, built in), booted in QEMU (TCG) pristine and with "
             f"{'every series' if args.series == 'all' else 'the ' + args.series + ' series'} "
             f"applied; the probe ran native and -m32.")
-    md = audit_compare.audit_md(version, series_names, claims, statuses, found, note)
+    notes = audit_compare.partial(lines, claims)
+    md = audit_compare.audit_md(version, series_names, claims, statuses, found, note, notes)
     write_outputs(out, {"audit.tsv": audit_compare.write_tsv(lines), "AUDIT.md": md})
     audited = sum(1 for s in statuses.values() if s.audited)
     total = time.monotonic() - started
@@ -395,6 +396,8 @@ def run(args: argparse.Namespace) -> int:
              f"kernels {'built' if built_p or built_a else 'cached'}; "
              f"build {timings['build']:.0f} s, boots {timings['boots']:.0f} s, total {total:.0f} s")
     log_step(f"wrote {out / 'audit.tsv'} and {out / 'AUDIT.md'}")
+    for n in notes:
+        print(f"audit: note: {n}")
     for problem in found:
         print(f"audit: problem: {problem}")
     return 1 if found else 0
