@@ -16,10 +16,12 @@ class TableError(Exception):
 
 @dataclass(frozen=True)
 class TargetPattern:
-    """GLOB[@DRIVER][=FUNCTION] from the targets column."""
+    """[!]GLOB[@DRIVER][=FUNCTION] from the targets column; `!` names the
+    target to the probe, which does not find it on its own."""
     glob: str
     driver: str | None
     function: str | None
+    named: bool = False
 
     def matches(self, target: str, driver: str | None) -> bool:
         if not fnmatch.fnmatchcase(target, self.glob):
@@ -46,11 +48,12 @@ def _words(cell: str) -> tuple[str, ...]:
 
 
 def parse_pattern(text: str) -> TargetPattern:
-    glob, _, function = text.partition("=")
+    named = text.startswith("!")
+    glob, _, function = text.lstrip("!").partition("=")
     glob, _, driver = glob.partition("@")
     if not glob:
         raise ValueError(f"empty target pattern in {text!r}")
-    return TargetPattern(glob=glob, driver=driver or None, function=function or None)
+    return TargetPattern(glob=glob, driver=driver or None, function=function or None, named=named)
 
 
 def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
@@ -102,13 +105,12 @@ def source_for(rows: dict[str, Row], target: str, driver: str | None) -> tuple[s
 
 
 def explicit_targets(rows: dict[str, Row], sources: list[str]) -> list[str]:
-    """Target globs the probe must be given by name: it never opens a
-    watchdog on its own (opening one arms it) and has no default for a
-    directory (dir:PATH)."""
+    """The targets (marked `!`) the probe must be given by name: a watchdog,
+    which it never opens on its own (opening arms it), a directory, a node
+    that sysfs does not list (binderfs)."""
     out: list[str] = []
     for source in sources:
         for pattern in rows[source].targets:
-            if (pattern.glob.startswith("dir:") or "watchdog" in pattern.glob) \
-                    and pattern.glob not in out:
+            if pattern.named and pattern.glob not in out:
                 out.append(pattern.glob)
     return out

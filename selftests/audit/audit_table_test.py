@@ -78,10 +78,11 @@ def test_committed_table_parses_and_every_audited_row_has_a_target():
     assert all(r.reason for r in rows.values())
 
 
-def test_explicit_targets_are_watchdogs_and_directories():
+def test_targets_marked_with_a_bang_are_named_to_the_probe():
     rows = audit_table.parse_table(
-        row("ipmi_watchdog.c", "audit", "-", "-", "-", "-", "/dev/watchdog", "r")
-        + row("root.c", "audit", "-", "-", "-", "-", "dir:/autofs", "r")
+        row("ipmi_watchdog.c", "audit", "-", "-", "-", "-", "!/dev/watchdog", "r")
+        + row("root.c", "audit", "-", "-", "-", "-", "!dir:/autofs", "r")
         + row("floppy.c", "audit", "-", "-", "-", "-", "/dev/fd0", "r"))
     assert audit_table.explicit_targets(rows, list(rows)) == ["/dev/watchdog", "dir:/autofs"]
     assert audit_table.explicit_targets(rows, ["floppy.c"]) == []
+    assert audit_table.source_for(rows, "dir:/autofs", None) == ("root.c", None)
