@@ -12,10 +12,13 @@
  *                            (or holds another device under that name) it
  *                            is made with mknod in a scratch folder
  *   file descriptors         pipe, epoll, eventfd, userfaultfd, pidfd, pty,
- *                            a pty with a line discipline, a media request,
- *                            an attached tun, and sockets of the families
- *                            and protocols the series touch (a family the
- *                            kernel lacks is reported as absent)
+ *                            a pty with a line discipline, an attached tun,
+ *                            sockets of the families and protocols the
+ *                            series touch (a family the kernel lacks is
+ *                            reported as absent), and fds that devices
+ *                            hand out: media requests, IIO buffers, GPIO
+ *                            lines of gpio-sim chips; USB hubs get their
+ *                            commands through USBDEVFS_IOCTL
  *   files                    /proc/self/maps and pagemap, debugfs and
  *                            securityfs hooks, and any path named on the
  *                            command line
@@ -85,6 +88,7 @@
 #include <linux/fs.h>
 #include <linux/gpio.h>
 #include <linux/hpet.h>
+#include <linux/iio/buffer.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <linux/input.h>
@@ -95,6 +99,7 @@
 #include <linux/ppdev.h>
 #include <linux/random.h>
 #include <linux/rtc.h>
+#include <linux/usbdevice_fs.h>
 #include <linux/userfaultfd.h>
 #include <linux/vduse.h>
 #include <linux/videodev2.h>
@@ -150,6 +155,11 @@ static void prep_connlist(void *arg)
 	req->ci = connlist_room;
 }
 
+static void prep_line_mask(void *arg)
+{
+	((struct gpio_v2_line_values *)arg)->mask = 1;	/* the one line requested */
+}
+
 #define R_EXPLICIT	(1u << 0)	/* opening acts: probe only when named */
 #define R_MAGIC_CLOSE	(1u << 1)	/* write 'V' before close (watchdogs) */
 
@@ -193,8 +203,21 @@ static const struct rule rules[] = {
 	{ "/dev/*random", NULL, OWN(RND_UNUSED, _IOWR('R', 0x7f, struct blob)),
 	  SMOKE(RNDGETENTCNT) },
 	{ "/dev/vtpmx", NULL, OWN(VTPM_UNUSED, _IOWR(0xa1, 0x7f, struct blob)), NO_SMOKE },
+	{ "gpio-linehandle:*", NULL, OWN(GPIO_UNUSED, _IOWR(0xB4, 0x7f, struct blob)),
+	  SMOKE(GPIOHANDLE_GET_LINE_VALUES_IOCTL) },
+	{ "gpio-lineevent:*", NULL, OWN(GPIO_UNUSED, _IOWR(0xB4, 0x7f, struct blob)),
+	  SMOKE(GPIOHANDLE_GET_LINE_VALUES_IOCTL) },
+	{ "gpio-linerequest:*", NULL, OWN(GPIO_UNUSED, _IOWR(0xB4, 0x7f, struct blob)),
+	  SMOKE(GPIO_V2_LINE_GET_VALUES_IOCTL), prep_line_mask },
 	{ "/dev/gpiochip*", NULL, OWN(GPIO_UNUSED, _IOWR(0xB4, 0x7f, struct blob)),
 	  SMOKE(GPIO_GET_CHIPINFO_IOCTL) },
+	{ "iio-buffer:*", NULL, OWN(IIO_UNUSED, _IOWR('i', 0x9f, struct blob)), NO_SMOKE },
+	{ "/dev/iio:device*", NULL, OWN(IIO_UNUSED, _IOWR('i', 0x9f, struct blob)), NO_SMOKE },
+	/* COMMAND is the code inside USBDEVFS_IOCTL, which hub_ioctl() answers */
+	{ "usb-hub:*", NULL, OWN(USB_HUB_UNUSED, _IOWR('U', 0x7f, struct blob)),
+	  SMOKE(USBDEVFS_HUB_PORTINFO) },
+	{ "/dev/bus/usb/*", NULL, OWN(USBDEVFS_UNUSED, _IOWR('U', 0x7f, struct blob)),
+	  SMOKE(USBDEVFS_GET_CAPABILITIES) },
 	{ "/dev/iommu", NULL, OWN(IOMMUFD_UNUSED, _IOWR(';', 0xfe, struct blob)), NO_SMOKE },
 	{ "/dev/capi20", NULL, OWN(CAPI_UNUSED, _IOWR('C', 0x7f, struct blob)),
 	  SMOKE(CAPI_GET_VERSION) },
@@ -260,6 +283,7 @@ static const struct rule rules[] = {
 enum how {
 	H_NODE, H_FILE, H_DIR, H_SOCKET, H_PIPE, H_EPOLL, H_EVENTFD, H_UFFD, H_UFFD_API,
 	H_PIDFD, H_PTY_MASTER, H_PTY_SLAVE, H_PTY_LDISC, H_MEDIA_REQUEST, H_TUN,
+	H_GPIO_HANDLE, H_GPIO_EVENT, H_GPIO_REQUEST, H_IIO_BUFFER, H_USB_HUB,
 };
 
 struct target {
@@ -272,6 +296,8 @@ struct target {
 	char driver[64];
 	int family, type, protocol;	/* H_SOCKET; H_PTY_LDISC: family = ldisc */
 	dev_t rdev;			/* nodes: the device number */
+	char from[NAME_LEN];		/* derived targets: the node they come from */
+	int usb_hub;			/* a USB device of class 9 */
 	const struct rule *rule;
 };
 
@@ -379,6 +405,23 @@ static void link_name(const char *dir, const char *link, char *out, size_t len)
 	snprintf(out, len, "%s", slash ? slash + 1 : target);
 }
 
+/* The first line of a sysfs attribute, "" when unreadable. */
+static void read_attr(const char *dir, const char *name, char *out, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(out, len, f))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+}
+
 /* DEVNAME= from a sysfs device's uevent; -1 when it has none. */
 static int uevent_devname(const char *dir, char *out, size_t len)
 {
@@ -449,7 +492,18 @@ static void find_nodes(const char *kind)
 		snprintf(t->dev, sizeof(t->dev), "%u:%u", maj, min);
 		t->rdev = makedev(maj, min);
 		link_name(dir, "subsystem", t->subsystem, sizeof(t->subsystem));
+		/* class devices link to their device; bus devices (media, cec,
+		 * gpiochip) sit in their parent's folder
+		 */
 		link_name(dir, "device/driver", t->driver, sizeof(t->driver));
+		if (!strcmp(t->driver, "-"))
+			link_name(dir, "../driver", t->driver, sizeof(t->driver));
+		if (!strcmp(t->subsystem, "usb")) {
+			char class[8];
+
+			read_attr(dir, "bDeviceClass", class, sizeof(class));
+			t->usb_hub = !strcmp(class, "09");
+		}
 	}
 	closedir(d);
 }
@@ -499,27 +553,52 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct target *)a)->name, ((const struct target *)b)->name);
 }
 
-/* Media requests come from media devices: one target per media node. */
-static void add_media_requests(void)
+/*
+ * File descriptors that device nodes hand out, one target each: a request
+ * of every media device, buffer 0 of every IIO device, a v1 line handle, a
+ * v1 line event and a v2 line request on line 0 of every gpio-sim chip
+ * (on real hardware, requesting a line can reconfigure a pin), and every
+ * USB hub's interface 0 for USBDEVFS_IOCTL.
+ */
+static void add_derived(void)
 {
-	char name[PATH_MAX + 16];
+	static const struct {
+		const char *prefix;
+		const char *subsystem;
+		const char *driver;	/* NULL: any */
+		enum how how;
+	} derived[] = {
+		{ "media-request:", "media", NULL, H_MEDIA_REQUEST },
+		{ "iio-buffer:", "iio", NULL, H_IIO_BUFFER },
+		{ "gpio-linehandle:", "gpio", "gpio-sim", H_GPIO_HANDLE },
+		{ "gpio-lineevent:", "gpio", "gpio-sim", H_GPIO_EVENT },
+		{ "gpio-linerequest:", "gpio", "gpio-sim", H_GPIO_REQUEST },
+		{ "usb-hub:", "usb", NULL, H_USB_HUB },
+	};
+	char name[NAME_LEN + 32];
 	int i, n = ntargets;
+	size_t j;
 
 	for (i = 0; i < n; i++) {
-		struct target *t;
+		for (j = 0; j < ARRAY_SIZE(derived); j++) {
+			const struct target *from = &targets[i];
+			struct target *t;
 
-		if (strcmp(targets[i].subsystem, "media"))
-			continue;
-		snprintf(name, sizeof(name), "media-request:%s", targets[i].name);
-		t = new_target(name, "fd", H_MEDIA_REQUEST);
-		if (!t)
-			return;
-		/* filled in by node_path() like the media node itself */
-		strcpy(t->dev, targets[i].dev);
-		strcpy(t->subsystem, targets[i].subsystem);
-		strcpy(t->driver, targets[i].driver);
-		t->rdev = targets[i].rdev;
-		snprintf(t->path, sizeof(t->path), "%s", targets[i].name);
+			if (strcmp(from->subsystem, derived[j].subsystem) ||
+			    (derived[j].driver && strcmp(from->driver, derived[j].driver)) ||
+			    (derived[j].how == H_USB_HUB && !from->usb_hub))
+				continue;
+			snprintf(name, sizeof(name), "%s%s", derived[j].prefix, from->name);
+			t = new_target(name, "fd", derived[j].how);
+			if (!t)
+				return;
+			/* the node is found like the one it comes from (node_path) */
+			strcpy(t->dev, from->dev);
+			strcpy(t->subsystem, from->subsystem);
+			strcpy(t->driver, from->driver);
+			t->rdev = from->rdev;
+			snprintf(t->from, sizeof(t->from), "%s", from->name);
+		}
 	}
 }
 
@@ -549,7 +628,7 @@ static void collect_targets(char **patterns, int npatterns)
 
 	find_nodes("char");
 	find_nodes("block");
-	add_media_requests();
+	add_derived();
 	for (i = 0; i < ARRAY_SIZE(fd_targets); i++) {
 		struct target *t = new_target(fd_targets[i].name,
 					      fd_targets[i].how == H_SOCKET ? "socket" : "fd",
@@ -598,8 +677,8 @@ static int node_path(struct target *t, int is_block, char *made, size_t len)
 	struct stat st;
 	mode_t type = is_block ? S_IFBLK : S_IFCHR;
 
-	/* a media request's path is its media device node */
-	snprintf(devpath, sizeof(devpath), "%s", t->how == H_MEDIA_REQUEST ? t->path : t->name);
+	/* a derived target's node is the one it comes from */
+	snprintf(devpath, sizeof(devpath), "%s", t->from[0] ? t->from : t->name);
 	made[0] = '\0';
 	if (!stat(devpath, &st) && (st.st_mode & S_IFMT) == type && st.st_rdev == t->rdev) {
 		snprintf(t->path, sizeof(t->path), "%s", devpath);
@@ -749,6 +828,50 @@ static int open_target(const struct target *t, int *absent, int *keep)
 		if (ioctl(*keep, MEDIA_IOC_REQUEST_ALLOC, &fd))
 			return -1;
 		return fd;
+	case H_IIO_BUFFER: {
+		int idx = 0;	/* buffer 0; the ioctl replaces it with the fd */
+
+		*keep = open_node(t->path, 0);
+		if (*keep < 0 || ioctl(*keep, IIO_BUFFER_GET_FD_IOCTL, &idx))
+			return -1;
+		return idx;
+	}
+	case H_GPIO_HANDLE: {
+		struct gpiohandle_request req = { .lineoffsets = { 0 }, .lines = 1,
+						  .flags = GPIOHANDLE_REQUEST_INPUT };
+
+		strcpy(req.consumer_label, "ioctl_probe");
+		*keep = open_node(t->path, 0);
+		if (*keep < 0 || ioctl(*keep, GPIO_GET_LINEHANDLE_IOCTL, &req))
+			return -1;
+		return req.fd;
+	}
+	case H_GPIO_EVENT: {
+		struct gpioevent_request req = { .lineoffset = 0,
+						 .handleflags = GPIOHANDLE_REQUEST_INPUT,
+						 .eventflags = GPIOEVENT_REQUEST_BOTH_EDGES };
+
+		strcpy(req.consumer_label, "ioctl_probe");
+		*keep = open_node(t->path, 0);
+		if (*keep < 0 || ioctl(*keep, GPIO_GET_LINEEVENT_IOCTL, &req))
+			return -1;
+		return req.fd;
+	}
+	case H_GPIO_REQUEST: {
+		struct gpio_v2_line_request req;
+
+		memset(&req, 0, sizeof(req));
+		req.offsets[0] = 0;
+		req.num_lines = 1;
+		req.config.flags = GPIO_V2_LINE_FLAG_INPUT;
+		strcpy(req.consumer, "ioctl_probe");
+		*keep = open_node(t->path, 0);
+		if (*keep < 0 || ioctl(*keep, GPIO_V2_GET_LINE_IOCTL, &req))
+			return -1;
+		return req.fd;
+	}
+	case H_USB_HUB:
+		return open_node(t->path, 0);
 	case H_TUN: {
 		struct ifreq ifr;
 
@@ -833,7 +956,15 @@ static void probe_target(const struct target *t)
 		if (cmds[i].prep)
 			cmds[i].prep(arg);
 		arm();
-		ret = ioctl(fd, cmds[i].cmd, arg);
+		if (t->how == H_USB_HUB) {
+			/* the hub driver's ioctl, through interface 0 */
+			struct usbdevfs_ioctl ctl = { .ifno = 0, .ioctl_code = cmds[i].cmd,
+						      .data = arg };
+
+			ret = ioctl(fd, USBDEVFS_IOCTL, &ctl);
+		} else {
+			ret = ioctl(fd, cmds[i].cmd, arg);
+		}
 		err = errno;
 		snprintf(hex, sizeof(hex), "0x%08x", cmds[i].cmd);
 		if (disarm() && ret < 0 && err == EINTR)
@@ -912,7 +1043,7 @@ static void run_target(struct target *t)
 	pid_t pid;
 
 	made[0] = '\0';
-	if (t->how == H_NODE || t->how == H_MEDIA_REQUEST) {
+	if (t->how == H_NODE || t->from[0]) {
 		int err = node_path(t, !strcmp(t->kind, "block"), made, sizeof(made));
 
 		if (err) {
