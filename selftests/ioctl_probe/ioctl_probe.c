@@ -23,8 +23,8 @@
  *                            securityfs hooks, and any path named on the
  *                            command line
  *
- * Each target gets up to four commands, each with a zeroed buffer at least
- * as big as the size the command encodes:
+ * Each target gets three commands (foreign, own or unlikely, smoke), each
+ * with a zeroed buffer at least as big as the size the command encodes:
  *
  *   foreign   _IOWR(0xE1, 0xFE, 64 bytes): a magic no driver uses
  *   own       an unused number in the target's own magic (table below)
@@ -35,9 +35,11 @@
  *             the driver) where no such command is known
  *
  * Unknown commands are harmless by definition; only known commands can act,
- * so the smoke commands are all read-only.  Opening a watchdog arms it, so
- * watchdogs are probed only when named on the command line (and closed
- * with the magic 'V').  Nothing is read from or written to any target.
+ * so the smoke commands are all read-only, and the known commands that make
+ * fds (TUNSETIFF, TIOCSETD, MEDIA_IOC_REQUEST_ALLOC, an input line request)
+ * make only what closing the fd undoes.  Opening a watchdog arms it, so
+ * watchdogs are probed only when named on the command line, and closed with
+ * the magic 'V', the only write to a target; nothing is read from one.
  *
  * It never hangs: every open and every ioctl runs under alarm(), each
  * target is probed in a child process that the parent kills when it stops
@@ -99,6 +101,7 @@
 #include <linux/ppdev.h>
 #include <linux/random.h>
 #include <linux/rtc.h>
+#include <linux/tty.h>
 #include <linux/usbdevice_fs.h>
 #include <linux/userfaultfd.h>
 #include <linux/vduse.h>
@@ -127,15 +130,11 @@ struct blob { char b[64]; };
 struct capi_version_ { uint32_t major, minor, manufacturer_major, manufacturer_minor; };
 #define CAPI_GET_VERSION	_IOWR('C', 0x07, struct capi_version_)	/* uapi/linux/capi.h */
 #define ORANGEFS_DEV_GET_MAGIC	_IOW('k', 1, int32_t)	/* fs/orangefs/protocol.h */
-#define IOCTL_VMCI_VERSION	_IO(7, 0x9f)		/* drivers/misc/vmw_vmci/vmci_host.c */
+#define IOCTL_VMCI_VERSION	_IO(7, 0x9f)		/* include/linux/vmw_vmci_defs.h */
 #define EPIOCGPARAMS		_IOR(0x8A, 0x02, uint64_t)	/* uapi/linux/eventpoll.h, 6.9 */
-#define AF_MCTP_			45
-#define AF_ISDN_			34
-#define AF_BLUETOOTH_			31
-#define BTPROTO_BNEP			4
-#define BTPROTO_CMTP			5
-#define BTPROTO_HIDP			6
-#define N_MOUSE_			2
+#define BTPROTO_BNEP		4	/* include/net/bluetooth/bluetooth.h */
+#define BTPROTO_CMTP		5
+#define BTPROTO_HIDP		6
 
 enum check { C_FOREIGN, C_OWN, C_UNLIKELY, C_SMOKE };
 static const char * const check_names[] = { "foreign", "own", "unlikely", "smoke" };
@@ -315,16 +314,16 @@ static const struct {
 	{ "pidfd:self", H_PIDFD },
 	{ "pty:master", H_PTY_MASTER },
 	{ "pty:slave", H_PTY_SLAVE },
-	{ "pty-ldisc:serport", H_PTY_LDISC, N_MOUSE_ },
+	{ "pty-ldisc:serport", H_PTY_LDISC, N_MOUSE },
 	{ "tun:attached", H_TUN },
 	{ "socket:unix/stream", H_SOCKET, AF_UNIX, SOCK_STREAM, 0 },
 	{ "socket:inet/udp", H_SOCKET, AF_INET, SOCK_DGRAM, 0 },
 	{ "socket:netlink/route", H_SOCKET, AF_NETLINK, SOCK_RAW, 0 },
-	{ "socket:isdn/base", H_SOCKET, AF_ISDN_, SOCK_RAW, 0 },
-	{ "socket:bluetooth/bnep", H_SOCKET, AF_BLUETOOTH_, SOCK_RAW, BTPROTO_BNEP },
-	{ "socket:bluetooth/cmtp", H_SOCKET, AF_BLUETOOTH_, SOCK_RAW, BTPROTO_CMTP },
-	{ "socket:bluetooth/hidp", H_SOCKET, AF_BLUETOOTH_, SOCK_RAW, BTPROTO_HIDP },
-	{ "socket:mctp", H_SOCKET, AF_MCTP_, SOCK_DGRAM, 0 },
+	{ "socket:isdn/base", H_SOCKET, AF_ISDN, SOCK_RAW, 0 },
+	{ "socket:bluetooth/bnep", H_SOCKET, AF_BLUETOOTH, SOCK_RAW, BTPROTO_BNEP },
+	{ "socket:bluetooth/cmtp", H_SOCKET, AF_BLUETOOTH, SOCK_RAW, BTPROTO_CMTP },
+	{ "socket:bluetooth/hidp", H_SOCKET, AF_BLUETOOTH, SOCK_RAW, BTPROTO_HIDP },
+	{ "socket:mctp", H_SOCKET, AF_MCTP, SOCK_DGRAM, 0 },
 };
 
 /* Files by prefix: PREFIX:REST opens ROOT/REST. */
