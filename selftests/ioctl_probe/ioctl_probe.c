@@ -36,8 +36,9 @@
  *
  * Unknown commands are harmless by definition; only known commands can act,
  * so the smoke commands are all read-only, and the known commands that make
- * fds (TUNSETIFF, TIOCSETD, MEDIA_IOC_REQUEST_ALLOC, an input line request)
- * make only what closing the fd undoes.  Opening a watchdog arms it, so
+ * the derived fds (TUNSETIFF, TIOCSETD, MEDIA_IOC_REQUEST_ALLOC,
+ * IIO_BUFFER_GET_FD_IOCTL, input line requests) make only what closing the
+ * fd undoes.  Opening a watchdog arms it, so
  * watchdogs are probed only when named on the command line, and closed with
  * the magic 'V', the only write to a target; nothing is read from one.
  *
