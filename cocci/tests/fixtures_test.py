@@ -4,10 +4,11 @@ Coccinelle's own convention: each NAME.c beside the expected NAME.res; a
 trap (trap_*.c) must stay as it is.  spatch runs are batched (one --dir run
 over copies of all fixtures per mode) so the suite takes seconds.
 
-(a) the combined semantic patch (-D patch -D tsv) gives .res;
-(b) the per-shape rule files applied one after the other give the same;
-(c) ENOTTY-SITE lines: one per changed line, naming that line;
-(d) -D report, -D context and -D org flag exactly the changed lines.
+(a) the rule file, cocci/ioctl_enotty.cocci (-D patch -D tsv), gives .res;
+(b) it is what its sources assemble (the scan and coccicheck run the same);
+(c) ENOTTY-SITE lines: one per changed line, naming that line and a shape;
+(d) -D report, -D context and -D org flag exactly the changed lines, each
+    run alone as coccicheck runs it, with the file's // Options:.
 """
 from __future__ import annotations
 
@@ -26,11 +27,12 @@ FIXTURES = sorted(TESTS.glob("*.c"))
 SPATCH = shutil.which("spatch")
 
 
-def run_spatch(smpl: Path, modes: list[str], folder: Path, in_place: bool) -> str:
+def run_spatch(smpl: Path, modes: list[str], folder: Path, in_place: bool,
+               options: list[str] | None = None) -> str:
     if SPATCH is None:
         pytest.fail("spatch not found: apt-get install coccinelle (make check installs it)")
     cmd = [SPATCH, "--sp-file", str(smpl), "--dir", str(folder), "--jobs", "2",
-           "--very-quiet", "--timeout", "60"]
+           "--very-quiet", "--timeout", "60", *(options or [])]
     for mode in modes:
         cmd += ["-D", mode]
     if in_place:
@@ -66,19 +68,15 @@ def changed_lines(before: str, after: str) -> set[int]:
 def work(tmp_path_factory):
     """Every spatch run of the suite, once."""
     tmp = tmp_path_factory.mktemp("cocci")
-    combined = tmp / "combined.cocci"
-    combined.write_text(rules.combined_smpl())
+    rule = rules.rule_file()
 
     out = {}
-    out["combined_dir"] = copy_fixtures(tmp / "combined")
-    out["combined_tsv"] = run_spatch(combined, ["patch", "tsv"], out["combined_dir"], in_place=True)
-
-    out["sequence_dir"] = copy_fixtures(tmp / "sequence")
-    for rule in rules.rule_files():
-        run_spatch(rule, ["patch"], out["sequence_dir"], in_place=True)
+    out["rule_dir"] = copy_fixtures(tmp / "rule")
+    out["rule_tsv"] = run_spatch(rule, ["patch", "tsv"], out["rule_dir"], in_place=True)
 
     for mode in ("report", "context", "org"):
-        out[mode] = run_spatch(combined, [mode], copy_fixtures(tmp / mode), in_place=False)
+        out[mode] = run_spatch(rule, [mode], copy_fixtures(tmp / mode), in_place=False,
+                               options=rules.spatch_options())
     return out
 
 
@@ -88,7 +86,7 @@ def expected(c: Path) -> str:
 
 def sites_by_file(work) -> dict[str, list[list[str]]]:
     by: dict[str, list[list[str]]] = {}
-    for fields in site_lines(work["combined_tsv"]):
+    for fields in site_lines(work["rule_tsv"]):
         by.setdefault(Path(fields[1]).name, []).append(fields)
     return by
 
@@ -104,15 +102,14 @@ def test_enough_fixtures_each_with_res():
 
 
 @pytest.mark.parametrize("c", FIXTURES, ids=lambda p: p.stem)
-def test_combined_gives_res(work, c):
-    got = (work["combined_dir"] / c.name).read_text()
+def test_rule_file_gives_res(work, c):
+    got = (work["rule_dir"] / c.name).read_text()
     assert got == expected(c), "".join(difflib.unified_diff(
         expected(c).splitlines(True), got.splitlines(True), "expected", "got"))
 
 
-@pytest.mark.parametrize("c", FIXTURES, ids=lambda p: p.stem)
-def test_rule_files_in_sequence_give_res(work, c):
-    assert (work["sequence_dir"] / c.name).read_text() == expected(c)
+def test_the_rule_file_is_what_its_sources_assemble():
+    assert rules.rule_file().read_text() == rules.assembled()
 
 
 @pytest.mark.parametrize("c", FIXTURES, ids=lambda p: p.stem)
@@ -123,7 +120,7 @@ def test_site_lines_match_the_diff(work, c):
     assert len(lines) == len(set(lines)), f"duplicate sites: {sites}"
     assert set(lines) == changed_lines(before, after)
     table = {i.name: i for i in rules.interfaces()}
-    rule_names = {p.stem for p in rules.rule_files()}
+    rule_names = set(rules.shape_names())
     src, res = before.split("\n"), after.split("\n")
     for f in sites:
         assert len(f) == 8, f
@@ -139,8 +136,8 @@ def test_site_lines_match_the_diff(work, c):
 
 
 def test_every_rule_and_interface_has_a_site(work):
-    sites = site_lines(work["combined_tsv"])
-    assert {f[7] for f in sites} == {p.stem for p in rules.rule_files()}
+    sites = site_lines(work["rule_tsv"])
+    assert {f[7] for f in sites} == set(rules.shape_names())
     assert {f[4] for f in sites} == {i.name for i in rules.interfaces()}
     assert {"EINVAL", "ENOSYS", "ENOIOCTLCMD"} <= {f[5] for f in sites}
 
@@ -150,7 +147,7 @@ def flagged(out: str, pattern: str) -> set[tuple[str, int]]:
 
 
 def all_sites(work) -> set[tuple[str, int]]:
-    return {(Path(f[1]).name, int(f[2])) for f in site_lines(work["combined_tsv"])}
+    return {(Path(f[1]).name, int(f[2])) for f in site_lines(work["rule_tsv"])}
 
 
 def test_report_mode_flags_every_site_and_no_trap(work):
@@ -195,3 +192,4 @@ def test_context_mode_marks_every_site(work):
 def test_site_names_function_and_interface(work, fixture, function, interface):
     sites = sites_by_file(work)[fixture]
     assert {(f[3], f[4]) for f in sites} == {(function, interface)}
+

@@ -1,10 +1,15 @@
-"""The Coccinelle rules: where they are, one combined pass, their sync.
+"""The Coccinelle rules: one semantic patch, assembled from small sources.
 
-cocci/interfaces.tsv and cocci/lib/handlers.smpl are the single sources of
-the interface table and of handler discovery.  Each cocci/*.cocci must also
-run on its own (make coccicheck COCCI=...), so each embeds both between the
-"// BEGIN generated" and "// END generated" markers; `--sync` rewrites
-that block and `--check` fails when a file is out of date.
+cocci/ioctl_enotty.cocci is the one rule file that the scan and the kernel's
+`make coccicheck COCCI=...` both run.  It is committed, and assembled from:
+
+    cocci/lib/header.smpl     the /// description, // Options: and virtuals
+    cocci/lib/handlers.smpl   handler discovery (table from interfaces.tsv)
+    cocci/shapes/NAME.smpl    one shape each; NAME is the site's rule column
+    cocci/lib/output.smpl     the one output (tsv, report, org, context, patch)
+
+`--sync` rewrites the rule file from them; `--check` fails when it is out
+of date; `--combined` prints the assembled text.
 
     python3 -m enotty.rules --sync | --check | --combined
 """
@@ -22,11 +27,12 @@ from .errors import UsageError
 
 SITE_MARKER = "ENOTTY-SITE"
 COCCI_DIR = Path(__file__).resolve().parents[2] / "cocci"
-BEGIN = "// BEGIN generated"
-END = "// END generated"
+RULE_FILE = "ioctl_enotty.cocci"
 HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch")
 VIRTUALS = ("patch", "context", "org", "report", "tsv")
 ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
+GENERATED = ("// Assembled by `python3 -m enotty.rules --sync` from cocci/lib/*.smpl,\n"
+             "// cocci/shapes/*.smpl and cocci/interfaces.tsv: edit those, not this file.\n")
 
 
 @dataclass(frozen=True)
@@ -47,9 +53,35 @@ def cocci_dir() -> Path:
     return COCCI_DIR
 
 
+def rule_file(root: Path | None = None) -> Path:
+    """The one semantic patch: what the scan, bench and coccicheck run."""
+    return (root or cocci_dir()) / RULE_FILE
+
+
+def shape_files(root: Path | None = None) -> list[Path]:
+    """cocci/shapes/*.smpl, sorted: the order in which shapes claim sites."""
+    return sorted(((root or cocci_dir()) / "shapes").glob("*.smpl"))
+
+
+def shape_names(root: Path | None = None) -> list[str]:
+    """The shapes, as the rule column of the site records names them."""
+    return [p.stem for p in shape_files(root)]
+
+
 def rule_files(root: Path | None = None) -> list[Path]:
-    """cocci/*.cocci, sorted."""
-    return sorted((root or cocci_dir()).glob("*.cocci"))
+    """The shape sources (kept for callers that list the rules by stem;
+    shape_names() says the same)."""
+    return shape_files(root)
+
+
+def spatch_options(root: Path | None = None) -> list[str]:
+    """The options of the rule file's `// Options:` line, as coccicheck
+    passes them (it greps every line holding "Options:", so there is one)."""
+    path = rule_file(root)
+    lines = [l for l in path.read_text().splitlines() if "Options:" in l]
+    if len(lines) != 1 or not lines[0].startswith("// Options:"):
+        raise UsageError(f"{path}: needs exactly one '// Options:' line")
+    return lines[0].split(":", 1)[1].split()
 
 
 def parse_interfaces(text: str, where: str = "interfaces.tsv") -> list[Interface]:
@@ -98,68 +130,22 @@ def interfaces_python(ifaces: list[Interface]) -> str:
     return "\n".join(lines)
 
 
-def generated_block(root: Path | None = None) -> str:
-    """Table plus discovery rules, as spliced into every rule file."""
-    root = root or cocci_dir()
-    lib = (root / "lib" / "handlers.smpl").read_text()
-    if "@@INTERFACES@@" not in lib:
-        raise UsageError(f"{root}/lib/handlers.smpl: no @@INTERFACES@@ placeholder")
-    body = lib.replace("@@INTERFACES@@", interfaces_python(interfaces(root)))
-    return (f"{BEGIN} from interfaces.tsv and lib/handlers.smpl by"
-            f" `python3 -m enotty.rules --sync`: do not edit\n{body.rstrip()}\n{END}\n")
+def _source(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError as err:
+        raise UsageError(f"{path}: {err.strerror}") from None
 
 
-def split_rule(text: str, where: str) -> tuple[str, str, str]:
-    """(head, generated block, shape rules) of one rule file."""
-    start = text.find(BEGIN)
-    stop = text.find(END, start + 1)
-    if start < 0 or stop < 0:
-        raise UsageError(f"{where}: missing '{BEGIN}' / '{END}' markers")
-    stop_eol = text.find("\n", stop)
-    stop_eol = len(text) if stop_eol < 0 else stop_eol + 1
-    return text[:start], text[start:stop_eol], text[stop_eol:]
-
-
-def synced_text(text: str, where: str, block: str) -> str:
-    head, _old, shape = split_rule(text, where)
-    return head + block + shape
-
-
-def out_of_sync(root: Path | None = None) -> list[Path]:
-    """Rule files whose generated block differs from the sources."""
-    block = generated_block(root)
-    stale = []
-    for path in rule_files(root):
-        text = path.read_text()
-        if synced_text(text, str(path), block) != text:
-            stale.append(path)
-    return stale
-
-
-def sync(root: Path | None = None) -> list[Path]:
-    """Rewrite the generated block of every rule file; returns those changed."""
-    block = generated_block(root)
-    changed = []
-    for path in rule_files(root):
-        text = path.read_text()
-        new = synced_text(text, str(path), block)
-        if new != text:
-            tmp = path.with_suffix(".cocci.tmp")
-            tmp.write_text(new)
-            tmp.replace(path)
-            changed.append(path)
-    return changed
-
-
-def rule_names(shape: str) -> list[str]:
-    """Named rules of a shape section (for the uniqueness check)."""
+def rule_names(text: str) -> list[str]:
+    """Named rules of a piece of SmPL (for the uniqueness check)."""
     names = []
-    for m in re.finditer(r"^@([^@\n]*)@\s*$", shape, re.M):
+    for m in re.finditer(r"^@([^@\n]*)@\s*$", text, re.M):
         words = m.group(1).split()
         if not words:
             continue
         first = words[0]
-        if first.startswith("script:") or first.startswith("initialize:") or first.startswith("finalize:"):
+        if first.startswith(("script:", "initialize:", "finalize:")):
             if len(words) > 1 and words[1] != "depends":
                 names.append(words[1])
             continue
@@ -168,34 +154,72 @@ def rule_names(shape: str) -> list[str]:
     return names
 
 
-def combined_smpl(root: Path | None = None) -> str:
-    """Every rule file as ONE semantic patch: one table and discovery, then
-    each file's shape rules, so spatch parses each C file once."""
+def assembled(root: Path | None = None) -> str:
+    """The text cocci/ioctl_enotty.cocci must hold: header, discovery with
+    the table, every shape, the output."""
     root = root or cocci_dir()
-    parts = [
-        "// Combined from cocci/*.cocci by tools/enotty/rules.py: do not edit.\n",
-        "".join(f"virtual {v}\n" for v in VIRTUALS),
-        "\n",
-        generated_block(root),
-    ]
+    header = _source(root / "lib" / "header.smpl")
+    lib = _source(root / "lib" / "handlers.smpl")
+    if "@@INTERFACES@@" not in lib:
+        raise UsageError(f"{root}/lib/handlers.smpl: no @@INTERFACES@@ placeholder")
+    lib = lib.replace("@@INTERFACES@@", interfaces_python(interfaces(root)))
+    shapes = shape_files(root)
+    if not shapes:
+        raise UsageError(f"{root}/shapes: no *.smpl shape")
+    parts = [(root / "lib" / "handlers.smpl", lib)]
+    parts += [(p, _source(p)) for p in shapes]
+    parts.append((root / "lib" / "output.smpl", _source(root / "lib" / "output.smpl")))
     seen: dict[str, str] = {}
-    for path in rule_files(root):
-        _head, _block, shape = split_rule(path.read_text(), str(path))
-        for name in rule_names(shape):
+    for path, text in parts:
+        for name in rule_names(text):
             if name in seen:
                 raise UsageError(f"rule {name} is defined in {seen[name]} and {path.name}")
             seen[name] = path.name
-        parts.append(f"\n// ---- {path.name}\n")
-        parts.append(shape)
-    return "".join(parts)
+    for path, text in [(root / "lib" / "header.smpl", header), *parts]:
+        if path.name != "header.smpl" and "Options:" in text:
+            raise UsageError(f"{path}: only lib/header.smpl may say 'Options:'"
+                             " (coccicheck greps every such line)")
+    out = [header.rstrip() + "\n\n", GENERATED]
+    for path, text in parts:
+        out.append(f"\n// ---- {path.parent.name}/{path.name}\n\n{text.strip()}\n")
+    return "".join(out)
+
+
+def combined_smpl(root: Path | None = None) -> str:
+    """The semantic patch to run: the assembled rule file."""
+    return assembled(root)
+
+
+def out_of_sync(root: Path | None = None) -> list[Path]:
+    """[the rule file] when it differs from its sources, else []."""
+    path = rule_file(root)
+    want = assembled(root)
+    try:
+        have = path.read_text()
+    except OSError:
+        have = None
+    return [path] if have != want else []
+
+
+def sync(root: Path | None = None) -> list[Path]:
+    """Rewrite the rule file from its sources; returns it when it changed."""
+    path = rule_file(root)
+    stale = out_of_sync(root)
+    if stale:
+        tmp = path.with_suffix(".cocci.tmp")
+        tmp.write_text(assembled(root))
+        tmp.replace(path)
+    return stale
 
 
 def rules_digest(root: Path | None = None) -> str:
-    """sha256 over the rule files, the library and interfaces.tsv (cache key)."""
+    """sha256 over the rule file and its sources (cache key)."""
     root = root or cocci_dir()
+    sources = [rule_file(root), root / "lib" / "header.smpl", root / "lib" / "handlers.smpl",
+               root / "lib" / "output.smpl", *shape_files(root), root / "interfaces.tsv"]
     h = hashlib.sha256()
-    for path in [*rule_files(root), root / "lib" / "handlers.smpl", root / "interfaces.tsv"]:
-        h.update(path.name.encode() + b"\0")
+    for path in sources:
+        h.update(f"{path.parent.name}/{path.name}".encode() + b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()
@@ -211,14 +235,12 @@ def main(argv: list[str]) -> int:
             for path in sync():
                 print(f"enotty: updated {path}", file=sys.stderr)
         elif argv[0] == "--check":
-            stale = out_of_sync()
-            if stale:
-                names = " ".join(p.name for p in stale)
-                print(f"enotty: out of sync with interfaces.tsv/lib/handlers.smpl: {names};"
-                      " run python3 -m enotty.rules --sync", file=sys.stderr)
+            if out_of_sync():
+                print(f"enotty: {rule_file()} is out of sync with cocci/lib, cocci/shapes"
+                      " and interfaces.tsv; run python3 -m enotty.rules --sync", file=sys.stderr)
                 return 1
         else:
-            sys.stdout.write(combined_smpl())
+            sys.stdout.write(assembled())
     except UsageError as err:
         print(f"enotty: {err}", file=sys.stderr)
         return 2

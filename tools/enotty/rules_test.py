@@ -1,5 +1,5 @@
-"""Tests for enotty.rules: table parsing, sync of the embedded block,
-the combined semantic patch and the digest."""
+"""Tests for enotty.rules: table parsing, the one rule file assembled from
+its sources (and the check that it is in sync), its options and the digest."""
 from __future__ import annotations
 
 import re
@@ -23,14 +23,21 @@ def cocci_copy(tmp_path: Path) -> Path:
     return dest
 
 
-def test_rule_files_are_the_sorted_cocci_files():
-    files = rules.rule_files()
-    assert files == sorted(files)
-    assert {p.name for p in files} >= {
-        "ioctl_default_return.cocci", "ioctl_default_assign.cocci",
-        "ioctl_switch_no_default.cocci", "ioctl_ioc_guard.cocci",
-        "ioctl_if_chain.cocci", "ioctl_leaf_enoioctlcmd.cocci",
-    }
+SHAPES = ["ioctl_default_assign", "ioctl_default_return", "ioctl_if_chain",
+          "ioctl_ioc_guard", "ioctl_leaf_enoioctlcmd", "ioctl_switch_no_default"]
+
+
+def test_one_rule_file_and_the_shapes_that_name_sites():
+    assert rules.rule_file() == rules.cocci_dir() / "ioctl_enotty.cocci"
+    assert sorted(rules.cocci_dir().glob("*.cocci")) == [rules.rule_file()]
+    assert rules.shape_names() == SHAPES
+    assert [p.stem for p in rules.rule_files()] == SHAPES
+
+
+def test_shapes_are_short():
+    """A shape is a match rule and its claim, readable in one screen."""
+    for path in rules.shape_files():
+        assert len(path.read_text().splitlines()) <= 70, path.name
 
 
 def test_parse_interfaces_reads_rows():
@@ -124,57 +131,87 @@ def test_cmd_arg_matches_the_kernel_headers():
             f"{iface.name}: parameter {iface.cmd_arg} is {params[iface.cmd_arg]!r}, not the command"
 
 
-def test_shipped_rule_files_are_in_sync():
+def test_shipped_rule_file_is_in_sync():
     assert rules.out_of_sync() == []
+    assert rules.rule_file().read_text() == rules.assembled() == rules.combined_smpl()
 
 
-def test_sync_rewrites_a_stale_block_and_check_sees_it(cocci_copy: Path):
+def test_sync_rewrites_a_stale_file_and_check_sees_it(cocci_copy: Path):
     tsv = cocci_copy / "interfaces.tsv"
     tsv.write_text(tsv.read_text() + "demo_ops\tioctl\t1\tENOTTY\tno\tdrivers/misc/demo.c\n")
-    stale = rules.out_of_sync(cocci_copy)
-    assert stale == rules.rule_files(cocci_copy)
-    assert rules.sync(cocci_copy) == stale
+    assert rules.out_of_sync(cocci_copy) == [rules.rule_file(cocci_copy)]
+    assert rules.sync(cocci_copy) == [rules.rule_file(cocci_copy)]
     assert rules.out_of_sync(cocci_copy) == []
-    for path in rules.rule_files(cocci_copy):
-        text = path.read_text()
-        assert "('demo_ops', 'ioctl'): (1, 'ENOTTY', False" in text
-        assert text.count(rules.BEGIN) == 1 and text.count(rules.END) == 1
+    assert rules.sync(cocci_copy) == []
+    text = rules.rule_file(cocci_copy).read_text()
+    assert "('demo_ops', 'ioctl'): (1, 'ENOTTY', False" in text
 
 
-def test_missing_markers_are_a_usage_error(cocci_copy: Path):
-    victim = rules.rule_files(cocci_copy)[0]
-    victim.write_text(victim.read_text().replace(rules.END, "// gone"))
-    with pytest.raises(UsageError, match="markers"):
-        rules.sync(cocci_copy)
+@pytest.mark.parametrize("source", ["shapes/ioctl_if_chain.smpl", "lib/output.smpl",
+                                    "lib/header.smpl", "lib/handlers.smpl"])
+def test_check_fails_when_a_source_changes(cocci_copy: Path, source: str):
+    path = cocci_copy / source
+    path.write_text(path.read_text() + "\n// one more line\n")
+    assert rules.out_of_sync(cocci_copy) == [rules.rule_file(cocci_copy)]
 
 
-def test_combined_has_one_table_and_every_shape():
-    text = rules.combined_smpl()
+def test_check_fails_when_the_rule_file_is_edited(cocci_copy: Path):
+    path = rules.rule_file(cocci_copy)
+    path.write_text(path.read_text().replace("EINVAL, ENOSYS", "EINVAL", 1))
+    assert rules.out_of_sync(cocci_copy) == [path]
+
+
+def test_a_new_shape_joins_the_file_in_name_order(cocci_copy: Path):
+    (cocci_copy / "shapes" / "ioctl_aaa_demo.smpl").write_text("@demo@\n@@\nfoo();\n")
+    assert rules.shape_names(cocci_copy)[0] == "ioctl_aaa_demo"
+    text = rules.assembled(cocci_copy)
+    assert text.index("@demo@") < text.index("@da forall@") < text.index("@enotty_site@")
+
+
+def test_rule_file_layout():
+    text = rules.rule_file().read_text()
+    assert text.startswith("// SPDX-License-Identifier: GPL-2.0-only\n///\n")
+    for tag in ("// Confidence:", "// Copyright:", "// Comments:", "// Options:"):
+        assert text.count("\n" + tag) == 1, tag
     assert text.count("@initialize:python@") == 1
     assert text.count("ENOTTY_INTERFACES = {") == 1
     for v in rules.VIRTUALS:
         assert text.count(f"virtual {v}\n") == 1
-    for path in rules.rule_files():
-        _head, _block, shape = rules.split_rule(path.read_text(), str(path))
-        assert shape in text
-    names = rules.rule_names(text.split(rules.END, 1)[1])
+    for path in rules.shape_files():
+        assert path.read_text().strip() in text
+    names = rules.rule_names(text)
     assert len(names) == len(set(names))
+    # One output: each mode has one rule, not one per shape.
+    assert len(re.findall(r"^@script:python depends on (?:tsv|report|org)@$", text, re.M)) == 3
+    assert len(re.findall(r"^@depends on (?:context|patch)@$", text, re.M)) == 2
 
 
-def test_combined_refuses_duplicate_rule_names(cocci_copy: Path):
-    first, second = rules.rule_files(cocci_copy)[:2]
-    name = rules.rule_names(rules.split_rule(first.read_text(), "x")[2])[0]
-    second.write_text(second.read_text() + f"\n@{name}@\n@@\nfoo();\n")
-    with pytest.raises(UsageError, match=f"rule {name} is defined"):
-        rules.combined_smpl(cocci_copy)
+def test_spatch_options_are_the_options_line():
+    assert rules.spatch_options() == ["--no-includes", "--noadd-typedef-root"]
+    # coccicheck takes every line that says "Options:" and cuts at colons.
+    text = rules.rule_file().read_text()
+    (line,) = [l for l in text.splitlines() if "Options:" in l]
+    assert line.count(":") == 1
 
 
-def test_combined_parses_with_spatch(tmp_path: Path):
+def test_options_outside_the_header_are_refused(cocci_copy: Path):
+    path = cocci_copy / "shapes" / "ioctl_if_chain.smpl"
+    path.write_text(path.read_text() + "// Options: --jobs 4\n")
+    with pytest.raises(UsageError, match="Options"):
+        rules.assembled(cocci_copy)
+
+
+def test_duplicate_rule_names_are_refused(cocci_copy: Path):
+    (cocci_copy / "shapes" / "ioctl_zzz_demo.smpl").write_text("@dr@\n@@\nfoo();\n")
+    with pytest.raises(UsageError, match="rule dr is defined"):
+        rules.assembled(cocci_copy)
+
+
+def test_rule_file_parses_with_spatch():
     spatch = shutil.which("spatch")
     assert spatch, "spatch not found: apt-get install coccinelle"
-    smpl = tmp_path / "all.cocci"
-    smpl.write_text(rules.combined_smpl())
-    res = subprocess.run([spatch, "--parse-cocci", str(smpl)], capture_output=True, text=True)
+    res = subprocess.run([spatch, "--parse-cocci", str(rules.rule_file())],
+                         capture_output=True, text=True)
     assert res.returncode == 0, res.stderr[-2000:]
 
 
@@ -183,14 +220,15 @@ def test_digest_follows_every_source(cocci_copy: Path):
     assert re.fullmatch(r"[0-9a-f]{64}", before)
     assert rules.rules_digest(cocci_copy) == before
     for path in (cocci_copy / "interfaces.tsv", cocci_copy / "lib" / "handlers.smpl",
-                 rules.rule_files(cocci_copy)[-1]):
+                 cocci_copy / "lib" / "output.smpl", rules.shape_files(cocci_copy)[-1],
+                 rules.rule_file(cocci_copy)):
         path.write_text(path.read_text() + "\n")
         after = rules.rules_digest(cocci_copy)
         assert after != before
         before = after
 
 
-def test_main_check_and_usage():
+def test_main_check_and_usage(tmp_path: Path):
     env_path = str(Path(rules.__file__).resolve().parents[1])
     run = lambda *a: subprocess.run([sys.executable, "-m", "enotty.rules", *a],
                                     capture_output=True, text=True, env={"PYTHONPATH": env_path})
@@ -198,7 +236,21 @@ def test_main_check_and_usage():
     bad = run("--bogus")
     assert bad.returncode == 2 and "usage" in bad.stderr
     combined = run("--combined")
-    assert combined.returncode == 0 and combined.stdout == rules.combined_smpl()
+    assert combined.returncode == 0 and combined.stdout == rules.rule_file().read_text()
+
+
+def test_main_check_fails_on_a_stale_copy(tmp_path: Path):
+    """--check through a copy of the package whose cocci/ differs."""
+    pkg = tmp_path / "repo"
+    shutil.copytree(Path(rules.__file__).resolve().parent, pkg / "tools" / "enotty",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(rules.cocci_dir(), pkg / "cocci", ignore=shutil.ignore_patterns("tests"))
+    shape = pkg / "cocci" / "shapes" / "ioctl_if_chain.smpl"
+    shape.write_text(shape.read_text().replace("ioctl_if_chain", "ioctl_if_chain_x"))
+    res = subprocess.run([sys.executable, "-m", "enotty.rules", "--check"], capture_output=True,
+                         text=True, env={"PYTHONPATH": str(pkg / "tools")})
+    assert res.returncode == 1 and "out of sync" in res.stderr
+    assert "Traceback" not in res.stderr
 
 
 def test_library_python_has_no_stray_quotes():

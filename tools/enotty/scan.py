@@ -32,32 +32,52 @@ from .sites import Site, is_site_line, parse_site_line, sort_sites
 # Bump when the cached record or the spatch options change meaning.
 CACHE_FORMAT = "enotty-scan-3"
 
-# Why these options:
+# The rule file's own `// Options:` (rules.spatch_options(), what
+# coccicheck passes too) come first:
 #   --no-includes: the rules match an ops table and its handler in one .c
 #     file and need no types from headers.  Reading local headers made 12
 #     ivtv files 1.5x slower for the same sites, and would make a file's
 #     result depend on other files, which the per-file cache (keyed on the
 #     file's own content) could not see.
+#   --noadd-typedef-root: keep a typedef spatch guesses inside a function
+#     local to it.  `struct x *p __free(kfree) = NULL;` makes spatch guess
+#     that kfree is a type; made global, every later `kfree(p->q);` fails
+#     to parse (sound/core/timer.c, compress_offload.c).
+# Then what only this driver needs:
+#   -D patch -D tsv: the diff and the ENOTTY-SITE lines in one run.
 #   --parse-error-msg --verbose-parsing: report each unparsed region with
 #     its first line on stderr, so no file's problems are dropped silently.
 #   --no-scanner: with --file-groups spatch otherwise runs `cd FILE; git
 #     grep` per group and reports files it rules out only as "0 files
 #     match", unnamed; without it each such file gets a "Skipping: FILE".
-#   --noadd-typedef-root: keep a typedef spatch guesses inside a function
-#     local to it.  `struct x *p __free(kfree) = NULL;` makes spatch guess
-#     that kfree is a type; made global, every later `kfree(p->q);` fails
-#     to parse (sound/core/timer.c, compress_offload.c).
 #   --macro-file (KERNEL_MACROS): macros spatch's standard.h lacks.
 #   no --in-place / --out-place: spatch only prints the diff.
-SPATCH_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-includes", "--no-scanner",
-                  "--noadd-typedef-root", "--parse-error-msg", "--verbose-parsing")
+DRIVER_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-scanner", "--parse-error-msg",
+                  "--verbose-parsing")
 
-# Given to spatch with --macro-file: statement macros that take a body,
-# like a for_each iterator, which spatch 1.1.1's standard.h does not know.
-# Unknown, scoped_guard() (cleanup.h) left 12 regions (hundreds of lines,
-# ioctl handlers included) of sound/core/control.c unparsed, and the drm
-# ones 6 ioctl files of drm drivers.  (Defining __free() instead made
-# fs/pidfs.c and sound/core/seq/seq_compat.c fail.)
+
+def spatch_options() -> tuple[str, ...]:
+    """Every option of a scan's spatch run but the files and the timeout."""
+    return (*rules.spatch_options(), *DRIVER_OPTIONS)
+
+
+# Given to spatch with --macro-file: kernel macros that spatch 1.1.1's
+# standard.h lacks, each of which left ioctl files of 6.12 partly unparsed
+# (tools/enotty/scan_test.py has a fixture per macro):
+#   scoped_guard() and friends: statement macros that take a body, like a
+#     for_each iterator (sound/core/control.c: 12 regions, the drm ones 6
+#     ioctl files of drm drivers);
+#   for_each_vma_range(): also the while of a do-while (fs/userfaultfd.c);
+#   __free(): `u32 *p __free(kfree) = ..` declarations; an attribute, not
+#     nothing (defined empty, fs/pidfs.c and sound/core/seq/seq_compat.c
+#     failed) (drivers/gpu/drm/amd/amdgpu/amdgpu_debugfs.c);
+#   __ETHTOOL_DECLARE_LINK_MODE_MASK(): an array declarator with an
+#     initializer (drivers/net/phy/phylink.c, drivers/net/usb/lan78xx.c);
+#   darray_str(): a declarator of bcachefs (fs/bcachefs/chardev.c);
+#   COMPAT_SYSCALL_DEFINE6(): as standard.h has SYSCALL_DEFINE6
+#     (fs/eventpoll.c);
+#   UVERBS_HANDLER(): a function name built by token pasting
+#     (drivers/infiniband/hw/bnxt_re/ib_verbs.c, mlx5/qos.c).
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
 #define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
@@ -510,7 +530,7 @@ class _Runner:
         groups.write_text("\n\n".join(rels) + "\n")
         tmpdir = self.workdir / f"tmp-{serial}"
         tmpdir.mkdir()
-        cmd = [self.binary, "--sp-file", str(self.smpl_path), *SPATCH_OPTIONS,
+        cmd = [self.binary, "--sp-file", str(self.smpl_path), *spatch_options(),
                "--macro-file", str(self.workdir / "macros.h"),
                "--timeout", str(self.timeout), "--file-groups", str(groups)]
         # spatch's own scratch files (cocci-output-*) go to our temp folder;
@@ -589,8 +609,8 @@ def _batches(candidates: list[Candidate], jobs: int) -> list[list[Candidate]]:
 
 
 def default_rules() -> tuple[str, str]:
-    """(semantic patch text, digest) of the project's rules."""
-    return rules.combined_smpl(), rules.rules_digest()
+    """(semantic patch text, digest) of the project's rule file."""
+    return rules.rule_file().read_text(), rules.rules_digest()
 
 
 def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
@@ -616,7 +636,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
     smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
     jobs = max(1, jobs or len(os.sched_getaffinity(0)))
     salt = "\0".join([CACHE_FORMAT, spatch_version(binary), rules_digest or "", smpl_digest,
-                      " ".join(SPATCH_OPTIONS), KERNEL_MACROS])
+                      " ".join(spatch_options()), KERNEL_MACROS])
     cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
 
     ioctl = ioctl_tokens()

@@ -1,0 +1,1367 @@
+// SPDX-License-Identifier: GPL-2.0-only
+///
+/// An ioctl handler must answer an unknown command with -ENOTTY, or with
+/// -ENOIOCTLCMD where the core tries another handler next, not with -EINVAL
+/// or -ENOSYS (Documentation/driver-api/ioctl.rst, "Return code").
+/// Handlers are the functions stored in the ioctl fields of the ops
+/// structures that cocci/interfaces.tsv lists (static initializers and
+/// run-time assignments), and the static helpers they hand an unknown
+/// command to.  Each of them gets the answer its interface needs in:
+///  - default: return -EINVAL;           (ioctl_default_return)
+///  - default: ret = -EINVAL; ... return ret;  (ioctl_default_assign)
+///  - if (cmd == A) ... else return -EINVAL; if (cmd != A) return -EINVAL;
+///                                       (ioctl_if_chain)
+///  - if (_IOC_TYPE(cmd) != MAGIC) return -EINVAL;  (ioctl_ioc_guard)
+///  - a leaf return -ENOIOCTLCMD; where the core does not try another
+///    handler                            (ioctl_leaf_enoioctlcmd)
+///  - a default-less switch on the command that every case leaves by
+///    return, or whose every case assigns ret  (ioctl_switch_no_default)
+///
+// Confidence: Moderate
+// Copyright: (C) 2026 The enotty authors.
+// Comments: Left alone: a default that a recognised command falls into, a
+//           helper reached only from explicit case labels, a function whose
+//           value a caller compares with an errno (try-next protocol), and
+//           a site beside a comment that mentions user space, ABI or
+//           compat.  virtual tsv prints one ENOTTY-SITE line per site:
+//           file, line, function, interface, from, to and the shape.
+//           Assembled by tools/enotty/rules.py from cocci/lib/*.smpl,
+//           cocci/shapes/*.smpl and cocci/interfaces.tsv.
+// Options: --no-includes --noadd-typedef-root
+
+virtual patch
+virtual context
+virtual org
+virtual report
+virtual tsv
+
+// Assembled by `python3 -m enotty.rules --sync` from cocci/lib/*.smpl,
+// cocci/shapes/*.smpl and cocci/interfaces.tsv: edit those, not this file.
+
+// ---- lib/handlers.smpl
+
+// Handler discovery and the site table, shared by every shape.
+//
+// Not a semantic patch on its own: tools/enotty/rules.py assembles it, with
+// the rows of cocci/interfaces.tsv, the shapes (cocci/shapes/*.smpl) and
+// the output rules (cocci/lib/output.smpl), into cocci/ioctl_enotty.cocci.
+//
+// Result, per C file: the rule enotty_target binds fn (a handler, or a
+// static helper a handler hands its command to) and cmd (its command
+// parameter).  Each shape claims its sites with enotty_claim; the output
+// rules then report or change exactly the claimed tokens.  Python keeps
+// the per-file facts in dicts keyed by file name, because spatch runs every
+// rule of one file before it starts the next file.
+
+@initialize:python@
+@@
+import os
+import re
+
+# ENOTTY_INTERFACES: (struct, field) -> (cmd_arg, to, keep_enoioctlcmd, dispatch)
+ENOTTY_INTERFACES = {
+    ('file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:vfs_ioctl'),
+    ('file_operations', 'compat_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:compat_sys_ioctl'),
+    ('v4l2_ioctl_ops', 'vidioc_default'): (3, 'ENOTTY', False, 'drivers/media/v4l2-core/v4l2-ioctl.c:__video_do_ioctl'),
+    ('snd_hwdep_ops', 'ioctl'): (2, 'ENOTTY', False, 'sound/core/hwdep.c:snd_hwdep_ioctl'),
+    ('snd_hwdep_ops', 'ioctl_compat'): (2, 'ENOTTY', False, 'sound/core/hwdep_compat.c:snd_hwdep_ioctl_compat'),
+    ('fb_ops', 'fb_ioctl'): (1, 'ENOTTY', False, 'drivers/video/fbdev/core/fb_chrdev.c:do_fb_ioctl'),
+    ('tty_operations', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
+    ('tty_operations', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
+    ('watchdog_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/watchdog/watchdog_dev.c:watchdog_ioctl'),
+    ('v4l2_subdev_core_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_do_ioctl'),
+    ('block_device_operations', 'ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:blkdev_ioctl'),
+    ('block_device_operations', 'compat_ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:compat_blkdev_ioctl'),
+    ('proto_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:sock_do_ioctl'),
+    ('proto_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:compat_sock_ioctl_trans'),
+    ('tty_ldisc_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
+    ('tty_ldisc_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
+    ('v4l2_file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'drivers/media/v4l2-core/v4l2-dev.c:v4l2_ioctl'),
+    ('v4l2_file_operations', 'compat_ioctl32'): (1, 'ENOTTY', True, 'drivers/media/v4l2-core/v4l2-compat-ioctl32.c:v4l2_compat_ioctl32'),
+    ('v4l2_subdev_core_ops', 'compat_ioctl32'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_compat_ioctl32'),
+    ('media_file_operations', 'ioctl'): (1, 'ENOTTY', True, 'drivers/media/mc/mc-devnode.c:__media_ioctl'),
+    ('media_file_operations', 'compat_ioctl'): (1, 'ENOTTY', True, 'drivers/media/mc/mc-devnode.c:__media_ioctl'),
+    ('dvb_device', 'kernel_ioctl'): (1, 'ENOTTY', True, 'drivers/media/dvb-core/dvbdev.c:dvb_usercopy'),
+    ('snd_rawmidi_global_ops', 'ioctl'): (1, 'ENOTTY', True, 'sound/core/rawmidi.c:snd_rawmidi_ioctl'),
+    ('snd_info_entry_ops', 'ioctl'): (3, 'ENOTTY', True, 'sound/core/info.c:snd_info_entry_ioctl'),
+    ('snd_seq_oss_callback', 'ioctl'): (1, 'ENOTTY', True, 'sound/core/seq/oss/seq_oss_synth.c:snd_seq_oss_synth_ioctl'),
+    ('fb_ops', 'fb_compat_ioctl'): (1, 'ENOTTY', True, 'drivers/video/fbdev/core/fb_chrdev.c:fb_compat_ioctl'),
+    ('uart_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/serial/serial_core.c:uart_ioctl'),
+    ('usb_serial_driver', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/usb/serial/usb-serial.c:serial_ioctl'),
+    ('scsi_host_template', 'ioctl'): (1, 'ENOTTY', True, 'drivers/scsi/scsi_ioctl.c:scsi_ioctl'),
+    ('scsi_host_template', 'compat_ioctl'): (1, 'ENOTTY', True, 'drivers/scsi/scsi_ioctl.c:scsi_ioctl'),
+    ('dasd_discipline', 'ioctl'): (1, 'ENOTTY', True, 'drivers/s390/block/dasd_ioctl.c:dasd_ioctl'),
+    ('tape_discipline', 'ioctl_fn'): (1, 'ENOTTY', True, 'drivers/s390/char/tape_char.c:__tapechar_ioctl'),
+    ('bcache_device', 'ioctl'): (2, 'ENOTTY', True, 'drivers/md/bcache/super.c:ioctl_dev'),
+    ('proto', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/ipv4/af_inet.c:inet_compat_ioctl'),
+    ('pppox_proto', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/net/ppp/pppox.c:pppox_ioctl'),
+    ('ppp_channel_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/net/ppp/ppp_generic.c:ppp_ioctl'),
+    ('atm_ioctl', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/atm/ioctl.c:do_vcc_ioctl'),
+    ('atmdev_ops', 'ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
+    ('atmdev_ops', 'compat_ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
+    ('atmphy_ops', 'ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
+    ('usb_driver', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'drivers/usb/core/devio.c:proc_ioctl'),
+    ('usb_gadget_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/usb/gadget/function/f_fs.c:ffs_ep0_ioctl'),
+    ('vfio_device_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/vfio/vfio_main.c:vfio_device_fops_unl_ioctl'),
+    ('vfio_iommu_driver_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/vfio/container.c:vfio_fops_unl_ioctl'),
+    ('uacce_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/misc/uacce/uacce.c:uacce_fops_unl_ioctl'),
+    ('proc_ops', 'proc_ioctl'): (1, 'ENOTTY', True, 'fs/proc/inode.c:pde_ioctl'),
+    ('proc_ops', 'proc_compat_ioctl'): (1, 'ENOTTY', True, 'fs/proc/inode.c:pde_compat_ioctl'),
+    ('rtc_class_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/rtc/dev.c:rtc_dev_ioctl'),
+    ('posix_clock_operations', 'ioctl'): (1, 'ENOTTY', True, 'kernel/time/posix-clock.c:posix_clock_ioctl'),
+    ('kvm_device_ops', 'ioctl'): (1, 'ENOTTY', True, 'virt/kvm/kvm_main.c:kvm_device_ioctl'),
+    ('kvmppc_ops', 'arch_vm_ioctl'): (1, 'ENOTTY', True, 'arch/powerpc/kvm/powerpc.c:kvm_arch_vm_ioctl'),
+    ('hypfs_dbfs_file', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'arch/s390/hypfs/hypfs_dbfs.c:dbfs_ioctl'),
+    ('thread_with_stdio_ops', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'fs/bcachefs/thread_with_file.c:thread_with_stdio_ioctl'),
+}
+ENOTTY_ORDER = ['file_operations.unlocked_ioctl', 'file_operations.compat_ioctl', 'v4l2_ioctl_ops.vidioc_default', 'snd_hwdep_ops.ioctl', 'snd_hwdep_ops.ioctl_compat', 'fb_ops.fb_ioctl', 'tty_operations.ioctl', 'tty_operations.compat_ioctl', 'watchdog_ops.ioctl', 'v4l2_subdev_core_ops.ioctl', 'block_device_operations.ioctl', 'block_device_operations.compat_ioctl', 'proto_ops.ioctl', 'proto_ops.compat_ioctl', 'tty_ldisc_ops.ioctl', 'tty_ldisc_ops.compat_ioctl', 'v4l2_file_operations.unlocked_ioctl', 'v4l2_file_operations.compat_ioctl32', 'v4l2_subdev_core_ops.compat_ioctl32', 'media_file_operations.ioctl', 'media_file_operations.compat_ioctl', 'dvb_device.kernel_ioctl', 'snd_rawmidi_global_ops.ioctl', 'snd_info_entry_ops.ioctl', 'snd_seq_oss_callback.ioctl', 'fb_ops.fb_compat_ioctl', 'uart_ops.ioctl', 'usb_serial_driver.ioctl', 'scsi_host_template.ioctl', 'scsi_host_template.compat_ioctl', 'dasd_discipline.ioctl', 'tape_discipline.ioctl_fn', 'bcache_device.ioctl', 'proto.compat_ioctl', 'pppox_proto.ioctl', 'ppp_channel_ops.ioctl', 'atm_ioctl.ioctl', 'atmdev_ops.ioctl', 'atmdev_ops.compat_ioctl', 'atmphy_ops.ioctl', 'usb_driver.unlocked_ioctl', 'usb_gadget_ops.ioctl', 'vfio_device_ops.ioctl', 'vfio_iommu_driver_ops.ioctl', 'uacce_ops.ioctl', 'proc_ops.proc_ioctl', 'proc_ops.proc_compat_ioctl', 'rtc_class_ops.ioctl', 'posix_clock_operations.ioctl', 'kvm_device_ops.ioctl', 'kvmppc_ops.arch_vm_ioctl', 'hypfs_dbfs_file.unlocked_ioctl', 'thread_with_stdio_ops.unlocked_ioctl']
+
+# Ops structures that are members of another structure and set at run time
+# through it (hw->ops.ioctl = fn): (container struct, member) -> ops struct.
+# The type of the member is only known from headers that spatch does not read.
+ENOTTY_EMBEDDED_OPS = {
+    ("snd_hwdep", "ops"): "snd_hwdep_ops",
+    ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
+}
+
+enotty_handlers = {}   # file -> {function: interface}
+enotty_helpers = {}    # file -> {function: (interface, cmd index)}
+enotty_trynext = {}    # file -> {function whose value a caller compares}
+enotty_static = {}     # file -> {static function}
+# Fallbacks of a try-next chain: file -> {function: set of call positions
+# reached only after the caller found a value equal to -ENOIOCTLCMD}, and
+# file -> {function: set of all its call positions}.
+enotty_fallback_calls = {}
+enotty_all_calls = {}
+# The sites the shapes claimed: file -> {(line, column): site}, and the
+# lines already printed per mode.  No rule changes the file before the
+# output rules, so every position is one of the original file.
+enotty_sites = {}
+enotty_printed = set()
+enotty_lines = {}      # file -> its lines, for the comment heuristic
+enotty_stripped_text = {}  # file -> its text without comments and cpp lines
+# The C file spatch works on and its targets (function -> command
+# parameter), set by enotty_t.  A dict: script rules run as functions, so
+# they cannot rebind a global name.
+enotty_current = {"file": None}
+enotty_cmd_of = {}
+
+ENOTTY_STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)")
+
+
+def enotty_struct_name(typ):
+    """'const struct file_operations *' -> 'file_operations' (or None)."""
+    m = ENOTTY_STRUCT_RE.search(str(typ))
+    return m.group(1) if m else None
+
+
+def enotty_interface(struct, field):
+    if (struct, field) in ENOTTY_INTERFACES:
+        return struct + "." + field
+    return None
+
+
+def enotty_add_handler(pos, fn, struct, field):
+    iface = enotty_interface(struct, field)
+    if iface is None:
+        return
+    # The first table row wins when one function serves two interfaces.
+    table = enotty_handlers.setdefault(pos[0].file, {})
+    old = table.get(fn)
+    if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old):
+        table[fn] = iface
+
+
+def enotty_to(iface):
+    return ENOTTY_INTERFACES[tuple(iface.split("."))][1]
+
+
+def enotty_add_helper(file, caller, helper, index):
+    """Record that caller hands its command to helper as argument index.
+    A helper of several handlers takes the first table row among them; one
+    whose callers want different answers (ENOTTY and ENOIOCTLCMD), or get
+    the command at different places, is dropped."""
+    found = enotty_lookup(file, caller)
+    if not found or helper == caller or helper in enotty_handlers.get(file, {}):
+        return
+    table = enotty_helpers.setdefault(file, {})
+    new = (found[0], index)
+    old = table.get(helper, new)
+    if old is None or old[1] != index or enotty_to(old[0]) != enotty_to(found[0]):
+        table[helper] = None
+    elif ENOTTY_ORDER.index(found[0]) <= ENOTTY_ORDER.index(old[0]):
+        table[helper] = new
+
+
+def enotty_lookup(file, fn):
+    """(interface, cmd index) for a handler or a dispatching helper, or None."""
+    if fn in enotty_trynext.get(file, ()):
+        return None
+    iface = enotty_handlers.get(file, {}).get(fn)
+    if iface is not None:
+        struct, field = iface.split(".")
+        return iface, ENOTTY_INTERFACES[(struct, field)][0]
+    helper = enotty_helpers.get(file, {}).get(fn)
+    if helper is not None and fn in enotty_static.get(file, ()):
+        return helper
+    return None
+
+
+def enotty_takes_cmd(file, fn, n):
+    """fn is a target whose command is its parameter number n."""
+    found = enotty_lookup(file, fn)
+    return found is not None and found[1] == int(n)
+
+
+def enotty_file_lines(file):
+    """Lines of a file, cached.  spatch reuses the names of its temporary
+    files (cocci_small_output-*.c), so the cache key includes the size and
+    modification time."""
+    try:
+        st = os.stat(file)
+    except OSError:
+        return []
+    key = (file, st.st_size, st.st_mtime_ns)
+    if enotty_lines.get(file, (None,))[0] != key:
+        try:
+            with open(file, errors="replace") as f:
+                enotty_lines[file] = (key, f.read().split("\n"))
+        except OSError:
+            return []
+    return enotty_lines[file][1]
+
+
+# A return that a comment ties to user space stays as it is: maintainers
+# write "user space relies on EINVAL" (or ABI, compat) beside such returns.
+# Heuristic: the comment text on the line of the site, or in the comment that
+# ends on the line before it (a whole /* ... */ block counts), or, when the
+# line before is the "if (...)" / "default:" / "else" heading the site, in
+# the comment that ends above that head, mentions user space, userspace,
+# ABI or compat.
+ENOTTY_ABI_WORDS = re.compile(r"user[\s-]*space|\bABI\b|compat", re.I)
+
+
+def enotty_comment_text(lines, index):
+    """Comment text of line `index` (0-based), including enclosing block."""
+    line = lines[index]
+    text = ""
+    m = re.search(r"//(.*)$", line)
+    if m:
+        text += m.group(1)
+    text += " ".join(re.findall(r"/\*(.*?)(?:\*/|$)", line))
+    stripped = line.strip()
+    if stripped.startswith("*") or stripped.endswith("*/"):
+        # Inside or at the end of a block comment: collect it upwards.
+        j = index
+        while j >= 0:
+            text += " " + lines[j]
+            if "/*" in lines[j]:
+                break
+            j -= 1
+    return text
+
+
+def enotty_abi_comment(pos):
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    text = enotty_comment_text(lines, line)
+    if line > 0:
+        text += " " + enotty_comment_text(lines, line - 1)
+        # "if (...)", "default:" or "else" heading the return: the comment
+        # above that head speaks about the return too.
+        head = lines[line - 1].strip()
+        if line > 1 and re.search(r"(?:\)|:|\{|\belse)$", head) and not head.startswith(("/*", "*", "//")):
+            text += " " + enotty_comment_text(lines, line - 2)
+    return bool(ENOTTY_ABI_WORDS.search(text))
+
+
+def enotty_strip_comments(text):
+    """Blank out comments, strings and character constants, keeping offsets."""
+    out = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|\x27(?:\\.|[^\x27\\])*\x27",
+                 lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return out
+
+
+def enotty_matching_brace(text, open_brace):
+    """Offset of the brace closing the one at open_brace, or -1."""
+    depth = 0
+    for i in range(open_brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def enotty_switch_after(pos, cmd):
+    """Body of the first switch on cmd after pos, as source text, or None."""
+    lines = enotty_file_lines(pos[0].file)
+    start = int(pos[0].line) - 1
+    text = enotty_strip_comments("\n".join(lines[start:]))
+    head = re.compile(r"\bswitch\s*\(\s*(?:" + re.escape(str(cmd)) + r"|_IOC_NR\s*\(\s*"
+                      + re.escape(str(cmd)) + r"\s*\))\s*\)\s*\{")
+    m = head.search(text, int(pos[0].column))
+    if m is None:
+        return None
+    close = enotty_matching_brace(text, m.end() - 1)
+    return text[m.end():close] if close >= 0 else None
+
+
+def enotty_return_after_switch(pos, cmd):
+    """True when the return at pos directly follows a switch on cmd that has
+    no default label and whose every case returns: only an unknown command
+    reaches the return.  Decided on the source text."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    before = lines[line][:int(pos[0].column)]
+    k = before.rfind("return")
+    if k < 0:
+        return False
+    text = enotty_strip_comments("\n".join(lines[:line] + [before[:k]]))
+    end = len(text.rstrip())
+    if end == 0 or text[end - 1] != "}":
+        return False
+    # Walk back to the brace that opens the block ending right here.
+    depth = 0
+    for i in range(end - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return False
+    head = re.search(r"\bswitch\s*\(\s*(?:" + re.escape(str(cmd)) + r"|_IOC_NR\s*\(\s*"
+                     + re.escape(str(cmd)) + r"\s*\))\s*\)\s*$", text[:i])
+    if head is None:
+        return False
+    cases = enotty_cases(text[i + 1:end - 1])
+    if not cases:
+        return False
+    for label, seg in cases:
+        if label.startswith("default"):
+            return False
+        if re.search(r"\b(?:break|goto)\b", seg):
+            return False
+        # Its last statement returns: not "if (c) return x;", which falls
+        # out of the switch to the final return when c is false.
+        if not re.search(r"\breturn\b", seg) or not enotty_case_leaves(enotty_no_cpp(seg)):
+            return False
+    return True
+
+
+ENOTTY_LABEL_RE = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
+ENOTTY_LEAVE_RE = re.compile(
+    r"\b(?:break|goto|continue|if|for|while|do|switch|fallthrough)\b")
+
+
+def enotty_cases(body):
+    """(label, statements) of each case of a switch body; labels falling
+    into the next label are merged into it.  None when it cannot split."""
+    depth, cuts = 0, []
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            cuts.append((m.start(), m.end()))
+    if not cuts or body[:cuts[0][0]].strip():
+        return None
+    out = []
+    for k, (s, e) in enumerate(cuts):
+        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
+        if seg.strip():
+            out.append((body[s:e], seg))
+        elif body[s:e].startswith("default"):
+            out.append((body[s:e], seg))
+    return out
+
+
+def enotty_every_case_assigns(pos, ret):
+    """True when the switch on the command after pos has no default label
+    and each of its cases assigns ret, or returns, before anything that
+    could leave the case (see ioctl_switch_no_default)."""
+    cmd = enotty_cmd(pos)
+    body = enotty_switch_after(pos, cmd) if cmd else None
+    cases = enotty_cases(body) if body is not None else None
+    if not cases or any(label.startswith("default") for label, _seg in cases):
+        return False
+    cases = [seg for _label, seg in cases]
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
+    for seg in cases:
+        first_assign = assign.search(seg)
+        first_leave = ENOTTY_LEAVE_RE.search(seg)
+        if first_assign is None:
+            return False
+        if first_leave is not None and first_leave.start() < first_assign.start():
+            return False
+    return True
+
+
+# A default label that a recognised command reaches by falling through
+# from the case above it (case OLD: default: ..., or statements ending in
+# fallthrough; or in anything but break, continue, goto or return) answers
+# that command too: its -EINVAL is a recognised-but-unsupported answer and
+# stays (drivers/pci/proc.c PCIIOC_WRITE_COMBINE).  Decided on the source
+# text, conservatively: a case counts as leaving only when its last
+# statement is a jump, a bare block ending in one, an if/else whose
+# branches all end in one, or a switch with a default label, no break and
+# a last case ending in one.
+ENOTTY_JUMP = r"(?:break|continue|goto\s+[A-Za-z_]\w*|return\b[^;]*)\s*;"
+
+
+def enotty_no_cpp(text):
+    """Blank out preprocessor lines (with their continuations)."""
+    return re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def enotty_open_brace(text, close):
+    """Offset of the brace opening the one closing at close, or -1."""
+    depth = 0
+    for i in range(close, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def enotty_branch_leaves(text):
+    """text ends with the then branch of "if (c) S": whether S ends in a jump
+    and, when this if is itself the else branch of an earlier if, so does
+    every earlier branch."""
+    text = text.rstrip()
+    if text.endswith("}"):
+        o = enotty_open_brace(text, len(text) - 1)
+        if o < 0 or not enotty_case_leaves(text[o + 1:-1]):
+            return False
+        head = text[:o].rstrip()
+    else:
+        m = re.search(r"\)\s*" + ENOTTY_JUMP + r"$", text)
+        if m is None:
+            return False
+        head = text[:m.start() + 1]
+    # head ends with "if (cond)": drop it and look for an "else" before.
+    if not head.endswith(")"):
+        return False
+    o = head.rfind("(")
+    depth = 0
+    for i in range(len(head) - 1, -1, -1):
+        depth += head[i] == ")"
+        depth -= head[i] == "("
+        if depth == 0:
+            o = i
+            break
+    before = head[:o].rstrip()
+    if not re.search(r"\bif$", before):
+        return False
+    before = before[:-2].rstrip()
+    if re.search(r"\belse$", before):
+        return enotty_branch_leaves(before[:-4])
+    return True
+
+
+def enotty_case_leaves(seg):
+    """Whether the statement list of a case ends in break, continue, goto or
+    return, so that it cannot fall into the next label."""
+    s = seg.strip()
+    if not s:
+        return False
+    if s.endswith("}"):
+        o = enotty_open_brace(s, len(s) - 1)
+        if o < 0:
+            return False
+        head = s[:o].rstrip()
+        if not head or head[-1] in ";{}:":
+            return enotty_case_leaves(s[o + 1:-1])
+        if re.search(r"\belse$", head):
+            return enotty_case_leaves(s[o + 1:-1]) and enotty_branch_leaves(head[:-4])
+        if re.search(r"\bswitch\s*\(.*\)$", head, re.S):
+            # A nested switch leaves when it has a default label, no break
+            # anywhere in it, and its last case ends in a jump.
+            inner = s[o + 1:-1]
+            cases = enotty_cases(inner)
+            return bool(cases) and not re.search(r"\bbreak\b", inner) and any(
+                label.startswith("default") for label, _seg in cases) and enotty_case_leaves(cases[-1][1])
+        return False
+    m = re.search(r"(?:^|[;{}:])\s*" + ENOTTY_JUMP + r"$", s)
+    if m is not None:
+        pre = s[:m.start() + 1]
+        return pre.count("{") == pre.count("}")
+    m = re.search(r"\belse\s*" + ENOTTY_JUMP + r"$", s)
+    if m is not None:
+        return enotty_branch_leaves(s[:m.start()])
+    return False
+
+
+def enotty_stripped(file):
+    """enotty_file_lines joined, comments and preprocessor lines blanked."""
+    lines = enotty_file_lines(file)
+    key = enotty_lines.get(file, (None,))[0]
+    cached = enotty_stripped_text.get(file)
+    if cached is None or cached[0] != key:
+        cached = (key, enotty_no_cpp(enotty_strip_comments("\n".join(lines))))
+        enotty_stripped_text[file] = cached
+    return cached[1]
+
+
+def enotty_not_fallen_into(pos, cmd):
+    """False when the site at pos lies under a default label of a switch on
+    the command that the case before it reaches by falling through."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return True
+    text = enotty_stripped(pos[0].file)
+    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
+    name = re.escape(str(cmd)) if cmd else r"[A-Za-z_]\w*"
+    head = re.compile(r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name
+                      + r"\s*\))\s*\)\s*$")
+    # The innermost switch on the command around pos.
+    depth, start = 0, -1
+    for i in range(min(offset, len(text)) - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            if depth > 0:
+                depth -= 1
+            elif head.search(text, max(0, i - 200), i):
+                start = i
+                break
+    if start < 0:
+        return True
+    body = text[start + 1:offset]
+    labels, depth = [], 0
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            labels.append((m.start(), m.end(), tok.startswith("default")))
+    if not labels or not labels[-1][2]:
+        return True
+    if len(labels) == 1:
+        return True
+    return enotty_case_leaves(body[labels[-2][1]:labels[-1][0]])
+
+
+# A helper is a dispatch helper only when some call that hands it the
+# command reaches it for an unknown command.  A call under explicit case
+# labels of a switch on the command, or in the then branch of
+# "if (cmd == A || cmd == B)", only ever passes recognised commands: the
+# unknown-command answers of the helper are dead code there, or argument
+# checks of a recognised command (drivers/sbus/char/openprom.c opromnext).
+# A call under default:, or before or after the switch, reaches it.
+# Decided on the source text with comments and preprocessor lines blanked.
+def enotty_unparen(text):
+    """text without the parentheses that enclose all of it."""
+    text = text.strip()
+    while text.startswith("(") and enotty_matching_paren(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    return text
+
+
+def enotty_operands(cond, op):
+    """The operands of a top-level op ("&&" or "||") chain, outer
+    parentheses removed."""
+    text = enotty_unparen(str(cond))
+    parts, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        ch = text[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and text.startswith(op, i):
+            parts.append(cur)
+            cur, i = "", i + len(op)
+            continue
+        cur += ch
+        i += 1
+    parts.append(cur)
+    return [enotty_unparen(part) for part in parts]
+
+
+def enotty_selects_commands(cond, cmd):
+    """True when the condition holds only for listed commands: every operand
+    of its || chain is, or is an && chain with, a "cmd == A" test."""
+    c = re.escape(str(cmd))
+    eq = re.compile(c + r"\s*==\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*==\s*" + c)
+    return all(any(eq.fullmatch(a) for a in enotty_operands(p, "&&"))
+               for p in enotty_operands(cond, "||"))
+
+
+def enotty_statement_start(text, end):
+    """Offset where the statement holding offset end starts: just after the
+    last semicolon or brace before it outside parentheses."""
+    depth = 0
+    for i in range(end - 1, -1, -1):
+        ch = text[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        elif depth == 0 and ch in ";{}":
+            return i + 1
+    return 0
+
+
+def enotty_if_selects(prefix, cmd):
+    """prefix is the start of a statement up to a call or an opening brace:
+    True when an "if (cond)" in it, whose then branch holds the rest, tests
+    cond == listed commands."""
+    for m in re.finditer(r"\bif\s*\(", prefix):
+        close = enotty_matching_paren(prefix, m.end() - 1)
+        if close > 0 and enotty_selects_commands(prefix[m.end():close], cmd):
+            return True
+    return False
+
+
+def enotty_label_reaches_unknown(body, cmd):
+    """body runs from the brace of a switch on the command to a call in it:
+    whether an unknown command gets there (the call is under default:, or
+    under labels that a default above falls into)."""
+    labels, depth = [], 0
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            labels.append((m.start(), m.end(), tok.startswith("default")))
+    if not labels:
+        return True
+    k = len(labels) - 1
+    while True:
+        if labels[k][2]:
+            return True
+        if k == 0:
+            return False
+        seg = body[labels[k - 1][1]:labels[k][0]]
+        if seg.strip() and enotty_case_leaves(seg):
+            return False
+        k -= 1
+
+
+def enotty_reaches_unknown(pos, cmd):
+    """Whether the call at pos passes unknown commands: False when it lies
+    under explicit case labels of a switch on cmd, or in the then branch of
+    an if that tests cmd == A || cmd == B, at any depth."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if cmd is None or line >= len(lines):
+        return True
+    text = enotty_stripped(pos[0].file)
+    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
+    name = re.escape(str(cmd))
+    head = re.compile(r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name
+                      + r"\s*\))\s*\)\s*$")
+    end = offset
+    while True:
+        if enotty_if_selects(text[enotty_statement_start(text, end):end], cmd):
+            return False
+        # The brace of the block around end.
+        depth, brace = 0, -1
+        for i in range(end - 1, -1, -1):
+            if text[i] == "}":
+                depth += 1
+            elif text[i] == "{":
+                if depth == 0:
+                    brace = i
+                    break
+                depth -= 1
+        if brace < 0:
+            return True
+        if head.search(text, max(0, brace - 200), brace) and \
+                not enotty_label_reaches_unknown(text[brace + 1:offset], cmd):
+            return False
+        end = brace
+
+
+def enotty_matching_paren(text, start):
+    depth = 0
+    for i in range(start, len(text)):
+        depth += text[i] == "("
+        depth -= text[i] == ")"
+        if depth == 0:
+            return i
+    return -1
+
+
+ENOTTY_OPERAND = r"[\w.>\-]+(?:\s*\([^()]*\))?"
+
+
+def enotty_command_test(cond, cmd, kind):
+    """Whether an if condition only tests the command number, so that its
+    -EINVAL branch answers unknown commands:
+      "=="   cmd == A || B == cmd || ...   (the else branch / fall-through)
+      "!="   cmd != A                      (the then branch)
+      "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N || ...
+    Anything else (&&, argument checks, _IOC_SIZE) is not such a test."""
+    if "&&" in str(cond):
+        return False
+    if cmd is None:
+        # A constraint sees no inherited names: the command parameter of
+        # any target of this file will do.
+        return any(enotty_command_test(cond, name, kind)
+                   for name in set(enotty_cmd_of.values()))
+    c = re.escape(str(cmd))
+    parts = enotty_operands(cond, "||")
+    if kind == "!=":
+        return len(parts) == 1 and bool(
+            re.fullmatch(c + r"\s*!=\s*" + ENOTTY_OPERAND, parts[0])
+            or re.fullmatch(ENOTTY_OPERAND + r"\s*!=\s*" + c, parts[0]))
+    if kind == "==":
+        return all(re.fullmatch(c + r"\s*==\s*" + ENOTTY_OPERAND, p)
+                   or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
+    ioc_type = r"_IOC_TYPE\s*\(\s*" + c + r"\s*\)"
+    ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
+    forms = [ioc_type + r"\s*!=\s*" + ENOTTY_OPERAND,
+             ENOTTY_OPERAND + r"\s*!=\s*" + ioc_type,
+             ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
+             ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr]
+    return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
+
+
+def enotty_enter(file):
+    """Called for each candidate target: a new .c file starts a new set of
+    targets.  spatch also matches the functions of the headers it reads
+    for a .c file; they join the targets of that file."""
+    if not file.endswith(".h") and enotty_current["file"] != file:
+        enotty_current["file"] = file
+        enotty_cmd_of.clear()
+
+
+def enotty_cmd(pos):
+    """Command parameter of the target function holding pos (or None)."""
+    return enotty_cmd_of.get(pos[0].current_element)
+
+
+def enotty_site_ok(pos):
+    """Position constraint of every site: not tied to user space by a
+    comment.  Filters are constraints, not include_match(False) in a script
+    rule: a dropped match would also drop the environment of the handler for
+    every later rule of the combined patch."""
+    return not enotty_abi_comment(pos)
+
+
+def enotty_add_call(table, pos, fn):
+    table.setdefault(pos[0].file, {}).setdefault(fn, set()).add(
+        (pos[0].line, pos[0].column))
+
+
+def enotty_fallback(file, fn):
+    """fn is called, and only called, after its caller compared a value
+    with -ENOIOCTLCMD: it is the last step of a try-next chain (the core
+    trying its own commands once every handler said "not mine").  Its
+    -ENOIOCTLCMD is the chain answer, turned into -ENOTTY by the core or
+    the VFS; it stays (net/socket.c compat_sock_ioctl_trans)."""
+    guarded = enotty_fallback_calls.get(file, {}).get(fn)
+    if not guarded:
+        return False
+    return enotty_all_calls.get(file, {}).get(fn, set()) <= guarded
+
+
+def enotty_leaf_converts(fn):
+    """A leaf -ENOIOCTLCMD of fn becomes -ENOTTY: its interface answers
+    ENOTTY and does not keep -ENOIOCTLCMD, and fn is not the fallback of a
+    try-next chain (enotty_fallback)."""
+    if enotty_fallback(enotty_current["file"], fn):
+        return False
+    found = enotty_lookup(enotty_current["file"], fn)
+    for file in enotty_handlers:
+        if found is None and file.endswith(".h"):
+            found = enotty_lookup(file, fn)
+    if found is None:
+        return False
+    _cmd_arg, to, keep, _dispatch = ENOTTY_INTERFACES[tuple(found[0].split("."))]
+    return to == "ENOTTY" and not keep
+
+
+def enotty_key(pos):
+    return (pos.line, pos.column)
+
+
+def enotty_claim(ps, fn, frm, rule):
+    """A shape found the sites ps of fn.  The first shape to claim a token
+    names it; a function that is no target of the file (a header function
+    the lookup does not know) claims nothing."""
+    found = enotty_lookup(ps[0].file, fn)
+    if found is None:
+        return
+    iface = found[0]
+    table = enotty_sites.setdefault(ps[0].file, {})
+    for pos in ps:
+        table.setdefault(enotty_key(pos), (fn, iface, str(frm), enotty_to(iface), rule))
+
+
+def enotty_site_of(ps):
+    """(function, interface, from, to, rule) of a claimed token, or None."""
+    return enotty_sites.get(ps[0].file, {}).get(enotty_key(ps[0]))
+
+
+def enotty_first(ps, mode):
+    """True once per line and mode: a line holds one site."""
+    key = (ps[0].file, ps[0].line, mode)
+    if key in enotty_printed:
+        return False
+    enotty_printed.add(key)
+    return True
+
+
+def enotty_tsv(ps):
+    fn, iface, frm, to, rule = enotty_site_of(ps)
+    print("ENOTTY-SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
+          % (ps[0].file, ps[0].line, fn, iface, frm, to, rule))
+
+
+def enotty_message(ps):
+    fn, iface, frm, to, _rule = enotty_site_of(ps)
+    return ("%s: unknown ioctl command answered with -%s; %s handlers "
+            "answer -%s" % (fn, frm, iface, to))
+
+// Handlers named in a static initializer: struct S x = { .F = fn };
+@enotty_ops@
+identifier S, F, fn, x;
+position p;
+@@
+struct S x@p = { ..., .F = fn, ... };
+
+@script:python@
+S << enotty_ops.S;
+F << enotty_ops.F;
+fn << enotty_ops.fn;
+p << enotty_ops.p;
+@@
+enotty_add_handler(p, fn, S, F)
+
+// Handlers stored at run time: fops.F = fn; ops->F = fn; (typed: the
+// expression's struct type must be known in the file).
+@enotty_ops_rt@
+type T;
+T e;
+identifier F, fn;
+position p;
+@@
+(
+e.F@p = fn
+|
+e->F@p = fn
+)
+
+@script:python@
+T << enotty_ops_rt.T;
+F << enotty_ops_rt.F;
+fn << enotty_ops_rt.fn;
+p << enotty_ops_rt.p;
+@@
+enotty_add_handler(p, fn, enotty_struct_name(T), F)
+
+// Ops structures embedded in another one: hw->ops.ioctl = fn;
+@enotty_ops_emb@
+type T;
+T e;
+identifier M, F, fn;
+position p;
+@@
+(
+e->M.F@p = fn
+|
+e.M.F@p = fn
+)
+
+@script:python@
+T << enotty_ops_emb.T;
+M << enotty_ops_emb.M;
+F << enotty_ops_emb.F;
+fn << enotty_ops_emb.fn;
+p << enotty_ops_emb.p;
+@@
+ops = ENOTTY_EMBEDDED_OPS.get((enotty_struct_name(T), M))
+if ops is not None:
+    enotty_add_handler(p, fn, ops, F)
+
+// A function whose value a caller compares with an error code answers a
+// try-next protocol (ret = f(...); if (ret != -ENOIOCTLCMD) return ret;):
+// its errors are not the final answer, so it is left alone.
+@enotty_cmp@
+identifier f;
+identifier C = {EINVAL, ENOIOCTLCMD, ENOTTY, ENOSYS};
+binary operator op = {==, !=};
+position p;
+@@
+(
+f@p(...) op -C
+|
+ -C op f@p(...)
+)
+
+@script:python@
+f << enotty_cmp.f;
+p << enotty_cmp.p;
+@@
+enotty_trynext.setdefault(p[0].file, set()).add(f)
+
+@enotty_cmp2 exists@
+identifier f;
+expression r, E;
+identifier C = {EINVAL, ENOIOCTLCMD, ENOTTY, ENOSYS};
+binary operator op = {==, !=};
+statement S1, S2;
+position p;
+@@
+r = f@p(...);
+... when != r = E
+(
+if (<+... r op -C ...+>) S1 else S2
+|
+if (<+... r op -C ...+>) S1
+|
+return <+... r op -C ...+>;
+)
+
+@script:python@
+f << enotty_cmp2.f;
+p << enotty_cmp2.p;
+@@
+enotty_trynext.setdefault(p[0].file, set()).add(f)
+
+// A function called only where its caller has found a value equal to
+// -ENOIOCTLCMD is the fallback of a try-next chain:
+//     if (ret == -ENOIOCTLCMD) ret = fallback(..);
+//     if (ret != -ENOIOCTLCMD) return ret; return fallback(..);
+// Its own -ENOIOCTLCMD is the answer of the whole chain (enotty_fallback).
+@enotty_fb@
+identifier fb;
+expression E, E1, E2, r;
+position p;
+@@
+(
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) { ... r = fb@p(...); ... }
+|
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) { ... return fb@p(...); }
+|
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) r = fb@p(...);
+|
+if (\(E == -ENOIOCTLCMD\|-ENOIOCTLCMD == E\|E == -ENOIOCTLCMD && E1\)) return fb@p(...);
+|
+if (\(E != -ENOIOCTLCMD\|-ENOIOCTLCMD != E\)) return E2;
+return fb@p(...);
+|
+if (\(E != -ENOIOCTLCMD\|-ENOIOCTLCMD != E\)) return E2;
+r = fb@p(...);
+)
+
+@script:python@
+fb << enotty_fb.fb;
+p << enotty_fb.p;
+@@
+for q in p:
+    enotty_add_call(enotty_fallback_calls, [q], fb)
+
+@enotty_fb_all@
+identifier fb : script:python () { any(fb in t for t in enotty_fallback_calls.values()) };
+position p;
+@@
+fb@p(...)
+
+@script:python@
+fb << enotty_fb_all.fb;
+p << enotty_fb_all.p;
+@@
+for q in p:
+    enotty_add_call(enotty_all_calls, [q], fb)
+
+@enotty_static_fn@
+identifier fn;
+type T;
+position p;
+@@
+static T fn@p(...) { ... }
+
+@script:python@
+fn << enotty_static_fn.fn;
+p << enotty_static_fn.p;
+@@
+enotty_static.setdefault(p[0].file, set()).add(fn)
+
+// Handlers, and the static helpers they hand their command to.  A
+// function takes part with its command parameter: the one at the index
+// its interface (or its caller) gives, bound by name.
+@enotty_h@
+identifier fn, cmd;
+parameter list[n] ps;
+type T;
+position p;
+@@
+fn@p(ps, T cmd, ...) { ... }
+
+@script:python@
+fn << enotty_h.fn;
+n << enotty_h.n;
+p << enotty_h.p;
+@@
+if not enotty_takes_cmd(p[0].file, fn, n):
+    cocci.include_match(False)
+
+@enotty_call forall@
+identifier enotty_h.fn, enotty_h.cmd;
+identifier helper, ret;
+expression list[n] es;
+expression E;
+type T;
+position p;
+@@
+fn(...) { <...
+(
+return helper@p(es, cmd, ...);
+|
+return (T)helper@p(es, cmd, ...);
+|
+ret = helper@p(es, cmd, ...);
+... when != ret = E
+return ret;
+)
+...> }
+
+@script:python@
+fn << enotty_h.fn;
+cmd << enotty_h.cmd;
+helper << enotty_call.helper;
+n << enotty_call.n;
+p << enotty_call.p;
+@@
+if any(enotty_reaches_unknown([q], cmd) for q in p):
+    enotty_add_helper(p[0].file, fn, helper, int(n))
+
+// Second level: the helpers of those helpers.
+@enotty_h2@
+identifier fn, cmd;
+parameter list[n] ps;
+type T;
+position p;
+@@
+fn@p(ps, T cmd, ...) { ... }
+
+@script:python@
+fn << enotty_h2.fn;
+n << enotty_h2.n;
+p << enotty_h2.p;
+@@
+if not enotty_takes_cmd(p[0].file, fn, n):
+    cocci.include_match(False)
+
+@enotty_call2 forall@
+identifier enotty_h2.fn, enotty_h2.cmd;
+identifier helper, ret;
+expression list[n] es;
+expression E;
+type T;
+position p;
+@@
+fn(...) { <...
+(
+return helper@p(es, cmd, ...);
+|
+return (T)helper@p(es, cmd, ...);
+|
+ret = helper@p(es, cmd, ...);
+... when != ret = E
+return ret;
+)
+...> }
+
+@script:python@
+fn << enotty_h2.fn;
+cmd << enotty_h2.cmd;
+helper << enotty_call2.helper;
+n << enotty_call2.n;
+p << enotty_call2.p;
+@@
+if any(enotty_reaches_unknown([q], cmd) for q in p):
+    enotty_add_helper(p[0].file, fn, helper, int(n))
+
+// The targets of the shapes: handlers and dispatch helpers.
+@enotty_target@
+identifier fn, cmd;
+parameter list[n] ps;
+type T;
+position p;
+@@
+fn@p(ps, T cmd, ...) { ... }
+
+@script:python enotty_t@
+fn << enotty_target.fn;
+cmd << enotty_target.cmd;
+n << enotty_target.n;
+p << enotty_target.p;
+@@
+enotty_enter(p[0].file)
+if enotty_takes_cmd(p[0].file, fn, n):
+    enotty_cmd_of[fn] = cmd
+else:
+    cocci.include_match(False)
+
+// ---- shapes/ioctl_default_assign.smpl
+
+// default: ret = -EINVAL; break; in the switch on the command, when ret is
+// what the function then returns.  Fall-through as in ioctl_default_return.
+@da forall@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+identifier ret;
+expression E;
+position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+@@
+fn(...) { <...
+switch (\(cmd\|_IOC_NR(cmd)\)) {
+default:
+...
+ret = -err@p;
+...
+}
+... when != ret = E
+return ret;
+...> }
+
+@script:python@
+p << da.p;
+fn << enotty_target.fn;
+err << da.err;
+@@
+enotty_claim(p, fn, err, "ioctl_default_assign")
+
+// ---- shapes/ioctl_default_return.smpl
+
+// default: return -EINVAL; in the switch on the command.  A default that
+// the case above it reaches by falling through also answers that command
+// and stays (enotty_not_fallen_into).
+@dr forall@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+@@
+fn(...) { <...
+switch (\(cmd\|_IOC_NR(cmd)\)) {
+default:
+...
+return -err@p;
+}
+...> }
+
+@script:python@
+p << dr.p;
+fn << enotty_target.fn;
+err << dr.err;
+@@
+enotty_claim(p, fn, err, "ioctl_default_return")
+
+// ---- shapes/ioctl_if_chain.smpl
+
+// if (cmd == A || cmd == B) ... else return -EINVAL; (or else ret =
+// -EINVAL;), and if (cmd == A) { ... return ...; } return -EINVAL;: the
+// condition must test only the command (enotty_command_test).
+@ic exists@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+identifier ret;
+expression C : script:python () { enotty_command_test(C, None, "==") };
+expression E2;
+statement S;
+position p : script:python () { enotty_site_ok(p) };
+@@
+fn(...) { ... when any
+(
+if (C) S else return -err@p;
+|
+if (C) S else { return -err@p; }
+|
+if (C) S else { ret = -err@p; }
+|
+if (C) return E2;
+return -err@p;
+|
+if (C) { ... return E2; }
+return -err@p;
+)
+... when any
+}
+
+@script:python@
+p << ic.p;
+fn << enotty_target.fn;
+err << ic.err;
+@@
+enotty_claim(p, fn, err, "ioctl_if_chain")
+
+// A handler that knows one command: if (cmd != A) return -EINVAL;
+@ine exists@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+expression A;
+position p : script:python () { enotty_site_ok(p) };
+@@
+fn(...) { ... when any
+if (\(cmd != A\|A != cmd\)) return -err@p;
+... when any
+}
+
+@script:python@
+p << ine.p;
+fn << enotty_target.fn;
+err << ine.err;
+@@
+enotty_claim(p, fn, err, "ioctl_if_chain")
+
+// ---- shapes/ioctl_ioc_guard.smpl
+
+// Guards that reject a foreign command before the dispatch:
+// if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
+@ig exists@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+expression C : script:python () { enotty_command_test(C, None, "_IOC") };
+position p : script:python () { enotty_site_ok(p) };
+@@
+fn(...) { ... when any
+if (C) return -err@p;
+... when any
+}
+
+@script:python@
+p << ig.p;
+fn << enotty_target.fn;
+err << ig.err;
+@@
+enotty_claim(p, fn, err, "ioctl_ioc_guard")
+
+// ---- shapes/ioctl_leaf_enoioctlcmd.smpl
+
+// A leaf return -ENOIOCTLCMD; in a handler of an interface whose core hands
+// the value to user space (to=ENOTTY, keep_enoioctlcmd=no), unless the
+// function is the last step of a try-next chain (enotty_leaf_converts).
+@le forall@
+identifier enotty_target.fn;
+identifier err = {ENOIOCTLCMD};
+position p : script:python (fn) { enotty_site_ok(p) and enotty_leaf_converts(fn) };
+@@
+fn(...) { <...
+return -err@p;
+...> }
+
+@script:python@
+p << le.p;
+fn << enotty_target.fn;
+err << le.err;
+@@
+enotty_claim(p, fn, err, "ioctl_leaf_enoioctlcmd")
+
+// ---- shapes/ioctl_switch_no_default.smpl
+
+// A switch on the command without a default label.  The initialiser of
+// the returned variable changes only when every case assigns it (or
+// returns) before it can leave (enotty_every_case_assigns); a final
+// return -EINVAL; only when every case ends in a return, so that only an
+// unknown command gets there (enotty_return_after_switch).
+@nd forall@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+identifier ret;
+type T;
+expression E;
+position p : script:python (ret) { enotty_site_ok(p) and enotty_every_case_assigns(p, ret) };
+@@
+fn(...) {
+... when any
+T ret = -err@p;
+... when != ret
+switch (cmd) { case ...: ... }
+... when != ret = E
+return ret;
+}
+
+@script:python@
+p << nd.p;
+fn << enotty_target.fn;
+err << nd.err;
+@@
+enotty_claim(p, fn, err, "ioctl_switch_no_default")
+
+@nr forall@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+position p : script:python () { enotty_site_ok(p) and enotty_return_after_switch(p, enotty_cmd(p)) };
+@@
+fn(...) { <...
+return -err@p;
+...> }
+
+@script:python@
+p << nr.p;
+fn << enotty_target.fn;
+err << nr.err;
+@@
+enotty_claim(p, fn, err, "ioctl_switch_no_default")
+
+// ---- lib/output.smpl
+
+// One output for every shape.  The shapes only match and claim their
+// sites (enotty_claim); this rule finds each claimed token again, and the
+// rules below print or change it in the mode asked for.
+@enotty_site@
+identifier err = {EINVAL, ENOSYS, ENOIOCTLCMD};
+position p : script:python () { enotty_site_of(p) is not None };
+@@
+err@p
+
+@script:python enotty_answer@
+p << enotty_site.p;
+to;
+@@
+coccinelle.to = cocci.make_ident(enotty_site_of(p)[3])
+
+@script:python depends on tsv@
+p << enotty_site.p;
+@@
+if enotty_first(p, "tsv"):
+    enotty_tsv(p)
+
+@script:python depends on report@
+p << enotty_site.p;
+@@
+if enotty_first(p, "report"):
+    coccilib.report.print_report(p[0], "WARNING: " + enotty_message(p))
+
+@script:python depends on org@
+p << enotty_site.p;
+@@
+if enotty_first(p, "org"):
+    coccilib.org.print_todo(p[0], enotty_message(p))
+
+@depends on context@
+identifier enotty_site.err;
+position enotty_site.p;
+@@
+* err@p
+
+@depends on patch@
+identifier enotty_site.err;
+identifier enotty_answer.to;
+position enotty_site.p;
+@@
+- err@p
++ to
