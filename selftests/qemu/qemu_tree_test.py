@@ -13,18 +13,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import qemu_tree  # noqa: E402
 from enotty.errors import UsageError  # noqa: E402
 
-PATCH_A = """\
-diff --git a/drv/a.c b/drv/a.c
---- a/drv/a.c
-+++ b/drv/a.c
-@@ -1,3 +1,3 @@
- int f(void)
- {
--\treturn -EINVAL;
-+\treturn -ENOTTY;
-"""
+# The mutant's shape: one errno in one file.
+PATCH_A = "".join(line + "\n" for line in (
+    "--- a/drv/a.c", "+++ b/drv/a.c", "@@ -1 +1 @@", "-int f(void) { return -EINVAL; }",
+    "+int f(void) { return -ENOTTY; }"))
 
-A = b"int f(void)\n{\n\treturn -EINVAL;\n}\n"
+A = b"int f(void) { return -EINVAL; }\n"
 
 
 @pytest.fixture
