@@ -661,7 +661,9 @@ static void collect_targets(char **patterns, int npatterns)
 			continue;
 		if (!npatterns && t->rule && (t->rule->flags & R_EXPLICIT))
 			continue;
-		targets[j++] = *t;
+		if (j != k)
+			targets[j] = *t;
+		j++;
 	}
 	ntargets = j;
 	qsort(targets, ntargets, sizeof(targets[0]), by_name);
