@@ -280,6 +280,7 @@ class Binding:
     field: str
     function: str
     offset: int
+    via: str = ""        # `hw->ops.ioctl = fn`: 'snd_hwdep.ops' (container struct.member)
 
 
 _STRUCT_HEAD = re.compile(r"\bstruct\s+([A-Za-z_]\w*)\s+[\w\s\*\[\]]*?=\s*$")
@@ -295,17 +296,27 @@ def bindings(text: str) -> list[Binding]:
         function = m.group(3)
         if function in ("NULL", "0"):
             continue
-        struct = ""
-        if m.group(1) == ".":
+        struct, via = "", ""
+        before = text[max(0, m.start() - 80):m.start() + len(m.group(1))]
+        embedded = _EMBEDDED.search(before) if m.group(1) == "." else None
+        if embedded:
+            # An ops structure inside another one: hw->ops.ioctl = fn.
+            t = re.findall(_TYPED_VAR.format(var=re.escape(embedded.group(1))), text[:m.start()])
+            if t:
+                via = f"{t[-1]}.{embedded.group(2)}"
+        elif m.group(1) == ".":
             struct = _initialiser_struct(text, m.start())
-        if not struct:
-            var = re.search(r"([A-Za-z_]\w*)\s*(?:\.|->)\s*$", text[max(0, m.start() - 80):m.start() + len(m.group(1))])
+        if not struct and not embedded:
+            var = re.search(r"([A-Za-z_]\w*)\s*(?:\.|->)\s*$", before)
             if var:
                 t = re.findall(_TYPED_VAR.format(var=re.escape(var.group(1))), text[:m.start()])
                 if t:
                     struct = t[-1]
-        found.append(Binding(struct, m.group(2), function, m.start(3)))
+        found.append(Binding(struct, m.group(2), function, m.start(3), via))
     return found
+
+
+_EMBEDDED = re.compile(r"([A-Za-z_]\w*)\s*(?:\.|->)\s*([A-Za-z_]\w*)\s*\.\s*$")
 
 
 def _initialiser_struct(text: str, offset: int) -> str:

@@ -7,7 +7,8 @@ the static helpers of the same file.  This module reads the whole tree
 once, per file and cached by content, and joins the facts of all files:
 
   * ops bindings: `.F = fn` in an initialiser of `struct S`, run-time
-    `x.F = fn` / `x->F = fn` with x declared `struct S` (S.F a row of
+    `x.F = fn` / `x->F = fn` with x declared `struct S`, `hw->ops.F = fn`
+    for the ops structures in EMBEDDED_OPS (S.F a row of
     cocci/interfaces.tsv, or F the field of exactly one row when S is not
     in the text);
   * per function, the calls that hand a parameter on and return the
@@ -25,10 +26,8 @@ calls that can be reached with an unknown command, and reports for each
 file the targets defined there that the rules cannot find on their own: a
 handler whose ops table is in another file, a non-static helper, a helper
 whose caller is in another file or is itself such a target, a callback, a
-helper whose returned value its caller adjusts first.  The function
-an interface names as its dispatcher (the core that calls the handler,
-file and name as cocci/interfaces.tsv gives them) is never a target, nor
-is a wrapper that is handed a callback with the command.
+helper whose returned value its caller adjusts first.  A wrapper that is
+handed a callback with the command is never a target.
 
 Files without `ioctl`/`vidioc_default` only contribute their function
 definitions (read without cleaning the text, which is the slow part), so
@@ -54,10 +53,19 @@ from . import csource, rules, tree
 from .errors import UsageError
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-4"
+VERSION = "enotty-facts-5"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
+
+# Ops structures that are members of another structure, set at run time
+# through it (hw->ops.ioctl = fn): container struct.member -> ops struct.
+# The same table as ENOTTY_EMBEDDED_OPS in cocci/lib/handlers.smpl: the
+# member's type is only in headers, which neither reads.
+EMBEDDED_OPS = {
+    "snd_hwdep.ops": "snd_hwdep_ops",
+    "video_device.ioctl_ops": "v4l2_ioctl_ops",
+}
 TRYNEXT_ERRNOS = r"-\s*E(?:INVAL|NOIOCTLCMD|NOTTY|NOSYS)\b"
 
 
@@ -253,7 +261,7 @@ def file_facts(data: bytes) -> dict:
     """The facts of one C file, as a JSON-able record:
 
     defs:      {name: [static, [parameter names]]}
-    bindings:  [[struct or '', field, function]]
+    bindings:  [[struct or '', field, function, container struct.member or '']]
     calls:     [[caller, param index, callee, argument index, reaches unknown,
                  the rules' form]]  -- the callee's value is returned
     callbacks: [[caller, param index, wrapper, argument index of the command,
@@ -266,7 +274,7 @@ def file_facts(data: bytes) -> dict:
     text = csource.clean(text)
     funcs = csource.functions(text)
     defs = {f.name: [f.static, f.param_names()] for f in funcs}
-    bindings = [[b.struct, b.field, b.function] for b in csource.bindings(text)]
+    bindings = [[b.struct, b.field, b.function, b.via] for b in csource.bindings(text)]
     calls, callbacks = [], []
     local_functions = {f.name for f in funcs}
     trynext = _compared_callees(text, funcs) if re.search(r"[!=]=", text) else set()
@@ -397,21 +405,18 @@ def collect(root: Path, files: Iterable[str], jobs: int = 1,
 
 # ------------------------------------------------------------ the join
 
-def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]], set[tuple[str, str]]]:
-    """(struct, field) -> cmd_arg; field -> its interfaces; the dispatchers
-    as (file, function)."""
-    table, by_field, dispatchers = {}, {}, set()
+def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
+    """(struct, field) -> cmd_arg; field -> its interfaces."""
+    table, by_field = {}, {}
     for i in rules.interfaces():
         table[(i.struct, i.field)] = i.cmd_arg
         by_field.setdefault(i.field, []).append(i.name)
-        if ":" in i.dispatch:
-            dispatchers.add(tuple(i.dispatch.split(":", 1)))
-    return table, by_field, dispatchers
+    return table, by_field
 
 
 def join(records: dict[str, dict]) -> list[Target]:
     """Every target that the per-file rules cannot see on their own."""
-    table, by_field, dispatchers = _interfaces()
+    table, by_field = _interfaces()
     defined: dict[str, list[tuple[str, bool, list[str]]]] = {}
     for rel, rec in records.items():
         for name, (static, params) in rec["defs"].items():
@@ -437,8 +442,7 @@ def join(records: dict[str, dict]) -> list[Target]:
             return []
         defs = defined.get(name, [])
         local = [d for d in defs if d[0] == near]
-        found = local[-1:] if local else [d for d in defs if not d[1]]
-        return [d for d in found if (d[0], name) not in dispatchers]
+        return local[-1:] if local else [d for d in defs if not d[1]]
 
     # (file, function, interface, cmd_arg) -> (shallowest depth, whether
     # the rules reach it on their own along some path).  A target is
@@ -459,7 +463,8 @@ def join(records: dict[str, dict]) -> list[Target]:
         work.append((rel, fn, iface, cmd_arg, depth, own))
 
     for rel, rec in sorted(records.items()):
-        for struct, field, fn in rec.get("bindings", ()):
+        for struct, field, fn, via in rec.get("bindings", ()):
+            struct = EMBEDDED_OPS.get(via, struct)
             if (struct, field) in table:
                 iface = f"{struct}.{field}"
             elif not struct and len(by_field.get(field, ())) == 1:

@@ -23,6 +23,8 @@ EXPECTED = {
     # Bound in fops.c (an initialiser, and a run-time ops->ioctl = fn).
     ("drivers/demo/handler.c", "ext_handler", "file_operations.unlocked_ioctl", 1),
     ("drivers/demo/handler.c", "ext_tty_handler", "tty_operations.ioctl", 1),
+    # hw->ops.ioctl = fn, hw a struct snd_hwdep: the command is argument 2.
+    ("drivers/demo/handler.c", "ext_hwdep_ioctl", "snd_hwdep_ops.ioctl", 2),
     # Static helper of a handler bound elsewhere; the command is argument 2.
     ("drivers/demo/handler.c", "ext_fallback", "file_operations.unlocked_ioctl", 2),
     # Callback handed to dvb_usercopy with the command.
@@ -139,7 +141,7 @@ static const struct file_operations o = { .unlocked_ioctl = g };
     # not in the rules' form (err is assigned again before the return).
     assert {(c[2], c[3], c[5]) for c in record["calls"]} == {
         ("second", 1, False), ("checked", 0, True), ("last", 1, True)}
-    assert record["bindings"] == [["file_operations", "unlocked_ioctl", "g"]]
+    assert record["bindings"] == [["file_operations", "unlocked_ioctl", "g", ""]]
 
 
 def test_file_without_ops_member_gives_only_its_exported_definitions() -> None:
@@ -175,20 +177,21 @@ def test_command_line(tmp_path: Path) -> None:
         assert res.returncode == 2 and res.stderr.startswith("enotty: ") and "Traceback" not in res.stderr
 
 
-def test_dispatcher_is_left_out_only_in_its_own_file() -> None:
-    # cocci/interfaces.tsv names arch/powerpc/kvm/powerpc.c:kvm_arch_vm_ioctl
-    # as the dispatcher of kvmppc_ops.arch_vm_ioctl; x86's function of that
-    # name is a plain handler that kvm_main.c hands unknown commands to.
+def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
+    # kvm_vm_ioctl hands unknown VM ioctls to each architecture's
+    # kvm_arch_vm_ioctl (non-static, another file); powerpc's also
+    # dispatches to kvmppc_ops, and is a target all the same.
     records = {
         "virt/kvm/kvm_main.c": {
             "defs": {"kvm_vm_ioctl": [True, ["filp", "ioctl", "arg"]]},
-            "bindings": [["file_operations", "unlocked_ioctl", "kvm_vm_ioctl"]],
+            "bindings": [["file_operations", "unlocked_ioctl", "kvm_vm_ioctl", ""]],
             "calls": [["kvm_vm_ioctl", 1, "kvm_arch_vm_ioctl", 1, True, True]],
             "callbacks": [], "trynext": []},
         "arch/powerpc/kvm/powerpc.c": {"defs": {"kvm_arch_vm_ioctl": [False, ["filp", "ioctl", "arg"]]}},
         "arch/x86/kvm/x86.c": {"defs": {"kvm_arch_vm_ioctl": [False, ["filp", "ioctl", "arg"]]}},
     }
     assert facts.join(records) == [
+        facts.Target("arch/powerpc/kvm/powerpc.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1),
         facts.Target("arch/x86/kvm/x86.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
     records["arch/x86/kvm/x86.c"]["trynext"] = ["kvm_arch_vm_ioctl"]
     assert facts.join(records) == []

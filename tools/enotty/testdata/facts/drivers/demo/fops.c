@@ -63,3 +63,11 @@ static int demo_probe(struct tty_driver *drv)
 	ops->ioctl = ext_tty_handler;
 	return 0;
 }
+
+static int demo_hwdep_new(struct snd_card *card)
+{
+	struct snd_hwdep *hw;
+
+	hw->ops.ioctl = ext_hwdep_ioctl;
+	return 0;
+}

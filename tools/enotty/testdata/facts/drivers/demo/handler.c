@@ -36,6 +36,11 @@ int ext_tty_handler(struct tty_struct *tty, unsigned int cmd, unsigned long arg)
 	return -ENOIOCTLCMD;
 }
 
+int ext_hwdep_ioctl(struct snd_hwdep *hw, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return -EINVAL;
+}
+
 /* Same name as a helper elsewhere, but static: not that helper. */
 static int shared_helper(struct file *f, unsigned int cmd, unsigned long arg)
 {
