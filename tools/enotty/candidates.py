@@ -116,7 +116,7 @@ class Tree:
                 self.ioctl_files.append(rel)
             if not any(t in data for t in ERRNO_TOKENS) and not any(t in data for t in IOCTL_TOKENS):
                 continue   # holds no site and binds no handler
-            for m in csource._DEF_HEAD.finditer(csource.decode(data)):
+            for m in csource.DEF_HEAD.finditer(csource.decode(data)):
                 self.defined_in.setdefault(m.group(2), []).append(rel)
         self.ioctl_files.sort()
 
@@ -149,7 +149,7 @@ _RETURN_ERR = re.compile(r"\breturn\s*\(?\s*-\s*(EINVAL|ENOSYS)\b\s*\)?\s*;")
 _ASSIGN_ERR = re.compile(r"(?<![\w>.])([A-Za-z_]\w*)\s*=\s*-\s*(EINVAL|ENOSYS)\b\s*;")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _CAST = re.compile(r"^\(\s*(?:unsigned\s+)?\w+\s*\)\s*")
-_NOT_CALLEES = csource._NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
+_NOT_CALLEES = csource.NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
 
 
 def _word_re(words: Iterable[str]) -> re.Pattern:

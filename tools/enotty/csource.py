@@ -140,13 +140,13 @@ _TYPE_WORDS = frozenset({
     "double", "const", "volatile", "struct", "union", "enum", "__user",
 })
 
-_NOT_FUNCTIONS = frozenset({
+NOT_FUNCTIONS = frozenset({
     "if", "while", "for", "switch", "return", "sizeof", "defined", "do", "else",
     "typeof", "__typeof__", "__attribute__", "asm", "__asm__",
 })
 
 # Column-0 definition heads: optional return type words, the name, `(`.
-_DEF_HEAD = re.compile(r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(", re.M)
+DEF_HEAD = re.compile(r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(", re.M)
 _ATTRIBUTE = re.compile(r"\s*([A-Za-z_]\w*)\s*")
 
 
@@ -172,11 +172,11 @@ def functions(text: str) -> list[Function]:
     """
     found = []
     pos = 0
-    for m in _DEF_HEAD.finditer(text):
+    for m in DEF_HEAD.finditer(text):
         if m.start() < pos:                  # inside the previous body
             continue
         name = m.group(2)
-        if name in _NOT_FUNCTIONS:
+        if name in NOT_FUNCTIONS:
             continue
         prefix = m.group(1) or ""
         if re.search(r"[=;]|\btypedef\b|\breturn\b", prefix):

@@ -82,12 +82,10 @@ class Target:
 _RAW_DEF = re.compile(
     r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)[^;{}()=]*\{",
     re.M)
-_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _CAST = re.compile(r"^\(\s*(?:unsigned\s+)?\w+\s*\)\s*")
 _RETURN_PREFIX = re.compile(r"\breturn\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
 _ASSIGN_PREFIX = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
-_COMPARED_CALL = re.compile(r"\)\s*[!=]=\s*" + TRYNEXT_ERRNOS)
-_NOT_CALLEES = csource._NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
+_NOT_CALLEES = csource.NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
 
 
 def _definitions_uncleaned(text: str) -> dict[str, list]:
@@ -99,7 +97,7 @@ def _definitions_uncleaned(text: str) -> dict[str, list]:
     for m in _RAW_DEF.finditer(text):
         name = m.group(2)
         head = m.group(1) or ""
-        if name in csource._NOT_FUNCTIONS or "static" in head or re.search(r"[=;]|\btypedef\b", head):
+        if name in csource.NOT_FUNCTIONS or "static" in head or re.search(r"[=;]|\btypedef\b", head):
             continue
         line_before = text[text.rfind("\n", 0, max(0, m.start() - 1)) + 1:m.start()]
         if re.search(r"\bstatic\b", line_before):
