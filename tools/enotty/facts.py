@@ -488,8 +488,13 @@ def join(records: dict[str, dict]) -> list[Target]:
             for where, _static, params in resolve(cb, rel):
                 index = _callback_command(params, params_name(records, rel, fn, cmd_arg), arg)
                 visit(where, cb, iface, index, params, depth + 1, False)
-    return sorted(Target(rel, fn, iface, cmd_arg)
-                  for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own)
+    # The rules take a function's first row: of the interfaces one function
+    # serves, the one that keeps -ENOIOCTLCMD (a core tries the next
+    # handler on it) comes first, so that no caller loses that value.
+    cautious = {i.name: (not i.keep_enoioctlcmd, i.to != "ENOIOCTLCMD") for i in rules.interfaces()}
+    return sorted((Target(rel, fn, iface, cmd_arg)
+                   for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own),
+                  key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
 
 
 def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:
@@ -520,7 +525,8 @@ def extra_targets(root: Path, files: Iterable[str], jobs: int = 1,
 
 def write_tsv(targets: Iterable[Target], out: TextIO) -> None:
     """The rows the rules read with -D enotty_facts=FILE: no header, one
-    `file<TAB>function<TAB>interface<TAB>cmd_arg` line per target."""
+    `file<TAB>function<TAB>interface<TAB>cmd_arg` line per target, in the
+    order given (join's: a function's most cautious interface first)."""
     for t in targets:
         out.write(f"{t.file}\t{t.function}\t{t.interface}\t{t.cmd_arg}\n")
 

@@ -195,3 +195,19 @@ def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
         facts.Target("arch/x86/kvm/x86.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
     records["arch/x86/kvm/x86.c"]["trynext"] = ["kvm_arch_vm_ioctl"]
     assert facts.join(records) == []
+
+
+def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> None:
+    # The rules take the first row of a function: tty_operations.ioctl
+    # keeps -ENOIOCTLCMD (the tty core tries the line discipline next).
+    records = {
+        "drivers/a.c": {
+            "defs": {"a_ioctl": [True, ["f", "cmd", "arg"]], "a_tty_ioctl": [True, ["tty", "cmd", "arg"]]},
+            "bindings": [["file_operations", "unlocked_ioctl", "a_ioctl", ""],
+                         ["tty_operations", "ioctl", "a_tty_ioctl", ""]],
+            "calls": [["a_ioctl", 1, "common", 1, True, True], ["a_tty_ioctl", 1, "common", 1, True, True]],
+            "callbacks": [], "trynext": []},
+        "drivers/b.c": {"defs": {"common": [False, ["x", "cmd"]]}},
+    }
+    assert [t.interface for t in facts.join(records)] == ["tty_operations.ioctl",
+                                                          "file_operations.unlocked_ioctl"]
