@@ -29,10 +29,22 @@ whose caller is in another file or is itself such a target, a callback, a
 helper whose returned value its caller adjusts first.  A wrapper that is
 handed a callback with the command is never a target.
 
-Files without `ioctl`/`vidioc_default` only contribute their function
-definitions (read without cleaning the text, which is the slow part), so
-a handler's helper is followed out of such a file only through its own
-static helpers (which the rules see once the handler is a target).
+Files without `ioctl`/`vidioc_default` only contribute their non-static
+function definitions (read without cleaning the text, which is the slow
+part), so the calls of a target defined in such a file are not followed
+here: the rules follow its static helpers once it is a target, its
+non-static helpers in other files are missed.
+
+Interface (the scan's phase 1):
+
+    extra_targets(root, files, jobs=1, cache=None) -> {rel: [Target, ...]}
+        files: the .c files to read, relative to root (the whole tree, for
+        tree-wide discovery); cache: default tree.cache_dir()/facts.
+    tsv_text(targets) / write_tsv(targets, out)
+        `file<TAB>function<TAB>interface<TAB>cmd_arg` rows, no header, for
+        -D enotty_facts=FILE and the scan's per-file cache key; of one
+        function's rows the most cautious interface comes first.
+    python3 -m enotty.facts [--kdir DIR] [--jobs N] [--time]
 """
 from __future__ import annotations
 
