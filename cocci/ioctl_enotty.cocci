@@ -128,6 +128,9 @@ enotty_handlers = {}   # file -> {function: interface}
 enotty_helpers = {}    # file -> {function: (interface, cmd index)}
 enotty_trynext = {}    # file -> {function whose value a caller compares}
 enotty_static = {}     # file -> {static function}
+# Targets that discovery in other files found (tools/enotty/facts.py), from
+# -D enotty_facts=FILE: file -> {function: (interface, cmd index)}.
+enotty_fact_rows = {}
 # Fallbacks of a try-next chain: file -> {function: set of call positions
 # reached only after the caller found a value equal to -ENOIOCTLCMD}, and
 # file -> {function: set of all its call positions}.
@@ -204,6 +207,38 @@ def enotty_lookup(file, fn):
     helper = enotty_helpers.get(file, {}).get(fn)
     if helper is not None and fn in enotty_static.get(file, ()):
         return helper
+    return enotty_fact(file, fn)
+
+
+def enotty_read_facts(path):
+    """Rows file, function, interface, cmd_arg of the facts TSV, read once.
+    Rows naming an interface outside the table, or a malformed index, are
+    skipped: a fact can add a target, never change an answer."""
+    if enotty_fact_rows:
+        return
+    enotty_fact_rows[None] = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) != 4 or not cells[3].isdigit():
+                continue
+            file, fn, iface, index = cells
+            if tuple(iface.split(".")) not in ENOTTY_INTERFACES:
+                continue
+            name = os.path.normpath(file)
+            enotty_fact_rows.setdefault(name, {}).setdefault(fn, (iface, int(index)))
+
+
+def enotty_fact(file, fn):
+    """(interface, cmd index) of fn in file from the facts, or None.  The
+    scan names files relative to the tree root, as the facts do; a file
+    given by a longer path matches the row its path ends with."""
+    if not enotty_fact_rows:
+        return None
+    name = os.path.normpath(file)
+    for key, table in enotty_fact_rows.items():
+        if key is not None and fn in table and (key == name or name.endswith("/" + key)):
+            return table[fn]
     return None
 
 
@@ -311,6 +346,35 @@ def enotty_switch_after(pos, cmd):
     return text[m.end():close] if close >= 0 else None
 
 
+def enotty_switch_head(cmd):
+    """Regex for the head of a switch on the command, up to its brace: on
+    cmd itself, on F(cmd) (_IOC_NR, _IOC_DIR, a driver macro such as
+    EA_IOCTL) or on cmd & ~MASK (the number without its size bits).  Any
+    name when cmd is None."""
+    c = re.escape(str(cmd)) if cmd else r"[A-Za-z_]\w*"
+    mask = r"&\s*~\s*(?:\w+|\([^(){};]*\))"
+    return (r"\bswitch\s*\(\s*(?:" + c + r"|\w+\s*\(\s*" + c + r"\s*\)|" + c + r"\s*" + mask
+            + r"|\(\s*" + c + r"\s*" + mask + r"\s*\))\s*\)\s*")
+
+
+def enotty_default_fallen_into(body):
+    """Whether the default label of a switch body directly follows another
+    label (case X: default:), so that a recognised command reaches it."""
+    labels, depth = [], 0
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            labels.append((m.start(), m.end(), tok.startswith("default")))
+    for k, (start, _end, is_default) in enumerate(labels):
+        if is_default and k > 0 and not enotty_no_cpp(body[labels[k - 1][1]:start]).strip():
+            return True
+    return False
+
+
 def enotty_return_after_switch(pos, cmd):
     """True when the return at pos directly follows a switch on cmd that has
     no default label and whose every case returns: only an unknown command
@@ -338,16 +402,20 @@ def enotty_return_after_switch(pos, cmd):
                 break
     else:
         return False
-    head = re.search(r"\bswitch\s*\(\s*(?:" + re.escape(str(cmd)) + r"|_IOC_NR\s*\(\s*"
-                     + re.escape(str(cmd)) + r"\s*\))\s*\)\s*$", text[:i])
+    head = re.search(enotty_switch_head(cmd) + "$", text[:i])
     if head is None:
         return False
-    cases = enotty_cases(text[i + 1:end - 1])
+    body = text[i + 1:end - 1]
+    cases = enotty_cases(body)
     if not cases:
         return False
     for label, seg in cases:
         if label.startswith("default"):
-            return False
+            # default: break; lets only unknown commands out, unless a
+            # recognised one falls into it (case X: default: break;).
+            if enotty_no_cpp(seg).strip() != "break;" or enotty_default_fallen_into(body):
+                return False
+            continue
         if re.search(r"\b(?:break|goto)\b", seg):
             return False
         # Its last statement returns: not "if (c) return x;", which falls
@@ -374,7 +442,7 @@ def enotty_cases(body):
             depth -= 1
         elif depth == 0:
             cuts.append((m.start(), m.end()))
-    if not cuts or body[:cuts[0][0]].strip():
+    if not cuts or enotty_no_cpp(body[:cuts[0][0]]).strip():
         return None
     out = []
     for k, (s, e) in enumerate(cuts):
@@ -525,9 +593,7 @@ def enotty_not_fallen_into(pos, cmd):
         return True
     text = enotty_stripped(pos[0].file)
     offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
-    name = re.escape(str(cmd)) if cmd else r"[A-Za-z_]\w*"
-    head = re.compile(r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name
-                      + r"\s*\))\s*\)\s*$")
+    head = re.compile(enotty_switch_head(cmd) + "$")
     # The innermost switch on the command around pos.
     depth, start = 0, -1
     for i in range(min(offset, len(text)) - 1, -1, -1):
@@ -702,29 +768,44 @@ def enotty_matching_paren(text, start):
     return -1
 
 
-ENOTTY_OPERAND = r"[\w.>\-]+(?:\s*\([^()]*\))?"
+# An operand of a command comparison: a name, a member, a macro call such
+# as _IOW(...), a number, or a character constant (the magic \x27H\x27).
+ENOTTY_OPERAND = r"(?:[\w.>\-]+(?:\s*\([^()]*\))?|\x27(?:\\.|[^\x27\\])\x27)"
+
+
+def enotty_unhint(text):
+    """text without a likely() / unlikely() around all of it."""
+    text = enotty_unparen(str(text))
+    m = re.match(r"(?:un)?likely\s*\(", text)
+    if m and enotty_matching_paren(text, m.end() - 1) == len(text) - 1:
+        return enotty_unhint(text[m.end():-1])
+    return text
 
 
 def enotty_command_test(cond, cmd, kind):
     """Whether an if condition only tests the command number, so that its
-    -EINVAL branch answers unknown commands:
+    -EINVAL branch answers unknown commands (likely()/unlikely() around the
+    condition or an operand do not count):
       "=="   cmd == A || B == cmd || ...   (the else branch / fall-through)
-      "!="   cmd != A                      (the then branch)
+      "!=&&" cmd != A && cmd != B && ...   (the then branch; the single
+                                            cmd != A is matched in SmPL)
       "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N || ...
-    Anything else (&&, argument checks, _IOC_SIZE) is not such a test."""
-    if "&&" in str(cond):
-        return False
+    Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
+    such a test."""
     if cmd is None:
         # A constraint sees no inherited names: the command parameter of
         # any target of this file will do.
         return any(enotty_command_test(cond, name, kind)
                    for name in set(enotty_cmd_of.values()))
     c = re.escape(str(cmd))
-    parts = enotty_operands(cond, "||")
-    if kind == "!=":
-        return len(parts) == 1 and bool(
-            re.fullmatch(c + r"\s*!=\s*" + ENOTTY_OPERAND, parts[0])
-            or re.fullmatch(ENOTTY_OPERAND + r"\s*!=\s*" + c, parts[0]))
+    cond = enotty_unhint(cond)
+    if kind == "!=&&":
+        parts = [enotty_unhint(p) for p in enotty_operands(cond, "&&")]
+        ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
+        return len(parts) > 1 and all(ne.fullmatch(p) for p in parts)
+    if "&&" in cond:
+        return False
+    parts = [enotty_unhint(p) for p in enotty_operands(cond, "||")]
     if kind == "==":
         return all(re.fullmatch(c + r"\s*==\s*" + ENOTTY_OPERAND, p)
                    or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
@@ -833,6 +914,14 @@ def enotty_message(ps):
     fn, iface, frm, to, _rule = enotty_site_of(ps)
     return ("%s: unknown ioctl command answered with -%s; %s handlers "
             "answer -%s" % (fn, frm, iface, to))
+
+// Targets found across files: -D enotty_facts=FILE names a TSV of rows
+// file, function, interface, cmd_arg (tools/enotty/facts.py).  Without it
+// this rule does not run (its one metavariable has no value).
+@script:python@
+facts << virtual.enotty_facts;
+@@
+enotty_read_facts(facts)
 
 // Handlers named in a static initializer: struct S x = { .F = fn };
 @enotty_ops@
@@ -1118,17 +1207,20 @@ else:
 
 // ---- shapes/ioctl_default_assign.smpl
 
-// default: ret = -EINVAL; break; in the switch on the command, when ret is
-// what the function then returns.  Fall-through as in ioctl_default_return.
+// default: ret = -EINVAL; break; (or goto out;) in the switch on the
+// command, when ret is what the function then returns.  Fall-through as in
+// ioctl_default_return.
 @da forall@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
+identifier F;
+expression M;
 identifier ret;
 expression E;
 position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
 @@
 fn(...) { <...
-switch (\(cmd\|_IOC_NR(cmd)\)) {
+switch (\(cmd\|F(cmd)\|cmd & ~M\|(cmd & ~M)\)) {
 default:
 ...
 ret = -err@p;
@@ -1147,19 +1239,22 @@ enotty_claim(p, fn, err, "ioctl_default_assign")
 
 // ---- shapes/ioctl_default_return.smpl
 
-// default: return -EINVAL; in the switch on the command.  A default that
+// default: return -EINVAL; in the switch on the command (on cmd, F(cmd)
+// such as _IOC_NR(cmd), or cmd & ~MASK).  A default that
 // the case above it reaches by falling through also answers that command
-// and stays (enotty_not_fallen_into).
+// and stays (enotty_not_fallen_into).  return (-EINVAL); counts too.
 @dr forall@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
+identifier F;
+expression M;
 position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
 @@
 fn(...) { <...
-switch (\(cmd\|_IOC_NR(cmd)\)) {
+switch (\(cmd\|F(cmd)\|cmd & ~M\|(cmd & ~M)\)) {
 default:
 ...
-return -err@p;
+return \(-err@p\|(-err@p)\);
 }
 ...> }
 
@@ -1167,6 +1262,34 @@ return -err@p;
 p << dr.p;
 fn << enotty_target.fn;
 err << dr.err;
+@@
+enotty_claim(p, fn, err, "ioctl_default_return")
+
+// A dispatcher whose default hands the command to an optional operation:
+// default: if (!ops->ioctl) return -EINVAL; return ops->ioctl(..);
+// Without the operation no one knows the command.
+@dro exists@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+identifier F;
+expression M, E, r;
+position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+@@
+fn(...) { <+...
+switch (\(cmd\|F(cmd)\|cmd & ~M\|(cmd & ~M)\)) {
+default:
+...
+if (\(!E\|E == NULL\)) return \(-err@p\|(-err@p)\);
+...
+\(return E(...);\|r = E(...);\)
+...
+}
+...+> }
+
+@script:python@
+p << dro.p;
+fn << enotty_target.fn;
+err << dro.err;
 @@
 enotty_claim(p, fn, err, "ioctl_default_return")
 
@@ -1208,15 +1331,27 @@ err << ic.err;
 @@
 enotty_claim(p, fn, err, "ioctl_if_chain")
 
-// A handler that knows one command: if (cmd != A) return -EINVAL;
+// A handler that knows one command, or a few: if (cmd != A) return
+// -EINVAL; and if (cmd != A && cmd != B) return -EINVAL; (also under
+// unlikely(), with a braced or parenthesised return).
 @ine exists@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
 expression A;
+expression C : script:python () { enotty_command_test(C, None, "!=&&") };
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
-if (\(cmd != A\|A != cmd\)) return -err@p;
+if (\(cmd != A\|A != cmd\|unlikely(cmd != A)\|C\))
+(
+return -err@p;
+|
+return (-err@p);
+|
+{ return -err@p; }
+|
+{ return (-err@p); }
+)
 ... when any
 }
 
@@ -1231,6 +1366,7 @@ enotty_claim(p, fn, err, "ioctl_if_chain")
 
 // Guards that reject a foreign command before the dispatch:
 // if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
+// (also under unlikely(), with a braced or parenthesised return).
 @ig exists@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
@@ -1238,7 +1374,16 @@ expression C : script:python () { enotty_command_test(C, None, "_IOC") };
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
-if (C) return -err@p;
+if (C)
+(
+return -err@p;
+|
+return (-err@p);
+|
+{ return -err@p; }
+|
+{ return (-err@p); }
+)
 ... when any
 }
 

@@ -193,3 +193,25 @@ def test_site_names_function_and_interface(work, fixture, function, interface):
     sites = sites_by_file(work)[fixture]
     assert {(f[3], f[4]) for f in sites} == {(function, interface)}
 
+
+FACTS = TESTS / "facts"
+
+
+@pytest.mark.parametrize("c", sorted(FACTS.glob("*.c")), ids=lambda p: p.stem)
+def test_facts_add_targets_from_other_files(tmp_path, c):
+    """-D enotty_facts=FILE (rows file, function, interface, cmd_arg, as
+    tools/enotty/facts.py writes them): the functions it names in this file
+    become targets; a row for another file or for an interface outside the
+    table adds nothing.  Without the virtual the file stays as it is."""
+    with_facts = tmp_path / "with"
+    without = tmp_path / "without"
+    for folder in (with_facts, without):
+        folder.mkdir()
+        shutil.copy(c, folder / c.name)
+    out = run_spatch(rules.rule_file(), ["patch", "tsv", f"enotty_facts={FACTS / 'facts.tsv'}"],
+                     with_facts, in_place=True)
+    assert (with_facts / c.name).read_text() == expected(c)
+    lines = {int(f[2]) for f in site_lines(out)}
+    assert lines == changed_lines(c.read_text(), expected(c)) != set()
+    assert site_lines(run_spatch(rules.rule_file(), ["patch", "tsv"], without, in_place=True)) == []
+    assert (without / c.name).read_text() == c.read_text()
