@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence, TextIO
+from typing import Callable, Iterable, Mapping, Sequence, TextIO
 
 from . import rules, tree
 from .errors import UsageError
@@ -30,7 +30,7 @@ from .progress import Progress
 from .sites import Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
-CACHE_FORMAT = "enotty-scan-3"
+CACHE_FORMAT = "enotty-scan-4"
 
 # The rule file's own `// Options:` (rules.spatch_options(), what
 # coccicheck passes too) come first:
@@ -75,14 +75,18 @@ def spatch_options() -> tuple[str, ...]:
 #     initializer (drivers/net/phy/phylink.c, drivers/net/usb/lan78xx.c);
 #   darray_str(): a declarator of bcachefs (fs/bcachefs/chardev.c);
 #   COMPAT_SYSCALL_DEFINE6(): as standard.h has SYSCALL_DEFINE6
-#     (fs/eventpoll.c);
-#   UVERBS_HANDLER(): a function name built by token pasting
-#     (drivers/infiniband/hw/bnxt_re/ib_verbs.c, mlx5/qos.c).
+#     (fs/eventpoll.c).
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
 #define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
 #define drm_exec_until_all_locked(exec) YACFE_ITERATOR
 #define with_intel_runtime_pm(rpm, wf) YACFE_ITERATOR
+#define for_each_vma_range(__vmi, __vma, __end) while ((__vma = vma_find(&(__vmi), (__end))) != NULL)
+#define __free(_name) __maybe_unused
+#define __ETHTOOL_DECLARE_LINK_MODE_MASK(name) unsigned long name[__ETHTOOL_LINK_MODE_MASK_NBITS]
+#define darray_str(name) darray_char_p name
+#define COMPAT_SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6) \\
+    long compat_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
 """
 
 # Every rule rewrites one of these tokens (none adds a default label), so a
@@ -117,6 +121,7 @@ class Candidate:
     rel: str        # path relative to the tree root, as given to spatch
     size: int
     sha256: str
+    facts: str = ""   # the phase-1 rows of this file (-D enotty_facts), part of its cache key
 
 
 @dataclass
@@ -146,8 +151,11 @@ def _c_files(scope: Path, skip: frozenset[str] = frozenset()) -> Iterable[str]:
 
 
 def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
-              errnos: Sequence[bytes] = ERRNO_TOKENS) -> Prefilter:
-    """The .c files under scope that name an ioctl token and an errno token.
+              errnos: Sequence[bytes] = ERRNO_TOKENS,
+              facts: Mapping[str, str] | None = None) -> Prefilter:
+    """The .c files under scope that name an ioctl token and an errno token,
+    and those with phase-1 rows (facts: file -> rows) that name an errno
+    token: a helper found across files need not say "ioctl".
 
     Headers are left out: in 6.12 one header (libata.h) sets an ioctl
     member, to a handler defined in a .c file.  So is a kernel tree's
@@ -171,10 +179,11 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
         except OSError as err:
             unreadable.append((os.path.relpath(path, root), err.strerror or str(err)))
             continue
-        if any(t in data for t in ioctl) and any(t in data for t in errnos):
-            candidates.append(Candidate(
-                rel=os.path.relpath(path, root), size=len(data),
-                sha256=hashlib.sha256(data).hexdigest()))
+        rel = os.path.relpath(path, root)
+        rows = (facts or {}).get(rel, "")
+        if (rows or any(t in data for t in ioctl)) and any(t in data for t in errnos):
+            candidates.append(Candidate(rel=rel, size=len(data),
+                                        sha256=hashlib.sha256(data).hexdigest(), facts=rows))
     candidates.sort(key=lambda c: c.rel)
     return Prefilter(candidates, total, time.monotonic() - start, sorted(unreadable))
 
@@ -333,12 +342,17 @@ _BAD_AT = re.compile(r'^ =\s?File "(.*)", line (\d+), column')
 def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outcome], list[str]]:
     """What spatch said about each file, in the order it handled them.
 
-    tokens: words to look for in the lines spatch could not parse.
+    tokens: words to look for in the lines spatch could not parse, except
+    lines of a #define (the line that opens it and the lines its
+    backslashes continue it into): the rules never match inside a macro
+    body, so no site can hide there (ioctl tables built by macros in
+    drivers/gpu/drm/drm_ioctl.c, v4l2-ioctl.c, iommufd/main.c).
     """
     outcomes: dict[str, _Outcome] = {}
     order: list[str] = []
     current: _Outcome | None = None
     counting = False   # inside an error report about a region not yet counted
+    continued = False  # the last unparsed line was a #define line ending in a backslash
 
     def start(path: str, skipped: bool) -> _Outcome:
         outcome = outcomes.setdefault(path, _Outcome())
@@ -361,6 +375,7 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
             # then its own output (a /tmp path): count each region once.
             at = int(m.group(2))
             counting = m.group(1) == order[-1] and at not in current.bad_at
+            continued = False
             if counting:
                 current.bad_at.add(at)
                 current.first_bad = min(current.bad_at)
@@ -369,7 +384,11 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
         elif line.startswith("badcount: "):
             current.bad_lines += int(line.split()[1])
         elif line.startswith(("bad:", "BAD:")):
-            current.bad_tokens.update(t for t in tokens if t in line)
+            code = line.split(" ", 1)[1] if " " in line else ""
+            in_define = continued or code.lstrip().startswith("#define")
+            continued = in_define and code.rstrip().endswith("\\")
+            if not in_define:
+                current.bad_tokens.update(t for t in tokens if t in code)
     return outcomes, order
 
 
@@ -437,7 +456,11 @@ class ScanCache:
         self.salt = salt
 
     def _path(self, candidate: Candidate) -> Path:
-        key = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode()).hexdigest()
+        key = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode())
+        if candidate.facts:
+            # Only a file with rows changes its key: the rows decide its targets.
+            key.update(b"\0" + candidate.facts.encode())
+        key = key.hexdigest()
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, candidate: Candidate, timeout: int) -> FileResult | None:
@@ -533,6 +556,9 @@ class _Runner:
         cmd = [self.binary, "--sp-file", str(self.smpl_path), *spatch_options(),
                "--macro-file", str(self.workdir / "macros.h"),
                "--timeout", str(self.timeout), "--file-groups", str(groups)]
+        facts = self.workdir / "facts.tsv"
+        if facts.exists():
+            cmd += ["-D", f"enotty_facts={facts}"]
         # spatch's own scratch files (cocci-output-*) go to our temp folder;
         # unbuffered Python keeps site lines whole between spatch's writes.
         env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
@@ -618,8 +644,14 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
          timeout: int = DEFAULT_TIMEOUT, use_cache: bool = True,
          cache_folder: Path | None = None,
          progress: Callable[[int, int], Progress] | None = None,
-         warn: Callable[[str], None] | None = None) -> ScanResult:
+         warn: Callable[[str], None] | None = None,
+         facts: Mapping[str, str] | None = None) -> ScanResult:
     """Scan the .c files under scope (default: root) with the rules.
+
+    facts: phase 1 (enotty.facts), file -> its rows
+    `file<TAB>function<TAB>interface<TAB>cmd_arg`, as facts.tsv_text()
+    gives them: the rules treat those functions as targets too
+    (-D enotty_facts=FILE), and each file's rows join its cache key.
 
     smpl/rules_digest: the semantic patch text and its digest; the
     project's rules when omitted.  use_cache=False rescans every file (the
@@ -640,7 +672,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
     cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
 
     ioctl = ioctl_tokens()
-    found = prefilter(root, scope, ioctl)
+    found = prefilter(root, scope, ioctl, facts=facts)
     results: dict[str, FileResult] = {}
     todo: list[Candidate] = []
     for candidate in found.candidates:
@@ -657,6 +689,9 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
             smpl_path = Path(workdir) / "rules.cocci"
             smpl_path.write_text(smpl)
             (Path(workdir) / "macros.h").write_text(KERNEL_MACROS)
+            rows = "".join(c.facts for c in todo)
+            if rows:
+                (Path(workdir) / "facts.tsv").write_text(rows)
             runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
                              [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
             by_rel = {c.rel: c for c in todo}

@@ -452,3 +452,157 @@ def test_removed_lines_and_disagreement():
                            hunks=hunks)
     assert scan.disagreement(lost) == (
         "x.c: the diff changes line(s) 41 that no site names; site line(s) 50 not changed by the diff")
+
+
+# ---------------------------------------------------------------- macros
+
+HANDLER = """
+static long m_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+%s
+	switch (cmd) {
+	case FOO_GET:
+		return foo_get(file, arg);
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct file_operations m_fops = {
+	.unlocked_ioctl = m_ioctl,
+};
+"""
+
+# macro name in KERNEL_MACROS -> (code before the handler, code at its top),
+# each from the 6.12 file that failed without it.
+MACRO_CASES = {
+    "__free": ("", "\tu32 *data __free(kfree) = kmalloc(8, GFP_KERNEL);\n\n\tif (!data)\n"
+                   "\t\treturn -ENOMEM;\n\tkfree(file->private_data);"),
+    "__ETHTOOL_DECLARE_LINK_MODE_MASK": (
+        "", "\t__ETHTOOL_DECLARE_LINK_MODE_MASK(mask) = { 0, };\n\n\tlinkmode_zero(mask);"),
+    "darray_str": ("", "\tdarray_str(devs) = {};\n\tlong ret = 0;\n\n\tdarray_exit(&devs);"),
+    "COMPAT_SYSCALL_DEFINE6": (
+        "COMPAT_SYSCALL_DEFINE6(epoll_pwait2, int, epfd,\n"
+        "\t\t       struct epoll_event __user *, events,\n"
+        "\t\t       int, maxevents,\n\t\t       const struct old_timespec32 __user *, timeout,\n"
+        "\t\t       const compat_sigset_t __user *, sigmask,\n\t\t       compat_size_t, sigsetsize)\n"
+        "{\n\treturn do_compat_epoll_pwait(epfd, events, maxevents, timeout, sigmask);\n}\n", ""),
+    "for_each_vma_range": (
+        "", "\tstruct vm_area_struct *cur;\n\n\tdo {\n\t\tcond_resched();\n"
+            "\t} for_each_vma_range(vmi, cur, end);"),
+}
+
+
+def macros_without(name: str) -> str:
+    lines = scan.KERNEL_MACROS.splitlines(keepends=True)
+    out, skip = [], False
+    for line in lines:
+        if line.startswith(f"#define {name}("):
+            skip = line.rstrip().endswith("\\")
+            continue
+        if skip:
+            skip = line.rstrip().endswith("\\")
+            continue
+        out.append(line)
+    assert len(out) < len(lines), f"{name} is not in KERNEL_MACROS"
+    return "".join(out)
+
+
+@needs_spatch
+@pytest.mark.parametrize("name", sorted(MACRO_CASES))
+def test_each_kernel_macro_lets_spatch_parse_its_file(tmp_path, monkeypatch, name):
+    """With KERNEL_MACROS the file parses and the site is found; without
+    the macro's line spatch leaves the handler's code unparsed."""
+    before, top = MACRO_CASES[name]
+    text = "#include <linux/fs.h>\n\n" + before + HANDLER % top
+    write(tmp_path / "tree/m.c", text)
+    line = text.splitlines().index("\t\treturn -EINVAL;") + 1
+    result = run(tmp_path / "tree", tmp_path / "cache")
+    assert (result.failed, result.partial) == ([], [])
+    assert result.sites == [stand_in_site("m.c", line, "m_ioctl", "unlocked_ioctl")]
+    monkeypatch.setattr(scan, "KERNEL_MACROS", macros_without(name))
+    without = run(tmp_path / "tree", tmp_path / "cache2")
+    assert without.failed or without.partial, "the macro is not needed"
+
+
+@needs_spatch
+def test_unparsed_macro_bodies_are_partial_not_failed(tmp_path):
+    """A #define whose body spatch cannot parse (an ioctl table entry, as in
+    drm_ioctl.c) names ioctl, but the rules never match in a macro body: the
+    file is parsed in part, not failed, and its site is found."""
+    table = ("#define FOO_IOCTL_DEF(ioctl, _func)\t\t\\\n"
+             "\t[_IOC_NR(ioctl)] = {\t\t\t\\\n\t\t.cmd = ioctl,\t\t\t\\\n"
+             "\t\t.func = _func,\t\t\t\\\n\t}\n\n")
+    text = table + HANDLER % ""
+    write(tmp_path / "tree/t.c", text)
+    result = run(tmp_path / "tree", tmp_path / "cache")
+    assert result.failed == []
+    assert [p.file for p in result.partial] == ["t.c"]
+    line = text.splitlines().index("\t\treturn -EINVAL;") + 1
+    assert result.sites == [stand_in_site("t.c", line, "m_ioctl", "unlocked_ioctl")]
+
+
+def test_parse_stderr_counts_words_outside_defines_only():
+    err = ("HANDLING: a.c\n"
+           "parse error \n = File \"a.c\", line 3, column 1, charpos = 9\n"
+           "badcount: 4\nbad: };\nbad: #define OP(ioctl, fn) \\\n"
+           "BAD:!!!!! \t[_IOC_NR(ioctl)] = { .cmd = ioctl }, \\\nbad: \t.x = -EINVAL\n"
+           "parse error \n = File \"a.c\", line 20, column 1, charpos = 99\n"
+           "badcount: 2\nBAD:!!!!! #define NOP(c) .compat_ioctl = (c)\n"
+           "bad: static long f_ioctl(void) { return -EINVAL; }\n")
+    outcomes, order = scan.parse_stderr(err, ["ioctl", "EINVAL"])
+    assert order == ["a.c"]
+    assert outcomes["a.c"].bad_lines == 6
+    assert outcomes["a.c"].bad_tokens == {"ioctl", "EINVAL"}
+    only_define = err.split("parse error \n = File \"a.c\", line 20")[0]
+    outcomes, _ = scan.parse_stderr(only_define, ["ioctl", "EINVAL"])
+    assert outcomes["a.c"].bad_lines == 4 and outcomes["a.c"].bad_tokens == set()
+
+
+# ---------------------------------------------------------------- phase-1 facts
+
+FACTS_HANDLER = """// SPDX-License-Identifier: GPL-2.0
+#include <linux/fs.h>
+
+long foo_dispatch(struct foo *foo, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case FOO_RESET:
+		return foo_reset(foo);
+	default:
+		return -EINVAL;
+	}
+}
+"""
+
+
+@needs_spatch
+def test_facts_make_targets_of_functions_the_file_does_not_bind(tmp_path):
+    """Phase-1 rows (file, function, interface, cmd_arg) reach the rules as
+    -D enotty_facts=FILE: a handler whose ops table is in another file, in
+    a file that does not even say "ioctl", is scanned and converted.  A
+    file's rows are part of its cache key: changed rows rescan that file
+    only."""
+    from enotty import rules
+    root = tmp_path / "tree"
+    write(root / "drivers/foo/core.c", FACTS_HANDLER)
+    write(root / "drivers/foo/other.c", "long other_ioctl(void) { return -EINVAL; }\n")
+    smpl = rules.rule_file().read_text()
+    kw = dict(smpl=smpl, rules_digest="real", cache_folder=tmp_path / "cache", jobs=1)
+    rows = {"drivers/foo/core.c": "drivers/foo/core.c\tfoo_dispatch\tfile_operations.unlocked_ioctl\t1\n"}
+
+    without = scan.scan(root, **kw)
+    assert without.sites == [] and without.candidates == 1
+
+    with_facts = scan.scan(root, facts=rows, **kw)
+    assert with_facts.candidates == 2
+    assert [(s.file, s.line, s.function, s.interface, s.to, s.rule) for s in with_facts.sites] == [
+        ("drivers/foo/core.c", 10, "foo_dispatch", "file_operations.unlocked_ioctl", "ENOTTY",
+         "ioctl_default_return")]
+    assert "+\t\treturn -ENOTTY;" in with_facts.diffs["drivers/foo/core.c"]
+
+    again = scan.scan(root, facts=rows, **kw)
+    assert (again.spatch_runs, again.sites) == (0, with_facts.sites)
+    wrong_index = {"drivers/foo/core.c": rows["drivers/foo/core.c"].replace("\t1\n", "\t0\n")}
+    changed = scan.scan(root, facts=wrong_index, **kw)
+    assert changed.spatch_runs == 1 and changed.sites == []
