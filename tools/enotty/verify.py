@@ -94,9 +94,6 @@ class ResultCache:
 
 # ---------------------------------------------------------------- checkpatch
 
-_TOTAL = re.compile(r"^total: (\d+) errors, (\d+) warnings, (?:(\d+) checks, )?\d+ lines checked", re.M)
-
-
 def checkpatch_command(root: Path, patch: Path) -> list[str] | None:
     found = maintainers.script(root, "checkpatch.pl")
     if found is None:
