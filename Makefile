@@ -40,7 +40,7 @@ mailout:
 
 bench:
 	@$(PKGS) patches
-	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(if $(NO_COCCICHECK),--no-coccicheck) \
+	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,JOBS,--jobs) $(if $(NO_COCCICHECK),--no-coccicheck) \
 		$(call opt,COCCICHECK_TIMEOUT,--coccicheck-timeout)
 
 verify-generated:

@@ -20,7 +20,7 @@ from typing import NoReturn
 import enotty
 
 from . import bench, console, generated, mailout, messages, patches, scan, series, sites, tree
-from .errors import UsageError
+from .errors import ToolError, UsageError
 from .requests import (BenchRequest, DEFAULT_TIMEOUT, Identity, KernelTree, MailoutRequest,
                        PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs)
 
@@ -215,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except scan.ScanError as err:
         warn(f"spatch failed: {err}")
+        return 1
+    except ToolError as err:
+        warn(str(err))
         return 1
     except series.SeriesError as err:
         warn(f"writing a series failed: {err}")

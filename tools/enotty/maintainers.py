@@ -23,10 +23,15 @@ them for recipients; they take no part in the split.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import cache, tree
+from .errors import ToolError
 
 TAG = re.compile(r"^([A-Z]):\s*(.*?)\s*$")
 _META = re.compile(r"[.*?\[\]]")
@@ -223,23 +228,39 @@ def perl_env() -> dict[str, str]:
     return dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
 
 
-def get_maintainer(root: Path, patch_files: list[Path], role: str) -> list[str]:
+@functools.lru_cache(maxsize=None)
+def _inputs_digest(maintainers: Path, script_path: Path) -> str:
+    """What get_maintainer.pl's answer follows from besides the patch."""
+    return cache.key(cache.digest(maintainers.read_bytes()), cache.digest(script_path.read_bytes()))
+
+
+def get_maintainer(root: Path, patch_files: list[Path], role: str, use_cache: bool = True) -> list[str]:
     """Recipients from the tree's get_maintainer.pl, as b4 asks for them:
     role 'to' = maintainers (--nol), 'cc' = reviewers and lists (--nom).
-    No git history is consulted; MAINTAINERS is all it reads."""
+    No git history is consulted; MAINTAINERS is all it reads, so the answer
+    is kept by the patches' content, MAINTAINERS and the script (a warm
+    run asks perl nothing)."""
     if not (root / "MAINTAINERS").is_file():
         return []
     found = script(root, "get_maintainer.pl")
     if found is None:
         return []
     path, kernel = found
-    import subprocess
     args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
             "--norolestats", "--nol" if role == "to" else "--nom"]
     if not kernel:
         args.append("--no-tree")
+    store = cache.JsonCache(tree.cache_dir() / "get_maintainer")
+    k = cache.key(_inputs_digest(root / "MAINTAINERS", path), " ".join(args[2:]),
+                  *(cache.digest(p.read_bytes()) for p in patch_files))
+    if use_cache:
+        hit = store.get(k)
+        if isinstance(hit, list):
+            return [str(x) for x in hit]
     res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=perl_env(),
                          capture_output=True, text=True, check=False)
     if res.returncode != 0:
-        raise RuntimeError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
-    return [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
+        raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
+    found_people = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
+    store.put(k, found_people)
+    return found_people

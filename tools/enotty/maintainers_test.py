@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import maintainers
+from enotty import maintainers, tree
 from enotty.maintainers import Maintainers, parse, slugify
 
 FIXTURE = Path(__file__).parent / "testdata" / "series" / "kernel"
@@ -154,5 +154,24 @@ def test_get_maintainer_order_is_the_same_on_every_run(tmp_path: Path) -> None:
     # Perl's randomised hash order used to swap them between runs.
     patch.write_text("--- a/drivers/block/xen-blkfront.c\n+++ b/drivers/block/xen-blkfront.c\n"
                      "@@ -1 +1 @@\n-a\n+b\n")
-    answers = {tuple(maintainers.get_maintainer(root, [patch], "to")) for _ in range(6)}
+    answers = {tuple(maintainers.get_maintainer(root, [patch], "to", use_cache=False)) for _ in range(6)}
     assert len(answers) == 1 and len(next(iter(answers))) >= 2
+
+
+def test_get_maintainer_answers_are_kept_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if maintainers.script(FIXTURE, "get_maintainer.pl") is None:
+        pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
+    real = tree.cache_dir() / "src"
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "src").symlink_to(real)     # the default tree's get_maintainer.pl
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    patch = tmp_path / "p.patch"
+    patch.write_text("--- a/drivers/watchdog/bar_wdt.c\n+++ b/drivers/watchdog/bar_wdt.c\n"
+                     "@@ -15,1 +15,1 @@\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n")
+    first = maintainers.get_maintainer(FIXTURE, [patch], "to")
+    assert "Wim Watchdog <wim@example.org>" in first
+    monkeypatch.setenv("PATH", str(tmp_path))          # no perl: only the cache can answer
+    assert maintainers.get_maintainer(FIXTURE, [patch], "to") == first
+    patch.write_text(patch.read_text().replace("bar_wdt", "foo_wdt"))
+    with pytest.raises(FileNotFoundError):           # new content: perl is asked again
+        maintainers.get_maintainer(FIXTURE, [patch], "to")

@@ -293,14 +293,15 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                             else verify.Check(verify.FAILED, p.apply_error))
                 if not p.apply_error:
                     path = prelim / p.filename
-                    v.checkpatch = verify.checkpatch(root, path)
-                    p.to = get_maintainer(root, [path], "to")
-                    p.cc = _union([get_maintainer(root, [path], "cc")], p.to)
+                    v.checkpatch = verify.checkpatch(root, path, use_cache=req.scan.use_cache)
+                    p.to = get_maintainer(root, [path], "to", use_cache=req.scan.use_cache)
+                    p.cc = _union([get_maintainer(root, [path], "cc", use_cache=req.scan.use_cache)], p.to)
                 verdicts.append(v)
             runs.append(SeriesRun(plan, verdicts))
             print(f"enotty: {plan.name}: {series.count(len(patches), 'patch')} applied and checked", file=log)
 
-        build = {} if no_build else verify.build(root, patched, log)
+        build = {} if no_build else verify.build(root, patched, log, jobs=req.scan.jobs,
+                                                 use_cache=req.scan.use_cache)
         fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan))
         for run in runs:
             for v in run.verdicts:

@@ -145,10 +145,10 @@ def test_a_patch_failing_checkpatch_is_numbered_out_and_reported(
     from enotty import verify
     real = verify.checkpatch
 
-    def strict(root: Path, patch: Path) -> verify.Check:
+    def strict(root: Path, patch: Path, use_cache: bool = True) -> verify.Check:
         if "bar_wdt" in patch.name:
             return verify.Check(verify.FAILED, "ERROR:TRAILING_WHITESPACE: trailing whitespace")
-        return real(root, patch)
+        return real(root, patch, use_cache)
 
     monkeypatch.setattr(verify, "checkpatch", strict)
     out = tmp_path / "o"
