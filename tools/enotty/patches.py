@@ -279,14 +279,15 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     used = sorted({s.rule for s in pp.sites})
                     msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff)
                 patches.append(series.Patch(pp, subj, msg))
-            repo = series.apply_all(root, plan, patches, ident, tmp / plan.name / "repo")
-            for p in patches:
-                if not p.apply_error:
-                    for rel in p.plan.paths:
-                        patched[rel] = (repo.folder / rel).read_bytes()
+            # A first write, without recipients: the files checkpatch and
+            # get_maintainer.pl read, and the patched files for the build.
             prelim = tmp / plan.name / "prelim"
-            if any(not p.apply_error for p in patches):
-                series.write(root, plan, patches, ident, prelim, "prelim", "prelim", [], [])
+            try:
+                patched.update(series.write(root, plan, patches, ident, prelim, "prelim", "prelim",
+                                            [], [], use_cache=req.scan.use_cache).files)
+            except series.SeriesError:
+                if any(not p.apply_error for p in patches):
+                    raise            # git failed on a patch that applies: not a verdict
             verdicts = []
             for p in patches:
                 v = Verdict(p, verify.Check(verify.OK) if not p.apply_error
@@ -347,7 +348,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                 for v in accepted:
                     v.patch.filename = ""
                 run.written = series.write(root, run.plan, [v.patch for v in accepted], ident,
-                                           stage / run.plan.name, subj, blurb, run.to, run.cc, base=base)
+                                           stage / run.plan.name, subj, blurb, run.to, run.cc, base=base,
+                                           use_cache=req.scan.use_cache)
                 for v in accepted:
                     if v.patch.apply_error:   # applied in the first pass: cannot happen
                         v.apply = verify.Check(verify.FAILED, v.patch.apply_error)

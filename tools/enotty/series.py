@@ -21,6 +21,7 @@ commit, so the line is added here).  Every series has a title of its own
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from typing import Callable
 
-from . import prefixes, tree
+from . import cache, prefixes, tree
 from .split import PatchPlan, SeriesPlan
 
 # Author and committer date of every generated commit.  Mail clients and
@@ -64,6 +65,7 @@ class Patch:
 class Written:
     cover: str                     # 0000-cover-letter.patch content ('' for one patch)
     patches: list[Patch]           # in series order, text and filename set
+    files: dict[str, bytes] = field(default_factory=dict)   # patched files: rel -> content
 
 
 def git_env(name: str, email: str) -> dict[str, str]:
@@ -188,39 +190,92 @@ def base_commit(root: Path) -> str | None:
     return head.stdout.strip() or None
 
 
+# Bump when what write() produces changes for the same inputs.
+WRITE_FORMAT = "series-write-1"
+
+
+def _write_key(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+               cover: tuple[str, str, list[str], list[str]], base: str | None) -> str:
+    """Everything write()'s files follow from: the pristine files, each
+    patch's message, diff and recipients, the identity, the subject prefix,
+    the cover letter and the base; and git's version (format-patch's bytes)."""
+    paths = sorted({p for patch in patches for p in patch.plan.paths})
+    parts = [WRITE_FORMAT, _git_version(), plan.subject_prefix, *identity, *cover[:2],
+             "\n".join(cover[2]), "\n".join(cover[3]), base or ""]
+    for rel in paths:
+        parts += [rel, cache.digest((root / rel).read_bytes())]
+    for patch in patches:
+        parts += [patch.message, patch.diff, "\n".join(patch.to), "\n".join(patch.cc)]
+    return cache.key(*parts)
+
+
+@functools.lru_cache(maxsize=1)
+def _git_version() -> str:
+    return subprocess.run(["git", "--version"], capture_output=True, text=True, check=False).stdout.strip()
+
+
 def write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
           outdir: Path, cover_subject: str, cover_blurb: str,
-          cover_to: list[str], cover_cc: list[str], base: str | None = None) -> Written:
+          cover_to: list[str], cover_cc: list[str], base: str | None = None,
+          use_cache: bool = True) -> Written:
     """Apply the patches in order to the pristine files and format those that
     apply into outdir as a mail-ready series; the others keep their reason in
     Patch.apply_error and are numbered out.  One patch that applies: no cover
     letter (cover_* unused), `[PATCH]`.  base: the base-commit to name
-    (base_commit(root)), None for none."""
+    (base_commit(root)), None for none.  Written.files holds the patched
+    files' content.
+
+    The files are kept by content (_write_key): a rerun on the same input
+    writes the same bytes without a git call."""
+    store = cache.JsonCache(tree.cache_dir() / "series-write")
+    k = _write_key(root, plan, patches, identity, (cover_subject, cover_blurb, cover_to, cover_cc), base)
+    hit = store.get(k) if use_cache else None
+    if isinstance(hit, dict) and len(hit.get("patches", ())) == len(patches):
+        outdir.mkdir(parents=True, exist_ok=True)
+        for name, text in hit["mails"]:
+            (outdir / name).write_text(text)
+        for patch, (error, name, text) in zip(patches, hit["patches"]):
+            patch.apply_error, patch.filename, patch.text = error, name, text
+        return Written(hit["cover"], [p for p in patches if not p.apply_error],
+                       {rel: data.encode("latin-1") for rel, data in hit["files"].items()})
+    written = _write(root, plan, patches, identity, outdir, cover_subject, cover_blurb,
+                     cover_to, cover_cc, base)
+    mails = [(p.name, p.read_text()) for p in sorted(outdir.glob("*.patch"))]
+    store.put(k, {"cover": written.cover, "mails": mails,
+                  "patches": [(p.apply_error, p.filename, p.text) for p in patches],
+                  "files": {rel: data.decode("latin-1") for rel, data in written.files.items()}})
+    return written
+
+
+def _write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+           outdir: Path, cover_subject: str, cover_blurb: str,
+           cover_to: list[str], cover_cc: list[str], base: str | None) -> Written:
     with tempfile.TemporaryDirectory(prefix=f"{plan.name}-", dir=scratch_root()) as tmp:
         repo = apply_all(root, plan, patches, identity, Path(tmp) / "repo")
         good = [p for p in patches if not p.apply_error]
         if not good:
             raise SeriesError(f"{plan.name}: no patch applies")
+        files = {rel: (repo.folder / rel).read_bytes() for p in good for rel in p.plan.paths}
         outdir.mkdir(parents=True, exist_ok=True)
-        files = repo.format_patch(outdir, len(good), plan.subject_prefix)
+        mails = repo.format_patch(outdir, len(good), plan.subject_prefix)
     covered = len(good) > 1
-    if len(files) != len(good) + covered:
-        raise SeriesError(f"git format-patch wrote {len(files)} files for {len(good)} patches")
+    if len(mails) != len(good) + covered:
+        raise SeriesError(f"git format-patch wrote {len(mails)} files for {len(good)} patches")
     cover = ""
     if covered:
-        cover_path, patch_paths = files[0], files[1:]
+        cover_path, patch_paths = mails[0], mails[1:]
         cover = fill_cover(cover_path.read_text(), cover_subject, cover_blurb)
         cover = add_base_commit(add_recipients(cover, cover_to, cover_cc), base)
         cover_path.write_text(cover)
     else:
-        patch_paths = files
+        patch_paths = mails
     for patch, path in zip(good, patch_paths):
         text = add_recipients(path.read_text(), patch.to, patch.cc)
         if not covered:
             text = add_base_commit(text, base)
         path.write_text(text)
         patch.filename, patch.text = path.name, text
-    return Written(cover, good)
+    return Written(cover, good, files)
 
 
 def count(number: int, singular: str, plural: str | None = None) -> str:

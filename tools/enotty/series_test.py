@@ -189,3 +189,22 @@ def test_counts_and_unique_titles() -> None:
                    "ipmi": "char/ipmi:", "other": "char/other:",
                    "random": "random:"}
     assert len(set(got.values())) == len(got)
+
+
+def test_a_rerun_on_the_same_input_writes_the_same_bytes_without_git(
+        written: tuple[Path, series.Written], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out, done = written
+    patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+               make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches])
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
+    again = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "again", "watchdog: Return -ENOTTY",
+                         "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    assert [p.filename for p in again.patches] == [p.filename for p in done.patches]
+    assert again.files == done.files and b"return -ENOTTY;" in again.files["drivers/watchdog/bar_wdt.c"]
+    for mail in sorted(out.iterdir()):
+        assert (tmp_path / "again" / mail.name).read_bytes() == mail.read_bytes()
+    # a changed message is new input: git is needed again
+    patches[0].message = patches[0].message.replace("Return", "Answer")
+    with pytest.raises(FileNotFoundError):
+        series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "third", "s", "b", [], [])
