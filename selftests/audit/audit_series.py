@@ -62,6 +62,16 @@ def is_leaf_cleanup(rec: dict[str, str]) -> bool:
     return rec.get("from") == "ENOIOCTLCMD" and rec.get("to") == "ENOTTY"
 
 
+def claims_visible(rec: dict[str, str]) -> bool:
+    """Whether the patch says user space sees this site change: the effect
+    column `visible` where sites.tsv has it (invisible: a leaf cleanup;
+    unreachable: no unknown command gets there), else the leaf rule."""
+    visible = rec.get("visible")
+    if visible:
+        return visible not in ("invisible", "unreachable")
+    return not is_leaf_cleanup(rec)
+
+
 def claims(root: Path, series: dict[str, list[Path]]) -> dict[str, Claim]:
     """source -> what its patch claims, for the C files the series touch."""
     sites = read_sites(root)
@@ -73,11 +83,11 @@ def claims(root: Path, series: dict[str, list[Path]]) -> dict[str, Claim]:
                 if not source.endswith(".c"):
                     continue
                 recs = sites.get(source, [])
-                visible = any(not is_leaf_cleanup(r) for r in recs) if recs else True
+                visible = any(claims_visible(r) for r in recs) if recs else True
                 claim = Claim(source=source, patch=rel, series=name,
                               functions=tuple(dict.fromkeys(r["function"] for r in recs)),
                               visible=visible,
-                              old=tuple(sorted({r["from"] for r in recs if not is_leaf_cleanup(r)})))
+                              old=tuple(sorted({r["from"] for r in recs if claims_visible(r)})))
                 # A file two patches touch: the claim of a visible change wins.
                 if source not in out or (visible and not out[source].visible):
                     out[source] = claim

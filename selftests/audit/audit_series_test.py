@@ -74,3 +74,17 @@ def test_committed_series_have_claims_for_every_patched_c_file():
     claims = audit_series.claims(root, audit_series.discover(root))
     sites = audit_series.read_sites(root)
     assert set(claims) == set(sites)
+
+
+def test_effect_column_decides_the_claim_where_present(root):
+    (root / "sites.tsv").write_text(
+        "file\tline\tfunction\tinterface\tfrom\tto\tvisible\n"
+        "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\tunreachable\n"
+        "fs/pipe.c\t1\tpipe_ioctl\tf.unlocked_ioctl\tENOIOCTLCMD\tENOTTY\tinvisible\n")
+    claims = audit_series.claims(root, audit_series.discover(root))
+    assert not claims["drivers/block/floppy.c"].visible
+    assert not claims["fs/pipe.c"].visible
+    (root / "sites.tsv").write_text(
+        "file\tline\tfunction\tinterface\tfrom\tto\tvisible\n"
+        "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\tyes\n")
+    assert audit_series.claims(root, audit_series.discover(root))["drivers/block/floppy.c"].visible
