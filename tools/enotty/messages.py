@@ -119,6 +119,8 @@ MEANING = {
     "ENOSYS": "-ENOSYS means \"no such system call\", not \"no such ioctl command\".",
 }
 LINK = "https://docs.kernel.org/driver-api/ioctl.html"
+# The semantic patch the messages name (cocci/ in the toolkit, not the kernel).
+RULE_NAME = "ioctl_enotty.cocci"
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -485,9 +487,9 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
                  " Commands the driver handles behave as before.")
     if tested:
         paras.append(tested)
-    paras.append(f"Found with Coccinelle (semantic {'patch' if len(rules) == 1 else 'patches'} "
-                 f"{_join(sorted(rules))}, not part of the kernel tree)." if rules
-                 else "Found with Coccinelle.")
+    shapes = f", {'rule' if len(rules) == 1 else 'rules'} {_join(sorted(rules))}" if rules else ""
+    paras.append(f"Found with Coccinelle ({RULE_NAME} of the enotty toolkit{shapes}; "
+                 "not part of the kernel tree).")
     body = wrap("\n\n".join(paras))
     return f"{subject_line}\n\n{body}\nLink: {LINK}\nSigned-off-by: {signoff}\n"
 

@@ -72,7 +72,7 @@ def test_commit_message_is_wrapped_and_complete() -> None:
             "and the other termios commands are handled, only when the driver answers "
             "-ENOIOCTLCMD") in body
     assert "generic handling" not in body
-    assert "cocci/" not in body and "semantic patch ioctl_default_return, not part of the kernel tree" in body
+    assert "cocci/" not in body and "(ioctl_enotty.cocci of the enotty toolkit, rule ioctl_default_return; not part of the kernel tree)" in body
     # no effects known: no claim about paths
     assert "ENOTTY instead of EINVAL." in body and "callers" not in body
 
@@ -113,7 +113,7 @@ def test_floppy_effects_are_told_not_hidden() -> None:
     assert ("No unknown command reaches the changed line of fd_locked_ioctl(): it answers -EINVAL first "
             "when `!((cmd & 0xff00) == 0x0200)` (line 3425) or `normalize_ioctl(&cmd, &size)` fails "
             "(line 3430)") in body
-    assert "semantic patches a and b" in body
+    assert "rules a and b;" in body
 
 
 def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:

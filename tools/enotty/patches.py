@@ -122,7 +122,6 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     behavioural = [v for v in accepted if not v.patch.plan.cleanup]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
     files = sorted({p for v in accepted for p in v.patch.plan.paths})
-    drivers = len({v.patch.plan.key for v in accepted})
     intro = (f"Ioctl handlers in {plan.subsystem} answer a command they do not know with "
              f"{messages.errno_phrase({site.from_ for site in changed or s})}. This series makes "
              f"them return {messages.errno_phrase({site.to for site in changed or s})}, as "
@@ -130,7 +129,7 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
              "answer for an unknown command, -ENOIOCTLCMD the answer of a handler whose core "
              "tries another handler first. "
              f"{series.count(len(s), 'site')} in {series.count(len(files), 'file')}, "
-             f"{series.count(len(accepted), 'patch')} for {series.count(drivers, 'driver')}; "
+             f"{series.count(len(accepted), 'patch')}; "
              "each patch says which answers user space sees change.")
     paras = [intro]
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
@@ -138,8 +137,8 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
         paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted)))
     paras += [messages.abi_note(changed or s), messages.PRECEDENT]
     paras.append("How it was generated:\n"
-                 f"- Coccinelle: {', '.join(rule_names)} (semantic patches of the enotty"
-                 " toolkit, not part of the kernel tree)\n"
+                 f"- Coccinelle: {messages.RULE_NAME} of the enotty toolkit (not part of the"
+                 f" kernel tree), rules {', '.join(rule_names)}\n"
                  f"- {spatch}\n"
                  f"- {command} on Linux {version}")
     tested = [f"- every patch applies in order to the pristine {version} tree (git apply)"]
