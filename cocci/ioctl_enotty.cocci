@@ -818,6 +818,41 @@ def enotty_command_test(cond, cmd, kind):
     return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
 
 
+def enotty_enclosing_brace(text, offset):
+    """Offset of the brace that opens the block holding offset, or -1."""
+    depth = 0
+    for i in range(offset - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
+
+
+def enotty_top_level(pos):
+    """Whether the statement at pos lies directly in the body of its
+    function, not under another if, loop or switch: a command test nested
+    under a test of the state (if (port is the control node) { if (cmd !=
+    A && cmd != B) return -EINVAL; }) refuses known commands there, and
+    stays (drivers/tty/moxa.c)."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    text = enotty_stripped(pos[0].file)
+    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
+    brace = enotty_enclosing_brace(text, offset)
+    if brace >= 0 and re.fullmatch(r"\s*return\s*\(?\s*-\s*", text[brace + 1:offset]):
+        brace = enotty_enclosing_brace(text, brace)   # the braces of the guard itself
+    if brace < 0:
+        return False
+    head = text[max(0, brace - 400):brace].rstrip()
+    name = re.escape(str(pos[0].current_element))
+    return bool(re.search(r"\b" + name + r"\s*\((?:[^(){};]|\([^(){};]*\))*\)\s*$", head))
+
+
 def enotty_enter(file):
     """Called for each candidate target: a new .c file starts a new set of
     targets.  spatch also matches the functions of the headers it reads
@@ -1333,13 +1368,14 @@ enotty_claim(p, fn, err, "ioctl_if_chain")
 
 // A handler that knows one command, or a few: if (cmd != A) return
 // -EINVAL; and if (cmd != A && cmd != B) return -EINVAL; (also under
-// unlikely(), with a braced or parenthesised return).
+// unlikely(), with a braced or parenthesised return), in the body of the
+// function itself: under a test of the state it refuses known commands.
 @ine exists@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
 expression A;
 expression C : script:python () { enotty_command_test(C, None, "!=&&") };
-position p : script:python () { enotty_site_ok(p) };
+position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) };
 @@
 fn(...) { ... when any
 if (\(cmd != A\|A != cmd\|unlikely(cmd != A)\|C\))
