@@ -343,16 +343,20 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
     """What spatch said about each file, in the order it handled them.
 
     tokens: words to look for in the lines spatch could not parse, except
-    lines of a #define (the line that opens it and the lines its
-    backslashes continue it into): the rules never match inside a macro
-    body, so no site can hide there (ioctl tables built by macros in
-    drivers/gpu/drm/drm_ioctl.c, v4l2-ioctl.c, iommufd/main.c).
+    lines of a #define (the line that opens it, a line ending in a
+    backslash when spatch says it recovered at the end of a #define, the
+    lines backslashes continue it into, and such lines again when the next
+    report repeats them): the rules never match inside
+    a macro body, so no site can hide there (ioctl tables built by macros
+    in drivers/gpu/drm/drm_ioctl.c, v4l2-ioctl.c, iommufd/main.c).
     """
     outcomes: dict[str, _Outcome] = {}
     order: list[str] = []
     current: _Outcome | None = None
     counting = False   # inside an error report about a region not yet counted
     continued = False  # the last unparsed line was a #define line ending in a backslash
+    in_macro = False   # spatch's last error recovery stopped at the end of a #define
+    macro_lines: set[str] = set()   # lines of this file found in a #define
 
     def start(path: str, skipped: bool) -> _Outcome:
         outcome = outcomes.setdefault(path, _Outcome())
@@ -363,11 +367,14 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
     for line in text.splitlines():
         if line.startswith("HANDLING: "):
             current, counting = start(line[len("HANDLING: "):].strip(), False), False
+            macro_lines = set()
         elif line.startswith("Skipping: "):
             current, counting = start(line[len("Skipping: "):].strip(), True), False
         elif line.startswith("EXN: ") and " in " in line:
             exn, path = line[len("EXN: "):].rsplit(" in ", 1)
             outcomes.setdefault(path.strip(), _Outcome()).exception = exn.strip()
+        elif line.startswith("ERROR-RECOV: "):
+            in_macro = "end of #define" in line
         elif current is None:
             continue
         elif m := _BAD_AT.match(line):
@@ -385,7 +392,12 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
             current.bad_lines += int(line.split()[1])
         elif line.startswith(("bad:", "BAD:")):
             code = line.split(" ", 1)[1] if " " in line else ""
-            in_define = continued or code.lstrip().startswith("#define")
+            # A region may start with the last line of the #define before
+            # (drivers/gpu/drm/amd/amdkfd/kfd_chardev.c).
+            in_define = (continued or code.lstrip().startswith("#define") or code in macro_lines
+                         or (in_macro and code.rstrip().endswith("\\")))
+            if in_define and code.strip():
+                macro_lines.add(code)
             continued = in_define and code.rstrip().endswith("\\")
             if not in_define:
                 current.bad_tokens.update(t for t in tokens if t in code)

@@ -557,6 +557,24 @@ def test_parse_stderr_counts_words_outside_defines_only():
     only_define = err.split("parse error \n = File \"a.c\", line 20")[0]
     outcomes, _ = scan.parse_stderr(only_define, ["ioctl", "EINVAL"])
     assert outcomes["a.c"].bad_lines == 4 and outcomes["a.c"].bad_tokens == set()
+    # The #define line itself not among the unparsed lines (kfd_chardev.c):
+    # spatch says it recovered at the end of a #define, and the line ends
+    # in a backslash.
+    body_only = ("HANDLING: k.c\nERROR-RECOV: found sync end of #define, line 3149\n"
+                 "parse error \n = File \"k.c\", line 3148, column 1, charpos = 9\n"
+                 "badcount: 2\nBAD:!!!!! \t[_IOC_NR(ioctl)] = {.cmd = ioctl, \\\n"
+                 "bad: \t\t.name = #ioctl}\n")
+    outcomes, _ = scan.parse_stderr(body_only, ["ioctl"])
+    assert outcomes["k.c"].bad_lines == 2 and outcomes["k.c"].bad_tokens == set()
+    outcomes, _ = scan.parse_stderr(body_only.replace("end of #define", "'}'"), ["ioctl"])
+    assert outcomes["k.c"].bad_tokens == {"ioctl"}
+    # The next region repeats the last line of that #define as context.
+    repeated = body_only + ("ERROR-RECOV: found sync end of #define, line 3153\n"
+                            "parse error \n = File \"k.c\", line 3152, column 1, charpos = 99\n"
+                            "badcount: 2\nbad: \t\t.name = #ioctl}\n"
+                            "BAD:!!!!! #define V(ioctl) [_IOC_NR(ioctl)] = {}\n")
+    outcomes, _ = scan.parse_stderr(repeated, ["ioctl"])
+    assert outcomes["k.c"].bad_lines == 4 and outcomes["k.c"].bad_tokens == set()
 
 
 # ---------------------------------------------------------------- phase-1 facts
