@@ -145,6 +145,9 @@ NOT_FUNCTIONS = frozenset({
     "typeof", "__typeof__", "__attribute__", "asm", "__asm__",
 })
 
+_NOT_A_TYPE = re.compile(r"[=;]|\btypedef\b|\breturn\b")
+_STATIC = re.compile(r"\bstatic\b")
+
 # Column-0 definition heads: optional return type words, the name, `(`.
 DEF_HEAD = re.compile(r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(", re.M)
 _ATTRIBUTE = re.compile(r"\s*([A-Za-z_]\w*)\s*")
@@ -179,7 +182,7 @@ def functions(text: str) -> list[Function]:
         if name in NOT_FUNCTIONS:
             continue
         prefix = m.group(1) or ""
-        if re.search(r"[=;]|\btypedef\b|\breturn\b", prefix):
+        if _NOT_A_TYPE.search(prefix):
             continue
         open_paren = m.end() - 1
         close_paren = match_close(text, open_paren)
@@ -208,7 +211,7 @@ def functions(text: str) -> list[Function]:
         # The return type may sit on the line above: look back to the
         # end of the previous declaration for `static`.
         back = max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start()), 0)
-        static = re.search(r"\bstatic\b", text[back:m.start()] + prefix) is not None
+        static = _STATIC.search(text, back, m.start()) is not None or "static" in prefix
         params_text = text[open_paren + 1:close_paren]
         params = tuple(p.strip() for p in split_top(params_text)) if params_text.strip() else ()
         found.append(Function(name, static, params, m.start(2), i, body_end))

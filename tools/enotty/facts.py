@@ -50,12 +50,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import hashlib
 import json
 import os
 import re
+import sqlite3
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,7 +66,7 @@ from . import csource, rules, tree
 from .errors import UsageError
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-5"
+VERSION = "enotty-facts-6"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
@@ -97,6 +98,9 @@ _RAW_DEF = re.compile(
 _CAST = re.compile(r"^\(\s*(?:unsigned\s+)?\w+\s*\)\s*")
 _RETURN_PREFIX = re.compile(r"\breturn\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
 _ASSIGN_PREFIX = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
+_NOT_A_TYPE = re.compile(r"[=;]|\btypedef\b")
+_RETURNED_NAME = re.compile(r"\breturn\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;")
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _NOT_CALLEES = csource.NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
 
 
@@ -109,13 +113,12 @@ def _definitions_uncleaned(text: str) -> dict[str, list]:
     for m in _RAW_DEF.finditer(text):
         name = m.group(2)
         head = m.group(1) or ""
-        if name in csource.NOT_FUNCTIONS or "static" in head or re.search(r"[=;]|\btypedef\b", head):
+        if name in csource.NOT_FUNCTIONS or "static" in head or _NOT_A_TYPE.search(head):
             continue
         line_before = text[text.rfind("\n", 0, max(0, m.start() - 1)) + 1:m.start()]
-        if re.search(r"\bstatic\b", line_before):
+        if "static" in line_before:
             continue
-        params = m.group(3)
-        defs[name] = [False, [csource.param_name(p) for p in csource.split_top(params)] if params.strip() else []]
+        defs[name] = [False, " ".join(m.group(3).split())]
     return defs
 
 
@@ -264,13 +267,14 @@ def _assigned_from(text: str, fn: csource.Function, var: str, before: int) -> se
 
 
 def _is_integer_param(decl: str) -> bool:
-    return "*" not in decl and not re.search(r"\b(struct|union)\b", decl)
+    return "*" not in decl and "struct" not in decl and "union" not in decl
 
 
 def file_facts(data: bytes) -> dict:
     """The facts of one C file, as a JSON-able record:
 
-    defs:      {name: [static, [parameter names]]}
+    defs:      {name: [static, parameter list as written]} (parsed in the
+               join, for the few functions it reaches)
     bindings:  [[struct or '', field, function, container struct.member or '']]
     calls:     [[caller, param index, callee, argument index, reaches unknown,
                  the rules' form]]  -- the callee's value is returned
@@ -283,7 +287,7 @@ def file_facts(data: bytes) -> dict:
         return {"defs": _definitions_uncleaned(text)}
     text = csource.clean(text)
     funcs = csource.functions(text)
-    defs = {f.name: [f.static, f.param_names()] for f in funcs}
+    defs = {f.name: [f.static, ", ".join(f.params)] for f in funcs}
     bindings = [[b.struct, b.field, b.function, b.via] for b in csource.bindings(text)]
     calls, callbacks = [], []
     local_functions = {f.name for f in funcs}
@@ -316,7 +320,7 @@ def file_facts(data: bytes) -> dict:
                 if not assigned:
                     continue
                 if returned is None:
-                    returned = set(re.findall(r"\breturn\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;", body))
+                    returned = set(_RETURNED_NAME.findall(body))
                 if assigned.group(1) not in returned:
                     continue
                 close_paren = csource.match_close(text, open_paren)
@@ -339,7 +343,7 @@ def file_facts(data: bytes) -> dict:
                 cb = other.lstrip("&").strip()
                 # A function of this file, or a name the body neither
                 # declares nor uses elsewhere (not a local variable).
-                if j != i and re.fullmatch(r"[A-Za-z_]\w*", cb) and cb not in names and (
+                if j != i and _NAME.fullmatch(cb) and cb not in names and (
                         cb in local_functions or len(re.findall(rf"\b{cb}\b", body)) == 1):
                     callbacks.append([fn.name, params[p], callee, i, cb, reaches])
     return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
@@ -348,53 +352,83 @@ def file_facts(data: bytes) -> dict:
 
 # ------------------------------------------------------------ cache
 
+# One SQLite file, key -> record: 15,000 small files cost more to create
+# than the facts cost to extract.
+DB_NAME = "facts.sqlite3"
+_SCHEMA = "CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, record TEXT NOT NULL)"
+
+
 def cache_key(data: bytes) -> str:
     return hashlib.sha256(VERSION.encode() + b"\0" + data).hexdigest()
 
 
-def _cache_path(folder: Path, key: str) -> Path:
-    return folder / key[:2] / f"{key}.json"
+# Readers by (process, folder): a connection must not cross a fork.
+_readers: dict[tuple[int, str], sqlite3.Connection | None] = {}
 
 
-def _load(folder: Path, key: str) -> dict | None:
+def _reader(folder: str) -> sqlite3.Connection | None:
+    key = (os.getpid(), folder)
+    if key not in _readers:
+        try:
+            _readers[key] = sqlite3.connect(os.path.join(folder, DB_NAME), timeout=30)
+        except sqlite3.Error:
+            _readers[key] = None
+    return _readers[key]
+
+
+def _load(folder: str, key: str) -> dict | None:
+    con = _reader(folder)
+    if con is None:
+        return None
     try:
-        with open(_cache_path(folder, key)) as f:
-            return json.load(f)
-    except (OSError, ValueError):
+        row = con.execute("SELECT record FROM facts WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+    except (sqlite3.Error, ValueError):
         return None
 
 
-def _store(folder: Path, key: str, record: dict) -> None:
-    """Written to a temporary file and renamed: a reader never sees half
-    a record.  A cache that cannot be written only costs time."""
-    path = _cache_path(folder, key)
+def _prepare(folder: Path) -> None:
+    """The cache file and its table, before any worker reads it."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w") as f:
-            json.dump(record, f, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError:
+        folder.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(folder / DB_NAME, timeout=30) as con:
+            con.execute(_SCHEMA)
+        con.close()
+    except (OSError, sqlite3.Error):
         pass
 
 
-def _facts_of(job: tuple[str, str, str]) -> tuple[str, dict | None]:
-    """(rel, facts) of one file, from the cache or read and stored; None
-    for a file without an ioctl or errno token (it can take no part)."""
+def _store(folder: Path, fresh: list[tuple[str, str]]) -> None:
+    """New records in one transaction.  A cache that cannot be written
+    only costs time."""
+    if not fresh:
+        return
+    try:
+        with sqlite3.connect(folder / DB_NAME, timeout=30) as con:
+            con.executemany("INSERT OR REPLACE INTO facts (key, record) VALUES (?, ?)", fresh)
+        con.close()
+    except (OSError, sqlite3.Error):
+        pass
+
+
+def _facts_of(job: tuple[str, str, str]) -> tuple[str, dict | None, tuple[str, str] | None]:
+    """(rel, facts, (key, record text) if new) of one file, from the cache
+    or read; facts None for a file without an ioctl or errno token (it can
+    take no part)."""
     root, rel, folder = job
     try:
         with open(os.path.join(root, rel), "rb") as f:
             data = f.read()
     except OSError:
-        return rel, None
+        return rel, None, None
     if not any(t in data for t in IOCTL_TOKENS) and not any(t in data for t in ERRNO_TOKENS):
-        return rel, None
+        return rel, None, None
     key = cache_key(data)
-    record = _load(Path(folder), key)
-    if record is None:
-        record = file_facts(data)
-        _store(Path(folder), key, record)
-    return rel, record
+    record = _load(folder, key)
+    if record is not None:
+        return rel, record, None
+    record = file_facts(data)
+    return rel, record, (key, json.dumps(record, separators=(",", ":")))
 
 
 def collect(root: Path, files: Iterable[str], jobs: int = 1,
@@ -403,14 +437,16 @@ def collect(root: Path, files: Iterable[str], jobs: int = 1,
     token in them), from the cache where the content is known.  Each
     worker reads, hashes and extracts its own files: sending the bytes
     from one reader would cost more than the reading."""
-    folder = str(cache if cache is not None else tree.cache_dir() / "facts")
-    work = [(str(root), rel, folder) for rel in files]
+    folder = cache if cache is not None else tree.cache_dir() / "facts"
+    _prepare(folder)
+    work = [(str(root), rel, str(folder)) for rel in files]
     if jobs > 1 and len(work) > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(_facts_of, work, chunksize=256))
     else:
         results = [_facts_of(job) for job in work]
-    return {rel: record for rel, record in results if record is not None}
+    _store(folder, [new for _, _, new in results if new is not None])
+    return {rel: record for rel, record, _ in results if record is not None}
 
 
 # ------------------------------------------------------------ the join
@@ -431,6 +467,7 @@ def join(records: dict[str, dict]) -> list[Target]:
     for rel, rec in records.items():
         for name, (static, params) in rec["defs"].items():
             defined.setdefault(name, []).append((rel, static, params))
+    # resolve() hands out parameter names, parsed once per definition.
     trynext = set()
     for rec in records.values():
         trynext.update(rec.get("trynext", ()))
@@ -452,7 +489,8 @@ def join(records: dict[str, dict]) -> list[Target]:
             return []
         defs = defined.get(name, [])
         local = [d for d in defs if d[0] == near]
-        return local[-1:] if local else [d for d in defs if not d[1]]
+        found = local[-1:] if local else [d for d in defs if not d[1]]
+        return [(rel, static, parameter_names(text)) for rel, static, text in found]
 
     # (file, function, interface, cmd_arg) -> (shallowest depth, whether
     # the rules reach it on their own along some path).  A target is
@@ -460,7 +498,7 @@ def join(records: dict[str, dict]) -> list[Target]:
     seen: dict[tuple[str, str, str, int], tuple[int, bool]] = {}
     work: list[tuple[str, str, str, int, int, bool]] = []
 
-    def visit(rel: str, fn: str, iface: str, cmd_arg: int, params: list[str], depth: int, own: bool) -> None:
+    def visit(rel: str, fn: str, iface: str, cmd_arg: int, params: Sequence[str], depth: int, own: bool) -> None:
         if cmd_arg >= len(params) or not params[cmd_arg]:
             return
         key = (rel, fn, iface, cmd_arg)
@@ -510,11 +548,17 @@ def join(records: dict[str, dict]) -> list[Target]:
 
 
 def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:
-    params = records[rel]["defs"].get(fn, [False, []])[1]
+    params = parameter_names(records[rel]["defs"].get(fn, [False, ""])[1])
     return params[index] if index < len(params) else ""
 
 
-def _callback_command(params: list[str], caller_cmd: str, wrapper_index: int) -> int:
+@functools.lru_cache(maxsize=None)
+def parameter_names(params: str) -> tuple[str, ...]:
+    """'struct file *f, unsigned int cmd' -> ('f', 'cmd')."""
+    return tuple(csource.param_name(p) for p in csource.split_top(params)) if params.strip() else ()
+
+
+def _callback_command(params: Sequence[str], caller_cmd: str, wrapper_index: int) -> int:
     """The callback's command parameter: the one named like the caller's,
     else one named cmd, else the position the wrapper got it in."""
     for name in (caller_cmd, "cmd"):

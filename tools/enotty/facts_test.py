@@ -147,7 +147,7 @@ static const struct file_operations o = { .unlocked_ioctl = g };
 def test_file_without_ops_member_gives_only_its_exported_definitions() -> None:
     record = facts.file_facts(b"static int a(int cmd)\n{\n\treturn -EINVAL;\n}\n"
                               b"int\nb(struct file *f, unsigned int cmd)\n{\n\treturn a(cmd);\n}\n")
-    assert record == {"defs": {"b": [False, ["f", "cmd"]]}}
+    assert record == {"defs": {"b": [False, "struct file *f, unsigned int cmd"]}}
 
 
 def test_tsv_rows() -> None:
@@ -170,7 +170,7 @@ def test_command_line(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     got = {tuple(line.split("\t")) for line in res.stdout.splitlines()}
     assert got == {(f, fn, i, str(a)) for f, fn, i, a in EXPECTED}
-    assert (tmp_path / "cache" / "facts").is_dir()
+    assert (tmp_path / "cache" / "facts" / facts.DB_NAME).is_file()
     for bad in (["--kdir", str(root / "nope")], ["--kdir", str(root), "--jobs", "0"]):
         res = subprocess.run([sys.executable, "-m", "enotty.facts", *bad], capture_output=True,
                              text=True, env=env)
@@ -183,12 +183,12 @@ def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
     # dispatches to kvmppc_ops, and is a target all the same.
     records = {
         "virt/kvm/kvm_main.c": {
-            "defs": {"kvm_vm_ioctl": [True, ["filp", "ioctl", "arg"]]},
+            "defs": {"kvm_vm_ioctl": [True, "struct file *filp, unsigned int ioctl, unsigned long arg"]},
             "bindings": [["file_operations", "unlocked_ioctl", "kvm_vm_ioctl", ""]],
             "calls": [["kvm_vm_ioctl", 1, "kvm_arch_vm_ioctl", 1, True, True]],
             "callbacks": [], "trynext": []},
-        "arch/powerpc/kvm/powerpc.c": {"defs": {"kvm_arch_vm_ioctl": [False, ["filp", "ioctl", "arg"]]}},
-        "arch/x86/kvm/x86.c": {"defs": {"kvm_arch_vm_ioctl": [False, ["filp", "ioctl", "arg"]]}},
+        "arch/powerpc/kvm/powerpc.c": {"defs": {"kvm_arch_vm_ioctl": [False, "struct file *filp, unsigned int ioctl, unsigned long arg"]}},
+        "arch/x86/kvm/x86.c": {"defs": {"kvm_arch_vm_ioctl": [False, "struct file *filp, unsigned int ioctl, unsigned long arg"]}},
     }
     assert facts.join(records) == [
         facts.Target("arch/powerpc/kvm/powerpc.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1),
@@ -202,12 +202,13 @@ def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> Non
     # keeps -ENOIOCTLCMD (the tty core tries the line discipline next).
     records = {
         "drivers/a.c": {
-            "defs": {"a_ioctl": [True, ["f", "cmd", "arg"]], "a_tty_ioctl": [True, ["tty", "cmd", "arg"]]},
+            "defs": {"a_ioctl": [True, "struct file *f, unsigned int cmd, unsigned long arg"],
+                     "a_tty_ioctl": [True, "struct tty_struct *tty, unsigned int cmd, unsigned long arg"]},
             "bindings": [["file_operations", "unlocked_ioctl", "a_ioctl", ""],
                          ["tty_operations", "ioctl", "a_tty_ioctl", ""]],
             "calls": [["a_ioctl", 1, "common", 1, True, True], ["a_tty_ioctl", 1, "common", 1, True, True]],
             "callbacks": [], "trynext": []},
-        "drivers/b.c": {"defs": {"common": [False, ["x", "cmd"]]}},
+        "drivers/b.c": {"defs": {"common": [False, "void *x, unsigned int cmd"]}},
     }
     assert [t.interface for t in facts.join(records)] == ["tty_operations.ioctl",
                                                           "file_operations.unlocked_ioctl"]
