@@ -453,7 +453,8 @@ def collect(root: Path, files: Iterable[str], jobs: int = 1,
 
 def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
     """(struct, field) -> cmd_arg; field -> its interfaces."""
-    table, by_field = {}, {}
+    table: dict[tuple[str, str], int] = {}
+    by_field: dict[str, list[str]] = {}
     for i in rules.interfaces():
         table[(i.struct, i.field)] = i.cmd_arg
         by_field.setdefault(i.field, []).append(i.name)
@@ -463,11 +464,10 @@ def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
 def join(records: dict[str, dict]) -> list[Target]:
     """Every target that the per-file rules cannot see on their own."""
     table, by_field = _interfaces()
-    defined: dict[str, list[tuple[str, bool, list[str]]]] = {}
+    defined: dict[str, list[tuple[str, bool, str]]] = {}
     for rel, rec in records.items():
         for name, (static, params) in rec["defs"].items():
             defined.setdefault(name, []).append((rel, static, params))
-    # resolve() hands out parameter names, parsed once per definition.
     trynext = set()
     for rec in records.values():
         trynext.update(rec.get("trynext", ()))
@@ -484,7 +484,8 @@ def join(records: dict[str, dict]) -> list[Target]:
     # handler, so its own -EINVALs are about the argument.
     wrappers = {c[2] for found in callbacks.values() for c in found if c[4] in defined}
 
-    def resolve(name: str, near: str) -> list[tuple[str, bool, list[str]]]:
+    # Definitions by name with their parameter names, parsed once each.
+    def resolve(name: str, near: str) -> list[tuple[str, bool, tuple[str, ...]]]:
         if name in trynext or name in wrappers:
             return []
         defs = defined.get(name, [])
@@ -519,7 +520,8 @@ def join(records: dict[str, dict]) -> list[Target]:
                 iface = by_field[field][0]
             else:
                 continue
-            cmd_arg = table[tuple(iface.split("."))]
+            owner, member = iface.split(".")
+            cmd_arg = table[(owner, member)]
             for where, _static, params in resolve(fn, rel):
                 visit(where, fn, iface, cmd_arg, params, 0, where == rel)
     while work:

@@ -181,7 +181,7 @@ def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
     # kvm_vm_ioctl hands unknown VM ioctls to each architecture's
     # kvm_arch_vm_ioctl (non-static, another file); powerpc's also
     # dispatches to kvmppc_ops, and is a target all the same.
-    records = {
+    records: dict[str, dict] = {
         "virt/kvm/kvm_main.c": {
             "defs": {"kvm_vm_ioctl": [True, "struct file *filp, unsigned int ioctl, unsigned long arg"]},
             "bindings": [["file_operations", "unlocked_ioctl", "kvm_vm_ioctl", ""]],
@@ -200,7 +200,7 @@ def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
 def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> None:
     # The rules take the first row of a function: tty_operations.ioctl
     # keeps -ENOIOCTLCMD (the tty core tries the line discipline next).
-    records = {
+    records: dict[str, dict] = {
         "drivers/a.c": {
             "defs": {"a_ioctl": [True, "struct file *f, unsigned int cmd, unsigned long arg"],
                      "a_tty_ioctl": [True, "struct tty_struct *tty, unsigned int cmd, unsigned long arg"]},
