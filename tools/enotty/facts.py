@@ -31,9 +31,9 @@ handed a callback with the command is never a target.
 
 Files without `ioctl`/`vidioc_default` only contribute their non-static
 function definitions (read without cleaning the text, which is the slow
-part), so the calls of a target defined in such a file are not followed
-here: the rules follow its static helpers once it is a target, its
-non-static helpers in other files are missed.
+part), unless one of those takes an integer parameter named like a
+command (cmd, command, req, ...): such a file is read whole, so that a
+helper's own helpers in other files are followed too.
 
 Interface (the scan's phase 1):
 
@@ -66,7 +66,7 @@ from . import csource, rules, tree
 from .errors import UsageError
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-6"
+VERSION = "enotty-facts-7"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
@@ -99,6 +99,8 @@ _CAST = re.compile(r"^\(\s*(?:unsigned\s+)?\w+\s*\)\s*")
 _RETURN_PREFIX = re.compile(r"\breturn\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
 _ASSIGN_PREFIX = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
 _NOT_A_TYPE = re.compile(r"[=;]|\btypedef\b")
+_COMMAND_PARAM = re.compile(r"\b(?:unsigned(?:\s+int)?|u_?int|int|u32|__u32)\s+"
+                            r"(?:cmd|command|ioctl_cmd|ioc|iocmd|req|request|ioctl)\s*(?:,|$)")
 _RETURNED_NAME = re.compile(r"\breturn\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _NOT_CALLEES = csource.NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
@@ -284,7 +286,11 @@ def file_facts(data: bytes) -> dict:
     """
     text = csource.decode(data)
     if not any(t in data for t in IOCTL_TOKENS):
-        return {"defs": _definitions_uncleaned(text)}
+        defs = _definitions_uncleaned(text)
+        # A non-static function taking a command may be a helper that hands
+        # it on further: read such a file whole (118 files in 6.12).
+        if not any(_COMMAND_PARAM.search(params) for _, params in defs.values()):
+            return {"defs": defs}
     text = csource.clean(text)
     funcs = csource.functions(text)
     defs = {f.name: [f.static, ", ".join(f.params)] for f in funcs}

@@ -33,6 +33,8 @@ EXPECTED = {
     # switch, and under a default that falls into a case label.
     ("drivers/demo/helper.c", "shared_helper", "file_operations.compat_ioctl", 1),
     ("drivers/demo/helper.c", "fall_helper", "file_operations.compat_ioctl", 1),
+    # Two levels down, through helper.c: another file without ops members.
+    ("drivers/demo/deep.c", "deeper_helper", "file_operations.compat_ioctl", 1),
 }
 # Not expected: local_handler/local_static (the rules see them in fops.c),
 # case_only_helper (case label), equal_only_helper (cmd == A || cmd == B),
@@ -145,9 +147,14 @@ static const struct file_operations o = { .unlocked_ioctl = g };
 
 
 def test_file_without_ops_member_gives_only_its_exported_definitions() -> None:
+    record = facts.file_facts(b"static int a(int nr)\n{\n\treturn -EINVAL;\n}\n"
+                              b"int\nb(struct file *f, unsigned int nr)\n{\n\treturn a(nr);\n}\n")
+    assert record == {"defs": {"b": [False, "struct file *f, unsigned int nr"]}}
+    # Unless an exported function takes a command: then its calls count.
     record = facts.file_facts(b"static int a(int cmd)\n{\n\treturn -EINVAL;\n}\n"
                               b"int\nb(struct file *f, unsigned int cmd)\n{\n\treturn a(cmd);\n}\n")
-    assert record == {"defs": {"b": [False, "struct file *f, unsigned int cmd"]}}
+    assert record["calls"] == [["b", 1, "a", 0, True, True]]
+    assert record["defs"]["a"] == [True, "int cmd"]
 
 
 def test_tsv_rows() -> None:

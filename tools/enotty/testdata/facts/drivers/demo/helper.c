@@ -5,7 +5,7 @@
 int shared_helper(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	if (cmd != DEMO_FIVE)
-		return -EINVAL;
+		return deeper_helper(f, cmd);
 	return 0;
 }
 
