@@ -468,11 +468,11 @@ class ScanCache:
         self.salt = salt
 
     def _path(self, candidate: Candidate) -> Path:
-        key = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode())
+        digest = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode())
         if candidate.facts:
             # Only a file with rows changes its key: the rows decide its targets.
-            key.update(b"\0" + candidate.facts.encode())
-        key = key.hexdigest()
+            digest.update(b"\0" + candidate.facts.encode())
+        key = digest.hexdigest()
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, candidate: Candidate, timeout: int) -> FileResult | None:
