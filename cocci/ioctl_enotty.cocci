@@ -1430,6 +1430,42 @@ err << ig.err;
 @@
 enotty_claim(p, fn, err, "ioctl_ioc_guard")
 
+// The same guard that leaves by a jump: if (_IOC_TYPE(cmd) != MAGIC) {
+// ret = -EINVAL; goto out; } when out: returns ret unchanged.
+@igg exists@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+identifier ret, l;
+expression C : script:python () { enotty_command_test(C, None, "_IOC") };
+position p : script:python () { enotty_site_ok(p) };
+@@
+fn(...) { ... when any
+if (C) {
+ret = -err@p;
+goto l;
+}
+... when any
+}
+
+@iggl exists@
+identifier enotty_target.fn, igg.ret, igg.l;
+expression E;
+position pr;
+@@
+fn(...) { <+...
+l:
+... when != ret = E
+return ret@pr;
+...+> }
+
+@script:python@
+p << igg.p;
+pr << iggl.pr;
+fn << enotty_target.fn;
+err << igg.err;
+@@
+enotty_claim(p, fn, err, "ioctl_ioc_guard")
+
 // ---- shapes/ioctl_leaf_enoioctlcmd.smpl
 
 // A leaf return -ENOIOCTLCMD; in a handler of an interface whose core hands
