@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence, TextIO
 
-from . import rules, tree
+from . import cache, rules, tree
 from .errors import UsageError
 from .progress import Progress
 from .sites import Site, is_site_line, parse_site_line, sort_sites
@@ -466,19 +465,18 @@ class ScanCache:
     def __init__(self, folder: Path, salt: str) -> None:
         self.folder = folder
         self.salt = salt
+        self.store = cache.JsonCache(folder)
 
-    def _path(self, candidate: Candidate) -> Path:
+    def _key(self, candidate: Candidate) -> str:
         digest = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode())
         if candidate.facts:
             # Only a file with rows changes its key: the rows decide its targets.
             digest.update(b"\0" + candidate.facts.encode())
-        key = digest.hexdigest()
-        return self.folder / key[:2] / f"{key}.json"
+        return digest.hexdigest()
 
     def get(self, candidate: Candidate, timeout: int) -> FileResult | None:
-        try:
-            record = json.loads(self._path(candidate).read_text())
-        except (OSError, ValueError):
+        record = self.store.get(self._key(candidate))
+        if record is None:
             return None
         try:
             status = record["status"]
@@ -500,16 +498,8 @@ class ScanCache:
                       for s in result.sites],
             "hunks": result.hunks,
         }
-        path = self._path(candidate)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w") as f:
-                json.dump(record, f)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        if not self.store.put(self._key(candidate), record):
+            raise OSError(f"cannot write the scan cache under {self.folder}")
 
 
 # ---------------------------------------------------------------- running spatch
