@@ -25,22 +25,19 @@ The list over-approximates on purpose (argument checks of a known command
 in a guard, dead defaults, try-next values all appear); reading a sample
 by hand tells the real answers from the rest.
 
-    python3 -m enotty.candidates [--kdir DIR] [--subdir S]
+    python3 -m enotty candidates [--kdir DIR] [--subdir S]
 
 prints `file line function kind` (TSV, with a header) on stdout.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from . import csource, tree
-from .errors import UsageError
 
 DEPTH = 2                      # helper levels below a bound handler
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
@@ -382,23 +379,3 @@ def write_tsv(sites: Iterable[Site], out) -> None:
     out.write("file\tline\tfunction\tkind\n")
     for s in sites:
         out.write(f"{s.file}\t{s.line}\t{s.function}\t{s.kind}\n")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m enotty.candidates",
-                                     description="List candidate unknown-command answers, "
-                                                 "independently of the rules.")
-    parser.add_argument("--kdir", help="kernel tree (default: the unpacked linux-source-6.12)")
-    parser.add_argument("--subdir", help="only report sites under this folder of the tree")
-    args = parser.parse_args(argv)
-    try:
-        root = tree.resolve(args.kdir, args.subdir)
-        write_tsv(find(root, args.subdir), sys.stdout)
-    except (UsageError, OSError) as err:
-        print(f"enotty: {err}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

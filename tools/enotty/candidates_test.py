@@ -179,10 +179,10 @@ def test_tsv_and_command_line(tmp_path: Path) -> None:
     candidates.write_tsv(candidates.find(root, "drivers/baz"), out)
     assert out.getvalue() == "file\tline\tfunction\tkind\ndrivers/baz/baz.c\t12\tbaz_ioctl\tafter-switch\n"
     tools = Path(__file__).resolve().parent.parent
-    res = subprocess.run([sys.executable, "-m", "enotty.candidates", "--kdir", str(root),
+    res = subprocess.run([sys.executable, "-m", "enotty", "candidates", "--kdir", str(root),
                           "--subdir", "drivers/baz"], capture_output=True, text=True,
                          env={"PYTHONPATH": str(tools), "PATH": "/usr/bin:/bin"})
     assert res.returncode == 0 and res.stdout == out.getvalue()
-    bad = subprocess.run([sys.executable, "-m", "enotty.candidates", "--kdir", str(root / "nope")],
+    bad = subprocess.run([sys.executable, "-m", "enotty", "candidates", "--kdir", str(root / "nope")],
                          capture_output=True, text=True, env={"PYTHONPATH": str(tools), "PATH": "/usr/bin:/bin"})
     assert bad.returncode == 2 and bad.stderr.startswith("enotty: ") and "Traceback" not in bad.stderr

@@ -11,17 +11,20 @@ no traceback reaches the user (ENOTTY_DEBUG=1 shows it).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import NoReturn
 
 import enotty
 
-from . import bench, console, generated, mailout, messages, patches, scan, series, sites, tree
+from . import (bench, candidates, console, effects, facts, generated, mailout, messages, patches,
+               rules, scan, selftest_search, series, sites, tree)
 from .errors import ToolError, UsageError
-from .requests import (BenchRequest, DEFAULT_TIMEOUT, Identity, KernelTree, MailoutRequest,
+from .requests import (BenchRequest, Identity, KernelTree, MailoutRequest,
                        PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs)
 
 warn = console.warn
@@ -137,6 +140,62 @@ def cmd_verify_generated(args: argparse.Namespace) -> int:
     return generated.verify_generated(VerifyGeneratedRequest(tree=kernel, committed=committed))
 
 
+def cmd_candidates(args: argparse.Namespace) -> int:
+    """Candidate unknown-command answers found without the rules (a measuring stick for recall)."""
+    root = tree.resolve(args.kdir, args.subdir)
+    candidates.write_tsv(candidates.find(root, args.subdir), sys.stdout)
+    return 0
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    """The targets the per-file rules cannot see on their own (phase 1 of the scan)."""
+    start = time.monotonic()
+    root = tree.resolve(args.kdir)
+    targets = facts.extra_targets(root, sorted(facts.c_files(root)), args.jobs or default_jobs())
+    facts.write_tsv((t for rel in sorted(targets) for t in targets[rel]), sys.stdout)
+    if args.time:
+        warn(f"phase 1 took {time.monotonic() - start:.1f} s")
+    return 0
+
+
+def cmd_effects(args: argparse.Namespace) -> int:
+    """What each site of a sites.tsv changes for user space (or its in-tree tests)."""
+    try:
+        with open(args.sites) as fh:
+            rows = sites.read_tsv(fh)
+    except (OSError, ValueError) as err:
+        raise UsageError(f"{args.sites}: {err}") from None
+    root = tree.resolve(args.kdir)
+    found = effects.analyse_sites(rows, root)
+    labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
+    if args.summary:
+        sys.stdout.write(effects.summary(found))
+    elif args.tests:
+        for s, hits in selftest_search.search(labelled, root).items():
+            for hit in hits:
+                print(f"{s.file}:{s.line}\t{s.function}\t{hit.cell()}")
+    else:
+        if not rows or not rows[0].series:
+            raise UsageError(f"{args.sites}: needs the subsystem and series columns")
+        sites.write_tsv(labelled, sys.stdout, sites.EFFECT_COLUMNS)
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Assemble cocci/ioctl_enotty.cocci from its sources (--sync), or check it (--check)."""
+    if args.action == "sync":
+        for path in rules.sync():
+            warn(f"updated {path}")
+    elif args.action == "check":
+        if rules.out_of_sync():
+            warn(f"{rules.rule_file()} is out of sync with cocci/lib, cocci/shapes and"
+                 " interfaces.tsv; run python3 -m enotty rules --sync")
+            return 1
+    else:
+        sys.stdout.write(rules.assembled())
+    return 0
+
+
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR",
                         help="output folder (default: generated-patches/linux-VERSION/)")
@@ -193,6 +252,34 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_argument("--out", metavar="DIR",
                             help="the output folder to check (default: generated-patches/linux-VERSION/)")
     verify_cmd.set_defaults(run=cmd_verify_generated)
+
+    cand = commands.add_parser("candidates", help="candidate sites found without the rules (TSV)",
+                               description=cmd_candidates.__doc__)
+    add_tree_options(cand)
+    cand.set_defaults(run=cmd_candidates)
+
+    facts_cmd = commands.add_parser("facts", help="phase-1 targets across files (TSV)",
+                                    description=cmd_facts.__doc__)
+    facts_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
+    facts_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
+                           help="processes for files not in the cache (default: the usable CPUs)")
+    facts_cmd.add_argument("--time", action="store_true", help="say on stderr how long it took")
+    facts_cmd.set_defaults(run=cmd_facts)
+
+    eff = commands.add_parser("effects", help="effect columns of a sites.tsv",
+                              description=cmd_effects.__doc__)
+    eff.add_argument("sites", metavar="SITES.TSV", help="a sites.tsv of make patches")
+    eff.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
+    what = eff.add_mutually_exclusive_group()
+    what.add_argument("--summary", action="store_true", help="verdict counts and the notable sites")
+    what.add_argument("--tests", action="store_true", help="in-tree tests that expect the old answer")
+    eff.set_defaults(run=cmd_effects)
+
+    rules_cmd = commands.add_parser("rules", help="assemble or check the one rule file",
+                                    description=cmd_rules.__doc__)
+    rules_cmd.add_argument("action", choices=("sync", "check", "combined"),
+                           help="sync: rewrite it; check: fail when stale; combined: print it")
+    rules_cmd.set_defaults(run=cmd_rules)
 
     return parser
 

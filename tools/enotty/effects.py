@@ -27,15 +27,11 @@ Entry point: analyse_sites(sites, tree) -> {Site: Effects}.
 from __future__ import annotations
 
 import collections
-import dataclasses
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import tree as kernel_tree
-from .errors import UsageError
-from .sites import EFFECT_COLUMNS, Effects, Site, read_tsv, write_tsv
+from .sites import Effects, Site
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
 _ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
@@ -783,39 +779,3 @@ def summary(found: dict[Site, Effects]) -> str:
             lines.append(f"{s.file}:{s.line} {s.function}() paths={e.paths} reach={e.reach} "
                          f"visible={e.visible} " + " | ".join(notes))
     return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    """python3 -m enotty.effects SITES.TSV [KDIR] [--summary|--tests]"""
-    flags = {a for a in argv if a.startswith("--")}
-    args = [a for a in argv if not a.startswith("--")]
-    try:
-        if not args or len(args) > 2 or flags - {"--summary", "--tests"}:
-            raise UsageError("usage: python3 -m enotty.effects SITES.TSV [KDIR] [--summary|--tests]")
-        try:
-            with open(args[0]) as fh:
-                rows = read_tsv(fh)
-        except (OSError, ValueError) as err:
-            raise UsageError(f"{args[0]}: {err}") from None
-        root = kernel_tree.resolve(args[1] if len(args) > 1 else None)
-        found = analyse_sites(rows, root)
-        labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
-        if "--summary" in flags:
-            sys.stdout.write(summary(found))
-        elif "--tests" in flags:
-            from . import selftest_search    # it imports this module
-            for s, hits in selftest_search.search(labelled, root).items():
-                for hit in hits:
-                    print(f"{s.file}:{s.line}\t{s.function}\t{hit.cell()}")
-        else:
-            if not rows or not rows[0].series:
-                raise UsageError(f"{args[0]}: needs the subsystem and series columns")
-            write_tsv(labelled, sys.stdout, EFFECT_COLUMNS)
-    except UsageError as err:
-        print(f"enotty: {err}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

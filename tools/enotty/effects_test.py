@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import effects
+from enotty import cli, effects
 from enotty.sites import Site
 
 TREE = Path(__file__).parent / "testdata" / "effects" / "tree"
@@ -178,14 +178,14 @@ def test_main_summary_and_one_line_errors(tmp_path, capsys):
                               "subsystem", "series")) + "\n"
                    "drivers/block/floppy.c\t84\tfd_locked_ioctl\tblock_device_operations.ioctl\t"
                    "EINVAL\tENOTTY\tioctl_default_return\tFLOPPY DRIVER\tfloppy\n")
-    assert effects.main([str(tsv), str(TREE), "--summary"]) == 0
+    assert cli.main(["effects", str(tsv), "--kdir", str(TREE), "--summary"]) == 0
     out = capsys.readouterr().out
     assert "reach: no 1" in out and "drivers/block/floppy.c:84 fd_locked_ioctl() paths=native reach=no" in out
-    assert effects.main([str(tsv), str(TREE)]) == 0
+    assert cli.main(["effects", str(tsv), "--kdir", str(TREE)]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].endswith("\tpaths\treach\tguard\tbranches\tuncased\tforward\tfallback\tvisible")
     assert table[1].split("\t")[9:11] == ["native", "no"]
-    assert effects.main([str(tmp_path / "none.tsv"), str(TREE)]) == 2
+    assert cli.main(["effects", str(tmp_path / "none.tsv"), "--kdir", str(TREE)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("enotty: ") and err.count("\n") == 1
 

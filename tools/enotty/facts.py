@@ -44,11 +44,10 @@ Interface (the scan's phase 1):
         `file<TAB>function<TAB>interface<TAB>cmd_arg` rows, no header, for
         -D enotty_facts=FILE and the scan's per-file cache key; of one
         function's rows the most cautious interface comes first.
-    python3 -m enotty.facts [--kdir DIR] [--jobs N] [--time]
+    python3 -m enotty facts [--kdir DIR] [--jobs N] [--time]
 """
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import functools
 import hashlib
@@ -56,14 +55,11 @@ import json
 import os
 import re
 import sqlite3
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence, TextIO
 
 from . import csource, rules, tree
-from .errors import UsageError
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
 VERSION = "enotty-facts-7"
@@ -612,30 +608,3 @@ def c_files(root: Path, scope: Path | None = None) -> Iterator[str]:
         for name in names:
             if name.endswith(".c"):
                 yield os.path.relpath(os.path.join(folder, name), root)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m enotty.facts",
-                                     description="Print the targets the per-file rules cannot see "
-                                                 "on their own (phase 1 of the scan).")
-    parser.add_argument("--kdir", help="kernel tree (default: the unpacked linux-source-6.12)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes for files not in the cache")
-    parser.add_argument("--time", action="store_true", help="say on stderr how long it took")
-    args = parser.parse_args(argv)
-    try:
-        if args.jobs < 1:
-            raise UsageError("--jobs must be at least 1")
-        start = time.monotonic()
-        root = tree.resolve(args.kdir)
-        targets = extra_targets(root, sorted(c_files(root)), args.jobs)
-        write_tsv((t for rel in sorted(targets) for t in targets[rel]), sys.stdout)
-        if args.time:
-            print(f"enotty: phase 1 took {time.monotonic() - start:.1f} s", file=sys.stderr)
-    except (UsageError, OSError) as err:
-        print(f"enotty: {err}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -172,14 +172,14 @@ def test_command_line(tmp_path: Path) -> None:
     tools = Path(__file__).resolve().parent.parent
     env = {"PYTHONPATH": str(tools), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
            "ENOTTY_CACHE": str(tmp_path / "cache")}
-    res = subprocess.run([sys.executable, "-m", "enotty.facts", "--kdir", str(root), "--jobs", "2"],
+    res = subprocess.run(["/usr/bin/python3", "-m", "enotty", "facts", "--kdir", str(root), "--jobs", "2"],
                          capture_output=True, text=True, env=env)
     assert res.returncode == 0, res.stderr
     got = {tuple(line.split("\t")) for line in res.stdout.splitlines()}
     assert got == {(f, fn, i, str(a)) for f, fn, i, a in EXPECTED}
     assert (tmp_path / "cache" / "facts" / facts.DB_NAME).is_file()
     for bad in (["--kdir", str(root / "nope")], ["--kdir", str(root), "--jobs", "0"]):
-        res = subprocess.run([sys.executable, "-m", "enotty.facts", *bad], capture_output=True,
+        res = subprocess.run(["/usr/bin/python3", "-m", "enotty", "facts", *bad], capture_output=True,
                              text=True, env=env)
         assert res.returncode == 2 and res.stderr.startswith("enotty: ") and "Traceback" not in res.stderr
 

@@ -19,7 +19,6 @@ import csv
 import hashlib
 import io
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,27 +224,8 @@ def rules_digest(root: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def main(argv: list[str]) -> int:
-    usage = "usage: python3 -m enotty.rules --sync | --check | --combined"
-    if len(argv) != 1 or argv[0] not in ("--sync", "--check", "--combined"):
-        print(usage, file=sys.stderr)
-        return 2
-    try:
-        if argv[0] == "--sync":
-            for path in sync():
-                print(f"enotty: updated {path}", file=sys.stderr)
-        elif argv[0] == "--check":
-            if out_of_sync():
-                print(f"enotty: {rule_file()} is out of sync with cocci/lib, cocci/shapes"
-                      " and interfaces.tsv; run python3 -m enotty.rules --sync", file=sys.stderr)
-                return 1
-        else:
-            sys.stdout.write(assembled())
-    except UsageError as err:
-        print(f"enotty: {err}", file=sys.stderr)
-        return 2
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    # The rule file's header names this command; `python3 -m enotty rules` is the same.
+    import sys
+    from .cli import main
+    sys.exit(main(["rules", *(a.lstrip("-") for a in sys.argv[1:])]))
