@@ -28,6 +28,8 @@ class TargetPattern:
             return False
         if self.driver is None:
             return True
+        if self.driver == "-":
+            return driver is None
         return driver is not None and fnmatch.fnmatchcase(driver, self.driver)
 
 

@@ -64,6 +64,9 @@ def test_target_matching_by_glob_and_driver():
     assert audit_table.source_for(rows, "/dev/fb0", "vivid") == ("vivid-osd.c", None)
     assert audit_table.source_for(rows, "/dev/fb1", "aty128fb") == ("aty128fb.c", None)
     assert audit_table.source_for(rows, "/dev/fb2", "radeonfb") is None
+    nodriver = audit_table.parse_table(row("v.c", "audit", "-", "-", "-", "-", "/dev/fb*@-", "r"))
+    assert audit_table.source_for(nodriver, "/dev/fb2", None) == ("v.c", None)
+    assert audit_table.source_for(nodriver, "/dev/fb0", "aty128fb") is None
     assert audit_table.source_for(rows, "/dev/fb2", None) is None
     assert audit_table.source_for(rows, "/dev/userfaultfd", None) == (
         "userfaultfd.c", "userfaultfd_dev_ioctl")

@@ -57,9 +57,9 @@ setup_macvtap() {
 setup_autofs() {
 	# The daemon end of autofs is a pipe; nothing reads it, and nothing
 	# needs to: the probe only opens the mount's root as root.
+	# pgrp: the daemon's process group must exist; /init's own pid does.
 	mkdir -p /autofs && mkfifo /tmp/autofs.pipe && exec 7<>/tmp/autofs.pipe &&
-	mount -t autofs -o "fd=7,pgrp=$(cut -d' ' -f5 /proc/$$/stat),minproto=5,maxproto=5" \
-		autofs /autofs
+	mount -t autofs -o "fd=7,pgrp=$$,minproto=5,maxproto=5" autofs /autofs
 }
 
 setup_mapbench() {
@@ -72,6 +72,12 @@ setup_mapbench() {
 		return
 	done
 	return 1
+}
+
+setup_orangefs() {
+	# A bare register_chrdev(): no sysfs device, so no devtmpfs node.
+	major=$(awk '$2 == "pvfs2-req" { print $1 }' /proc/devices)
+	[ -n "$major" ] && mknod /dev/pvfs2-req c "$major" 0
 }
 
 setup_securityfs() {
