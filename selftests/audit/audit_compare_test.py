@@ -96,6 +96,7 @@ def test_target_seen_in_one_boot_only_is_missing_not_a_silent_pass():
     claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
     lines = ac.compare(answers([("/dev/fd0", "foreign", "native", "EINVAL")]), [], ROWS, claims)
     assert (lines[0].before, lines[0].after) == ("EINVAL", "missing")
+    assert ac.one_boot_only(lines) == ["/dev/fd0: seen in the pristine boot only"]
     statuses = ac.source_statuses(claims, ROWS, lines, {}, {})
     assert not statuses["drivers/block/floppy.c"].audited
 

@@ -275,15 +275,18 @@ def boot(label: str, bzimage: Path, initramfs: Path, console: Path, extra: list[
     except subprocess.TimeoutExpired:
         raise AuditError(f"the {label} kernel did not finish within {timeout} s "
                          f"(hung boot or probe); console: {console}") from None
+    # isa-debug-exit makes QEMU exit with 1; so does a QEMU that refused
+    # its options, which then says why on stderr.
+    detail = [ln for ln in res.stderr.decode(errors="replace").strip().splitlines() if ln]
     if res.returncode not in (0, 1):
-        detail = res.stderr.decode(errors="replace").strip().splitlines()
         raise AuditError(f"QEMU failed for the {label} kernel (exit {res.returncode}): "
                          f"{detail[-1] if detail else ''}")
     text = console.read_text(errors="replace") if console.is_file() else ""
     parsed = audit_console.parse_boot(text)
     if not parsed.done:
+        why = f"QEMU: {detail[-1]}" if detail else "panic or early stop"
         raise AuditError(f"the {label} kernel did not reach the end of the audit "
-                         f"(panic or early stop); console: {console}")
+                         f"({why}); console: {console}")
     if kept is not None:
         kept.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(console, kept.with_suffix(".tmp"))
@@ -323,6 +326,23 @@ def run(args: argparse.Namespace) -> int:
         if name not in MUTANTS:
             raise UsageError(f"unknown mutant {name!r} (known: {', '.join(MUTANTS)})")
         patches.append(MUTANTS[name])
+    # The patches as they are now: the kernel's key and the build must see
+    # the same bytes even if `make patches` rewrites the folder meanwhile.
+    snapshot = Path(tempfile.mkdtemp(prefix="enotty-audit-patches-"))
+    copies = []
+    for i, patch in enumerate(patches):
+        copy = snapshot / f"{i:04d}-{patch.name}"
+        shutil.copyfile(patch, copy)
+        copies.append(copy)
+    try:
+        return _run(args, started, source, version, root, out, everything, selected, rows,
+                    all_claims, claims, deps, plan, audited_rows, copies)
+    finally:
+        shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _run(args, started, source, version, root, out, everything, selected, rows, all_claims,
+         claims, deps, plan, audited_rows, patches) -> int:
 
     cache = tree.cache_dir() / "audit"
     logs = Path(args.logs) if args.logs else cache / "logs"
@@ -386,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
             f"{len(everything)} series, built in), booted in QEMU (TCG) pristine and with "
             f"{'every series' if args.series == 'all' else 'the ' + args.series + ' series'} "
             f"applied; the probe ran native and -m32.")
-    notes = audit_compare.partial(lines, claims)
+    notes = audit_compare.partial(lines, claims) + audit_compare.one_boot_only(lines)
     md = audit_compare.audit_md(version, series_names, claims, statuses, found, note, notes)
     write_outputs(out, {"audit.tsv": audit_compare.write_tsv(lines), "AUDIT.md": md})
     audited = sum(1 for s in statuses.values() if s.audited)
