@@ -76,6 +76,17 @@ def body(sites: list[Site], alone: bool = False) -> str:
     note = compat_note(sites)
     if note:
         paras.append(note)
+    twins = [s for s in sorted(sites, key=Site.sort_key)
+             if s.effects and s.effects.branches not in ("all", "unknown")]
+    if twins:
+        paras.append(" ".join(f"In {s.function}() the {s.effects.branches}; this patch does not "
+                              "change it." for s in twins if s.effects))
+    guarded = [s for s in sorted(sites, key=Site.sort_key)
+               if s.effects and s.effects.guard not in ("-", "unknown")]
+    if guarded:
+        paras.append(" ".join(f"{s.function}() answers some commands earlier, before its "
+                              f"dispatch ({s.effects.guard.split(' -> ')[0]}); that stays."
+                              for s in guarded if s.effects))
     paras.append("Functions changed:\n" + "\n".join(
         f"- {func}() in {file}" for file, func in sorted({(s.file, s.function) for s in sites})))
     return messages.wrap("\n\n".join(paras))

@@ -6,7 +6,9 @@ on the core that calls the handler.  This module reads the C text (no C
 parser, so each verdict is conservative and "unknown" is an allowed value)
 and answers, per site:
 
-  paths     native, compat, both, native+V-compat (V4L2: 32-bit callers only
+  paths     native, compat, both, native+SIOC-compat (sockets: 32-bit callers
+            only with the SIOC* commands compat_sock_ioctl_trans() passes on),
+            native+V-compat (V4L2: 32-bit callers only
             with 'V' commands below BASE_VIDIOC_PRIVATE) or unknown: which
             ioctl syscall brings an unknown command to the converted line.
   reach     yes, partly, no or unknown: whether an unknown command gets past
@@ -649,6 +651,16 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
 
 def compat_paths(cf: CFile, fn: Function, site: Site) -> str:
     """Which ioctl syscalls bring an unknown command to the site's function."""
+    verdict = _compat_paths(cf, fn, site)
+    if site.interface == "proto_ops.ioctl" and verdict in ("native", "unknown"):
+        # compat_sock_ioctl_trans() in net/socket.c hands the SIOC* commands
+        # it knows to sock_do_ioctl(), and so to ops->ioctl, whatever the
+        # protocol's own .compat_ioctl does with the rest.
+        return "native+SIOC-compat"
+    return verdict
+
+
+def _compat_paths(cf: CFile, fn: Function, site: Site) -> str:
     member = site.interface.partition(".")[2]
     if "compat" in member:
         return "compat"

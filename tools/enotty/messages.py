@@ -334,6 +334,8 @@ def _paths_phrase(paths: set[str]) -> str:
         return ("for native callers, and for 32-bit callers on a 64-bit kernel with 'V' "
                 "commands below BASE_VIDIOC_PRIVATE, the only ones v4l2_compat_ioctl32() "
                 "passes to the native handler")
+    if paths == {"native+SIOC-compat"}:
+        return "for native callers"
     if paths == {"native"}:
         return "for native callers (the compat ioctl path does not reach this code)"
     if paths == {"compat"}:
@@ -360,6 +362,7 @@ def effects_sentences(sites: list[Site]) -> list[str]:
                    f"{' or '.join(before)}" + (f" {where}" if where else "") + ".")
     else:
         out.append("User-visible change: none.")
+    forwarded: list[str] = []
     for s in sorted(sites, key=Site.sort_key):
         e = s.effects
         if e is None:
@@ -379,15 +382,22 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             rest = "" if len(names) <= 5 else f" and {len(names) - 4} more"
             out.append(f"Known commands of the same family that {s.function}() has no case for "
                        f"({', '.join(shown)}{rest}) get ENOTTY now too.")
-        if e.forward not in ("-", "unknown"):
-            out.append(f"With -ENOIOCTLCMD from {s.function}(), sock_do_ioctl() passes SIOC* "
-                       "commands on to dev_ioctl(), so an interface command such as "
-                       "SIOCGIFINDEX on this socket can now succeed where it failed with "
-                       f"{s.from_}; other unknown commands fail with ENOTTY.")
+        if e.forward not in ("-", "unknown") and s.function not in forwarded:
+            forwarded.append(s.function)
         if e.fallback not in ("-", "unknown"):
             path, _, rest = e.fallback.partition(": ")
             who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
             out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {rest}.")
+    if forwarded:
+        froms = " or ".join(sorted({s.from_ for s in sites if s.function in forwarded}))
+        out.append(f"With -ENOIOCTLCMD from {_functions_phrase(forwarded)}, sock_do_ioctl() "
+                   "passes SIOC* commands on to dev_ioctl(), so an interface command such as "
+                   "SIOCGIFINDEX on this socket can now succeed where it failed with "
+                   f"{froms}; other unknown commands that get this far fail with ENOTTY.")
+        if any(s.effects and s.effects.paths == "native+SIOC-compat" for s in sites):
+            out.append("32-bit callers on a 64-bit kernel reach this code only with the SIOC* "
+                       "commands that compat_sock_ioctl_trans() in net/socket.c hands to "
+                       "sock_do_ioctl(); they take the same way to dev_ioctl().")
     leaves = sorted({s.function for s in sites if is_leaf(s)})
     if leaves:
         out.append(f"The -ENOIOCTLCMD -> -ENOTTY change in {_functions_phrase(leaves)} is not "
@@ -429,10 +439,10 @@ def abi_note(sites: list[Site]) -> str:
 
 
 PRECEDENT = ("The same conversion was accepted upstream after 6.12, e.g. \"drm/amdkfd: "
-             "return -ENOTTY for unsupported IOCTLs\" (commit 57af162bfc8c), and LTP's "
-             "ioctl_pidfd05 accepts ENOTTY since the pidfs ioctls changed. Known commands "
-             "a driver does not support may keep EINVAL by design: rtctest and LTP rtc01 "
-             "take EINVAL from RTC_AIE_ON as \"alarms not supported\".")
+             "return -ENOTTY for unsupported IOCTLs\" (commit 57af162bfc8c), which the stable "
+             "trees took as well. A test that expects EINVAL after an unknown command needs "
+             "the same change: LTP's ioctl_pidfd05 was changed to accept ENOTTY when the "
+             "pidfs ioctls moved to it.")
 
 
 def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list[str]:

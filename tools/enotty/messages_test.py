@@ -256,3 +256,17 @@ def test_history_prefix_from_a_git_checkout(tmp_path) -> None:
     assert not messages.is_git_checkout(tmp_path / "drivers")
     assert messages.history_prefix(tmp_path, ["drivers/x/f.c"]) == "media: uvcvideo:"
     assert messages.history_prefix(tmp_path, ["drivers/none"]) is None
+
+
+def test_socket_forward_is_said_once_with_its_compat_route():
+    from enotty.sites import Effects
+    eff = Effects("native+SIOC-compat", "yes", "-", "all", "-",
+                  "sock_do_ioctl() passes SIOC* commands on to dev_ioctl()", "-", "yes")
+    sites = [Site("drivers/isdn/mISDN/socket.c", n, fn, "proto_ops.ioctl", "EINVAL", "ENOIOCTLCMD",
+                  "ioctl_default_return", effects=eff)
+             for n, fn in ((10, "base_sock_ioctl"), (20, "data_sock_ioctl"))]
+    text = " ".join(messages.effects_sentences(sites))
+    assert text.count("sock_do_ioctl() passes SIOC*") == 1
+    assert "base_sock_ioctl() and data_sock_ioctl()" in text
+    assert "compat ioctl path does not reach" not in text
+    assert "compat_sock_ioctl_trans() in net/socket.c" in text
