@@ -280,6 +280,11 @@ def _outcome(before: str, after: str) -> str:
     return f"now {answer(after)} (was {'success' if before == '0' else before})"
 
 
+def _check(row: dict[str, str]) -> str:
+    """The probe's check of an audit.tsv row: `foreign` of `foreign:FOREIGN_E1_FE`."""
+    return row["command"].partition(":")[0]
+
+
 def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
     """The QEMU sentence for one patch from its audit.tsv rows, '' if none measured.
 
@@ -290,7 +295,7 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
             and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
     clauses: list[str | tuple[str, str]] = []
     for target in sorted({r["target"] for r in mine}):
-        unknown = [r for r in mine if r["target"] == target and r["command"] in UNKNOWN_CHECKS]
+        unknown = [r for r in mine if r["target"] == target and _check(r) in UNKNOWN_CHECKS]
         per_abi: dict[str, set[tuple[str, str]]] = {}
         for r in unknown:
             per_abi.setdefault(r["abi"], set()).add((r["before"], r["after"]))
@@ -316,7 +321,7 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
     else:
         head = f"Tested in QEMU ({arch}): "
         body = "; ".join(f"{c[1]} ({c[0]})" if isinstance(c, tuple) else c for c in clauses)
-    smoke = [r for r in mine if r["command"] == "smoke"]
+    smoke = [r for r in mine if _check(r) == "smoke"]
     tail = ""
     if smoke:
         same = all(r["before"] == r["after"] for r in smoke)

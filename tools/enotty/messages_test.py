@@ -194,9 +194,10 @@ AUDIT = (
     "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\tforeign\tcompat\tEINVAL\tENOTTY\tblock/0003-floppy.patch\n"
     "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\town\tnative\tEINVAL\tEINVAL\tblock/0003-floppy.patch\n"
     "/dev/fd0\tdrivers/block/floppy.c\tfd_compat_ioctl\town\tcompat\tEINVAL\tENOTTY\tblock/0003-floppy.patch\n"
-    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tforeign\tnative\tENOSYS\tENOTTY\tblock/0004-loop.patch\n"
-    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tforeign\tcompat\tENOSYS\tENOTTY\tblock/0004-loop.patch\n"
-    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tsmoke\tnative\t0\t0\tblock/0004-loop.patch\n"
+    # the probe's own spelling: check:command-name
+    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tforeign:FOREIGN_E1_FE\tnative\tENOSYS\tENOTTY\tblock/0004-loop.patch\n"
+    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tforeign:FOREIGN_E1_FE\tcompat\tENOSYS\tENOTTY\tblock/0004-loop.patch\n"
+    "/dev/loop-control\tdrivers/block/loop.c\tloop_control_ioctl\tsmoke:FIGETBSZ\tnative\t0\t0\tblock/0004-loop.patch\n"
     "/dev/fb0\tdrivers/media/x.c\tvivid_fb_ioctl\tforeign\tnative\tENOTTY\tENOTTY\tmedia/0001-vivid.patch\n"
     "/dev/fb1\tdrivers/media/x.c\tvivid_fb_ioctl\tforeign\tnative\t-\tENOTTY\tmedia/0001-vivid.patch\n"
     "/dev/rtc\tarch/x/rtc.c\trtc_ioctl\tforeign\tnative\tmissing\tmissing\tm68k/0001-rtc.patch\n"
