@@ -200,7 +200,7 @@ def _summary(lines: list[Line]) -> str:
 
 def audit_md(version: str, series: dict[str, list[str]], claims: dict[str, Claim],
              statuses: dict[str, SourceStatus], found: list[str], kernel_note: str,
-             notes: list[str] = ()) -> str:
+             notes: list[str] | None = None) -> str:
     """AUDIT.md: per series and per patch, audited or not and why."""
     audited = [s for s in statuses.values() if s.audited]
     out = [f"# Runtime audit of the series for linux-{version}", "",
