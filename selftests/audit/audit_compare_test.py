@@ -1,6 +1,8 @@
 """audit_compare: the before/after join, the verdict (with negative controls), the outputs."""
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 from pathlib import Path
 
@@ -70,6 +72,14 @@ def test_negative_control_claimed_change_with_no_measured_change_is_reported():
     found = ac.problems(ac.compare(same, same, ROWS, claims), claims)
     assert found == ["s/0001-floppy.patch: claims a user-visible change in drivers/block/floppy.c, "
                      "but every probe of /dev/fd0 answers the same before and after (EINVAL)"]
+
+
+def test_a_conditional_claim_with_no_measured_change_is_no_problem():
+    # the message says a state check answers first (ppdev: an unclaimed port)
+    claims = {"drivers/char/ppdev.c": dataclasses.replace(
+        claim("drivers/char/ppdev.c", "0005-ppdev.patch"), conditional=True)}
+    same = answers([("/dev/parport0", "foreign", "native", "EINVAL")])
+    assert ac.problems(ac.compare(same, same, ROWS, claims), claims) == []
 
 
 def test_leaf_cleanup_that_changes_an_answer_is_reported_and_one_that_does_not_passes():

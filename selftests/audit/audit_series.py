@@ -87,7 +87,9 @@ def claims(root: Path, series: dict[str, list[Path]]) -> dict[str, Claim]:
                 claim = Claim(source=source, patch=rel, series=name,
                               functions=tuple(dict.fromkeys(r["function"] for r in recs)),
                               visible=visible,
-                              old=tuple(sorted({r["from"] for r in recs if claims_visible(r)})))
+                              old=tuple(sorted({r["from"] for r in recs if claims_visible(r)})),
+                              conditional=any(r.get("reach") == "partly"
+                                              for r in recs if claims_visible(r)))
                 # A file two patches touch: the claim of a visible change wins.
                 if source not in out or (visible and not out[source].visible):
                     out[source] = claim
