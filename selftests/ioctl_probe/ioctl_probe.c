@@ -84,6 +84,7 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <linux/auto_fs.h>
 #include <linux/android/binder.h>
 #include <linux/cec.h>
 #include <linux/fb.h>
@@ -198,6 +199,12 @@ static const struct rule rules[] = {
 	{ "/dev/watchdog*", NULL, OWN(WDIOC_UNUSED, _IOWR('W', 0x7f, struct blob)),
 	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT | R_MAGIC_CLOSE },
 	{ "/dev/lp[0-9]*", NULL, OWN(LP_UNUSED, _IO(0x06, 0x3f)), SMOKE(LPGETIRQ) },
+	/*
+	 * An autofs mount's root answers ENOTTY itself outside its 32 numbers
+	 * from 0x60; 0x7f is inside them and no command of root.c or of
+	 * /dev/autofs (dev-ioctl.c, 0x71..0x7e), so it reaches the switch.
+	 */
+	{ "dir:/autofs", NULL, OWN(AUTOFS_UNUSED, _IO(0x93, 0x7f)), SMOKE(AUTOFS_IOC_PROTOVER) },
 	{ "/dev/parport[0-9]*", NULL, OWN(PP_UNUSED, _IOWR('p', 0xbf, struct blob)),
 	  SMOKE(PPGETMODE) },
 	{ "/dev/*random", NULL, OWN(RND_UNUSED, _IOWR('R', 0x7f, struct blob)),
