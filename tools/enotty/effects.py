@@ -36,6 +36,9 @@ from pathlib import Path
 from .sites import Effects, Site
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
+# Answers of a moment (a signal, no memory, try again): a check that gives
+# one is no state an unknown command is kept from ENOTTY by.
+TRANSIENT = ("ERESTARTSYS", "EINTR", "ENOMEM", "EAGAIN")
 _ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
 _CMD_NAMES = ("cmd", "command", "ioctl", "ioctl_cmd", "ioctl_num", "iocmd", "no", "req",
               "request", "code", "cmnd", "num")
@@ -289,6 +292,13 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
             continue          # the series converts this check itself
         errnos = set(_ERRNO.findall(then))
         via = ""
+        if not errnos and re.search(r"\bgoto\b", then):
+            # `ret = -EBADFD; if (!tun) goto unlock;` (tun): the value set
+            # just before the test is what the jump returns
+            before = code[max(fn.body, m.start() - 120):m.start()]
+            set_just_before = re.search(r"\b\w+\s*=\s*-\s*(E[A-Z0-9]+)\s*;\s*$", before)
+            if set_just_before:
+                errnos = {set_just_before.group(1)}
         if not errnos:
             ret = re.search(r"\breturn\s+(\w+)\s*;", then)
             var = ret.group(1) if ret else (cond.strip("!() ") if re.fullmatch(r"!?\(?\w+\)?", cond) else "")
@@ -304,8 +314,13 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
             errnos = _callee_errnos(cf, via)
             cond = f"{via}({' '.join(call.group(2).split())})"
         old = sorted(errnos & set(OLD_ANSWERS))
-        if not old:
+        # Another answer before the dispatch (-EBADFD for a tun fd not yet
+        # attached, -EPERM without CAP_SYS_ADMIN) also keeps an unknown
+        # command from ENOTTY while it holds: a state or argument check.
+        other = sorted(errnos - set(OLD_ANSWERS) - {"ENOTTY", "ENOIOCTLCMD"} - set(TRANSIENT))
+        if not old and not (other and not _mentions(cond, cmd)):
             continue
+        old = old or other
         if re.match(r"(unlikely\s*\(\s*)?(WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b", cond):
             continue          # an assertion, not an answer
         terms = operands(cond)

@@ -118,7 +118,10 @@ def test_if_cmd_rejects_every_command():
 def test_guard_for_named_known_commands_is_not_a_guard():
     s = site("fs/udf/file.c", 29, "udf_ioctl", from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
     got = analyse(s)[s]
-    assert (got.reach, got.guard) == ("yes", "-")    # -EPERM is no old answer either
+    # the EINVAL check names known commands only: no guard; the permission
+    # check before the switch answers every command first: a state check
+    assert got.reach == "partly" and "UDF_GETVOLIDENT" not in got.guard
+    assert got.guard.startswith("line 8: file_permission(filp, MAY_READ) != 0 -> -EPERM (state check)")
 
 
 def test_state_check_before_second_switch_and_compat_ptr_ioctl():
@@ -166,9 +169,11 @@ GENWQE_DEFAULT = site("drivers/misc/genwqe/card_dev.c", 22, "genwqe_ioctl")
 def test_type_guard_answers_first_unless_the_series_converts_it():
     alone = analyse(GENWQE_DEFAULT)[GENWQE_DEFAULT]
     assert alone.reach == "partly"
-    assert alone.guard == "line 14: _IOC_TYPE(cmd) != GENWQE_IOC_CODE -> -EINVAL (unknown-command answer)"
+    assert alone.guard == ("line 11: pci_channel_offline(pci_dev) -> -EIO (state check); "
+                           "line 14: _IOC_TYPE(cmd) != GENWQE_IOC_CODE -> -EINVAL (unknown-command answer)")
     both = analyse(GENWQE_GUARD, GENWQE_DEFAULT)[GENWQE_DEFAULT]
-    assert (both.reach, both.guard) == ("yes", "-")
+    # the series converts the type guard; a dead PCI channel still answers first
+    assert (both.reach, both.guard) == ("partly", "line 11: pci_channel_offline(pci_dev) -> -EIO (state check)")
     # genwqe_compat_ioctl() is not in the file: no verdict on the compat path
     assert both.paths == "unknown"
 
@@ -212,3 +217,19 @@ def test_case_groups_join_a_fallthrough_to_the_next_group():
     (sw,) = effects.switches(cf.code, fn)
     groups = [(labels, "ops->ioctl" in text) for labels, text in effects.case_groups(cf.code, sw)]
     assert groups == [(["A"], False), (["B", "C", "default"], True)]
+
+
+def test_an_error_set_before_a_jump_is_the_guard_answer(tmp_path):
+    # tun: `ret = -EBADFD; if (!tun) goto unlock;` answers every command on
+    # an fd not attached to a device yet, before the switch
+    c = tmp_path / "drivers" / "net" / "tun.c"
+    c.parent.mkdir(parents=True)
+    c.write_text("static long __tun_chr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)\n"
+                 "{\n\tstruct tun_struct *tun;\n\tint ret;\n\n\ttun = tun_get(file);\n"
+                 "\tret = -EBADFD;\n\tif (!tun)\n\t\tgoto unlock;\n\n\tswitch (cmd) {\n"
+                 "\tcase TUNGETIFF:\n\t\tret = 0;\n\t\tbreak;\n\tdefault:\n\t\tret = -EINVAL;\n"
+                 "\t\tbreak;\n\t}\nunlock:\n\treturn ret;\n}\n")
+    s = Site("drivers/net/tun.c", 16, "__tun_chr_ioctl", "file_operations.unlocked_ioctl",
+             "EINVAL", "ENOTTY", "ioctl_default_assign")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.reach == "partly" and got.guard == "line 8: !tun -> -EBADFD (state check)"
