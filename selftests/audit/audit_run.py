@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +33,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tools"))
 
-from enotty import tree  # noqa: E402
+from enotty import initramfs, tree  # noqa: E402
 from enotty.errors import UsageError  # noqa: E402
 from enotty.requests import default_jobs  # noqa: E402
 from enotty.worktree import WorkTree, kbuild_env  # noqa: E402
@@ -147,17 +146,6 @@ def build_probes(out: Path, log: Path, env: dict[str, str]) -> list[Path]:
     return [out / name for name in PROBES]
 
 
-def shared_libs(program: Path) -> list[Path]:
-    res = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=False)
-    return [Path(m.group(1)) for m in re.finditer(r"(/\S+)\s+\(0x", res.stdout)]
-
-
-def _copy_into(root: Path, src: Path, dest: str | None = None) -> None:
-    target = root / (dest or str(src)).lstrip("/")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(src.resolve(), target)
-
-
 def build_initramfs(probes: list[Path], setups: list[str], named: list[str], probe_timeout: int,
                     out: Path) -> Path:
     """An uncompressed newc cpio: busybox, /init, the probe, setup tools."""
@@ -165,34 +153,21 @@ def build_initramfs(probes: list[Path], setups: list[str], named: list[str], pro
         raise UsageError(f"{BUSYBOX} is missing (package busybox-static)")
     with tempfile.TemporaryDirectory(prefix="enotty-audit-initramfs-") as tmp:
         root = Path(tmp)
-        _copy_into(root, BUSYBOX, "/bin/busybox")
-        os.symlink("busybox", root / "bin" / "sh")
-        _copy_into(root, INIT_SCRIPT, "/init")
-        os.chmod(root / "init", 0o755)
+        initramfs.start(root, BUSYBOX, INIT_SCRIPT)
         (root / "audit" / "probe").mkdir(parents=True)
         (root / "audit" / "setups").write_text("".join(f"{s}\n" for s in setups))
         (root / "audit" / "probe-timeout").write_text(f"{probe_timeout}\n")
         (root / "audit" / "probe-named").write_text("".join(f"{t}\n" for t in named))
         for prog in probes:
-            _copy_into(root, prog, f"/audit/probe/{prog.name}")
+            initramfs.copy_into(root, prog, f"/audit/probe/{prog.name}")
         for step in setups:
             for prog in GUEST_TOOLS.get(step, []):
                 if not prog.is_file():
                     raise UsageError(f"{prog} is missing (setup step {step}; package iproute2)")
                 # Into /usr/sbin: busybox's applet links stay in /sbin and /bin.
-                _copy_into(root, prog, f"/usr/sbin/{prog.name}")
-                for lib in shared_libs(prog):
-                    _copy_into(root, lib)
-        files = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+                initramfs.copy_program(root, prog, f"/usr/sbin/{prog.name}")
         # Same content, same bytes: boot_key() hashes the archive.
-        for rel in files:
-            os.utime(root / rel, (0, 0), follow_symlinks=False)
-        tmp_out = out.with_suffix(".tmp")
-        with open(tmp_out, "wb") as f:
-            subprocess.run(["cpio", "--quiet", "--reproducible", "-o", "-H", "newc", "-R", "0:0"],
-                           input="\n".join(files).encode(), stdout=f, cwd=root, check=True)
-        os.replace(tmp_out, out)
-    return out
+        return initramfs.pack(root, out)
 
 
 def guest_options(rows: dict[str, audit_table.Row], sources: list[str]) -> tuple[list[str], list[str], list[str]]:

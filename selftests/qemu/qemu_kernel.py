@@ -1,14 +1,13 @@
 """Kernel config, kernel and selftest builds, initramfs and QEMU command line."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from enotty import initramfs
 from enotty.errors import UsageError
 from enotty.requests import default_jobs
 from enotty.worktree import kbuild_env
@@ -139,23 +138,6 @@ def build_selftests(tree: Path, build: Path, out: Path, log: Path, ccache_dir: P
     return [out / name for name in SELFTESTS]
 
 
-def shared_libs(program: Path) -> list[Path]:
-    """The libraries and loader ldd names for a dynamic program."""
-    res = subprocess.run(["ldd", str(program)], capture_output=True, text=True, check=False)
-    libs = []
-    for line in res.stdout.splitlines():
-        m = re.search(r"(/\S+)\s+\(0x", line)
-        if m:
-            libs.append(Path(m.group(1)))
-    return libs
-
-
-def _copy_into(root: Path, src: Path, dest: str | None = None) -> None:
-    target = root / (dest or str(src)).lstrip("/")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(src.resolve(), target)
-
-
 def build_initramfs(selftests: list[Path], out: Path) -> Path:
     """An uncompressed newc cpio: busybox, /init, selftests, v4l2-compliance."""
     for tool in (BUSYBOX, COMPLIANCE, STDBUF, LIBSTDBUF):
@@ -163,25 +145,13 @@ def build_initramfs(selftests: list[Path], out: Path) -> Path:
             raise UsageError(f"{tool} is missing (packages busybox-static, v4l-utils, coreutils)")
     with tempfile.TemporaryDirectory(prefix="enotty-initramfs-") as tmp:
         root = Path(tmp)
-        _copy_into(root, BUSYBOX, "/bin/busybox")
-        # /init's interpreter; /init installs the other applets itself.
-        os.symlink("busybox", root / "bin" / "sh")
-        _copy_into(root, INIT_SCRIPT, "/init")
-        os.chmod(root / "init", 0o755)
+        initramfs.start(root, BUSYBOX, INIT_SCRIPT)
         for prog in selftests:
-            _copy_into(root, prog, f"/selftest/{prog.name}")
+            initramfs.copy_into(root, prog, f"/selftest/{prog.name}")
         for prog in (COMPLIANCE, STDBUF):
-            _copy_into(root, prog)
-            for lib in shared_libs(prog):
-                _copy_into(root, lib)
-        _copy_into(root, LIBSTDBUF)
-        files = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
-        tmp_out = out.with_suffix(".tmp")
-        with open(tmp_out, "wb") as f:
-            subprocess.run(["cpio", "--quiet", "-o", "-H", "newc", "-R", "0:0"],
-                           input="\n".join(files).encode(), stdout=f, cwd=root, check=True)
-        os.replace(tmp_out, out)
-    return out
+            initramfs.copy_program(root, prog)
+        initramfs.copy_into(root, LIBSTDBUF)
+        return initramfs.pack(root, out)
 
 
 def boot(bzimage: Path, initramfs: Path, console_log: Path, timeout: int,
