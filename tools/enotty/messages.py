@@ -285,6 +285,47 @@ def _check(row: dict[str, str]) -> str:
     return row["command"].partition(":")[0]
 
 
+CHECK_WORDS = {"foreign": "a command with a foreign magic",
+               "own": "an unused command of the driver's own magic",
+               "unlikely": "a command with an unlikely magic"}
+
+
+def _target_groups(rows: list[dict[str, str]]) -> list[tuple[str, list[dict[str, str]]]]:
+    """(label, unknown-command rows) per target; numbered targets that
+    answered alike are one group (`/dev/nbd0 to /dev/nbd15`)."""
+    by_target: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        if _check(r) in UNKNOWN_CHECKS:
+            by_target.setdefault(r["target"], []).append(r)
+    groups: dict[tuple[str, frozenset], list[str]] = {}
+    for target, mine in by_target.items():
+        seen = frozenset((_check(r), r["abi"], r["before"], r["after"]) for r in mine)
+        groups.setdefault((re.sub(r"\d+$", "", target), seen), []).append(target)
+    out = []
+    for (_base, _seen), targets in groups.items():
+        targets.sort(key=lambda t: (re.sub(r"\d+$", "", t), int(m.group()) if (m := re.search(r"\d+$", t)) else -1))
+        label = targets[0] if len(targets) == 1 else f"{targets[0]} to {targets[-1]}"
+        out.append((label, by_target[targets[0]]))
+    return sorted(out)
+
+
+def _per_check(rows: list[dict[str, str]]) -> str:
+    """What each kind of unknown command got, when they differ."""
+    parts = []
+    for check in UNKNOWN_CHECKS:
+        pairs = {(r["abi"], r["before"], r["after"]) for r in rows if _check(r) == check}
+        if not pairs:
+            continue
+        answers = {(b, a) for _abi, b, a in pairs}
+        if len(answers) == 1:
+            parts.append(f"{CHECK_WORDS[check]} {_outcome(*answers.pop())}")
+        else:
+            parts.append(f"{CHECK_WORDS[check]} " + " and ".join(
+                f"{_outcome(b, a)} for {CALLERS.get(abi, abi)} callers"
+                for abi, b, a in sorted(pairs, key=lambda p: (p[0] != "native", p[0]))))
+    return "; ".join(parts)
+
+
 def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
     """The QEMU sentence for one patch from its audit.tsv rows, '' if none measured.
 
@@ -294,24 +335,21 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
     mine = [r for r in rows if (r["patch"] == patch or r["patch"].endswith("/" + patch))
             and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
     clauses: list[str | tuple[str, str]] = []
-    for target in sorted({r["target"] for r in mine}):
-        unknown = [r for r in mine if r["target"] == target and _check(r) in UNKNOWN_CHECKS]
+    for label, unknown in _target_groups(mine):
         per_abi: dict[str, set[tuple[str, str]]] = {}
         for r in unknown:
             per_abi.setdefault(r["abi"], set()).add((r["before"], r["after"]))
-        if not per_abi:
-            continue
         outcomes = {abi: next(iter(pairs)) for abi, pairs in per_abi.items() if len(pairs) == 1}
         if len(outcomes) != len(per_abi):
-            clauses.append(f"unknown commands on {target} get different answers, depending on the command")
+            clauses.append(f"on {label}, " + _per_check(unknown))
             continue
         abis = sorted(outcomes, key=lambda a: (a != "native", a))
         if len(set(outcomes.values())) == 1:
             who = _join([CALLERS.get(a, a) for a in abis]) + " callers"
-            clauses.append((who, f"an unknown command on {target} {_outcome(*outcomes[abis[0]])}"))
+            clauses.append((who, f"an unknown command on {label} {_outcome(*outcomes[abis[0]])}"))
         else:
             parts = [f"{_outcome(*outcomes[a])} for {CALLERS.get(a, a)} callers" for a in abis]
-            clauses.append(f"an unknown command on {target} " + " and ".join(parts))
+            clauses.append(f"an unknown command on {label} " + " and ".join(parts))
     if not clauses:
         return ""
     whos = {c[0] for c in clauses if isinstance(c, tuple)}

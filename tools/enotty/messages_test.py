@@ -271,3 +271,19 @@ def test_socket_forward_is_said_once_with_its_compat_route():
     assert "base_sock_ioctl() and data_sock_ioctl()" in text
     assert "compat ioctl path does not reach" not in text
     assert "compat_sock_ioctl_trans() in net/socket.c" in text
+
+
+def test_tested_line_groups_numbered_nodes_and_says_which_command_got_what() -> None:
+    import io
+    head = AUDIT.splitlines()[0] + "\n"
+    rows = []
+    for n in (0, 1, 2, 10):
+        for abi in ("native", "compat"):
+            rows.append(f"/dev/nbd{n}\tdrivers/block/nbd.c\tnbd_ioctl\tforeign:FOREIGN_E1_FE\t{abi}\t"
+                        f"EINVAL\tENOTTY\tblock/0006-nbd.patch\n")
+            rows.append(f"/dev/nbd{n}\tdrivers/block/nbd.c\tnbd_ioctl\town:NBD_UNUSED\t{abi}\t"
+                        f"EINVAL\tEINVAL\tblock/0006-nbd.patch\n")
+    line = messages.tested_line(messages.read_audit(io.StringIO(head + "".join(rows))), "0006-nbd.patch")
+    assert line == ("Tested in QEMU (x86_64): on /dev/nbd0 to /dev/nbd10, a command with a foreign "
+                    "magic now fails with ENOTTY (was EINVAL); an unused command of the driver's own "
+                    "magic still fails with EINVAL.")
