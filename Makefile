@@ -54,7 +54,7 @@ qemu-test:
 		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
 
 audit:
-	@$(PKGS) qemu
+	@$(PKGS) audit
 	@$(PY) $(CURDIR)/selftests/audit/audit_run.py \
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,OUT,--out) \
 		$(call opt,MUTANT,--mutant)

@@ -28,7 +28,9 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # git send-email lives in git-email; it mails through Net::SMTP and reads
 # addresses with Mail::Address (libmailtools-perl).
 NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
-NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["qemu"]) | {"python3-pytest", "mypy"}))
+# The audit's guest setup copies /bin/ip into the initramfs (a macvtap link).
+NEEDS["audit"] = NEEDS["qemu"] + ("iproute2",)
+NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"]) | {"python3-pytest", "mypy"}))
 
 
 def missing(packages: tuple[str, ...] | list[str]) -> list[str]:
