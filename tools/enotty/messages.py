@@ -1,100 +1,18 @@
-"""The words of a series: subject prefixes, commit messages, the cover letter.
+"""The words of a series: commit messages and the cover letter's parts.
 
-Subject prefixes follow the subsystem's habit: from the tree's own history
-when KDIR is a git checkout (the most common `prefix:` of the last commits
-touching the folder), otherwise from PREFIX_RULES, a path table.
-Commit messages are wrapped at 75 columns (checkpatch's limit).
+Subject prefixes are enotty.prefixes'.  Commit messages are wrapped at 75
+columns (checkpatch's limit).
 """
 from __future__ import annotations
 
-import collections
 import re
-import subprocess
 import textwrap
 from dataclasses import dataclass
-from pathlib import Path
 
 from .sites import Site
 
 WIDTH = 75
 DOC = "Documentation/driver-api/ioctl.rst"
-
-# (path regex, prefix template): first match wins; {driver} is the patch's
-# driver name, {1} the first regex group.
-PREFIX_RULES: tuple[tuple[str, str], ...] = (
-    (r"^(drivers/media|drivers/staging/media|include/media)/", "media: {driver}:"),
-    (r"^drivers/staging/", "staging: {driver}:"),
-    (r"^drivers/platform/([^/]+)/", "platform/{1}: {driver}:"),
-    (r"^drivers/net/wireless/", "wifi: {driver}:"),
-    (r"^drivers/net/", "net: {driver}:"),
-    (r"^net/bluetooth/", "Bluetooth: {driver}:"),
-    (r"^net/([^/]+)/", "net: {1}: {driver}:"),
-    (r"^drivers/tty/serial/", "serial: {driver}:"),
-    (r"^drivers/tty/", "tty: {driver}:"),
-    (r"^drivers/video/fbdev/", "fbdev: {driver}:"),
-    (r"^drivers/gpu/drm/", "drm/{driver}:"),
-    (r"^drivers/usb/", "usb: {driver}:"),
-    (r"^drivers/scsi/", "scsi: {driver}:"),
-    (r"^drivers/block/", "block: {driver}:"),
-    (r"^drivers/input/", "Input: {driver}:"),
-    (r"^sound/soc/", "ASoC: {driver}:"),
-    (r"^sound/", "ALSA: {driver}:"),
-    (r"^block/", "block:"),
-    (r"^fs/([^/]+)/", "{1}:"),
-    (r"^fs/", "{driver}:"),
-    (r"^kernel/([^/]+)/", "{1}: {driver}:"),
-    (r"^mm/([^/]+)/", "mm/{1}:"),
-    (r"^(mm|lib)/", "{1}/{driver}:"),
-    (r"^arch/([^/]+)/", "{1}/{driver}:"),
-    (r"^security/([^/]+)/", "{1}:"),
-    (r"^virt/kvm/", "KVM:"),
-    (r"^crypto/", "crypto: {driver}:"),
-    (r"^drivers/([^/]+)/", "{1}: {driver}:"),
-    (r"^([^/]+)/", "{1}: {driver}:"),
-)
-
-
-def path_prefix(path: str, driver: str) -> str:
-    """The subject prefix for a file from the path table."""
-    for pattern, template in PREFIX_RULES:
-        m = re.match(pattern, path)
-        if m:
-            prefix = template.replace("{driver}", driver)
-            if m.groups():
-                prefix = prefix.replace("{1}", m.group(1))
-            # a driver named like its folder would read "x: x:"
-            parts = prefix.rstrip(":").split(": ")
-            kept = [p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1]]
-            return ": ".join(kept) + ":"
-    return f"{driver}:"
-
-
-_SUBJECT_PREFIX = re.compile(r"^(.*\S):\s+\S")
-
-
-def history_prefix(root: Path, paths: list[str], limit: int = 100) -> str | None:
-    """The most common `prefix:` of recent commits touching paths, if git knows."""
-    res = subprocess.run(
-        ["git", "-C", str(root), "log", f"-n{limit}", "--no-merges", "--format=%s", "--", *paths],
-        capture_output=True, text=True, check=False)
-    if res.returncode != 0:
-        return None
-    counts: collections.Counter[str] = collections.Counter()
-    for subject in res.stdout.splitlines():
-        m = _SUBJECT_PREFIX.match(subject)
-        if m and not subject.lower().startswith(("revert", "merge")):
-            counts[m.group(1) + ":"] += 1
-    if not counts:
-        return None
-    best = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
-    return best[0]
-
-
-def is_git_checkout(root: Path) -> bool:
-    res = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-                         capture_output=True, text=True, check=False)
-    return res.returncode == 0 and Path(res.stdout.strip()).resolve() == root.resolve()
-
 
 def wrap(text: str) -> str:
     """Paragraphs wrapped at WIDTH; lines starting with space or '-' kept as lists."""

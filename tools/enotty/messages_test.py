@@ -7,36 +7,6 @@ from enotty import messages
 from enotty.sites import Effects, Site
 
 
-@pytest.mark.parametrize("path, driver, prefix", [
-    ("drivers/media/usb/uvc/uvc_v4l2.c", "uvc", "media: uvc:"),
-    ("drivers/staging/media/atomisp/pci/atomisp_ioctl.c", "atomisp", "media: atomisp:"),
-    ("drivers/misc/genwqe/card_dev.c", "genwqe", "misc: genwqe:"),
-    ("drivers/platform/x86/toshiba_acpi.c", "toshiba_acpi", "platform/x86: toshiba_acpi:"),
-    ("drivers/watchdog/cpwd.c", "cpwd", "watchdog: cpwd:"),
-    ("sound/core/hwdep.c", "hwdep", "ALSA: hwdep:"),
-    ("sound/soc/codecs/x.c", "x", "ASoC: x:"),
-    ("fs/ext4/ioctl.c", "ioctl", "ext4:"),
-    ("drivers/tty/vt/vt_ioctl.c", "vt", "tty: vt:"),
-    ("drivers/tty/serial/8250/x.c", "8250", "serial: 8250:"),
-    ("net/bluetooth/hci_sock.c", "hci_sock", "Bluetooth: hci_sock:"),
-    ("net/appletalk/ddp.c", "ddp", "net: appletalk: ddp:"),
-    ("net/mctp/af_mctp.c", "mctp", "net: mctp:"),
-    ("drivers/video/fbdev/sis/sis_main.c", "sis", "fbdev: sis:"),
-    ("drivers/usb/gadget/x.c", "gadget", "usb: gadget:"),
-    ("drivers/scsi/sg.c", "sg", "scsi: sg:"),
-    ("block/ioctl.c", "ioctl", "block:"),
-    ("drivers/watchdog/watchdog.c", "watchdog", "watchdog:"),
-    ("fs/pipe.c", "pipe", "pipe:"),
-    ("kernel/dma/map_benchmark.c", "map_benchmark", "dma: map_benchmark:"),
-    ("mm/gup_test.c", "gup_test", "mm/gup_test:"),
-    ("arch/s390/pci/pci_clp.c", "pci_clp", "s390/pci_clp:"),
-    ("security/loadpin/loadpin.c", "loadpin", "loadpin:"),
-    ("virt/kvm/kvm_main.c", "kvm_main", "KVM:"),
-])
-def test_path_prefix(path: str, driver: str, prefix: str) -> None:
-    assert messages.path_prefix(path, driver) == prefix
-
-
 def _site(file, line, function, interface, from_="EINVAL", to="ENOTTY", rule="ioctl_default_return",
           **effects):
     e = None
@@ -238,25 +208,6 @@ def test_parse_signoff() -> None:
     for bad in ("jane@example.org", "<jane@example.org>", "Jane <nope>"):
         with pytest.raises(ValueError):
             messages.parse_signoff(bad)
-
-
-def test_history_prefix_from_a_git_checkout(tmp_path) -> None:
-    import subprocess
-    from enotty.series import git_env
-    env = git_env("A", "a@example.org")
-    (tmp_path / "drivers" / "x").mkdir(parents=True)
-    git = lambda *a: subprocess.run(["git", *a], cwd=tmp_path, env=env, check=True,  # noqa: E731
-                                    capture_output=True)
-    git("init", "-q")
-    for n, subject in enumerate(["media: uvcvideo: Fix a", "media: uvcvideo: Fix b",
-                                 "media: uvc: Fix c", "Revert \"media: x: y\""]):
-        (tmp_path / "drivers" / "x" / "f.c").write_text(str(n))
-        git("add", ".")
-        git("commit", "-qm", subject)
-    assert messages.is_git_checkout(tmp_path)
-    assert not messages.is_git_checkout(tmp_path / "drivers")
-    assert messages.history_prefix(tmp_path, ["drivers/x/f.c"]) == "media: uvcvideo:"
-    assert messages.history_prefix(tmp_path, ["drivers/none"]) is None
 
 
 def test_socket_forward_is_said_once_with_its_compat_route():

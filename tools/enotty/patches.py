@@ -19,7 +19,6 @@ import json
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -255,7 +254,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
     signoff = str(req.identity)
     spatch = scan.spatch_version(scan.spatch_binary())
     cmdline = canonical_command(req)
-    rule_names = rules.shape_names() if hasattr(rules, "shape_names") else [p.stem for p in rules.rule_files()]
+    rule_names = rules.shape_names()
     no_build = not req.build
     audit = read_audit(req.audit_from)
 

@@ -67,12 +67,6 @@ def shape_names(root: Path | None = None) -> list[str]:
     return [p.stem for p in shape_files(root)]
 
 
-def rule_files(root: Path | None = None) -> list[Path]:
-    """The shape sources (kept for callers that list the rules by stem;
-    shape_names() says the same)."""
-    return shape_files(root)
-
-
 def spatch_options(root: Path | None = None) -> list[str]:
     """The options of the rule file's `// Options:` line, as coccicheck
     passes them (it greps every line holding "Options:", so there is one)."""
@@ -182,11 +176,6 @@ def assembled(root: Path | None = None) -> str:
     for path, text in parts:
         out.append(f"\n// ---- {path.parent.name}/{path.name}\n\n{text.strip()}\n")
     return "".join(out)
-
-
-def combined_smpl(root: Path | None = None) -> str:
-    """The semantic patch to run: the assembled rule file."""
-    return assembled(root)
 
 
 def out_of_sync(root: Path | None = None) -> list[Path]:
