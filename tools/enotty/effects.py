@@ -18,17 +18,22 @@ and answers, per site:
   branches  "all", or the #if/#else twin that keeps the old answer.
   uncased   known commands of the handler's ioctl family (from the uapi
             header that defines the handled ones) that have no case and now
-            reach the converted line.
+            reach the converted line, minus those a core before the driver
+            takes (FILTERS); a case that only one #if branch holds is
+            NAME[CONFIG_X=n]: in that configuration it reaches the line too.
   forward   what a socket handler's -ENOIOCTLCMD now lets through.
   fallback  where the core still answers EINVAL after the driver.
   visible   yes, invisible (a leaf -ENOIOCTLCMD that the VFS already made
             ENOTTY) or unreachable (no unknown command reaches the line).
+  entry     the function the ops table binds when the site's function is
+            its helper (amiflop's fd_ioctl() for fd_locked_ioctl()), or "-".
 
 Entry point: analyse_sites(sites, tree) -> {Site: Effects}.
 """
 from __future__ import annotations
 
 import collections
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -454,6 +459,8 @@ class Filter:
     forward: str      # regex: a case body matching it passes the command on
 
 
+NEVER = r"(?!)"     # a forward pattern no case matches: every case is the core's
+
 # Cores whose own switch runs before the driver's handler.  Commands a
 # non-forwarding case of these switches takes never reach the driver.
 FILTERS: dict[str, tuple[Filter, ...]] = {
@@ -465,8 +472,15 @@ FILTERS: dict[str, tuple[Filter, ...]] = {
         Filter("sound/core/hwdep.c", "snd_hwdep_ioctl", r"\bops\.ioctl\s*\("),),
     "file_operations.unlocked_ioctl": (
         Filter("fs/ioctl.c", "do_vfs_ioctl", r"\bvfs_ioctl\s*\(|\bbreak\s*;"),),
+    # Every command do_vcc_ioctl() names is a socket-level one: its case
+    # answers it, or loads the protocol module (pppoatm, br2684, mpoa,
+    # clip, lec) whose handler on ioctl_list takes it; a device driver sees
+    # one only when that module declines it, with an argument that is no
+    # struct atmif_sioc.  The PF_ATMSVC socket answers ATM_ADDPARTY and
+    # ATM_DROPPARTY in svc_ioctl() before vcc_ioctl().
     "atmdev_ops.ioctl": (
-        Filter("net/atm/ioctl.c", "do_vcc_ioctl", r"\bbreak\s*;"),
+        Filter("net/atm/svc.c", "svc_ioctl", r"\bvcc_ioctl\s*\("),
+        Filter("net/atm/ioctl.c", "do_vcc_ioctl", NEVER),
         Filter("net/atm/resources.c", "atm_dev_ioctl", r"ops->ioctl\s*\("),),
     "block_device_operations.ioctl": (
         Filter("block/ioctl.c", "blkdev_common_ioctl", r"ENOIOCTLCMD"),
@@ -546,25 +560,122 @@ class Tree:
 NO_FAMILY = {"usb_driver.unlocked_ioctl"}
 
 
-def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
-    """Known commands of the handled family with no case, comma-separated, or '-'."""
-    if site.interface in NO_FAMILY:
-        return "-"
+def callees(cf: CFile, name: str, depth: int = 3) -> set[str]:
+    """The in-file functions name calls, directly or through others, up to depth levels."""
+    bodies = {f.name: cf.code[f.body:f.end] for f in functions(cf)}
+    seen: set[str] = set()
+    frontier = {name}
+    for _ in range(depth):
+        nxt = {other for f in frontier if f in bodies for other in bodies
+               if other not in seen and other != f and _calls(bodies[f], other)}
+        seen |= nxt
+        frontier = nxt
+    return seen - {name}
+
+
+def _calls(body: str, name: str) -> bool:
+    return re.search(r"\b%s\s*\(" % re.escape(name), body) is not None
+
+
+def mentioned_on_path(cf: CFile, fn: Function) -> set[str]:
+    """Upper-case names the handler's path mentions: the file outside any
+    function (macros, tables) and the functions that call fn or that fn or
+    its callers call.  A command named only by another handler of the file
+    (linehandle_ioctl()'s GPIOHANDLE_SET_* beside lineevent_ioctl()) is no
+    case of this one."""
+    path = chain(cf, fn.name)
+    path |= {c for name in set(path) for c in callees(cf, name)}
+    text = list(cf.code)
+    for other in functions(cf):
+        if other.name not in path:
+            text[other.body:other.end + 1] = " " * (other.end + 1 - other.body)
+    return set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", "".join(text)))
+
+
+_IFDEF = re.compile(r"#\s*(ifdef|ifndef)\s+(\w+)$")
+_IF_CONFIG = re.compile(r"#\s*if\s+(?:(?:IS_ENABLED|IS_BUILTIN|defined)\s*\(\s*(\w+)\s*\)|(\w+))$")
+
+
+def absent_when(directive: str, negate: bool) -> str:
+    """The configuration in which the branch that directive opens is left out
+    ('CONFIG_GPIO_CDEV_V1=n' for `#ifdef CONFIG_GPIO_CDEV_V1`); negate: the
+    branch is that directive's #else.  'config' when the condition is no
+    single symbol."""
+    m = _IFDEF.match(directive.strip())
+    if m:
+        on = (m.group(1) == "ifdef") != negate
+        name = m.group(2)
+    else:
+        m2 = _IF_CONFIG.match(directive.strip())
+        if not m2:
+            return "config"
+        on, name = not negate, m2.group(1) or m2.group(2)
+    if not name.startswith("CONFIG_"):
+        return f"{name} {'undefined' if on else 'defined'}"
+    return f"{name}={'n' if on else 'y'}"
+
+
+def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
+    """Case labels of a switch that only one #if branch inside it holds:
+    label -> the configuration that leaves it out (absent_when)."""
+    first, last = cf.line_of(sw[1]), cf.line_of(sw[2])
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    body = cf.code[sw[1] + 1:sw[2]]
+    prof = depth_profile(body, 0, len(body))
+    labels = [(m.group(1).strip(), cf.line_of(sw[1] + 1 + m.start()))
+              for m in re.finditer(r"\bcase\s+([^:]+?)\s*:(?!:)", body) if prof[m.start()] == 0]
+    groups = conditional_groups(cf, first, last)
+    for label, line in labels:
+        seen[label] = seen.get(label, 0) + 1
+        inner = [(g, b) for g in groups for b in g if b[0] < line < b[1]]
+        if not inner:
+            continue
+        group, branch = max(inner, key=lambda gb: gb[1][0])     # the innermost
+        negate = branch[2].startswith("#else")
+        out[label] = absent_when(group[0][2] if negate else branch[2], negate) \
+            if branch[2].startswith(("#if", "#else")) else "config"
+    return {k: v for k, v in out.items() if seen[k] == 1}
+
+
+def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict[str, str]] | None:
+    """(commands the dispatch holding the site names, those it names under
+    an #if only -> absent_when), or None when the line is in no dispatch."""
     code = cf.code
-    inside = [s for s in switches(code, fn) if s[1] < cf.offset(site.line) < s[2]]
-    before = [s for s in switches(code, fn) if s[2] < cf.offset(site.line)]
+    off = cf.offset(site.line)
+    inside = [s for s in switches(code, fn) if s[1] < off < s[2]]
+    before = [s for s in switches(code, fn) if s[2] < off]
     if inside:
         sw = max(inside)
     elif site.rule == "ioctl_switch_no_default" and before:
         sw = before[-1]
+    elif site.rule == "ioctl_if_chain":
+        cmd = re.escape(cmd_param(fn))
+        body = code[fn.body:fn.end]
+        named = set(re.findall(r"\b%s\s*==\s*([A-Z_][A-Z0-9_]*)" % cmd, body))
+        named |= set(re.findall(r"\b([A-Z_][A-Z0-9_]*)\s*==\s*%s\b" % cmd, body))
+        return named, {}
     else:
-        return "-"
+        return None
     labels = {lab for labels, _ in case_groups(code, sw) for lab in labels}
+    return labels, conditional_labels(cf, sw)
+
+
+def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
+    """Known commands of the handled family that reach the converted line,
+    comma-separated, or '-': those with no case, and those whose case only
+    one #if branch holds, as NAME[CONFIG_X=n] (absent_when)."""
+    if site.interface in NO_FAMILY:
+        return "-"
+    found = dispatch_labels(cf, fn, site)
+    if found is None:
+        return "-"
+    labels, conditional = found
     uapi = tree.uapi
     families = {uapi.commands[lab] for lab in labels if lab in uapi.commands}
     if not families:
         return "-"
-    mentioned = set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", code))
+    mentioned = mentioned_on_path(cf, fn)
     filtered = tree.filtered(site.interface)
     taken = filtered[0] if filtered else set()
     def handled_by_variant(name: str) -> bool:
@@ -573,9 +684,16 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
                                                             "_NEW", "_COMPAT")
                    for m in mentioned)
 
+    def kin_first(name: str) -> tuple[int, str]:
+        # GPIOHANDLE_SET_* beside a handled GPIOHANDLE_GET_* before the
+        # rest of gpio.h: a message names the first few
+        return (-max(len(os.path.commonprefix([name, lab])) for lab in labels), name)
+
     missing = sorted({name for fam in families for name in uapi.families[fam]
                       if name not in mentioned and name not in taken
-                      and not name.endswith("_OLD") and not handled_by_variant(name)})
+                      and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
+    missing += sorted(f"{name}[{when}]" for name, when in conditional.items()
+                      if name in uapi.commands and name not in taken)
     return ",".join(missing) if missing else "-"
 
 
@@ -741,6 +859,24 @@ def fallback(cf: CFile, fn: Function, site: Site) -> str:
     return f"{path}: {where} answers -EINVAL (no .{missing})"
 
 
+# --- the handler user space calls -------------------------------------------------
+
+def entry(cf: CFile, fn: Function, site: Site) -> str:
+    """The function the ops table binds whose helper the site's function is
+    (amiflop's .ioctl = fd_ioctl, which calls fd_locked_ioctl()), names
+    comma-separated; '-' when the site's function is bound itself or no
+    binding of the interface's member to an in-file caller is found."""
+    member = site.interface.partition(".")[2]
+    if not member:
+        return "-"
+    bound_to = re.compile(r"(?:\.\s*|\b)%s\s*=\s*&?\s*(\w+)\s*[,;}\n]" % re.escape(member))
+    bound = set(bound_to.findall(cf.code))
+    if fn.name in bound:
+        return "-"
+    found = sorted((chain(cf, fn.name) - {fn.name}) & bound)
+    return ",".join(found) if found else "-"
+
+
 # --- the verdict -----------------------------------------------------------------
 
 def is_leaf(site: Site) -> bool:
@@ -775,7 +911,8 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
         paths=compat_paths(cf, fn, site), reach=reach, guard=guard,
         branches=twin_branches(cf, fn, site.line, converted),
         uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
-        forward=forward(site), fallback=fallback(cf, fn, site), visible=visible)
+        forward=forward(site), fallback=fallback(cf, fn, site), visible=visible,
+        entry=entry(cf, fn, site))
 
 
 def analyse_sites(sites: list[Site], root: Path) -> dict[Site, Effects]:

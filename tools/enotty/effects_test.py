@@ -75,9 +75,10 @@ def test_opl3_known_commands_without_a_case():
     got = analyse(s)[s]
     # RESETSAMPLES is passed on by snd_seq_oss_ioctl(), PERCMODE and
     # SYNTH_CONTROL by its default; RESET, SYNC and PANIC the core answers
-    # itself; 'T' is another family.
-    assert got.uncased == "SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES,SNDCTL_SYNTH_CONTROL"
-    assert got.uncased_commands()[1] == "SNDCTL_SEQ_RESETSAMPLES"
+    # itself; 'T' is another family.  Kin of a handled command
+    # (SNDCTL_SYNTH_MEMAVL) come first.
+    assert got.uncased == "SNDCTL_SYNTH_CONTROL,SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES"
+    assert got.uncased_commands()[2] == "SNDCTL_SEQ_RESETSAMPLES"
     assert got.paths == "both"
 
 
@@ -137,7 +138,9 @@ def test_state_check_before_second_switch_and_compat_ptr_ioctl():
 def test_no_compat_ioctl_is_native():
     s = site("drivers/char/ppdev.c", 68, "nocompat_ioctl")
     got = analyse(s)[s]
-    assert (got.paths, got.reach, got.branches, got.uncased) == ("native", "yes", "all", "PPGETMODES")
+    # PPEXCL and PPRSTATUS are pp_do_ioctl()'s cases, not this handler's
+    assert (got.paths, got.reach, got.branches, got.uncased) == ("native", "yes", "all",
+                                                                  "PPEXCL,PPGETMODES,PPRSTATUS")
 
 
 def test_missing_file_or_function_is_unknown_not_a_guess():
@@ -189,7 +192,8 @@ def test_main_summary_and_one_line_errors(tmp_path, capsys):
     assert "reach: no 1" in out and "drivers/block/floppy.c:84 fd_locked_ioctl() paths=native reach=no" in out
     assert cli.main(["effects", str(tsv), "--kdir", str(TREE)]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0].endswith("\tpaths\treach\tguard\tbranches\tuncased\tforward\tfallback\tvisible")
+    assert table[0].endswith("\tpaths\treach\tguard\tbranches\tuncased\tforward\tfallback\tvisible"
+                             "\tentry")
     assert table[1].split("\t")[9:11] == ["native", "no"]
     assert cli.main(["effects", str(tmp_path / "none.tsv"), "--kdir", str(TREE)]) == 2
     err = capsys.readouterr().err
@@ -233,3 +237,79 @@ def test_an_error_set_before_a_jump_is_the_guard_answer(tmp_path):
              "EINVAL", "ENOTTY", "ioctl_default_assign")
     got = effects.analyse_sites([s], tmp_path)[s]
     assert got.reach == "partly" and got.guard == "line 8: !tun -> -EBADFD (state check)"
+
+
+GPIO = "drivers/gpio/gpiolib-cdev.c"
+
+
+def test_gpio_if_chain_lists_the_commands_of_other_handlers_it_rejects():
+    # lineevent_ioctl() handles GPIOHANDLE_GET_LINE_VALUES_IOCTL only; the
+    # SET_* ones (which linehandle_ioctl() of the same file handles) and
+    # the chip's commands reach its final return
+    s = site(GPIO, 96, "lineevent_ioctl", rule="ioctl_if_chain")
+    got = analyse(s)[s]
+    names = got.uncased_commands()
+    assert names[:2] == ["GPIOHANDLE_SET_CONFIG_IOCTL", "GPIOHANDLE_SET_LINE_VALUES_IOCTL"]
+    assert "GPIO_GET_CHIPINFO_IOCTL" in names
+    assert "GPIOHANDLE_GET_LINE_VALUES_IOCTL" not in names
+
+
+def test_gpio_cases_under_ifdef_are_uncased_in_that_configuration():
+    s = site(GPIO, 135, "gpio_ioctl")
+    got = analyse(s)[s]
+    conditional = [c for c in got.uncased.split(",") if "[" in c]
+    assert conditional == [f"GPIO_GET_{n}_IOCTL[CONFIG_GPIO_CDEV_V1=n]"
+                           for n in ("LINEEVENT", "LINEHANDLE", "LINEINFO", "LINEINFO_WATCH")]
+    assert "GPIO_GET_CHIPINFO_IOCTL" not in got.uncased_commands()
+    # the line fds' commands have no case on the chip fd
+    assert "GPIO_V2_LINE_SET_VALUES_IOCTL" in got.uncased_commands()
+    assert "GPIO_GET_LINEHANDLE_IOCTL" in got.uncased_commands()   # the name, without its condition
+    assert got.entry == "-"                                        # .unlocked_ioctl = gpio_ioctl
+
+
+@pytest.mark.parametrize("directive,negate,absent", [
+    ("#ifdef CONFIG_GPIO_CDEV_V1", False, "CONFIG_GPIO_CDEV_V1=n"),
+    ("#ifdef CONFIG_GPIO_CDEV_V1", True, "CONFIG_GPIO_CDEV_V1=y"),
+    ("#ifndef CONFIG_COMPAT", False, "CONFIG_COMPAT=y"),
+    ("#if IS_ENABLED(CONFIG_PPC64)", False, "CONFIG_PPC64=n"),
+    ("#ifdef __sparc__", False, "__sparc__ undefined"),
+    ("#if defined(A) && defined(B)", False, "config"),
+])
+def test_absent_when(directive, negate, absent):
+    assert effects.absent_when(directive, negate) == absent
+
+
+def test_atm_socket_level_commands_are_not_the_drivers():
+    # do_vcc_ioctl() and svc_ioctl() take ATM_SETBACKEND, ATM_NEWBACKENDIF,
+    # ATM_ADDPARTY and ATM_DROPPARTY (socket level, for protocol modules);
+    # atm_dev_ioctl() passes ATM_SETCIRANGE and SONET_* on to the driver
+    s = site("drivers/atm/fore200e.c", 28, "fore200e_ioctl", "atmdev_ops.ioctl", from_="ENOSYS",
+             rule="ioctl_switch_no_default")
+    got = analyse(s)[s]
+    names = got.uncased_commands()
+    assert not {"ATM_SETBACKEND", "ATM_NEWBACKENDIF", "ATM_ADDPARTY", "ATM_DROPPARTY",
+                "ATM_SETSC", "ATM_GETNAMES", "ATM_GETTYPE"} & set(names)
+    assert sorted(names) == ["ATM_SETCIRANGE", "SONET_CLRDIAG", "SONET_GETFRAMING",
+                             "SONET_GETFRSENSE", "SONET_GETSTATZ", "SONET_SETDIAG",
+                             "SONET_SETFRAMING"]
+
+
+def test_atm_without_the_core_files_no_command_is_called_uncased(tmp_path):
+    # a tree without net/atm/: no filter, so no guess either way is made
+    # about the core; the family's other commands are listed
+    for rel in ("drivers/atm/fore200e.c", "include/uapi/linux/atmdev.h",
+                "include/uapi/linux/sonet.h"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text((TREE / rel).read_text())
+    s = site("drivers/atm/fore200e.c", 28, "fore200e_ioctl", "atmdev_ops.ioctl", from_="ENOSYS",
+             rule="ioctl_switch_no_default")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert "ATM_SETBACKEND" in got.uncased_commands()
+
+
+def test_entry_is_the_bound_function_of_a_helper():
+    # floppy: .ioctl = fd_ioctl, which calls fd_locked_ioctl()
+    got = analyse(FLOPPY_NATIVE)[FLOPPY_NATIVE]
+    assert got.entry == "fd_ioctl"
+    bound = site("drivers/char/ppdev.c", 68, "nocompat_ioctl")
+    assert analyse(bound)[bound].entry == "-"

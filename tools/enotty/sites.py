@@ -33,17 +33,23 @@ class Effects:
     forward: str     # what a socket handler's -ENOIOCTLCMD lets through, or "-"
     fallback: str    # where the core still answers EINVAL after the driver, or "-"
     visible: str     # yes | invisible | unreachable | unknown
+    entry: str = "-"  # the ops-table function user space calls, when the site's is its helper
 
-    COLUMNS = ("paths", "reach", "guard", "branches", "uncased", "forward", "fallback", "visible")
+    COLUMNS = ("paths", "reach", "guard", "branches", "uncased", "forward", "fallback", "visible",
+               "entry")
 
     def cells(self) -> list[str]:
         return [getattr(self, c) for c in self.COLUMNS]
 
     def uncased_commands(self) -> list[str]:
-        return [] if self.uncased in ("-", "unknown") else self.uncased.split(",")
+        """The command names; a case only one #if branch holds is NAME[CONFIG_X=n] in the cell."""
+        return [] if self.uncased in ("-", "unknown") else [
+            name.partition("[")[0] for name in self.uncased.split(",")]
 
 
 EFFECT_COLUMNS = SERIES_COLUMNS + Effects.COLUMNS
+# sites.tsv as written before the entry column: read with entry "-"
+EFFECT_COLUMNS_BEFORE_ENTRY = EFFECT_COLUMNS[:-1]
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ def read_tsv(stream: TextIO) -> list[Site]:
     """Rows of a report TSV or a sites.tsv (with or without effects), in file order."""
     reader = csv.reader(stream, delimiter="\t", quoting=csv.QUOTE_NONE)
     header = tuple(next(reader, ()))
-    if header not in (REPORT_COLUMNS, SERIES_COLUMNS, EFFECT_COLUMNS):
+    if header not in (REPORT_COLUMNS, SERIES_COLUMNS, EFFECT_COLUMNS, EFFECT_COLUMNS_BEFORE_ENTRY):
         raise ValueError(f"unexpected TSV header {header!r}")
     sites = []
     for number, row in enumerate(reader, start=2):
@@ -136,6 +142,7 @@ def read_tsv(stream: TextIO) -> list[Site]:
             file=cell["file"], line=_line_number(cell["line"]), function=cell["function"],
             interface=cell["interface"], from_=cell["from"], to=cell["to"], rule=cell["rule"],
             subsystem=cell.get("subsystem", ""), series=cell.get("series", ""),
-            effects=Effects(*(cell[c] for c in Effects.COLUMNS)) if header == EFFECT_COLUMNS else None,
+            effects=Effects(*(cell.get(c, "-") for c in Effects.COLUMNS))
+            if header in (EFFECT_COLUMNS, EFFECT_COLUMNS_BEFORE_ENTRY) else None,
         ))
     return sites

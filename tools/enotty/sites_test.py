@@ -87,7 +87,7 @@ EFFECTS = sites.Effects(paths="both", reach="partly", guard="line 10: !arg -> -E
 def test_effect_columns_follow_the_series_columns():
     assert sites.EFFECT_COLUMNS[:len(sites.SERIES_COLUMNS)] == sites.SERIES_COLUMNS
     assert sites.EFFECT_COLUMNS[len(sites.SERIES_COLUMNS):] == (
-        "paths", "reach", "guard", "branches", "uncased", "forward", "fallback", "visible")
+        "paths", "reach", "guard", "branches", "uncased", "forward", "fallback", "visible", "entry")
 
 
 def test_effects_round_trip_and_old_formats_still_read():
@@ -95,9 +95,15 @@ def test_effects_round_trip_and_old_formats_still_read():
     out = io.StringIO()
     sites.write_tsv([row], out, sites.EFFECT_COLUMNS)
     assert out.getvalue().splitlines()[1].endswith(
-        "\tboth\tpartly\tline 10: !arg -> -EINVAL (argument check)\tall\tA_CMD,B_CMD\t-\t-\tyes")
+        "\tboth\tpartly\tline 10: !arg -> -EINVAL (argument check)\tall\tA_CMD,B_CMD\t-\t-\tyes\t-")
     back = sites.read_tsv(io.StringIO(out.getvalue()))
     assert back == [row] and back[0].effects.uncased_commands() == ["A_CMD", "B_CMD"]
+    # a sites.tsv of the format before the entry column reads with entry "-"
+    before = "\n".join("\t".join(line.split("\t")[:-1]) for line in out.getvalue().splitlines())
+    assert sites.read_tsv(io.StringIO(before + "\n")) == [row]
+    # a case only one #if branch holds: the name without its condition
+    conditional = dataclasses.replace(EFFECTS, uncased="A_CMD,B_CMD[CONFIG_B=n]")
+    assert conditional.uncased_commands() == ["A_CMD", "B_CMD"]
     # the same file written without effects reads back without them
     old = io.StringIO()
     sites.write_tsv([row], old, sites.SERIES_COLUMNS)
