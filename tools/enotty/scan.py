@@ -49,7 +49,11 @@ CACHE_FORMAT = "enotty-scan-4"
 #   --no-scanner: with --file-groups spatch otherwise runs `cd FILE; git
 #     grep` per group and reports files it rules out only as "0 files
 #     match", unnamed; without it each such file gets a "Skipping: FILE".
-#   --macro-file (KERNEL_MACROS): macros spatch's standard.h lacks.
+#   --macro-file-builtins (standard.h and KERNEL_MACROS): macros spatch's
+#     standard.h lacks, used from the first parsing pass on.  Given with
+#     --macro-file they only join the on-demand expansion of the third pass,
+#     next to the file's own #defines, and too late for some files (see
+#     KERNEL_MACROS).
 #   no --in-place / --out-place: spatch only prints the diff.
 DRIVER_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-scanner", "--parse-error-msg",
                   "--verbose-parsing")
@@ -60,32 +64,56 @@ def spatch_options() -> tuple[str, ...]:
     return (*rules.spatch_options(), *DRIVER_OPTIONS)
 
 
-# Given to spatch with --macro-file: kernel macros that spatch 1.1.1's
-# standard.h lacks, each of which left ioctl files of 6.12 partly unparsed
-# (tools/enotty/scan_test.py has a fixture per macro):
+# Added to spatch's standard.h and given with --macro-file-builtins: kernel
+# macros that standard.h lacks, each of which left ioctl files of 6.12
+# partly unparsed (tools/enotty/scan_test.py has a fixture per macro).
+# spatch expands the builtins from its first pass on; the macros of
+# --macro-file only in the third pass, on demand around the error, and with
+# them the file's own #defines: in sound/core/rawmidi.c the third pass
+# expanded the file's `rmidi_warn(.., fmt, args...)` into `, ##args` before
+# a cast and failed where the first pass, knowing scoped_guard, parses.
 #   scoped_guard() and friends: statement macros that take a body, like a
 #     for_each iterator (sound/core/control.c: 12 regions, the drm ones 6
 #     ioctl files of drm drivers);
 #   for_each_vma_range(): also the while of a do-while (fs/userfaultfd.c);
+#   for_each_possible_cpu(): an iterator whose body starts with `*`
+#     (`*per_cpu_ptr(p, cpu) = -1;`) is otherwise read as a declaration
+#     (arch/arm64/kvm/mmu.c);
 #   __free(): `u32 *p __free(kfree) = ..` declarations; an attribute, not
 #     nothing (defined empty, fs/pidfs.c and sound/core/seq/seq_compat.c
 #     failed) (drivers/gpu/drm/amd/amdgpu/amdgpu_debugfs.c);
 #   __ETHTOOL_DECLARE_LINK_MODE_MASK(): an array declarator with an
 #     initializer (drivers/net/phy/phylink.c, drivers/net/usb/lan78xx.c);
 #   darray_str(): a declarator of bcachefs (fs/bcachefs/chardev.c);
-#   COMPAT_SYSCALL_DEFINE6(): as standard.h has SYSCALL_DEFINE6
-#     (fs/eventpoll.c).
+#   COMPAT_SYSCALL_DEFINE3/6(): as standard.h has SYSCALL_DEFINE3/6
+#     (fs/ioctl.c, fs/eventpoll.c);
+#   UVERBS_HANDLER(): the name of an RDMA method handler, pasted from the
+#     file's UVERBS_MODULE_NAME (`static int UVERBS_HANDLER(ID)(..)`, 7
+#     files of drivers/infiniband); the name is shorter than the kernel's,
+#     which no rule needs;
+#   DEF_SCSI_QCMD(): a function definition without a semicolon
+#     (drivers/scsi/3w-xxxx.c, pmcraid.c);
+#   BPF_CALL_1/2/3(): BPF helpers, `u64 name(t1 a1, ..)` (kernel/bpf/bpf_lsm.c).
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
 #define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
 #define drm_exec_until_all_locked(exec) YACFE_ITERATOR
 #define with_intel_runtime_pm(rpm, wf) YACFE_ITERATOR
 #define for_each_vma_range(__vmi, __vma, __end) while ((__vma = vma_find(&(__vmi), (__end))) != NULL)
+#define for_each_possible_cpu(cpu) YACFE_ITERATOR
 #define __free(_name) __maybe_unused
 #define __ETHTOOL_DECLARE_LINK_MODE_MASK(name) unsigned long name[__ETHTOOL_LINK_MODE_MASK_NBITS]
 #define darray_str(name) darray_char_p name
+#define COMPAT_SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3) \\
+    long compat_sys_##name(t1 a1, t2 a2, t3 a3)
 #define COMPAT_SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6) \\
     long compat_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
+#define UVERBS_HANDLER(id) uverbs_handler_##id
+#define DEF_SCSI_QCMD(func_name) \\
+    int func_name(struct Scsi_Host *shost, struct scsi_cmnd *cmd) { return func_name##_lck(cmd); }
+#define BPF_CALL_1(name, t1, a1) u64 name(t1 a1)
+#define BPF_CALL_2(name, t1, a1, t2, a2) u64 name(t1 a1, t2 a2)
+#define BPF_CALL_3(name, t1, a1, t2, a2, t3, a3) u64 name(t1 a1, t2 a2, t3 a3)
 """
 
 # Every rule rewrites one of these tokens (none adds a default label), so a
@@ -523,6 +551,26 @@ def spatch_version(binary: str) -> str:
         return _versions[binary]
 
 
+_STANDARD_H = re.compile(r"--macro-file-builtins\s+<file>\s+\(default=([^)]+)\)")
+
+
+def builtin_macros(binary: str) -> str:
+    """spatch's own standard.h followed by KERNEL_MACROS, for
+    --macro-file-builtins (which replaces standard.h)."""
+    home = os.environ.get("COCCINELLE_HOME")
+    if home:
+        path = Path(home) / "standard.h"
+    else:
+        res = subprocess.run([binary, "--longhelp"], capture_output=True, text=True, check=False)
+        m = _STANDARD_H.search(res.stdout + res.stderr)
+        path = Path(m.group(1).strip()) if m else Path()
+    try:
+        standard = path.read_text(errors="replace")
+    except OSError as err:
+        raise UsageError(f"cannot read spatch's standard.h ({path}): {err}") from None
+    return standard + "\n" + KERNEL_MACROS
+
+
 class _Runner:
     """Runs spatch batches; tracks the live processes so ^C can end them."""
 
@@ -556,7 +604,7 @@ class _Runner:
         tmpdir = self.workdir / f"tmp-{serial}"
         tmpdir.mkdir()
         cmd = [self.binary, "--sp-file", str(self.smpl_path), *spatch_options(),
-               "--macro-file", str(self.workdir / "macros.h"),
+               "--macro-file-builtins", str(self.workdir / "macros.h"),
                "--timeout", str(self.timeout), "--file-groups", str(groups)]
         facts = self.workdir / "facts.tsv"
         if facts.exists():
@@ -669,8 +717,9 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         smpl, rules_digest = default_rules()
     smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
     jobs = max(1, jobs or len(os.sched_getaffinity(0)))
+    macros = builtin_macros(binary)
     salt = "\0".join([CACHE_FORMAT, spatch_version(binary), rules_digest or "", smpl_digest,
-                      " ".join(spatch_options()), KERNEL_MACROS])
+                      " ".join(spatch_options()), macros])
     cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
 
     ioctl = ioctl_tokens()
@@ -690,7 +739,7 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
             smpl_path = Path(workdir) / "rules.cocci"
             smpl_path.write_text(smpl)
-            (Path(workdir) / "macros.h").write_text(KERNEL_MACROS)
+            (Path(workdir) / "macros.h").write_text(macros)
             rows = "".join(c.facts for c in todo)
             if rows:
                 (Path(workdir) / "facts.tsv").write_text(rows)

@@ -490,6 +490,24 @@ MACRO_CASES = {
     "for_each_vma_range": (
         "", "\tstruct vm_area_struct *cur;\n\n\tdo {\n\t\tcond_resched();\n"
             "\t} for_each_vma_range(vmi, cur, end);"),
+    "for_each_possible_cpu": (
+        "", "\tint cpu;\n\n\tfor_each_possible_cpu(cpu)\n"
+            "\t\t*per_cpu_ptr(file->private_data, cpu) = -1;"),
+    "COMPAT_SYSCALL_DEFINE3": (
+        "COMPAT_SYSCALL_DEFINE3(ioctl, unsigned int, fd, unsigned int, cmd,\n"
+        "\t\t       compat_ulong_t, arg)\n{\n\tif (!fd)\n\t\treturn -EBADF;\n"
+        "\treturn compat_ioctl(fd, cmd, arg);\n}\n", ""),
+    "UVERBS_HANDLER": (
+        "static int UVERBS_HANDLER(MLX5_IB_METHOD_PP_OBJ_ALLOC)(\n"
+        "\tstruct uverbs_attr_bundle *attrs)\n{\n\tif (!attrs)\n\t\treturn -EPERM;\n"
+        "\treturn 0;\n}\n", ""),
+    "DEF_SCSI_QCMD": ("static DEF_SCSI_QCMD(tw_scsi_queue)\n", ""),
+    "BPF_CALL_1": ("BPF_CALL_1(bpf_f, struct file *, file)\n{\n\treturn f_ioctl(file);\n}\n", ""),
+    "BPF_CALL_2": ("BPF_CALL_2(bpf_bprm_opts_set, struct linux_binprm *, bprm, u64, flags)\n"
+                   "{\n\tif (flags & ~BPF_F_BRPM_OPTS_MASK)\n\t\treturn -EPERM;\n"
+                   "\treturn 0;\n}\n", ""),
+    "BPF_CALL_3": ("BPF_CALL_3(bpf_ima_inode_hash, struct inode *, inode, void *, dst, u32, size)\n"
+                   "{\n\treturn ima_inode_hash(inode, dst, size);\n}\n", ""),
 }
 
 
@@ -523,6 +541,35 @@ def test_each_kernel_macro_lets_spatch_parse_its_file(tmp_path, monkeypatch, nam
     monkeypatch.setattr(scan, "KERNEL_MACROS", macros_without(name))
     without = run(tmp_path / "tree", tmp_path / "cache2")
     assert without.failed or without.partial, "the macro is not needed"
+
+
+# sound/core/rawmidi.c: a macro of the file with `, ##args`, called with a
+# cast first, in the body of scoped_guard().
+RAWMIDI_WARN = """#define rmidi_warn(rmidi, fmt, args...) \\
+	dev_warn((rmidi)->dev, fmt, ##args)
+
+"""
+RAWMIDI_DRAIN = """\tscoped_guard(spinlock_irq, &file->lock) {
+\t\tif (file->avail < file->size) {
+\t\t\trmidi_warn(file->rmidi, "drain error (avail = %li)\\n",
+\t\t\t\t   (long)file->avail);
+\t\t\tfile->err = -EIO;
+\t\t}
+\t}"""
+
+
+@needs_spatch
+def test_kernel_macros_apply_from_the_first_pass(tmp_path):
+    """Given with --macro-file, KERNEL_MACROS would join only spatch's third
+    pass, which also expands the file's own macros: there rmidi_warn's
+    `, ##args` before a cast fails the function, while the first pass,
+    knowing scoped_guard from the builtins, parses it."""
+    text = "#include <linux/fs.h>\n\n" + RAWMIDI_WARN + HANDLER % RAWMIDI_DRAIN
+    write(tmp_path / "tree/r.c", text)
+    line = text.splitlines().index("\t\treturn -EINVAL;") + 1
+    result = run(tmp_path / "tree", tmp_path / "cache")
+    assert (result.failed, result.partial) == ([], [])
+    assert result.sites == [stand_in_site("r.c", line, "m_ioctl", "unlocked_ioctl")]
 
 
 @needs_spatch
