@@ -124,6 +124,11 @@ ENOTTY_EMBEDDED_OPS = {
     ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
 }
 
+# Hooks that a core calls from its own default and whose answer stays: the
+# KVM arch ioctls (cocci/INTERFACES.rst, "KVM arch ioctls: decision").  A
+# fact naming one adds no target.
+ENOTTY_KEPT_HOOKS = {"kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl"}
+
 enotty_handlers = {}   # file -> {function: interface}
 enotty_helpers = {}    # file -> {function: (interface, cmd index)}
 enotty_trynext = {}    # file -> {function whose value a caller compares}
@@ -224,6 +229,8 @@ def enotty_read_facts(path):
                 continue
             file, fn, iface, index = cells
             if tuple(iface.split(".")) not in ENOTTY_INTERFACES:
+                continue
+            if fn in ENOTTY_KEPT_HOOKS:
                 continue
             name = os.path.normpath(file)
             enotty_fact_rows.setdefault(name, {}).setdefault(fn, (iface, int(index)))
@@ -375,35 +382,43 @@ def enotty_default_fallen_into(body):
     return False
 
 
-def enotty_return_after_switch(pos, cmd):
-    """True when the return at pos directly follows a switch on cmd that has
-    no default label and whose every case returns: only an unknown command
-    reaches the return.  Decided on the source text."""
+def enotty_site_offset(pos):
+    """Offset of pos in enotty_stripped(file), or -1."""
     lines = enotty_file_lines(pos[0].file)
     line = int(pos[0].line) - 1
     if line >= len(lines):
+        return -1
+    return min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column),
+               len(enotty_stripped(pos[0].file)))
+
+
+def enotty_statement_before(pos):
+    """The text before the statement return -E; or x = -E; at pos, with
+    comments and preprocessor lines blanked and trailing space cut, or
+    None."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return None
+    text = enotty_stripped(pos[0].file)
+    m = re.search(r"(?:\breturn\b|\b[A-Za-z_]\w*\s*=(?!=))[\s(\-]*$", text[:offset])
+    if m is None:
+        return None
+    return text[:m.start()].rstrip()
+
+
+def enotty_after_leaving_switch(pos, cmd):
+    """True when the statement at pos (return -EINVAL; or ret = -EINVAL;)
+    directly follows a switch on the command (on cmd, F(cmd) or cmd & ~M)
+    that has no default label, or only a default: break; that no case falls
+    into, and whose every case leaves by return or goto: only an unknown
+    command gets there.  A case with a break or continue anywhere, or
+    ending in "if (c) return x;", could get there too."""
+    text = enotty_statement_before(pos)
+    if text is None or not text.endswith("}"):
         return False
-    before = lines[line][:int(pos[0].column)]
-    k = before.rfind("return")
-    if k < 0:
-        return False
-    text = enotty_strip_comments("\n".join(lines[:line] + [before[:k]]))
-    end = len(text.rstrip())
-    if end == 0 or text[end - 1] != "}":
-        return False
-    # Walk back to the brace that opens the block ending right here.
-    depth = 0
-    for i in range(end - 1, -1, -1):
-        if text[i] == "}":
-            depth += 1
-        elif text[i] == "{":
-            depth -= 1
-            if depth == 0:
-                break
-    else:
-        return False
-    head = re.search(enotty_switch_head(cmd) + "$", text[:i])
-    if head is None:
+    end = len(text)
+    i = enotty_open_brace(text, end - 1)
+    if i < 0 or re.search(enotty_switch_head(cmd) + "$", text[:i]) is None:
         return False
     body = text[i + 1:end - 1]
     cases = enotty_cases(body)
@@ -413,16 +428,80 @@ def enotty_return_after_switch(pos, cmd):
         if label.startswith("default"):
             # default: break; lets only unknown commands out, unless a
             # recognised one falls into it (case X: default: break;).
-            if enotty_no_cpp(seg).strip() != "break;" or enotty_default_fallen_into(body):
+            if seg.strip() != "break;" or enotty_default_fallen_into(body):
                 return False
             continue
-        if re.search(r"\b(?:break|goto)\b", seg):
-            return False
-        # Its last statement returns: not "if (c) return x;", which falls
-        # out of the switch to the final return when c is false.
-        if not re.search(r"\breturn\b", seg) or not enotty_case_leaves(enotty_no_cpp(seg)):
+        if re.search(r"\b(?:break|continue)\b", seg) or not enotty_case_leaves(seg):
             return False
     return True
+
+
+def enotty_after_if_chain(pos, cmd):
+    """True when the statement at pos directly follows a chain "if (cmd ==
+    A) {..} else if (cmd == B) {..}" without a final else, whose every
+    condition only tests the command and whose every branch leaves by
+    return or goto: only an unknown command falls out of it."""
+    text = enotty_statement_before(pos)
+    if text is None:
+        return False
+    while True:
+        if text.endswith("}"):
+            o = enotty_open_brace(text, len(text) - 1)
+            if o < 0:
+                return False
+            branch, head = text[o + 1:-1], text[:o].rstrip()
+        else:
+            m = re.search(r"\)\s*((?:return\b[^;]*|goto\s+[A-Za-z_]\w*)\s*;)$", text)
+            if m is None:
+                return False
+            branch, head = m.group(1), text[:m.start() + 1]
+        if re.search(r"\b(?:break|continue)\b", branch) or not enotty_case_leaves(branch):
+            return False
+        if not head.endswith(")"):
+            return False
+        depth = 0
+        for k in range(len(head) - 1, -1, -1):
+            depth += head[k] == ")"
+            depth -= head[k] == "("
+            if depth == 0:
+                break
+        before = head[:k].rstrip()
+        if not re.search(r"\bif$", before) or not enotty_command_test(head[k + 1:-1], cmd, "=="):
+            return False
+        before = before[:-2].rstrip()
+        if not re.search(r"\belse$", before):
+            return True
+        text = before[:-4].rstrip()
+
+
+def enotty_under_default(pos, cmd):
+    """Whether pos lies under the default label of the innermost switch on
+    the command around it (at any depth below that label)."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    head = re.compile(enotty_switch_head(cmd) + "$")
+    depth, start = 0, -1
+    for i in range(offset - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            if depth > 0:
+                depth -= 1
+            elif head.search(text, max(0, i - 200), i):
+                start = i
+                break
+    if start < 0:
+        return False
+    labels, depth = [], 0
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[start + 1:offset]):
+        tok = m.group(0)
+        depth += tok == "{"
+        depth -= tok == "}"
+        if depth == 0 and tok not in "{}":
+            labels.append(tok)
+    return bool(labels) and labels[-1].startswith("default")
 
 
 ENOTTY_LABEL_RE = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
@@ -442,7 +521,10 @@ def enotty_cases(body):
             depth -= 1
         elif depth == 0:
             cuts.append((m.start(), m.end()))
-    if not cuts or enotty_no_cpp(body[:cuts[0][0]]).strip():
+    # What precedes the first label never runs: declarations there
+    # (switch (cmd) { int n; case A: ...) are harmless, a block could hide
+    # labels.
+    if not cuts or re.search(r"[{}]", body[:cuts[0][0]]):
         return None
     out = []
     for k, (s, e) in enumerate(cuts):
@@ -789,7 +871,8 @@ def enotty_command_test(cond, cmd, kind):
       "=="   cmd == A || B == cmd || ...   (the else branch / fall-through)
       "!=&&" cmd != A && cmd != B && ...   (the then branch; the single
                                             cmd != A is matched in SmPL)
-      "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N || ...
+      "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N
+             || _IOC_DIR(cmd) != D || ...
     Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
     such a test."""
     if cmd is None:
@@ -811,8 +894,12 @@ def enotty_command_test(cond, cmd, kind):
                    or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
     ioc_type = r"_IOC_TYPE\s*\(\s*" + c + r"\s*\)"
     ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
+    # The direction bits are part of the number (ioctl.rst, _IO/_IOR/_IOW):
+    # a number whose direction is not that of the command is no command.
+    ioc_dir = r"_IOC_DIR\s*\(\s*" + c + r"\s*\)"
     forms = [ioc_type + r"\s*!=\s*" + ENOTTY_OPERAND,
              ENOTTY_OPERAND + r"\s*!=\s*" + ioc_type,
+             ioc_dir + r"\s*!=\s*(?:" + ENOTTY_OPERAND + r"|\([\w\s|]*\))",
              ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
              ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr]
     return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
@@ -1242,25 +1329,21 @@ else:
 
 // ---- shapes/ioctl_default_assign.smpl
 
-// default: ret = -EINVAL; break; (or goto out;) in the switch on the
-// command, when ret is what the function then returns.  Fall-through as in
-// ioctl_default_return.
+// default: ret = -EINVAL; then break, goto out or falling out of the
+// switch on the command (on cmd, F(cmd) or cmd & ~MASK), when every path
+// from there returns ret without assigning it again: a label that sets ret
+// before the return makes the -EINVAL dead.  Followed by control flow, so a
+// switch whose every case leaves by goto (no path to its end) counts too.
+// Fall-through as in ioctl_default_return.
 @da forall@
-identifier enotty_target.fn, enotty_target.cmd;
+identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
-identifier F;
-expression M;
 identifier ret;
 expression E;
-position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+position p : script:python () { enotty_site_ok(p) and enotty_under_default(p, enotty_cmd(p)) and enotty_not_fallen_into(p, enotty_cmd(p)) };
 @@
 fn(...) { <...
-switch (\(cmd\|F(cmd)\|cmd & ~M\|(cmd & ~M)\)) {
-default:
-...
 ret = -err@p;
-...
-}
 ... when != ret = E
 return ret;
 ...> }
@@ -1331,31 +1414,18 @@ enotty_claim(p, fn, err, "ioctl_default_return")
 // ---- shapes/ioctl_if_chain.smpl
 
 // if (cmd == A || cmd == B) ... else return -EINVAL; (or else ret =
-// -EINVAL;), and if (cmd == A) { ... return ...; } return -EINVAL;: the
-// condition must test only the command (enotty_command_test).
+// -EINVAL;): the condition must test only the command
+// (enotty_command_test).
 @ic exists@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
 identifier ret;
 expression C : script:python () { enotty_command_test(C, None, "==") };
-expression E2;
 statement S;
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
-(
-if (C) S else return -err@p;
-|
-if (C) S else { return -err@p; }
-|
-if (C) S else { ret = -err@p; }
-|
-if (C) return E2;
-return -err@p;
-|
-if (C) { ... return E2; }
-return -err@p;
-)
+\(if (C) S else return -err@p;\|if (C) S else { return -err@p; }\|if (C) S else { ret = -err@p; }\)
 ... when any
 }
 
@@ -1379,15 +1449,7 @@ position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) };
 @@
 fn(...) { ... when any
 if (\(cmd != A\|A != cmd\|unlikely(cmd != A)\|C\))
-(
-return -err@p;
-|
-return (-err@p);
-|
-{ return -err@p; }
-|
-{ return (-err@p); }
-)
+\(return -err@p;\|return (-err@p);\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
 }
 
@@ -1395,6 +1457,30 @@ return (-err@p);
 p << ine.p;
 fn << enotty_target.fn;
 err << ine.err;
+@@
+enotty_claim(p, fn, err, "ioctl_if_chain")
+
+// if (cmd == A) {..} else if (cmd == B) {..} then return -EINVAL; (or ret
+// = -EINVAL; returned unchanged), a single if (cmd == A) {.. return ..;}
+// included, in the body of the function itself, when every branch leaves
+// by return or goto (enotty_after_if_chain): a branch that can fall out
+// lets a known command reach the final answer too.
+@icf forall@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+identifier ret;
+expression E;
+position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) and enotty_after_if_chain(p, enotty_cmd(p)) };
+@@
+fn(...) { <...
+\(return -err@p;\|return (-err@p);\|ret = -err@p; ... when != ret = E
+return ret;\)
+...> }
+
+@script:python@
+p << icf.p;
+fn << enotty_target.fn;
+err << icf.err;
 @@
 enotty_claim(p, fn, err, "ioctl_if_chain")
 
@@ -1491,9 +1577,9 @@ enotty_claim(p, fn, err, "ioctl_leaf_enoioctlcmd")
 
 // A switch on the command without a default label.  The initialiser of
 // the returned variable changes only when every case assigns it (or
-// returns) before it can leave (enotty_every_case_assigns); a final
-// return -EINVAL; only when every case ends in a return, so that only an
-// unknown command gets there (enotty_return_after_switch).
+// returns) before it can leave (enotty_every_case_assigns); the statement
+// right after the switch only when every case leaves by return or goto, so
+// that only an unknown command gets there (enotty_after_leaving_switch).
 @nd forall@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
@@ -1518,13 +1604,26 @@ err << nd.err;
 @@
 enotty_claim(p, fn, err, "ioctl_switch_no_default")
 
+// return -EINVAL; or ret = -EINVAL; (then returned unchanged) right after
+// a default-less switch on the command (on cmd, F(cmd) or cmd & ~MASK)
+// whose every case leaves by return or goto.
 @nr forall@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
-position p : script:python () { enotty_site_ok(p) and enotty_return_after_switch(p, enotty_cmd(p)) };
+identifier ret;
+expression E;
+position p : script:python () { enotty_site_ok(p) and enotty_after_leaving_switch(p, enotty_cmd(p)) };
 @@
 fn(...) { <...
+(
 return -err@p;
+|
+return (-err@p);
+|
+ret = -err@p;
+... when != ret = E
+return ret;
+)
 ...> }
 
 @script:python@
