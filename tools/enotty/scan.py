@@ -93,7 +93,9 @@ def spatch_options() -> tuple[str, ...]:
 #     which no rule needs;
 #   DEF_SCSI_QCMD(): a function definition without a semicolon
 #     (drivers/scsi/3w-xxxx.c, pmcraid.c);
-#   BPF_CALL_1/2/3(): BPF helpers, `u64 name(t1 a1, ..)` (kernel/bpf/bpf_lsm.c).
+#   BPF_CALL_1/2/3(): BPF helpers, `u64 name(t1 a1, ..)` (kernel/bpf/bpf_lsm.c);
+#   DEB(): debugging code of SCSI drivers, empty as without their DEBUG
+#     (drivers/scsi/st.c: `if ( DEB( debugging || ) !STp->inited)`).
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
 #define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
@@ -114,6 +116,7 @@ KERNEL_MACROS = """\
 #define BPF_CALL_1(name, t1, a1) u64 name(t1 a1)
 #define BPF_CALL_2(name, t1, a1, t2, a2) u64 name(t1 a1, t2 a2)
 #define BPF_CALL_3(name, t1, a1, t2, a2, t3, a3) u64 name(t1 a1, t2 a2, t3 a3)
+#define DEB(a)
 """
 
 # Every rule rewrites one of these tokens (none adds a default label), so a

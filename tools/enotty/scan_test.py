@@ -506,6 +506,7 @@ MACRO_CASES = {
     "BPF_CALL_2": ("BPF_CALL_2(bpf_bprm_opts_set, struct linux_binprm *, bprm, u64, flags)\n"
                    "{\n\tif (flags & ~BPF_F_BRPM_OPTS_MASK)\n\t\treturn -EPERM;\n"
                    "\treturn 0;\n}\n", ""),
+    "DEB": ("", "\tif ( DEB( debugging || ) !file->private_data)\n\t\treturn -ENXIO;"),
     "BPF_CALL_3": ("BPF_CALL_3(bpf_ima_inode_hash, struct inode *, inode, void *, dst, u32, size)\n"
                    "{\n\treturn ima_inode_hash(inode, dst, size);\n}\n", ""),
 }
@@ -671,3 +672,66 @@ def test_facts_make_targets_of_functions_the_file_does_not_bind(tmp_path):
     wrong_index = {"drivers/foo/core.c": rows["drivers/foo/core.c"].replace("\t1\n", "\t0\n")}
     changed = scan.scan(root, facts=wrong_index, **kw)
     assert changed.spatch_runs == 1 and changed.sites == []
+
+
+ACROSS_FILES = Path(__file__).resolve().parent / "testdata" / "across_files"
+
+
+def site_rows(result: scan.ScanResult) -> list[tuple[str, str, int]]:
+    return [(s.file, s.function, s.line) for s in result.sites]
+
+
+@needs_spatch
+def test_across_files_converts_cross_file_helpers_only(tmp_path):
+    """Phase 1 then the rules (across_files=True), on testdata/across_files:
+    a helper in another file than its handler converts; a core (a function
+    of the dispatch column, one that hands the command to an ops member), a
+    helper reached only under a case label and a helper whose value the
+    caller compares with -EINVAL stay.  Each of those four has the shape
+    that converts once it is a target: only phase 1 keeps it out."""
+    root = tmp_path / "tree"
+    shutil.copytree(ACROSS_FILES, root)
+    kw = dict(jobs=1, cache_folder=tmp_path / "scan", facts_folder=tmp_path / "facts")
+    result = scan.scan(root, across_files=True, **kw)
+    assert site_rows(result) == [("drivers/foo/common.c", "foo_common_ioctl", 12)]
+    assert result.diffs["drivers/foo/common.c"].count("+\t\treturn -ENOTTY;") == 1
+    assert result.facts == {"drivers/foo/common.c": "drivers/foo/common.c\tfoo_common_ioctl"
+                                                    "\tfile_operations.unlocked_ioctl\t1\n"}
+    assert result.facts_seconds > 0
+    # Without phase 1 the rules see no handler in common.c.
+    assert scan.scan(root, **kw).sites == []
+
+    kept = {"lib/democore.c": ("demo_core_ioctl", 17), "block/ioctl.c": ("blkdev_ioctl", 11),
+            "drivers/foo/common.c#reset": ("foo_reset_cmd", 23),
+            "drivers/foo/common.c#probe": ("foo_probe_cmd", 34)}
+    for key, (function, line) in kept.items():
+        rel = key.split("#")[0]
+        rows = {rel: f"{rel}\t{function}\tfile_operations.unlocked_ioctl\t1\n"}
+        assert site_rows(scan.scan(root, facts=rows, **kw)) == [(rel, function, line)], key
+
+
+@needs_spatch
+def test_across_files_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
+    """A file's cache key is its content and its phase-1 rows: an edit
+    rescans that file, and the files whose rows it changed, nothing else."""
+    root = tmp_path / "tree"
+    shutil.copytree(ACROSS_FILES, root)
+    kw = dict(jobs=1, cache_folder=tmp_path / "scan", facts_folder=tmp_path / "facts",
+              across_files=True)
+    first = scan.scan(root, **kw)
+    assert first.scanned == ["block/ioctl.c", "drivers/bar/bar.c", "drivers/foo/common.c",
+                             "drivers/foo/fops.c", "lib/democore.c"]
+    assert scan.scan(root, **kw).scanned == []
+    # bar.c binds only cores: its edit changes no file's rows.
+    bar = root / "drivers/bar/bar.c"
+    bar.write_text(bar.read_text().replace("\t.compat_ioctl\t= blkdev_ioctl,\n", ""))
+    assert scan.scan(root, **kw).scanned == ["drivers/bar/bar.c"]
+    # fops.c hands foo_common_ioctl only FOO_STATUS now: common.c loses its
+    # row and is rescanned with fops.c; its site goes.
+    fops = root / "drivers/foo/fops.c"
+    fops.write_text(fops.read_text().replace(
+        "\t\treturn foo_common_ioctl(f, cmd, arg);\n",
+        "\t\tif (cmd == FOO_STATUS)\n\t\t\treturn foo_common_ioctl(f, cmd, arg);\n\t\treturn -ENOTTY;\n"))
+    again = scan.scan(root, **kw)
+    assert again.scanned == ["drivers/foo/common.c", "drivers/foo/fops.c"]
+    assert again.sites == [] and again.facts == {}
