@@ -19,7 +19,9 @@ once, per file and cached by content, and joins the facts of all files:
     `case` labels of a switch on p, or in the then-branch of `if (p == A)`
     (`||` chains of such tests, or `&&` with one, count too);
   * the functions whose value a caller compares with -EINVAL,
-    -ENOIOCTLCMD, -ENOTTY or -ENOSYS (a try-next protocol): never targets.
+    -ENOIOCTLCMD, -ENOTTY or -ENOSYS (a try-next protocol): never targets;
+  * per function, the ops members it hands the command to
+    (`disk->fops->ioctl(.., cmd, ..)`, `wrapper(.., cmd, .., dev->kernel_ioctl)`).
 
 From the bound handlers it follows, two levels deep like the rules, the
 calls that can be reached with an unknown command, and reports for each
@@ -27,7 +29,10 @@ file the targets defined there that the rules cannot find on their own: a
 handler whose ops table is in another file, a non-static helper, a helper
 whose caller is in another file or is itself such a target, a callback, a
 helper whose returned value its caller adjusts first.  A wrapper that is
-handed a callback with the command is never a target.
+handed a callback with the command is never a target, and neither is a
+core (core_functions(): the table's dispatch column, the KVM defaults,
+a function that hands the command to an ops member of a table field):
+its own answers are its core's, and its helpers are not followed.
 
 Files without `ioctl`/`vidioc_default` only contribute their non-static
 function definitions (read without cleaning the text, which is the slow
@@ -62,7 +67,7 @@ from typing import Iterable, Iterator, Sequence, TextIO
 from . import csource, rules, tree
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-7"
+VERSION = "enotty-facts-8"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
@@ -128,6 +133,8 @@ def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[
     alternatives = "|".join(re.escape(w) for w in sorted(names))
     words = re.compile(rf"\b(?:{alternatives})\b")
     equality = re.compile(rf"\b(?:{alternatives})\s*==|==\s*(?:{alternatives})\b")
+    bounds = (re.compile(rf"\b(?:{alternatives})\s*>|<=?\s*(?:{alternatives})\b"),
+              re.compile(rf"\b(?:{alternatives})\s*<|>=?\s*(?:{alternatives})\b"))
     spans = []
     start, end = fn.body_start, fn.body_end
     for m in re.finditer(r"\bswitch\s*\(", text[start:end]):
@@ -160,19 +167,32 @@ def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[
         if close_paren < 0:
             continue
         cond = text[open_paren + 1:close_paren]
-        if "==" not in cond or not _explicit_test(cond, equality):
+        if not re.search(r"==|[<>]", cond) or not _explicit_test(cond, equality, bounds):
             continue
         body_end = _statement_end(text, close_paren + 1, end)
         spans.append((close_paren + 1, body_end))
     return spans
 
 
-def _explicit_test(cond: str, equality: re.Pattern) -> bool:
+def _explicit_test(cond: str, equality: re.Pattern,
+                   bounds: tuple[re.Pattern, re.Pattern] | None = None) -> bool:
     """`p == A`, `p == A || p == B`, `p == A && x`: true only for
-    recognised commands (equality: a test `p ==` of the command)."""
+    recognised commands (equality: a test `p ==` of the command).  With
+    bounds (a lower and an upper bound on p), an alternative may also be
+    a closed range `(p >= A && p <= B)`, the private commands of
+    net/core/dev_ioctl.c (`cmd >= SIOCDEVPRIVATE && cmd <= SIOCDEVPRIVATE + 15`)."""
     alternatives = csource.split_top(cond.replace("||", "\x00"), "\x00")
-    return all(any(equality.search(part) for part in csource.split_top(a.replace("&&", "\x01"), "\x01"))
-               for a in alternatives)
+
+    def explicit(alternative: str) -> bool:
+        alternative = alternative.strip()
+        while alternative.startswith("(") and csource.match_close(alternative, 0) == len(alternative) - 1:
+            alternative = alternative[1:-1].strip()
+        parts = csource.split_top(alternative.replace("&&", "\x01"), "\x01")
+        if any(equality.search(part) for part in parts):
+            return True
+        return bounds is not None and all(any(b.search(part) for part in parts) for b in bounds)
+
+    return all(explicit(a) for a in alternatives)
 
 
 def _statement_end(text: str, i: int, limit: int) -> int:
@@ -202,6 +222,8 @@ def _statement_end(text: str, i: int, limit: int) -> int:
 # An argument that is a bare name, possibly cast: `, cmd)`, `((u32)cmd,`.
 _BARE_ARGUMENT = re.compile(r"[(,]\s*(?:\(\s*(?:unsigned\s+)?\w+\s*\)\s*)?([A-Za-z_]\w*)\s*(?=[,)])")
 _CALLEE = re.compile(r"\b([A-Za-z_]\w*)\s*\($")
+_MEMBER_END = re.compile(r"(?:->|\.)\s*$")
+_MEMBER_ARGUMENT = re.compile(r"(?:->|\.)\s*([A-Za-z_]\w*)$")
 _COMPARED = re.compile(r"[!=]=\s*" + TRYNEXT_ERRNOS)
 _COMPARED_FIRST = re.compile(TRYNEXT_ERRNOS + r"\s*[!=]=\s*([A-Za-z_]\w*)\b(?!\s*\()")
 
@@ -278,6 +300,7 @@ def file_facts(data: bytes) -> dict:
                  the rules' form]]  -- the callee's value is returned
     callbacks: [[caller, param index, wrapper, argument index of the command,
                  callback, reaches unknown]]
+    dispatches: [[caller, ops member it hands the command to]]
     trynext:   [functions whose value this file compares with an errno]
     """
     text = csource.decode(data)
@@ -292,6 +315,7 @@ def file_facts(data: bytes) -> dict:
     defs = {f.name: [f.static, ", ".join(f.params)] for f in funcs}
     bindings = [[b.struct, b.field, b.function, b.via] for b in csource.bindings(text)]
     calls, callbacks = [], []
+    dispatches: list[list[str]] = []
     local_functions = {f.name for f in funcs}
     trynext = _compared_callees(text, funcs) if re.search(r"[!=]=", text) else set()
     for fn in funcs:
@@ -300,6 +324,7 @@ def file_facts(data: bytes) -> dict:
         if not params:
             continue
         body = text[fn.body_start:fn.body_end]
+        members: set[str] = set()
         returned = None
         restricted: dict[str, list[tuple[int, int]]] = {}
         done = set()
@@ -315,6 +340,11 @@ def file_facts(data: bytes) -> dict:
                 continue
             callee = m.group(1)
             prefix = text[max(fn.body_start, m.start() - 80):m.start()]
+            if _MEMBER_END.search(prefix):
+                # ops->F(.., cmd, ..): a dispatch through an ops structure,
+                # no call of a function by that name.
+                members.add(callee)
+                continue
             if _RETURN_PREFIX.search(prefix):
                 plain = True
             else:
@@ -345,11 +375,14 @@ def file_facts(data: bytes) -> dict:
                 cb = other.lstrip("&").strip()
                 # A function of this file, or a name the body neither
                 # declares nor uses elsewhere (not a local variable).
-                if j != i and _NAME.fullmatch(cb) and cb not in names and (
+                if j != i and (member := _MEMBER_ARGUMENT.search(other)):
+                    members.add(member.group(1))     # wrapper(.., cmd, .., ops->F)
+                elif j != i and _NAME.fullmatch(cb) and cb not in names and (
                         cb in local_functions or len(re.findall(rf"\b{cb}\b", body)) == 1):
                     callbacks.append([fn.name, params[p], callee, i, cb, reaches])
+        dispatches.extend([fn.name, member] for member in sorted(members))
     return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
-            "trynext": sorted(trynext)}
+            "dispatches": dispatches, "trynext": sorted(trynext)}
 
 
 # ------------------------------------------------------------ cache
@@ -485,15 +518,17 @@ def join(records: dict[str, dict]) -> list[Target]:
     # video_usercopy) is a wrapper: it copies the argument and calls the
     # handler, so its own -EINVALs are about the argument.
     wrappers = {c[2] for found in callbacks.values() for c in found if c[4] in defined}
+    cores = core_functions(records)
 
     # Definitions by name with their parameter names, parsed once each.
     def resolve(name: str, near: str) -> list[tuple[str, bool, tuple[str, ...]]]:
-        if name in trynext or name in wrappers:
+        if name in trynext or name in wrappers or name in cores.names:
             return []
         defs = defined.get(name, [])
         local = [d for d in defs if d[0] == near]
         found = local[-1:] if local else [d for d in defs if not d[1]]
-        return [(rel, static, parameter_names(text)) for rel, static, text in found]
+        return [(rel, static, parameter_names(text)) for rel, static, text in found
+                if (rel, name) not in cores.dispatchers]
 
     # (file, function, interface, cmd_arg) -> (shallowest depth, whether
     # the rules reach it on their own along some path).  A target is
@@ -549,6 +584,35 @@ def join(records: dict[str, dict]) -> list[Target]:
     return sorted((Target(rel, fn, iface, cmd_arg)
                    for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own),
                   key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
+
+
+# Functions that are no driver's handler although a table row reaches
+# them, and keep their answers (cocci/INTERFACES.rst, "KVM arch ioctls:
+# decision"): the architectures' defaults under kvm_main.c's own default
+# labels are KVM ABI that the selftests read as "not supported".
+KEEP_DEFAULTS = frozenset({"kvm_arch_dev_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_vm_ioctl"})
+
+
+@dataclass(frozen=True)
+class Cores:
+    names: frozenset[str]                        # never a target, in any file
+    dispatchers: frozenset[tuple[str, str]]      # (file, function): never a target
+
+
+def core_functions(records: dict[str, dict]) -> Cores:
+    """The cores, whose answers are the core's to change, not a driver's:
+    every function the `dispatch` column of cocci/interfaces.tsv names
+    (blkdev_ioctl, scsi_ioctl, __video_do_ioctl, ...), the KVM defaults
+    above, and every function that hands the command on through an ops
+    member named like a table field (`disk->fops->ioctl(.., cmd, ..)`,
+    `dvb_usercopy(file, cmd, arg, dvbdev->kernel_ioctl)`): the answer
+    such a function gives of its own (a missing operation, a foreign
+    command) is its core's, for every driver behind it."""
+    fields = {i.field for i in rules.interfaces()}
+    names = {i.dispatch.rpartition(":")[2] for i in rules.interfaces() if i.dispatch}
+    dispatchers = {(rel, fn) for rel, rec in records.items()
+                   for fn, member in rec.get("dispatches", ()) if member in fields}
+    return Cores(frozenset(names | KEEP_DEFAULTS), frozenset(dispatchers))
 
 
 def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:

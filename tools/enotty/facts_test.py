@@ -110,6 +110,12 @@ def test_cache_is_used_and_an_edit_reruns_only_that_file(tmp_path: Path, monkeyp
     ("if (cmd == A || arg) return h(f, cmd); return 0;", True),
     ("if (cmd != A) return h(f, cmd); return 0;", True),
     ("switch (arg) { case 1: return h(f, cmd); } return 0;", True),
+    # A closed range of commands is as explicit as a list of them
+    # (net/core/dev_ioctl.c: the private ioctls); an open one is not.
+    ("if (cmd == A || (cmd >= P && cmd <= P + 15)) return h(f, cmd); return 0;", False),
+    ("if (cmd >= P && P + 15 >= cmd) return h(f, cmd); return 0;", False),
+    ("if (cmd >= P) return h(f, cmd); return 0;", True),
+    ("if (cmd == A || cmd >= P) return h(f, cmd); return 0;", True),
 ])
 def test_call_context(test: str, reaches: bool) -> None:
     src = ("static long g(struct file *f, unsigned int cmd, unsigned long arg)\n{\n\t"
@@ -184,24 +190,89 @@ def test_command_line(tmp_path: Path) -> None:
         assert res.returncode == 2 and res.stderr.startswith("enotty: ") and "Traceback" not in res.stderr
 
 
-def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
-    # kvm_vm_ioctl hands unknown VM ioctls to each architecture's
-    # kvm_arch_vm_ioctl (non-static, another file); powerpc's also
-    # dispatches to kvmppc_ops, and is a target all the same.
-    records: dict[str, dict] = {
-        "virt/kvm/kvm_main.c": {
-            "defs": {"kvm_vm_ioctl": [True, "struct file *filp, unsigned int ioctl, unsigned long arg"]},
-            "bindings": [["file_operations", "unlocked_ioctl", "kvm_vm_ioctl", ""]],
-            "calls": [["kvm_vm_ioctl", 1, "kvm_arch_vm_ioctl", 1, True, True]],
+def arch_hook_records(hook: str) -> dict[str, dict]:
+    """A core handler hands unknown commands to each architecture's hook
+    (non-static, defined once per architecture)."""
+    params = "struct file *filp, unsigned int ioctl, unsigned long arg"
+    return {
+        "virt/demo/main.c": {
+            "defs": {"demo_vm_ioctl": [True, params]},
+            "bindings": [["file_operations", "unlocked_ioctl", "demo_vm_ioctl", ""]],
+            "calls": [["demo_vm_ioctl", 1, hook, 1, True, True]],
             "callbacks": [], "trynext": []},
-        "arch/powerpc/kvm/powerpc.c": {"defs": {"kvm_arch_vm_ioctl": [False, "struct file *filp, unsigned int ioctl, unsigned long arg"]}},
-        "arch/x86/kvm/x86.c": {"defs": {"kvm_arch_vm_ioctl": [False, "struct file *filp, unsigned int ioctl, unsigned long arg"]}},
+        "arch/powerpc/demo/powerpc.c": {"defs": {hook: [False, params]}},
+        "arch/x86/demo/x86.c": {"defs": {hook: [False, params]}},
     }
+
+
+def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
+    records = arch_hook_records("demo_arch_vm_ioctl")
     assert facts.join(records) == [
-        facts.Target("arch/powerpc/kvm/powerpc.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1),
-        facts.Target("arch/x86/kvm/x86.c", "kvm_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
-    records["arch/x86/kvm/x86.c"]["trynext"] = ["kvm_arch_vm_ioctl"]
+        facts.Target("arch/powerpc/demo/powerpc.c", "demo_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1),
+        facts.Target("arch/x86/demo/x86.c", "demo_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
+    # One caller anywhere compares its value: a try-next protocol, no target.
+    records["arch/x86/demo/x86.c"]["trynext"] = ["demo_arch_vm_ioctl"]
     assert facts.join(records) == []
+
+
+@pytest.mark.parametrize("hook", sorted(facts.KEEP_DEFAULTS))
+def test_kvm_arch_defaults_stay(hook: str) -> None:
+    # kvm_vm_ioctl and friends hand unknown commands to the architecture
+    # from their own default; those defaults are KVM ABI
+    # (cocci/INTERFACES.rst, "KVM arch ioctls: decision").
+    assert facts.join(arch_hook_records(hook)) == []
+
+
+def test_cores_are_no_targets_and_not_followed() -> None:
+    params = "struct file *f, unsigned int cmd, unsigned long arg"
+    records: dict[str, dict] = {
+        "drivers/a/fops.c": {
+            "defs": {}, "callbacks": [], "trynext": [], "calls": [],
+            "bindings": [["file_operations", "unlocked_ioctl", "blkdev_ioctl", ""],
+                         ["file_operations", "compat_ioctl", "lib_ioctl", ""]]},
+        # Named in the dispatch column of cocci/interfaces.tsv.
+        "block/ioctl.c": {
+            "defs": {"blkdev_ioctl": [False, params]},
+            "calls": [["blkdev_ioctl", 1, "blk_helper", 1, True, True]],
+            "callbacks": [], "trynext": []},
+        # Hands the command on through an ops member named like a table field.
+        "lib/core.c": {
+            "defs": {"lib_ioctl": [False, params]},
+            "calls": [["lib_ioctl", 1, "lib_helper", 1, True, True]],
+            "dispatches": [["lib_ioctl", "unlocked_ioctl"]],
+            "callbacks": [], "trynext": []},
+        "lib/helper.c": {"defs": {"lib_helper": [False, params], "blk_helper": [False, params]}},
+    }
+    assert facts.join(records) == []
+    assert facts.core_functions(records) == facts.Cores(
+        facts.core_functions({}).names, frozenset({("lib/core.c", "lib_ioctl")}))
+    assert "blkdev_ioctl" in facts.core_functions({}).names
+    # An ops member outside the table (->read) makes no core.
+    records["lib/core.c"]["dispatches"] = [["lib_ioctl", "read"]]
+    assert [(t.file, t.function) for t in facts.join(records)] == [
+        ("lib/core.c", "lib_ioctl"), ("lib/helper.c", "lib_helper")]
+
+
+def test_member_calls_and_member_callbacks_are_dispatches() -> None:
+    record = facts.file_facts(b"""
+static long a(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct gendisk *disk = f->private_data;
+
+	if (!disk->fops->ioctl)
+		return -ENOIOCTLCMD;
+	return disk->fops->ioctl(disk, cmd, arg);
+}
+static long b(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	return dvb_usercopy(f, cmd, arg, dvbdev->kernel_ioctl);
+}
+static const struct file_operations o = { .unlocked_ioctl = a, .compat_ioctl = b };
+""")
+    assert record["dispatches"] == [["a", "ioctl"], ["b", "kernel_ioctl"]]
+    # A member call is no call of a function named like the member.
+    assert [c[:3] for c in record["calls"]] == [["b", 1, "dvb_usercopy"]]
+    assert record["callbacks"] == []
 
 
 def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> None:
