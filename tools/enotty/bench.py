@@ -47,15 +47,15 @@ def coccicheck_flags(scan_options: Sequence[str], file_options: Sequence[str],
                      macro_file: Path, timeout: int) -> list[str]:
     """SPFLAGS for coccicheck: the scan's options that coccicheck does not
     give spatch already (MODE=patch is `-D patch`; the rule file's
-    `// Options:` it reads itself), the scan's macro file and its per-file
-    timeout."""
+    `// Options:` it reads itself), the scan's builtin macro file
+    (scan.builtin_macros()) and its per-file timeout."""
     rest = list(scan_options)
     for given in (["-D", "patch"], *([opt] for opt in file_options)):
         for i in range(len(rest) - len(given) + 1):
             if rest[i:i + len(given)] == given:
                 del rest[i:i + len(given)]
                 break
-    return rest + ["--macro-file", str(macro_file), "--timeout", str(timeout)]
+    return rest + ["--macro-file-builtins", str(macro_file), "--timeout", str(timeout)]
 
 
 def coccicheck_command(copy: Path, cocci: Path, subdir: str | None, jobs: int,
@@ -101,7 +101,7 @@ def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
     if not (root / "scripts" / "coccicheck").is_file():
         return Row("coccicheck", 0.0, "-", "no scripts/coccicheck in this tree")
     macros = tmp / "macros.h"
-    macros.write_text(scan.KERNEL_MACROS)
+    macros.write_text(scan.builtin_macros(scan.spatch_binary()))
     spflags = coccicheck_flags(scan.spatch_options(), rules.spatch_options(), macros,
                                scan.DEFAULT_TIMEOUT)
     copy = WorkTree(root, tmp / "tree")
