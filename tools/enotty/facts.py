@@ -67,7 +67,7 @@ from typing import Iterable, Iterator, Sequence, TextIO
 from . import csource, rules, tree
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-8"
+VERSION = "enotty-facts-9"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
