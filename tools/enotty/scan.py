@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence, TextIO
 
-from . import cache, rules, tree
+from . import cache, facts as phase1, rules, tree
 from .errors import UsageError
 from .progress import Progress
 from .sites import Site, is_site_line, parse_site_line, sort_sites
@@ -266,8 +266,11 @@ class ScanResult:
     spatch_runs: int                  # files spatch handled in this run
     cached: int                       # files answered by the cache
     prefilter_seconds: float
-    seconds: float                    # whole scan
+    seconds: float                    # whole scan, phase 1 included
     warnings: list[str] = field(default_factory=list)
+    facts: dict[str, str] = field(default_factory=dict)   # file -> its phase-1 rows, as given to spatch
+    facts_seconds: float = 0.0        # phase 1 (tree-wide discovery), when the scan ran it
+    scanned: list[str] = field(default_factory=list)     # the files spatch handled in this run
 
     def patch(self) -> str:
         """Every diff, in file order: applies with `patch -p1` or `git apply`
@@ -687,6 +690,15 @@ def _batches(candidates: list[Candidate], jobs: int) -> list[list[Candidate]]:
     return [ordered[i:i + size] for i in range(0, len(ordered), size)]
 
 
+def discover(root: Path, jobs: int, folder: Path | None = None) -> dict[str, str]:
+    """Phase 1 over the whole tree: file -> its rows (facts.tsv_text) of
+    the targets the per-file rules cannot see on their own.  The whole
+    tree even when only a folder is scanned: the ops table of a handler
+    in that folder may be anywhere."""
+    found = phase1.extra_targets(root, sorted(phase1.c_files(root)), jobs, folder)
+    return {rel: phase1.tsv_text(targets) for rel, targets in found.items()}
+
+
 def default_rules() -> tuple[str, str]:
     """(semantic patch text, digest) of the project's rule file."""
     return rules.rule_file().read_text(), rules.rules_digest()
@@ -698,13 +710,17 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
          cache_folder: Path | None = None,
          progress: Callable[[int, int], Progress] | None = None,
          warn: Callable[[str], None] | None = None,
-         facts: Mapping[str, str] | None = None) -> ScanResult:
+         facts: Mapping[str, str] | None = None, across_files: bool = False,
+         facts_folder: Path | None = None) -> ScanResult:
     """Scan the .c files under scope (default: root) with the rules.
 
     facts: phase 1 (enotty.facts), file -> its rows
     `file<TAB>function<TAB>interface<TAB>cmd_arg`, as facts.tsv_text()
     gives them: the rules treat those functions as targets too
-    (-D enotty_facts=FILE), and each file's rows join its cache key.
+    (-D enotty_facts=FILE), and each file's rows join its cache key, so
+    a changed file rescans itself and the files whose rows it changed.
+    across_files: run phase 1 first (discover(), its cache in
+    facts_folder, default cache_dir()/facts) and use its rows as facts.
 
     smpl/rules_digest: the semantic patch text and its digest; the
     project's rules when omitted.  use_cache=False rescans every file (the
@@ -716,6 +732,10 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
     root = Path(root).resolve()
     scope = Path(scope).resolve() if scope else root
     binary = spatch_binary()
+    facts_seconds = 0.0
+    if across_files:
+        facts = discover(root, max(1, jobs or len(os.sched_getaffinity(0))), facts_folder)
+        facts_seconds = time.monotonic() - start
     if smpl is None:
         smpl, rules_digest = default_rules()
     smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
@@ -801,5 +821,6 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
         spatch_runs=len(todo),
         cached=sum(1 for r in ordered if r.cached),
         prefilter_seconds=found.seconds, seconds=time.monotonic() - start,
-        warnings=warnings,
+        warnings=warnings, facts=dict(facts or {}), facts_seconds=facts_seconds,
+        scanned=sorted(c.rel for c in todo),
     )
