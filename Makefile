@@ -1,9 +1,9 @@
 # Entry points.  Each target checks its Debian packages (installing them when
 # run as root, printing the apt-get line otherwise) and then calls one tool.
 #
-#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR] [SIGNOFF=..] [BUILD=0] [CLEANUP=0]  mail-ready series
+#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR] [SIGNOFF=..] [BUILD=0] [CLEANUP=0] [FACTS=0]  mail-ready series
 #   make check                                     every test, QEMU boots included
-#   make report [KDIR=DIR] [M=SUBDIR]              sites as TSV on stdout
+#   make report [KDIR=DIR] [M=SUBDIR] [FACTS=0]    sites as TSV on stdout
 #   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
 #   make audit [KDIR=DIR] [SERIES=all|NAME] [OUT=DIR] [MUTANT=einval|untouched]  QEMU before/after
@@ -16,7 +16,8 @@ PKGS     = $(PY) -m enotty.packages
 
 opt = $(if $($(1)),$(2) '$($(1))')
 # JOBS= spatch workers (default: every core); TIMEOUT= seconds per file.
-SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout)
+# FACTS=0: skip phase 1 (handlers and helpers found across files).
+SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout) $(if $(filter 0,$(FACTS)),--no-facts)
 
 .PHONY: all help report patches mailout bench verify-generated qemu-test audit check
 
@@ -41,6 +42,7 @@ mailout:
 bench:
 	@$(PKGS) patches
 	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,JOBS,--jobs) $(if $(NO_COCCICHECK),--no-coccicheck) \
+		$(if $(filter 0,$(FACTS)),--no-facts) \
 		$(call opt,COCCICHECK_TIMEOUT,--coccicheck-timeout)
 
 verify-generated:

@@ -2,9 +2,11 @@
 
 Three timings over the same tree (or its subdir), with the same rules and
 the same spatch options:
-- cold: enotty's scan (prefilter, one spatch pass per file, `jobs`
-  workers) with an empty per-file cache in a temporary folder;
-- warm: the same scan again, answered by that cache;
+- cold: enotty's scan as make report runs it (phase 1 over the whole
+  tree, then the prefilter and one spatch pass per file, `jobs` workers)
+  with empty caches (phase 1's and the per-file one) in a temporary
+  folder; --no-facts leaves phase 1 out;
+- warm: the same scan again, answered by those caches;
 - coccicheck: `make coccicheck MODE=patch J=<jobs> COCCI=<the rule file>`
   (M=SUBDIR when given) in an enotty.worktree copy of the tree, so that
   make's bookkeeping writes nothing into the tree; patch mode prints the
@@ -129,9 +131,11 @@ def run(req: BenchRequest) -> list[Row]:
         tmp = Path(tmp_s)
         for name in ("cold", "warm"):
             t0 = time.monotonic()
-            res = scan.scan(root, scope, jobs=req.jobs, cache_folder=tmp / "scan-cache")
+            res = scan.scan(root, scope, jobs=req.jobs, cache_folder=tmp / "scan-cache",
+                            across_files=req.across_files, facts_folder=tmp / "facts-cache")
+            phase1 = f"phase 1 {res.facts_seconds:.1f} s, " if req.across_files else "no phase 1, "
             rows.append(Row(name, time.monotonic() - t0, str(res.spatch_runs),
-                            f"{res.candidates}/{res.c_files} .c files past the prefilter,"
+                            phase1 + f"{res.candidates}/{res.c_files} .c files past the prefilter,"
                             f" {res.cached} cached, {len(res.sites)} sites"))
             print(f"enotty: bench {name}: {rows[-1].seconds:.1f} s", file=sys.stderr)
         if req.coccicheck:

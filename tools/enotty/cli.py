@@ -65,6 +65,13 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
                         help="rescan every file instead of reusing the per-file cache")
     parser.add_argument("--verbose", action="store_true",
                         help="also list the files spatch parsed only in part where no site can hide")
+    add_facts_option(parser)
+
+
+def add_facts_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-facts", action="store_true",
+                        help="skip phase 1 (handlers and helpers found across files):"
+                             " per-file discovery only, as before issue 9")
 
 
 def kernel_tree(args: argparse.Namespace, need_kernel: bool = False) -> KernelTree:
@@ -74,7 +81,8 @@ def kernel_tree(args: argparse.Namespace, need_kernel: bool = False) -> KernelTr
 
 def scan_request(args: argparse.Namespace) -> ScanRequest:
     return ScanRequest(tree=kernel_tree(args), subdir=args.subdir, jobs=args.jobs or default_jobs(),
-                       timeout=args.timeout, use_cache=not args.no_cache, verbose=args.verbose)
+                       timeout=args.timeout, use_cache=not args.no_cache, verbose=args.verbose,
+                       across_files=not args.no_facts)
 
 
 def identity(signoff: str | None) -> Identity:
@@ -129,7 +137,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Time our scan, cold and warm, against make coccicheck on the same tree."""
     return bench.command(BenchRequest(
         tree=kernel_tree(args), subdir=args.subdir, jobs=args.jobs or default_jobs(),
-        coccicheck=not args.no_coccicheck, coccicheck_timeout=args.coccicheck_timeout))
+        across_files=not args.no_facts, coccicheck=not args.no_coccicheck,
+        coccicheck_timeout=args.coccicheck_timeout))
 
 
 def cmd_verify_generated(args: argparse.Namespace) -> int:
@@ -239,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tree_options(bench_cmd)
     bench_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
                            help="spatch processes in parallel (default: the usable CPUs)")
+    add_facts_option(bench_cmd)
     bench_cmd.add_argument("--no-coccicheck", action="store_true",
                            help="time only our scan (coccicheck over the whole tree takes long)")
     bench_cmd.add_argument("--coccicheck-timeout", type=float, metavar="S",

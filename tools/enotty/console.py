@@ -20,7 +20,10 @@ def scan_tree(req: ScanRequest) -> scan.ScanResult:
     """Scan with progress on stderr; say what was scanned and what failed."""
     result = scan.scan(
         req.tree.root, req.scope, jobs=req.jobs, timeout=req.timeout, use_cache=req.use_cache,
-        progress=lambda files, work: Progress(files, work), warn=warn)
+        progress=lambda files, work: Progress(files, work), warn=warn, across_files=req.across_files)
+    if req.across_files:
+        warn(f"phase 1: {sum(len(rows.splitlines()) for rows in result.facts.values())} targets across"
+             f" files in {len(result.facts)} files ({result.facts_seconds:.1f} s)")
     warn(f"{result.candidates} of {result.c_files} .c files may hold ioctl handlers"
          f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
          f" {result.spatch_runs} scanned; {len(result.sites)} sites in"

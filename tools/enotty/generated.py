@@ -32,10 +32,12 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
         name, email = messages.parse_signoff(record["identity"])
         kdir, subdir = record["kdir"], record["subdir"]
         build, cleanups = bool(record["build"]), bool(record.get("cleanups", True))
+        across_files = bool(record.get("facts", True))
     except (ValueError, KeyError, TypeError) as err:
         raise UsageError(f"{record_path}: not a run record ({err})")
     kernel = kernel or tree.load(kdir, subdir)
-    scan = ScanRequest(tree=kernel, subdir=subdir, jobs=default_jobs(), timeout=DEFAULT_TIMEOUT)
+    scan = ScanRequest(tree=kernel, subdir=subdir, jobs=default_jobs(), timeout=DEFAULT_TIMEOUT,
+                       across_files=across_files)
     return PatchesRequest(scan=scan, out=committed, identity=Identity(name, email),
                           build=build, cleanups=cleanups)
 

@@ -46,6 +46,8 @@ def canonical_command(req: PatchesRequest) -> str:
         words.append("BUILD=0")
     if not req.cleanups:
         words.append("CLEANUP=0")
+    if not req.scan.across_files:
+        words.append("FACTS=0")
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -58,6 +60,7 @@ def run_record(req: PatchesRequest) -> str:
         "version": req.scan.tree.version,
         "build": req.build,
         "cleanups": req.cleanups,
+        "facts": req.scan.across_files,
         "identity": str(req.identity),
     }
     return json.dumps(record, indent=2, sort_keys=True) + "\n"
@@ -301,7 +304,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
 
         build = {} if no_build else verify.build(root, patched, log, jobs=req.scan.jobs,
                                                  use_cache=req.scan.use_cache)
-        fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan))
+        fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan, result.facts))
         for run in runs:
             for v in run.verdicts:
                 if v.apply.status == verify.OK:
@@ -376,8 +379,12 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
     return 0
 
 
-def _rescan(folder: Path, req: ScanRequest) -> tuple[list[sites.Site], list[scan.Failure]]:
-    res = scan.scan(folder, folder, jobs=req.jobs, timeout=req.timeout)
+def _rescan(folder: Path, req: ScanRequest,
+            facts: dict[str, str]) -> tuple[list[sites.Site], list[scan.Failure]]:
+    """The rules again over the patched files, laid out like the tree, with
+    the scan's phase-1 rows: phase 1 over these few files alone would not
+    see the ops tables and callers elsewhere."""
+    res = scan.scan(folder, folder, jobs=req.jobs, timeout=req.timeout, facts=facts)
     return res.sites, res.failed
 
 

@@ -49,6 +49,7 @@ class ScanRequest:
     timeout: int = DEFAULT_TIMEOUT
     use_cache: bool = True
     verbose: bool = False
+    across_files: bool = True           # phase 1: targets whose ops table or caller is in another file
 
     @property
     def scope(self) -> Path:
@@ -80,6 +81,7 @@ class BenchRequest:
     tree: KernelTree
     subdir: str | None = None
     jobs: int = 2
+    across_files: bool = True           # time phase 1 with the scan, as make report runs it
     coccicheck: bool = True
     coccicheck_timeout: float | None = None
 
