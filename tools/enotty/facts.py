@@ -599,20 +599,44 @@ class Cores:
     dispatchers: frozenset[tuple[str, str]]      # (file, function): never a target
 
 
+# A handler or helper that files of this many other folders bind or call
+# is a library of a core (drm_ioctl, video_ioctl2, sock_no_ioctl,
+# tty_mode_ioctl, vfio_pci_core_ioctl), not one driver's.
+SHARED_FOLDERS = 2
+
+
 def core_functions(records: dict[str, dict]) -> Cores:
     """The cores, whose answers are the core's to change, not a driver's:
     every function the `dispatch` column of cocci/interfaces.tsv names
     (blkdev_ioctl, scsi_ioctl, __video_do_ioctl, ...), the KVM defaults
-    above, and every function that hands the command on through an ops
+    above, every function that hands the command on through an ops
     member named like a table field (`disk->fops->ioctl(.., cmd, ..)`,
-    `dvb_usercopy(file, cmd, arg, dvbdev->kernel_ioctl)`): the answer
-    such a function gives of its own (a missing operation, a foreign
-    command) is its core's, for every driver behind it."""
+    `dvb_usercopy(file, cmd, arg, dvbdev->kernel_ioctl)`), and every
+    function that files in SHARED_FOLDERS or more other folders bind or
+    hand a command to: the answer such a function gives of its own (a
+    missing operation, a foreign command, a table's unknown entry) is its
+    core's, for every driver behind it, and belongs in a core patch."""
     fields = {i.field for i in rules.interfaces()}
     names = {i.dispatch.rpartition(":")[2] for i in rules.interfaces() if i.dispatch}
     dispatchers = {(rel, fn) for rel, rec in records.items()
                    for fn, member in rec.get("dispatches", ()) if member in fields}
-    return Cores(frozenset(names | KEEP_DEFAULTS), frozenset(dispatchers))
+    exported: dict[str, list[str]] = {}
+    for rel, rec in records.items():
+        for name, (static, _params) in rec["defs"].items():
+            if not static:
+                exported.setdefault(name, []).append(rel)
+    users: dict[tuple[str, str], set[str]] = {}
+    for rel, rec in records.items():
+        used = ([b[2] for b in rec.get("bindings", ())] + [c[2] for c in rec.get("calls", ())]
+                + [c[4] for c in rec.get("callbacks", ())])
+        for name in used:
+            if name in rec["defs"]:
+                continue          # the file's own function
+            for where in exported.get(name, ()):
+                users.setdefault((where, name), set()).add(os.path.dirname(rel))
+    shared = {key for key, folders in users.items()
+              if len(folders - {os.path.dirname(key[0])}) >= SHARED_FOLDERS}
+    return Cores(frozenset(names | KEEP_DEFAULTS), frozenset(dispatchers | shared))
 
 
 def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:

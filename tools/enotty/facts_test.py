@@ -253,6 +253,29 @@ def test_cores_are_no_targets_and_not_followed() -> None:
         ("lib/core.c", "lib_ioctl"), ("lib/helper.c", "lib_helper")]
 
 
+def test_a_handler_that_drivers_of_several_folders_share_is_a_core() -> None:
+    # drm_ioctl: bound by drivers all over drivers/gpu/drm and beyond; its
+    # answers are the DRM core's (a table-driven dispatch).
+    params = "struct file *f, unsigned int cmd, unsigned long arg"
+    records: dict[str, dict] = {
+        "drivers/gpu/drm/drm_ioctl.c": {"defs": {"drm_ioctl": [False, params]}},
+        "drivers/gpu/drm/a/a_drv.c": {"defs": {}, "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]},
+        "drivers/gpu/drm/b/b_drv.c": {"defs": {}, "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]},
+    }
+    assert facts.join(records) == []
+    # Two files of one driver folder are one user: still that driver's handler.
+    records["drivers/gpu/drm/b/b_drv.c"]["bindings"] = []
+    records["drivers/gpu/drm/a/a_kms.c"] = {"defs": {}, "calls": [["a_ioctl", 1, "drm_ioctl", 1, True, True]]}
+    records["drivers/gpu/drm/a/a_kms.c"]["defs"] = {"a_ioctl": [True, params]}
+    assert facts.join(records) == [facts.Target("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl",
+                                                "file_operations.unlocked_ioctl", 1)]
+    # A static function of the same name in a user is that file's own.
+    records["drivers/gpu/drm/b/b_drv.c"] = {
+        "defs": {"drm_ioctl": [True, params]},
+        "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]}
+    assert ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl") not in facts.core_functions(records).dispatchers
+
+
 def test_member_calls_and_member_callbacks_are_dispatches() -> None:
     record = facts.file_facts(b"""
 static long a(struct file *f, unsigned int cmd, unsigned long arg)
