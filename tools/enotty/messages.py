@@ -9,6 +9,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
+from . import doc_updates
 from .sites import Site
 
 WIDTH = 75
@@ -144,9 +145,18 @@ DISPATCH: dict[str, str] = {
         "proc_ioctl() in drivers/usb/core/devio.c (USBDEVFS_IOCTL) turns -ENOIOCTLCMD into "
         "-ENOTTY and returns any other value to user space.",
     "snd_seq_oss_callback.ioctl":
-        "snd_seq_oss_ioctl() in sound/core/seq/oss/seq_oss_ioctl.c passes {handler} the "
-        "commands it does not handle itself and a few synthesizer commands, and returns the "
-        "value to user space.",
+        "snd_seq_oss_ioctl() in sound/core/seq/oss/seq_oss_ioctl.c hands a command it has no "
+        "case for to synth device 0, and only on a /dev/sequencer or /dev/music file opened "
+        "for writing (on a file opened read-only it answers -EIO); it also hands on "
+        "SNDCTL_SEQ_RESETSAMPLES for the synth device the caller names. It returns the value "
+        "of {handler} to user space.",
+}
+
+# Where the core hands a handler an unknown command only under conditions
+# of its own (from the dispatch above): the user-visible sentence says them.
+REACHED_ONLY = {
+    "snd_seq_oss_callback.ioctl":
+        "on a sequencer file opened for writing whose synth device 0 is this driver's",
 }
 
 
@@ -319,11 +329,15 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
             where = (f"for native callers, and for 32-bit compat callers in "
                      f"{_functions_phrase(compat)}")
-        out.append(f"User-visible change: an unknown command now fails with ENOTTY instead of "
+        only = sorted({REACHED_ONLY[s.interface] for s in visible if s.interface in REACHED_ONLY})
+        on = f" {' or '.join(only)}" if only else ""
+        out.append(f"User-visible change: an unknown command{on} now fails with ENOTTY instead of "
                    f"{' or '.join(before)}" + (f" {where}" if where else "") + ".")
     else:
         out.append("User-visible change: none.")
     forwarded: list[str] = []
+    uncased: dict[str, list[str]] = {}
+    checked: dict[str, list[tuple[str, str]]] = {}
     for s in sorted(sites, key=Site.sort_key):
         e = s.effects
         if e is None:
@@ -333,22 +347,36 @@ def effects_sentences(sites: list[Site]) -> list[str]:
                        f"answers -{_guard_errno(e.guard)} first when {_guard_text(e.guard)}; "
                        "this patch leaves that check alone.")
         elif e.reach == "partly" and not is_leaf(s):
-            out.append(f"{s.function}() still answers -{_guard_errno(e.guard)} to any command "
-                       f"first when {_guard_text(e.guard)}.")
+            checked.setdefault(_guard_errno(e.guard), []).append((s.function, _guard_text(e.guard)))
         if e.branches not in ("all", "unknown"):
             out.append(f"In {s.function}() the {e.branches}; this patch does not change it.")
-        names = e.uncased_commands()
-        if names and not is_leaf(s):
-            shown = names if len(names) <= 5 else names[:4]
-            rest = "" if len(names) <= 5 else f" and {len(names) - 4} more"
-            out.append(f"Known commands of the same family that {s.function}() has no case for "
-                       f"({', '.join(shown)}{rest}) get ENOTTY now too.")
+        if not is_leaf(s):
+            always, conditional = uncased_sentences(s.function, e.uncased)
+            if always:
+                uncased[s.function] = always
+            out += conditional
         if e.forward not in ("-", "unknown") and s.function not in forwarded:
             forwarded.append(s.function)
         if e.fallback not in ("-", "unknown"):
             path, _, rest = e.fallback.partition(": ")
             who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
             out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {rest}.")
+    for errno, checks in checked.items():
+        if len(checks) == 1:
+            out.append(f"{checks[0][0]}() still answers -{errno} to any command first when "
+                       f"{checks[0][1]}.")
+        else:
+            out.append(f"{_functions_phrase([f for f, _ in checks])} still answer -{errno} to any "
+                       "command first, each when its check before the dispatch holds: " +
+                       "; ".join(f"{f}() {text}" for f, text in checks) + ".")
+    if len(uncased) == 1:
+        (function, names), = uncased.items()
+        out.append(f"Known commands of the same family that {function}() does not handle "
+                   f"({_some(names)}) get ENOTTY now too.")
+    elif uncased:
+        out.append("Known commands of the same family that a handler does not handle get "
+                   "ENOTTY now too: " + "; ".join(
+                       f"{function}() {_some(names, 2)}" for function, names in uncased.items()) + ".")
     if forwarded:
         froms = " or ".join(sorted({s.from_ for s in sites if s.function in forwarded}))
         out.append(f"With -ENOIOCTLCMD from {_functions_phrase(forwarded)}, sock_do_ioctl() "
@@ -364,6 +392,35 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         out.append(f"The -ENOIOCTLCMD -> -ENOTTY change in {_functions_phrase(leaves)} is not "
                    "visible: the VFS already turned that value into ENOTTY.")
     return out
+
+
+def _some(names: list[str], few: int = 4) -> str:
+    """The first few names (all of one more), and how many more."""
+    if len(names) <= few + 1:
+        return _join(names) if few < 4 else ", ".join(names)
+    return ", ".join(names[:few]) + f" and {len(names) - few} more"
+
+
+def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
+    """What the uncased cell says: the known commands that always reach the
+    changed line, and sentences for those whose case an #if leaves out
+    (NAME[CONFIG_X=n])."""
+    if cell in ("-", "unknown"):
+        return [], []
+    always = [c for c in cell.split(",") if "[" not in c]
+    out: list[str] = []
+    by_config: dict[str, list[str]] = {}
+    for c in cell.split(","):
+        if "[" in c:
+            name, _, when = c.rstrip("]").partition("[")
+            by_config.setdefault(when, []).append(name)
+    for when, names in sorted(by_config.items()):
+        cond = "in some configurations" if when == "config" else (
+            f"with {when}" if "=" in when else f"when {when}")
+        verb = "has" if len(names) == 1 else "have"
+        out.append(f"{cond[0].upper() + cond[1:]}, {_join(names) if len(names) <= 5 else _some(names)} "
+                   f"{verb} no case in {function}() and get ENOTTY now too.")
+    return always, out
 
 
 def _guard_text(guard: str) -> str:
@@ -406,19 +463,49 @@ PRECEDENT = ("The same conversion was accepted upstream after 6.12, e.g. \"drm/a
              "pidfs ioctls moved to it.")
 
 
+def entries(site: Site) -> list[str]:
+    """The functions user space's call reaches the site through: the ops
+    table's (effects' entry column, fd_ioctl for amiflop's fd_locked_ioctl)
+    when the site's function is its helper, else the site's own."""
+    entry = site.effects.entry if site.effects else "-"
+    return entry.split(",") if entry not in ("-", "unknown", "") else [site.function]
+
+
+# Paths of drivers: the message says "the driver"; elsewhere (kernel/, fs/,
+# mm/, net/ cores) it names the handlers.
+DRIVER_PATHS = ("drivers/", "sound/", "arch/um/drivers/")
+
+
+def handled_sentence(sites: list[Site]) -> str:
+    """That the known commands behave as before, with the right noun."""
+    visible = [s for s in sites if not is_leaf(s)] or sites
+    if all(s.file.startswith(DRIVER_PATHS) for s in visible):
+        return "Commands the driver handles behave as before."
+    if all(s.interface.startswith("proto_ops.") for s in visible):
+        return "Commands the protocol handles behave as before."
+    callers = sorted({c for s in visible for c in entries(s)})
+    verb = "handles" if len(callers) == 1 else "handle"
+    return f"Commands {_functions_phrase(callers)} {verb} behave as before."
+
+
 def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list[str]:
     """The why of a patch: one paragraph for all its functions."""
     visible = [s for s in sites if not is_leaf(s)]
     text: list[str] = []
     if visible:
-        funcs = sorted({s.function for s in visible})
+        callers = sorted({c for s in visible for c in entries(s)})
         froms = {s.from_ for s in visible}
-        verb = "answers" if len(funcs) == 1 else "answer"
-        text.append(f"{_functions_phrase(funcs)} {verb} an ioctl command "
-                    f"{'it does' if len(funcs) == 1 else 'they do'} not know with "
+        verb = "answers" if len(callers) == 1 else "answer"
+        helpers = sorted({s.function for s in visible if entries(s) != [s.function]})
+        through = ""
+        if helpers:
+            through = (f", through {'its helper' if len(callers) == 1 else 'the helper'}"
+                       f"{'' if len(helpers) == 1 else 's'} {_functions_phrase(helpers)},")
+        text.append(f"{_functions_phrase(callers)}{through} {verb} an ioctl command "
+                    f"{'it does' if len(callers) == 1 else 'they do'} not know with "
                     f"{errno_phrase(froms)}.")
         for name in sorted({s.interface for s in visible}):
-            named = sorted({s.function for s in visible if s.interface == name})
+            named = sorted({c for s in visible if s.interface == name for c in entries(s)})
             handler = _functions_phrase(named) if len(named) == 1 else "each of them"
             sentence = dispatch_sentence(name, interfaces.get(name), handler)
             if sentence:
@@ -446,16 +533,19 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
 
 
 def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
-                   rules: list[str], signoff: str, tested: str = "") -> str:
+                   rules: list[str], signoff: str, tested: str = "",
+                   docs: list[str] | tuple[str, ...] = ()) -> str:
     """Subject, body wrapped at 75 columns, Link:, Signed-off-by.
 
     sites carry their effects (effects.analyse_sites) when known; without
     them the message claims nothing about guards or other paths.  tested is
-    tested_line()'s sentence or ''.  rules name the semantic patches.
+    tested_line()'s sentence or ''.  rules name the semantic patches.  docs
+    are the documentation files the patch changes too (enotty.doc_updates).
     """
     paras = explanation(sites, interfaces)
-    paras.append(" ".join(effects_sentences(sites)) +
-                 " Commands the driver handles behave as before.")
+    paras.append(" ".join(effects_sentences(sites)) + " " + handled_sentence(sites))
+    if docs:
+        paras.append(" ".join(doc_updates.notes(list(docs))))
     if tested:
         paras.append(tested)
     shapes = f", {'rule' if len(rules) == 1 else 'rules'} {_join(sorted(rules))}" if rules else ""

@@ -12,7 +12,7 @@ def _site(file, line, function, interface, from_="EINVAL", to="ENOTTY", rule="io
     e = None
     if effects:
         fields = dict(paths="both", reach="yes", guard="-", branches="all", uncased="-",
-                      forward="-", fallback="-", visible="yes")
+                      forward="-", fallback="-", visible="yes", entry="-")
         fields.update(effects)
         e = Effects(**fields)
     return Site(file, line, function, interface, from_, to, rule, effects=e)
@@ -90,8 +90,15 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
     opl3 = _site("sound/drivers/opl3/opl3_oss.c", 242, "snd_opl3_ioctl_seq_oss", "snd_seq_oss_callback.ioctl",
                  uncased="SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES")
     body = _flat(messages.commit_message("s", [opl3], {}, ["r"], "A <a@b.c>"))
-    assert ("Known commands of the same family that snd_opl3_ioctl_seq_oss() has no case for "
+    assert ("Known commands of the same family that snd_opl3_ioctl_seq_oss() does not handle "
             "(SNDCTL_SEQ_PERCMODE, SNDCTL_SEQ_RESETSAMPLES) get ENOTTY now too.") in body
+    # the OSS sequencer's own conditions on the way to the driver
+    assert ("hands a command it has no case for to synth device 0, and only on a /dev/sequencer "
+            "or /dev/music file opened for writing (on a file opened read-only it answers -EIO)"
+            in body)
+    assert ("User-visible change: an unknown command on a sequencer file opened for writing whose "
+            "synth device 0 is this driver's now fails with ENOTTY instead of EINVAL") in body
+    assert "a few synthesizer commands" not in body
     many = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", uncased="A,B,C,D,E,F,G")
     assert "(A, B, C, D and 3 more)" in _flat(messages.user_visible([many]))
     mctp = _site("net/mctp/af_mctp.c", 529, "mctp_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
@@ -238,3 +245,76 @@ def test_tested_line_groups_numbered_nodes_and_says_which_command_got_what() -> 
     assert line == ("Tested in QEMU (x86_64): on /dev/nbd0 to /dev/nbd10, a command with a foreign "
                     "magic now fails with ENOTTY (was EINVAL); an unused command of the driver's own "
                     "magic still fails with EINVAL.")
+
+
+def test_cases_an_if_leaves_out_are_named_with_their_configuration() -> None:
+    gpio = _site("drivers/gpio/gpiolib-cdev.c", 2620, "gpio_ioctl", "file_operations.unlocked_ioctl",
+                 uncased="GPIO_V2_LINE_SET_VALUES_IOCTL,GPIO_GET_LINEEVENT_IOCTL[CONFIG_GPIO_CDEV_V1=n],"
+                         "GPIO_GET_LINEHANDLE_IOCTL[CONFIG_GPIO_CDEV_V1=n],FBIOGTYPE[__sparc__ undefined]")
+    body = _flat(messages.user_visible([gpio]))
+    assert ("Known commands of the same family that gpio_ioctl() does not handle "
+            "(GPIO_V2_LINE_SET_VALUES_IOCTL) get ENOTTY now too.") in body
+    assert ("With CONFIG_GPIO_CDEV_V1=n, GPIO_GET_LINEEVENT_IOCTL and GPIO_GET_LINEHANDLE_IOCTL have "
+            "no case in gpio_ioctl() and get ENOTTY now too.") in body
+    assert "When __sparc__ undefined, FBIOGTYPE has no case in gpio_ioctl()" in body
+    assert "[" not in body
+
+
+def test_the_message_names_the_function_the_ops_table_binds() -> None:
+    # amiflop: .ioctl = fd_ioctl, which calls fd_locked_ioctl()
+    ami = _site("drivers/block/amiflop.c", 1652, "fd_locked_ioctl", "block_device_operations.ioctl",
+                from_="ENOSYS", paths="native", entry="fd_ioctl")
+    body = _flat(messages.commit_message("s", [ami], {}, ["r"], "A <a@b.c>"))
+    assert body.startswith("s fd_ioctl(), through its helper fd_locked_ioctl(), answers an ioctl "
+                           "command it does not know with -ENOSYS.")
+    assert "blkdev_ioctl() in block/ioctl.c calls fd_ioctl() after the generic block commands" in body
+    assert "Commands the driver handles behave as before." in body
+
+
+@pytest.mark.parametrize("file,interface,entry,said", [
+    ("kernel/seccomp.c", "file_operations.unlocked_ioctl", "-",
+     "Commands seccomp_notify_ioctl() handles behave as before."),
+    ("fs/eventpoll.c", "file_operations.unlocked_ioctl", "-",
+     "Commands seccomp_notify_ioctl() handles behave as before."),
+    ("net/mctp/af_mctp.c", "proto_ops.ioctl", "-", "Commands the protocol handles behave as before."),
+    ("net/bluetooth/bnep/sock.c", "file_operations.unlocked_ioctl", "bnep_sock_ioctl",
+     "Commands bnep_sock_ioctl() handles behave as before."),
+    ("sound/drivers/x.c", "file_operations.unlocked_ioctl", "-",
+     "Commands the driver handles behave as before."),
+])
+def test_known_commands_sentence_names_who_handles_them(file, interface, entry, said) -> None:
+    s = _site(file, 1, "seccomp_notify_ioctl", interface, entry=entry)
+    body = _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>"))
+    assert said in body and ("the driver handles" in body) == file.startswith("sound/")
+
+
+def test_documentation_the_patch_changes_is_said() -> None:
+    s = _site("drivers/gpio/gpiolib-cdev.c", 1, "gpio_ioctl", "file_operations.unlocked_ioctl")
+    body = _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>",
+                                         docs=["Documentation/userspace-api/gpio/error-codes.rst"]))
+    assert ("Documentation/userspace-api/gpio/error-codes.rst, the list of common GPIO error codes, "
+            "gets ENOTTY") in body
+    assert "error-codes.rst" not in _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>"))
+
+
+def test_several_handlers_uncased_commands_are_one_sentence() -> None:
+    sites = [_site("drivers/gpio/gpiolib-cdev.c", 2081, "lineevent_ioctl", "file_operations.unlocked_ioctl",
+                   rule="ioctl_if_chain",
+                   uncased="GPIOHANDLE_SET_CONFIG_IOCTL,GPIOHANDLE_SET_LINE_VALUES_IOCTL,A,B,C"),
+             _site("drivers/gpio/gpiolib-cdev.c", 258, "linehandle_ioctl", "file_operations.unlocked_ioctl",
+                   uncased="D,E")]
+    body = _flat(messages.user_visible(sites))
+    assert ("Known commands of the same family that a handler does not handle get ENOTTY now too: "
+            "linehandle_ioctl() D and E; lineevent_ioctl() GPIOHANDLE_SET_CONFIG_IOCTL, "
+            "GPIOHANDLE_SET_LINE_VALUES_IOCTL and 3 more.") in body
+    assert body.count("Known commands") == 1
+
+
+def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
+    sites = [_site("drivers/gpio/gpiolib-cdev.c", n, f, "file_operations.unlocked_ioctl", reach="partly",
+                   guard=f"line {g}: !rcu_access_pointer({v}->chip) -> -ENODEV (state check)")
+             for n, f, g, v in ((258, "linehandle_ioctl", 213, "lh"), (2620, "gpio_ioctl", 2594, "gdev"))]
+    body = _flat(messages.user_visible(sites))
+    assert ("linehandle_ioctl() and gpio_ioctl() still answer -ENODEV to any command first, each when "
+            "its check before the dispatch holds: linehandle_ioctl() `!rcu_access_pointer(lh->chip)` "
+            "(line 213); gpio_ioctl() `!rcu_access_pointer(gdev->chip)` (line 2594).") in body

@@ -278,7 +278,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                 else:
                     subj = messages.subject(prefix, pp.sites)
                     used = sorted({s.rule for s in pp.sites})
-                    msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff)
+                    msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff,
+                                                  docs=[d.path for d in pp.docs])
                 patches.append(series.Patch(pp, subj, msg))
             # A first write, without recipients: the files checkpatch and
             # get_maintainer.pl read, and the patched files for the build.
@@ -341,7 +342,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                             audited += 1
                             used = sorted({s.rule for s in v.patch.plan.sites})
                             v.patch.message = messages.commit_message(
-                                v.patch.subject, v.patch.plan.sites, ifaces, used, signoff, tested=line)
+                                v.patch.subject, v.patch.plan.sites, ifaces, used, signoff, tested=line,
+                                docs=[d.path for d in v.patch.plan.docs])
                 run.to = _union([v.patch.to for v in accepted])
                 run.cc = _union([v.patch.cc for v in accepted], run.to)
                 subj = messages.subject(titles[run.plan.name], [s for v in accepted for s in v.patch.plan.sites])

@@ -87,7 +87,7 @@ def test_whole_fixture_kernel(capsys: pytest.CaptureFixture[str], tmp_path: Path
     tsv = (out / "sites.tsv").read_text().splitlines()
     assert tsv[0].split("\t") == ["file", "line", "function", "interface", "from", "to", "rule",
                                   "subsystem", "series", "paths", "reach", "guard", "branches",
-                                  "uncased", "forward", "fallback", "visible"]
+                                  "uncased", "forward", "fallback", "visible", "entry"]
     assert len(tsv) == 8
     summary = (out / "SUMMARY.md").read_text()
     assert "| [media](media/) | MEDIA INPUT INFRASTRUCTURE (V4L/DVB) | 2 | 3 | 3 | 0 |" in summary

@@ -58,7 +58,7 @@ class Patch:
 
     @property
     def diff(self) -> str:
-        return "".join(f.diff for f in self.plan.files)
+        return self.plan.diff
 
 
 @dataclass
@@ -140,7 +140,8 @@ def apply_all(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tupl
     """Seed, then apply and commit each patch in order; failures are recorded
     in Patch.apply_error and left out of the history."""
     repo = ScratchRepo(repo_dir, *identity)
-    repo.seed(root, sorted({p for patch in patches for p in patch.plan.paths}))
+    repo.seed(root, sorted({p for patch in patches
+                            for p in patch.plan.paths + [d.path for d in patch.plan.docs]}))
     for patch in patches:
         error = repo.apply(patch.diff) if patch.diff else "empty diff"
         patch.apply_error = error
@@ -199,7 +200,7 @@ def _write_key(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tup
     """Everything write()'s files follow from: the pristine files, each
     patch's message, diff and recipients, the identity, the subject prefix,
     the cover letter and the base; and git's version (format-patch's bytes)."""
-    paths = sorted({p for patch in patches for p in patch.plan.paths})
+    paths = sorted({p for patch in patches for p in patch.plan.paths + [d.path for d in patch.plan.docs]})
     parts = [WRITE_FORMAT, _git_version(), plan.subject_prefix, *identity, *cover[:2],
              "\n".join(cover[2]), "\n".join(cover[3]), base or ""]
     for rel in paths:

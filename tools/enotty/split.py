@@ -30,6 +30,10 @@ Patches: one per driver, where a driver is
   (drivers/watchdog/softdog.c).  Under a file or one-level pattern
   (fs/*) each file is its own driver.
 
+Documentation: a patch whose C file has an entry in enotty.doc_updates
+(a user-space error list that states the old answer) carries that
+documentation hunk too, so that the series never leaves the two apart.
+
 Cleanups: a site that only turns a leaf -ENOIOCTLCMD into -ENOTTY
 (is_cleanup) changes nothing user space sees: vfs_ioctl() and the compat
 ioctl syscall already answer ENOTTY for it.  Such changes leave their
@@ -52,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import doc_updates
 from .maintainers import Maintainers, Match, Section, slugify
 from .sites import Site
 
@@ -74,10 +79,17 @@ class PatchPlan:
     section: str           # most specific MAINTAINERS section ('' without one)
     files: list[FileChange] = field(default_factory=list)
     cleanup: bool = False  # the series' closing patch of leaf cleanups
+    # documentation hunks that go with the change (enotty.doc_updates):
+    # in the diff, not in paths (prefix, build and rules see C files)
+    docs: list[FileChange] = field(default_factory=list)
 
     @property
     def sites(self) -> list[Site]:
         return [s for f in self.files for s in f.sites]
+
+    @property
+    def diff(self) -> str:
+        return "".join(f.diff for f in self.files + self.docs)
 
     @property
     def paths(self) -> list[str]:
@@ -365,9 +377,15 @@ def plan(changes: list[FileChange], maint: Maintainers | None,
             patch = patches[(key_s, key)] = PatchPlan(key, driver, section)
             ser.patches.append(patch)
         patch.files.append(change)
+    documented: set[str] = set()
     for key_s, ser in series.items():
         _name_series(ser, homes[key_s])
         ser.patches.sort(key=lambda p: p.paths[0])
+        for patch in ser.patches:
+            for edit, diff in doc_updates.doc_changes(root, patch.paths):
+                if edit.doc not in documented:
+                    documented.add(edit.doc)
+                    patch.docs.append(FileChange(edit.doc, diff, ()))
         if tidy.get(key_s):
             # section: the series' subsystem, which names the cleanup's scope
             ser.patches.append(PatchPlan("cleanup", "cleanup", ser.subsystem, tidy[key_s], cleanup=True))
