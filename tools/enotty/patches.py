@@ -124,7 +124,7 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     behavioural = [v for v in accepted if not v.patch.plan.cleanup]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
     files = sorted({p for v in accepted for p in v.patch.plan.paths})
-    intro = (f"Ioctl handlers in {plan.subsystem} answer a command they do not know with "
+    intro = (f"Ioctl handlers in {series.subsystem_name(plan.subsystem)} answer a command they do not know with "
              f"{messages.errno_phrase({site.from_ for site in changed or s})}. This series makes "
              f"them return {messages.errno_phrase({site.to for site in changed or s})}, as "
              f"{messages.DOC} asks: -ENOTTY (\"Inappropriate ioctl for device\") is the final "

@@ -315,6 +315,58 @@ def cover_prefixes(plans: list[SeriesPlan], prefix_of: Callable[[PatchPlan], str
     return wanted
 
 
+# How a cover letter names a subsystem whose MAINTAINERS title reads badly
+# in a sentence ("NETWORKING [GENERAL]"): the name its maintainers and
+# their lists use.  Titles not listed go through readable_title().
+SUBSYSTEM_NAMES = {
+    "ARM/ASPEED MACHINE SUPPORT": "the ASPEED SoC drivers",
+    "BLOCK LAYER": "the block layer",
+    "BLUETOOTH SUBSYSTEM": "Bluetooth",
+    "CHAR and MISC DRIVERS": "char and misc drivers",
+    "CRYPTO API": "the crypto API",
+    "FILESYSTEMS (VFS and infrastructure)": "the VFS and its infrastructure",
+    "FRAMEBUFFER LAYER": "fbdev",
+    "INFINIBAND SUBSYSTEM": "RDMA (InfiniBand)",
+    "INPUT (KEYBOARD, MOUSE, JOYSTICK, TOUCHSCREEN) DRIVERS": "input drivers",
+    "IPMI SUBSYSTEM": "IPMI",
+    "LINUX FOR POWER MACINTOSH": "the Power Macintosh drivers",
+    "LINUX FOR POWERPC (32-BIT AND 64-BIT)": "powerpc",
+    "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)": "media (V4L2 and DVB)",
+    "NETWORKING [GENERAL]": "networking",
+    "REMOTE PROCESSOR MESSAGING (RPMSG) SUBSYSTEM": "rpmsg",
+    "S390 ARCHITECTURE": "s390",
+    "SOUND": "ALSA",
+    "SPARC + UltraSPARC (sparc/sparc64)": "sparc",
+    "USB SUBSYSTEM": "USB",
+    "WATCHDOG DEVICE DRIVERS": "watchdog drivers",
+    "X86 PLATFORM DRIVERS": "the x86 platform drivers",
+    "XEN HYPERVISOR INTERFACE": "Xen",
+}
+# Words of an upper-case title that stay upper case (names, not shouting).
+_ACRONYMS = {"API", "ARM", "ATM", "DMA", "DRM", "GPIO", "HID", "HSI", "I2C", "IIO", "IPMI", "KVM",
+             "MMC", "MTD", "NFS", "PCI", "RDMA", "SCSI", "SD", "SDIO", "SPI", "TEE", "TPM",
+             "UML", "USB", "V4L", "VFS"}
+
+
+def readable_title(title: str) -> str:
+    """A MAINTAINERS title as a name in a sentence: bracketed qualifiers
+    dropped ("[GENERAL]"), upper-case words other than acronyms in lower
+    case ("GPIO SUBSYSTEM" -> "the GPIO subsystem")."""
+    text = " ".join(re.sub(r"\s*\[[^\]]*\]", "", title).split())
+    if text != text.upper():
+        return text
+    words = [w if w.strip("(),/") in _ACRONYMS or any(c.isdigit() for c in w) else w.lower()
+             for w in text.split()]
+    name = " ".join(words)
+    return f"the {name}" if words[-1].lower() in ("subsystem", "layer", "drivers", "driver",
+                                                   "interface", "architecture") else name
+
+
+def subsystem_name(title: str) -> str:
+    """What a cover letter calls the subsystem of MAINTAINERS section title."""
+    return SUBSYSTEM_NAMES.get(title) or readable_title(title)
+
+
 _SUBJECT = re.compile(r"^Subject: (.*(?:\n[ \t].*)*)", re.M)
 
 

@@ -208,3 +208,19 @@ def test_a_rerun_on_the_same_input_writes_the_same_bytes_without_git(
     patches[0].message = patches[0].message.replace("Return", "Answer")
     with pytest.raises(FileNotFoundError):
         series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "third", "s", "b", [], [])
+
+
+@pytest.mark.parametrize("title,name", [
+    ("NETWORKING [GENERAL]", "networking"),
+    ("SOUND", "ALSA"),
+    ("GPIO SUBSYSTEM", "the GPIO subsystem"),
+    ("WATCHDOG DEVICE DRIVERS", "watchdog drivers"),
+    ("TPM DEVICE DRIVER", "the TPM device driver"),
+    ("KERNEL VIRTUAL MACHINE (KVM)", "kernel virtual machine (KVM)"),
+    ("SECURE COMPUTING", "secure computing"),
+    ("FOO [ARM64] BAR LAYER", "the foo bar layer"),
+    ("drivers/foo", "drivers/foo"),
+])
+def test_cover_letters_name_the_subsystem_as_its_maintainers_do(title, name) -> None:
+    assert series.subsystem_name(title) == name
+    assert "[" not in series.subsystem_name(title)
