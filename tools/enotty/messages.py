@@ -355,8 +355,8 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             if always:
                 uncased[s.function] = always
             out += conditional
-        if e.forward not in ("-", "unknown") and s.function not in forwarded:
-            forwarded.append(s.function)
+        if e.forward not in ("-", "unknown"):
+            forwarded += [c for c in entries(s) if c not in forwarded]
         if e.fallback not in ("-", "unknown"):
             path, _, rest = e.fallback.partition(": ")
             who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
@@ -378,7 +378,7 @@ def effects_sentences(sites: list[Site]) -> list[str]:
                    "ENOTTY now too: " + "; ".join(
                        f"{function}() {_some(names, 2)}" for function, names in uncased.items()) + ".")
     if forwarded:
-        froms = " or ".join(sorted({s.from_ for s in sites if s.function in forwarded}))
+        froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
         out.append(f"With -ENOIOCTLCMD from {_functions_phrase(forwarded)}, sock_do_ioctl() "
                    "passes SIOC* commands on to dev_ioctl(), so an interface command such as "
                    "SIOCGIFINDEX on this socket can now succeed where it failed with "

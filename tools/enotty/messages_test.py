@@ -318,3 +318,12 @@ def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
     assert ("linehandle_ioctl() and gpio_ioctl() still answer -ENODEV to any command first, each when "
             "its check before the dispatch holds: linehandle_ioctl() `!rcu_access_pointer(lh->chip)` "
             "(line 213); gpio_ioctl() `!rcu_access_pointer(gdev->chip)` (line 2594).") in body
+
+
+def test_socket_forward_names_the_bound_handler() -> None:
+    bnep = _site("net/bluetooth/bnep/sock.c", 100, "do_bnep_sock_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
+                 paths="native", forward="sock_do_ioctl() passes SIOC* commands on", entry="bnep_sock_ioctl")
+    body = _flat(messages.commit_message("s", [bnep], {}, ["r"], "A <a@b.c>"))
+    assert body.startswith("s bnep_sock_ioctl(), through its helper do_bnep_sock_ioctl(), answers")
+    assert "With -ENOIOCTLCMD from bnep_sock_ioctl(), sock_do_ioctl() passes SIOC* commands" in body
+    assert "Commands the protocol handles behave as before." in body
