@@ -496,12 +496,19 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
         callers = sorted({c for s in visible for c in entries(s)})
         froms = {s.from_ for s in visible}
         verb = "answers" if len(callers) == 1 else "answer"
-        helpers = sorted({s.function for s in visible if entries(s) != [s.function]})
-        through = ""
-        if helpers:
-            through = (f", through {'its helper' if len(callers) == 1 else 'the helper'}"
-                       f"{'' if len(helpers) == 1 else 's'} {_functions_phrase(helpers)},")
-        text.append(f"{_functions_phrase(callers)}{through} {verb} an ioctl command "
+
+        def through(caller: str) -> str:
+            helpers = sorted({s.function for s in visible
+                              if caller in entries(s) and s.function != caller})
+            if not helpers:
+                return ""
+            return f"through its helper{'' if len(helpers) == 1 else 's'} {_functions_phrase(helpers)}"
+        if len(callers) == 1:
+            how = through(callers[0])
+            who = f"{callers[0]}()" + (f", {how}," if how else "")
+        else:
+            who = _join([f"{c}()" + (f" ({through(c)})" if through(c) else "") for c in callers])
+        text.append(f"{who} {verb} an ioctl command "
                     f"{'it does' if len(callers) == 1 else 'they do'} not know with "
                     f"{errno_phrase(froms)}.")
         for name in sorted({s.interface for s in visible}):

@@ -327,3 +327,14 @@ def test_socket_forward_names_the_bound_handler() -> None:
     assert body.startswith("s bnep_sock_ioctl(), through its helper do_bnep_sock_ioctl(), answers")
     assert "With -ENOIOCTLCMD from bnep_sock_ioctl(), sock_do_ioctl() passes SIOC* commands" in body
     assert "Commands the protocol handles behave as before." in body
+
+
+def test_each_bound_handler_names_its_own_helper() -> None:
+    # loop: lo_ioctl() reaches lo_simple_ioctl(); loop_control_ioctl() is bound itself
+    sites = [_site("drivers/block/loop.c", 1540, "lo_simple_ioctl", "block_device_operations.ioctl",
+                   entry="lo_ioctl"),
+             _site("drivers/block/loop.c", 2240, "loop_control_ioctl", "file_operations.unlocked_ioctl",
+                   from_="ENOSYS")]
+    body = _flat(messages.commit_message("s", sites, {}, ["r"], "A <a@b.c>"))
+    assert body.startswith("s lo_ioctl() (through its helper lo_simple_ioctl()) and loop_control_ioctl() "
+                           "answer an ioctl command they do not know with -EINVAL/-ENOSYS.")
