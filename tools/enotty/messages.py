@@ -136,8 +136,10 @@ DISPATCH: dict[str, str] = {
         "__tapechar_ioctl() in drivers/s390/char/tape_char.c calls {handler} after MTIOCTOP, MTIOCPOS "
         "and MTIOCGET and returns the value to user space.",
     "atmdev_ops.ioctl":
-        "atm_dev_ioctl() in net/atm/resources.c turns -ENOIOCTLCMD into -ENOTTY and returns "
-        "any other value to user space.",
+        "atm_dev_ioctl() in net/atm/resources.c calls {handler} for a command it has no case "
+        "for, and for ATM_SETLOOP, ATM_SETCIRANGE, SONET_GETSTATZ, SONET_SETDIAG, SONET_CLRDIAG "
+        "and SONET_SETFRAMING only when the caller has CAP_NET_ADMIN (-EPERM otherwise); it turns -ENOIOCTLCMD into -ENOTTY and "
+        "returns any other value to user space.",
     "dvb_device.kernel_ioctl":
         "dvb_usercopy() in drivers/media/dvb-core/dvbdev.c turns -ENOIOCTLCMD into -ENOTTY and "
         "returns any other value to user space.",

@@ -338,3 +338,12 @@ def test_each_bound_handler_names_its_own_helper() -> None:
     body = _flat(messages.commit_message("s", sites, {}, ["r"], "A <a@b.c>"))
     assert body.startswith("s lo_ioctl() (through its helper lo_simple_ioctl()) and loop_control_ioctl() "
                            "answer an ioctl command they do not know with -EINVAL/-ENOSYS.")
+
+
+def test_atm_dispatch_says_which_commands_need_cap_net_admin() -> None:
+    fore = _site("drivers/atm/fore200e.c", 1881, "fore200e_ioctl", "atmdev_ops.ioctl", from_="ENOSYS",
+                 paths="native", uncased="SONET_GETSTATZ,ATM_SETCIRANGE")
+    body = _flat(messages.commit_message("s", [fore], {}, ["r"], "A <a@b.c>"))
+    assert ("atm_dev_ioctl() in net/atm/resources.c calls fore200e_ioctl() for a command it has no case "
+            "for, and for ATM_SETLOOP, ATM_SETCIRANGE, SONET_GETSTATZ, SONET_SETDIAG, SONET_CLRDIAG and "
+            "SONET_SETFRAMING only when the caller has CAP_NET_ADMIN (-EPERM otherwise)") in body
