@@ -138,6 +138,12 @@ def test_arguments_become_one_typed_request():
     assert req.out == Path("o").absolute() and req.audit_from is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(req, "build", True)
+    # Phase 1 (targets across files) runs unless --no-facts (FACTS=0) says not.
+    assert req.scan.across_files is True
+    no_facts = cli.build_parser().parse_args(["report", "--kdir", str(FIXTURE), "--no-facts"])
+    assert cli.scan_request(no_facts).across_files is False
+    bench = cli.build_parser().parse_args(["bench", "--kdir", str(FIXTURE), "--no-facts"])
+    assert bench.no_facts is True
 
 
 def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path):

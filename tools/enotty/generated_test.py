@@ -21,6 +21,12 @@ def test_recorded_request(tmp_path: Path) -> None:
     assert req.scan.tree.root == kernel.resolve() and req.scan.subdir == "drivers/watchdog"
     assert (req.build, req.cleanups, str(req.identity)) == (False, False, "Jane Doe <jane@example.org>")
     assert req.out == tmp_path
+    # A record without "facts" was made before phase 1 existed in the
+    # scan: the rerun has it; FACTS=0 is recorded as "facts": false.
+    assert req.scan.across_files is True
+    record = json.loads((tmp_path / "run.json").read_text())
+    (tmp_path / "run.json").write_text(json.dumps(dict(record, facts=False)))
+    assert generated.recorded_request(tmp_path).scan.across_files is False
     with pytest.raises(UsageError, match="no run.json"):
         generated.recorded_request(tmp_path / "media")
     (tmp_path / "run.json").write_text("{}")
