@@ -187,3 +187,27 @@ def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
     assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("enotty: internal error: KeyError")
+
+
+@needs_spatch
+def test_report_runs_phase_1_and_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(Path(__file__).resolve().parent / "testdata" / "across_files", tree)
+    first = enotty("report", "--kdir", str(tree), "--jobs", "1", cache=tmp_path / "cache")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[1:] == [
+        "drivers/foo/common.c\t12\tfoo_common_ioctl\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY"
+        "\tioctl_default_return"]
+    assert "enotty: phase 1: 1 targets across files in 1 files (" in first.stderr
+    assert "0 from the cache, 5 scanned" in first.stderr
+    fops = tree / "drivers/foo/fops.c"
+    original = fops.read_text()
+    fops.write_text(original.replace("\t.unlocked_ioctl\t= foo_ioctl,\n", ""))
+    again = enotty("report", "--kdir", str(tree), "--verbose", cache=tmp_path / "cache")
+    assert again.stdout.splitlines()[1:] == []
+    assert "3 from the cache, 2 scanned" in again.stderr
+    assert [line for line in again.stderr.splitlines() if "scanned again" in line] == [
+        "enotty:   scanned again: drivers/foo/common.c", "enotty:   scanned again: drivers/foo/fops.c"]
+    fops.write_text(original)
+    no_facts = enotty("report", "--kdir", str(tree), "--no-facts", cache=tmp_path / "cache")
+    assert no_facts.stdout.splitlines()[1:] == [] and "phase 1" not in no_facts.stderr

@@ -28,6 +28,10 @@ def scan_tree(req: ScanRequest) -> scan.ScanResult:
          f" ({result.prefilter_seconds:.1f} s); {result.cached} from the cache,"
          f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
          f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")
+    if req.verbose and result.cached:
+        # What an edit made the scan redo: the file, and those whose phase-1 rows it changed.
+        for rel in result.scanned:
+            warn(f"  scanned again: {rel}")
     if result.partial:
         warn(f"{len(result.partial)} files parsed in part; the code spatch skipped names no"
              f" ioctl member or errno, so no site is lost"
