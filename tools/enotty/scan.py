@@ -95,7 +95,8 @@ def spatch_options() -> tuple[str, ...]:
 #     (drivers/scsi/3w-xxxx.c, pmcraid.c);
 #   BPF_CALL_1/2/3(): BPF helpers, `u64 name(t1 a1, ..)` (kernel/bpf/bpf_lsm.c);
 #   DEB(): debugging code of SCSI drivers, empty as without their DEBUG
-#     (drivers/scsi/st.c: `if ( DEB( debugging || ) !STp->inited)`).
+#     (drivers/scsi/st.c: `if ( DEB( debugging || ) !STp->inited)`); it
+#     replaces standard.h's DEB, a statement, which that is not.
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
 #define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
