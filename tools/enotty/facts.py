@@ -31,8 +31,9 @@ whose caller is in another file or is itself such a target, a callback, a
 helper whose returned value its caller adjusts first.  A wrapper that is
 handed a callback with the command is never a target, and neither is a
 core (core_functions(): the table's dispatch column, the KVM defaults,
-a function that hands the command to an ops member of a table field):
-its own answers are its core's, and its helpers are not followed.
+a function that hands the command to an ops member of a table field, a
+function that files of several other folders bind or call): its own
+answers are its core's, and its helpers are not followed.
 
 Files without `ioctl`/`vidioc_default` only contribute their non-static
 function definitions (read without cleaning the text, which is the slow
