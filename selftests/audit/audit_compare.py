@@ -204,8 +204,9 @@ def _summary(lines: list[Line]) -> str:
 
 def audit_md(version: str, series: dict[str, list[str]], claims: dict[str, Claim],
              statuses: dict[str, SourceStatus], found: list[str], kernel_note: str,
-             notes: list[str] | None = None) -> str:
-    """AUDIT.md: per series and per patch, audited or not and why."""
+             notes: list[str] | None = None, sections: list[str] | None = None) -> str:
+    """AUDIT.md: per series and per patch, audited or not and why;
+    sections: further Markdown lines (the kselftests) before the series."""
     audited = [s for s in statuses.values() if s.audited]
     out = [f"# Runtime audit of the series for linux-{version}", "",
            kernel_note, "",
@@ -220,6 +221,7 @@ def audit_md(version: str, series: dict[str, list[str]], claims: dict[str, Claim
                 "Probes of a patched file that still give the old answer after the series "
                 "(another path, a guard before the changed line, the other ABI):", ""]
         out += [f"- {n}" for n in notes] + [""]
+    out += sections or []
     for name in sorted(series):
         patches = series[name]
         mine = [c for c in claims.values() if c.series == name]

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ioctl_probe"))
 
 import probe_output  # noqa: E402  (selftests/ioctl_probe: the probe's own reader)
 
-_MARK = re.compile(r"ENOTTY-AUDIT: (BEGIN|END) (\S+) (\S+)(?: rc=(-?\d+))?")
+_MARK = re.compile(r"ENOTTY-AUDIT: (BEGIN|END) (\S+) (\S+)(?: rc=(-?\d+))?(?: secs=(\d+))?")
 _SETUP = re.compile(r"ENOTTY-AUDIT: SETUP (\S+) (ok|failed)")
 _OOPS = re.compile(r"(Kernel panic|BUG:|Oops:|WARNING:|general protection fault|"
                    r"Unable to handle kernel)")
@@ -30,6 +30,7 @@ class Section:
     name: str
     lines: list[str] = field(default_factory=list)
     rc: int | None = None       # None: no END marker (the guest stopped inside)
+    secs: int | None = None     # how long it ran, when the END marker says
 
 
 @dataclass
@@ -54,12 +55,13 @@ def parse_boot(text: str) -> Boot:
             continue
         m = _MARK.search(line)
         if m:
-            what, kind, name, rc = m.groups()
+            what, kind, name, rc, secs = m.groups()
             if what == "BEGIN":
                 current = Section(kind, name)
                 sections.append(current)
             elif current is not None and (current.kind, current.name) == (kind, name):
                 current.rc = int(rc) if rc is not None else None
+                current.secs = int(secs) if secs is not None else None
                 current = None
             continue
         if _OOPS.search(line):

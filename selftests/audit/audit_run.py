@@ -2,7 +2,7 @@
 """make audit: one audit kernel, two boots (pristine, series applied), the verdict.
 
   audit_run.py [--kdir DIR] [--series all|NAME] [--patches DIR] [--out DIR]
-               [--mutant einval|untouched[,...]] [--timeout S]
+               [--mutant einval|untouched|epoll[,...]] [--timeout S]
                [--probe-timeout S] [--logs DIR] [--jobs N]
 
 The kernel is configured for every series under --patches (default
@@ -11,7 +11,8 @@ SERIES=; --series picks the patches applied for the second boot.  audit.tsv
 and AUDIT.md are written into a temporary folder inside --out (default:
 the patches folder) and renamed into place only when the audit completed.
 --mutant also applies selftests/audit/mutant-NAME.patch for the second
-boot: negative controls the verdict must catch.
+boot: negative controls the verdict must catch.  Both boots also run the
+in-tree kselftests (kselftests.tsv) of the touched files after the probe.
 Everything large lives in <cache>/audit/: the work tree, the build folder,
 ccache, kernels by content and the console logs.  Exit status: 0 pass,
 1 the verdict found problems, 2 bad input or a run that could not finish.
@@ -44,6 +45,8 @@ import audit_console  # noqa: E402
 import audit_series  # noqa: E402
 import audit_table  # noqa: E402
 import kconfig_symbols  # noqa: E402
+import kselftest_tap  # noqa: E402
+import kselftests  # noqa: E402
 
 INIT_SCRIPT = HERE / "guest-init.sh"
 PROBE_DIR = REPO / "selftests" / "ioctl_probe"
@@ -56,7 +59,7 @@ DEFAULT_PROBE_TIMEOUT = 240
 SCRATCH = "@SCRATCH/"
 FLOPPY_BYTES = 1474560
 SCRATCH_BYTES = 4 << 20     # a power of two, as QEMU's sd-card wants
-MUTANTS = {name: HERE / f"mutant-{name}.patch" for name in ("einval", "untouched")}
+MUTANTS = {name: HERE / f"mutant-{name}.patch" for name in ("einval", "untouched", "epoll")}
 
 
 class AuditError(Exception):
@@ -147,8 +150,9 @@ def build_probes(out: Path, log: Path, env: dict[str, str]) -> list[Path]:
 
 
 def build_initramfs(probes: list[Path], setups: list[str], named: list[str], probe_timeout: int,
-                    out: Path) -> Path:
-    """An uncompressed newc cpio: busybox, /init, the probe, setup tools."""
+                    out: Path, tests: dict[str, Path] | None = None, test_list: str = "") -> Path:
+    """An uncompressed newc cpio: busybox, /init, the probe, setup tools,
+    and the kselftests (programs, and the list of what to run)."""
     if not BUSYBOX.is_file():
         raise UsageError(f"{BUSYBOX} is missing (package busybox-static)")
     with tempfile.TemporaryDirectory(prefix="enotty-audit-initramfs-") as tmp:
@@ -160,6 +164,10 @@ def build_initramfs(probes: list[Path], setups: list[str], named: list[str], pro
         (root / "audit" / "probe-named").write_text("".join(f"{t}\n" for t in named))
         for prog in probes:
             initramfs.copy_into(root, prog, f"/audit/probe/{prog.name}")
+        (root / "audit" / "kselftests").mkdir()
+        (root / "audit" / "kselftests" / "list").write_text(test_list)
+        for name, prog in sorted((tests or {}).items()):
+            initramfs.copy_into(root, prog, f"/audit/kselftests/{name}")
         for step in setups:
             for prog in GUEST_TOOLS.get(step, []):
                 if not prog.is_file():
@@ -347,20 +355,37 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
         patched, built_a = build_kernel(wt, build, images, patched_key, patches, build_log, env,
                                         args.jobs)
         timings["build"] = time.monotonic() - t0
+    # The in-tree kselftests of the files the applied series touch, and the
+    # controls, built static against the same tree's `make headers`.
+    t0 = time.monotonic()
+    selection = kselftests.select(kselftests.load(), set(claims),
+                                  audit_config.parse_config(config_text))
+    programs: dict[str, Path] = {}
+    if selection.run:
+        try:
+            headers = kselftests.make_headers(source, cache / "kselftests" / "headers", build_log)
+            programs = kselftests.build(selection.run, source, headers, cache / "kselftests" / "bin",
+                                        build_log, env)
+        except kselftests.BuildError as err:
+            raise AuditError(str(err)) from None
+    timings["kselftests"] = time.monotonic() - t0
     qemu, cmdline, setups = guest_options(rows, [s for s in audited_rows if s not in dropped])
     run_dir = cache / "run"
     run_dir.mkdir(parents=True, exist_ok=True)
     qemu = scratch_images(qemu, run_dir)
     named = audit_table.explicit_targets(rows, [s for s in audited_rows if s not in dropped])
     initramfs = build_initramfs(probes, setups, named, args.probe_timeout,
-                                run_dir / "initramfs.cpio")
+                                run_dir / "initramfs.cpio", programs,
+                                kselftests.guest_list(selection.run))
+    # Each kselftest has its own timeout inside the guest; the boot's adds them.
+    boot_timeout = args.timeout + sum(k.timeout for k in selection.run)
     t0 = time.monotonic()
     boots = cache / "boots"
     before = boot("pristine", pristine, initramfs, logs / "console-pristine.log", qemu, cmdline,
-                  args.timeout, boots / f"{boot_key(pristine_key, initramfs, qemu, cmdline)}.log")
+                  boot_timeout, boots / f"{boot_key(pristine_key, initramfs, qemu, cmdline)}.log")
     label = "patched" + (f"+{args.mutant.replace(',', '+')}" if args.mutant else "")
     after = boot(label, patched, initramfs, logs / f"console-{label}.log", qemu, cmdline,
-                 args.timeout, boots / f"{boot_key(patched_key, initramfs, qemu, cmdline)}.log")
+                 boot_timeout, boots / f"{boot_key(patched_key, initramfs, qemu, cmdline)}.log")
     timings["boots"] = time.monotonic() - t0
     for label, b in (("pristine", before), ("patched", after)):
         for step, ok in sorted(b.setups.items()):
@@ -375,21 +400,31 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
     # A kernel warning or oops that only the patched kernel prints is the
     # series' doing.
     found += [f"patched boot only: {line}" for line in after.oops if line not in before.oops]
+    ks_before = kselftest_tap.runs(before.sections)
+    ks_after = kselftest_tap.runs(after.sections)
+    found += kselftest_tap.problems(selection.run, ks_before, ks_after)
     statuses = audit_compare.source_statuses(claims, rows, lines, dropped, plan.underivable)
     series_names = {name: [f"{name}/{p.name}" for p in ps] for name, ps in selected.items()}
     note = (f"One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of "
             f"{len(everything)} series, built in), booted in QEMU (TCG) pristine and with "
             f"{'every series' if args.series == 'all' else 'the ' + args.series + ' series'} "
             f"applied; the probe ran native and -m32.")
-    notes = audit_compare.partial(lines, claims) + audit_compare.one_boot_only(lines)
-    md = audit_compare.audit_md(version, series_names, claims, statuses, found, note, notes)
+    notes = (audit_compare.partial(lines, claims) + audit_compare.one_boot_only(lines)
+             + kselftest_tap.notes(selection.run, ks_before, ks_after))
+    md = audit_compare.audit_md(version, series_names, claims, statuses, found, note, notes,
+                                kselftest_tap.md_section(selection, ks_before, ks_after, found))
     write_outputs(out, {"audit.tsv": audit_compare.write_tsv(lines), "AUDIT.md": md})
     audited = sum(1 for s in statuses.values() if s.audited)
     total = time.monotonic() - started
     log_step(f"{audited} of {len(statuses)} patched source files audited; "
              f"{sum(1 for ln in lines if ln.changed)} answer(s) changed; "
              f"kernels {'built' if built_p or built_a else 'cached'}; "
-             f"build {timings['build']:.0f} s, boots {timings['boots']:.0f} s, total {total:.0f} s")
+             f"build {timings['build']:.0f} s, kselftests {timings['kselftests']:.0f} s, "
+             f"boots {timings['boots']:.0f} s, total {total:.0f} s")
+    for row in selection.run:
+        old_run, new_run = ks_before.get(row.name), ks_after.get(row.name)
+        log_step(f"kselftest {row.name}: {old_run.summary() if old_run else 'not run'} -> "
+                 f"{new_run.summary() if new_run else 'not run'}")
     log_step(f"wrote {out / 'audit.tsv'} and {out / 'AUDIT.md'}")
     for n in notes:
         print(f"audit: note: {n}")
@@ -414,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         return run(args)
-    except (UsageError, AuditError, audit_table.TableError) as err:
+    except (UsageError, AuditError, audit_table.TableError, kselftests.TableError) as err:
         print(f"enotty: {err}", file=sys.stderr)
         return 2
 

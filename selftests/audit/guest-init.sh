@@ -1,9 +1,10 @@
 #!/bin/sh
 # /init of the audit kernel's initramfs (busybox).  Mounts what the probe
 # needs, runs the setup steps the instantiation table names (listed one per
-# line in /audit/setups), then the probe, native and -m32, each framed by
-# ENOTTY-AUDIT markers for audit_console.py, and leaves QEMU through
-# isa-debug-exit (I/O port 0xf4).
+# line in /audit/setups), then the probe, native and -m32, then the in-tree
+# kselftests listed in /audit/kselftests/list, each framed by ENOTTY-AUDIT
+# markers for audit_console.py, and leaves QEMU through isa-debug-exit
+# (I/O port 0xf4).
 /bin/busybox mkdir -p /proc /sys /dev /tmp /bin /sbin /usr/bin /usr/sbin
 /bin/busybox --install -s
 mount -t proc proc /proc
@@ -18,12 +19,14 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 
 say() { echo "ENOTTY-AUDIT: $*"; }
 
-frame() {	# frame KIND NAME SECONDS COMMAND...
+frame() {	# frame KIND NAME SECONDS COMMAND... (END says how long it took)
 	kind=$1 name=$2 secs=$3
 	shift 3
 	say "BEGIN $kind $name"
+	start=$(date +%s)
 	timeout "$secs" "$@" 2>&1
-	say "END $kind $name rc=$?"
+	rc=$?
+	say "END $kind $name rc=$rc secs=$(($(date +%s) - start))"
 }
 
 # --- setup steps (named in instantiate.tsv's setup column) -----------------
@@ -119,6 +122,21 @@ for p in /audit/probe/*; do
 		frame probe "${p##*/}-named" "$(cat /audit/probe-timeout)" "$p" $(cat /audit/probe-named)
 	fi
 done
+
+# The in-tree kselftests of the touched files (kselftests.tsv), after the
+# probe so that nothing they leave behind changes its answers.  Each runs
+# in a scratch folder of its own, stdin from /dev/null (not the list).
+while IFS='	' read -r name secs args; do
+	[ -n "$name" ] || continue
+	mkdir -p "/tmp/kselftest/$name"
+	cd "/tmp/kselftest/$name" || continue
+	# shellcheck disable=SC2086 # the program and its arguments, no spaces inside
+	set -- $args
+	prog=$1
+	shift
+	frame kselftest "$name" "$secs" "/audit/kselftests/$prog" "$@" </dev/null
+	cd /
+done < /audit/kselftests/list
 
 say "BEGIN dmesg kernel"
 dmesg

@@ -28,8 +28,9 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # git send-email lives in git-email; it mails through Net::SMTP and reads
 # addresses with Mail::Address (libmailtools-perl).
 NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
-# The audit's guest setup copies /bin/ip into the initramfs (a macvtap link).
-NEEDS["audit"] = NEEDS["qemu"] + ("iproute2",)
+# The audit's guest setup copies /bin/ip into the initramfs (a macvtap link);
+# its in-tree kselftests link libcap statically (epoll_busy_poll).
+NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev")
 NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"]) | {"python3-pytest", "mypy"}))
 
 
