@@ -29,7 +29,7 @@ from .progress import Progress
 from .sites import Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
-CACHE_FORMAT = "enotty-scan-4"
+CACHE_FORMAT = "enotty-scan-5"
 
 # The rule file's own `// Options:` (rules.spatch_options(), what
 # coccicheck passes too) come first:
@@ -371,12 +371,42 @@ class _Outcome:
 
 
 _BAD_AT = re.compile(r'^ =\s?File "(.*)", line (\d+), column')
+_LEXEME = re.compile(r'/\*|//|"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?')
+
+
+def code_only(line: str, in_comment: bool) -> tuple[str, bool]:
+    """The line without its comments and string and character literals,
+    and whether a comment is still open at its end (in_comment: one was
+    open at its start).  A word there names nothing a rule could match."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        if in_comment:
+            end = line.find("*/", i)
+            if end < 0:
+                return "".join(out), True
+            i, in_comment = end + 2, False
+            out.append(" ")
+            continue
+        m = _LEXEME.search(line, i)
+        if not m:
+            out.append(line[i:])
+            break
+        out.append(line[i:m.start()] + " ")
+        if m.group() == "//":
+            break
+        if m.group() == "/*":
+            in_comment = True
+        i = m.end()
+    return "".join(out), in_comment
 
 
 def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outcome], list[str]]:
     """What spatch said about each file, in the order it handled them.
 
-    tokens: words to look for in the lines spatch could not parse, except
+    tokens: words to look for in the code of the lines spatch could not
+    parse, not in their comments and literals (an unparsed region of
+    drivers/scsi/pmcraid.c named ioctl only in a comment), and not in
     lines of a #define (the line that opens it, a line ending in a
     backslash when spatch says it recovered at the end of a #define, the
     lines backslashes continue it into, and such lines again when the next
@@ -391,6 +421,7 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
     continued = False  # the last unparsed line was a #define line ending in a backslash
     in_macro = False   # spatch's last error recovery stopped at the end of a #define
     macro_lines: set[str] = set()   # lines of this file found in a #define
+    in_comment = False  # the last unparsed line ended inside a /* comment
 
     def start(path: str, skipped: bool) -> _Outcome:
         outcome = outcomes.setdefault(path, _Outcome())
@@ -416,7 +447,7 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
             # then its own output (a /tmp path): count each region once.
             at = int(m.group(2))
             counting = m.group(1) == order[-1] and at not in current.bad_at
-            continued = False
+            continued = in_comment = False
             if counting:
                 current.bad_at.add(at)
                 current.first_bad = min(current.bad_at)
@@ -433,8 +464,9 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
             if in_define and code.strip():
                 macro_lines.add(code)
             continued = in_define and code.rstrip().endswith("\\")
+            words, in_comment = code_only(code, in_comment)
             if not in_define:
-                current.bad_tokens.update(t for t in tokens if t in code)
+                current.bad_tokens.update(t for t in tokens if t in words)
     return outcomes, order
 
 

@@ -625,6 +625,33 @@ def test_parse_stderr_counts_words_outside_defines_only():
     assert outcomes["k.c"].bad_lines == 4 and outcomes["k.c"].bad_tokens == set()
 
 
+def test_parse_stderr_counts_words_in_code_not_comments_or_literals():
+    """drivers/scsi/pmcraid.c left a region unparsed whose only ioctl was
+    in a comment: no site can hide there.  A word in code, also after a
+    comment closes, still counts."""
+    def region(*lines: str) -> str:
+        return ("HANDLING: p.c\nparse error \n = File \"p.c\", line 10, column 0, charpos = 9\n"
+                f"badcount: {len(lines)}\n" + "".join(f"bad: {line}\n" for line in lines))
+
+    tokens = ["ioctl", "EINVAL"]
+    quiet = region("\t/* Populate adapter instance * pointer for use by ioctl */",
+                   "\tpinstance->host = host; // ioctl",
+                   "\t/*", "\t * -EINVAL from the ioctl", "\t */",
+                   '\tdev_err(dev, "ioctl %d: -EINVAL\\n", cmd);',
+                   "\tc = '\"'; x = 1; /* ioctl */")
+    outcomes, _ = scan.parse_stderr(quiet, tokens)
+    assert outcomes["p.c"].bad_lines == 7 and outcomes["p.c"].bad_tokens == set()
+    loud = region("\t/* unknown", "\t * command */ return -EINVAL;",
+                  '\tpr_info("a /* b"); f_ioctl(x); // c')
+    outcomes, _ = scan.parse_stderr(loud, tokens)
+    assert outcomes["p.c"].bad_tokens == {"ioctl", "EINVAL"}
+    # A comment left open by one report does not hide the next report's code.
+    two = region("\t/* open") + ("parse error \n = File \"p.c\", line 30, column 0, charpos = 99\n"
+                                 "badcount: 1\nbad: \treturn -EINVAL;\n")
+    outcomes, _ = scan.parse_stderr(two, tokens)
+    assert outcomes["p.c"].bad_tokens == {"EINVAL"}
+
+
 # ---------------------------------------------------------------- phase-1 facts
 
 FACTS_HANDLER = """// SPDX-License-Identifier: GPL-2.0
