@@ -475,27 +475,26 @@ def enotty_after_if_chain(pos, cmd):
 
 
 def enotty_under_default(pos, cmd):
-    """Whether pos lies under the default label of the innermost switch on
-    the command around it (at any depth below that label)."""
+    """Whether the statement at pos runs for every command that reaches the
+    default label of the innermost switch on the command around it: it lies
+    under that label, not under an if, else or loop there (bare blocks
+    allowed).  A conditional -EINVAL in a default tests something else
+    first (an argument, an operation)."""
     offset = enotty_site_offset(pos)
-    if offset < 0:
+    before = enotty_statement_before(pos)
+    if offset < 0 or before is None or re.search(r"(?:\)|\belse)$", before):
         return False
     text = enotty_stripped(pos[0].file)
     head = re.compile(enotty_switch_head(cmd) + "$")
-    depth, start = 0, -1
-    for i in range(offset - 1, -1, -1):
-        if text[i] == "}":
-            depth += 1
-        elif text[i] == "{":
-            if depth > 0:
-                depth -= 1
-            elif head.search(text, max(0, i - 200), i):
-                start = i
-                break
-    if start < 0:
+    brace = enotty_enclosing_brace(text, offset)
+    while brace >= 0 and not head.search(text, max(0, brace - 200), brace):
+        if not re.search(r"[:;{}]$", text[:brace].rstrip()):
+            return False
+        brace = enotty_enclosing_brace(text, brace)
+    if brace < 0:
         return False
     labels, depth = [], 0
-    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[start + 1:offset]):
+    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[brace + 1:offset]):
         tok = m.group(0)
         depth += tok == "{"
         depth -= tok == "}"
@@ -1331,10 +1330,12 @@ else:
 
 // default: ret = -EINVAL; then break, goto out or falling out of the
 // switch on the command (on cmd, F(cmd) or cmd & ~MASK), when every path
-// from there returns ret without assigning it again: a label that sets ret
-// before the return makes the -EINVAL dead.  Followed by control flow, so a
-// switch whose every case leaves by goto (no path to its end) counts too.
-// Fall-through as in ioctl_default_return.
+// from there returns ret without assigning it again (a label that sets ret
+// makes the -EINVAL dead) or comparing it with the errno (then the value
+// means something to the function itself: md_ioctl).  Followed by control
+// flow, so a switch whose every case leaves by goto (no path to its end)
+// counts too.  Only an assignment that every command reaching the default
+// runs (enotty_under_default).  Fall-through as in ioctl_default_return.
 @da forall@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
@@ -1345,6 +1346,7 @@ position p : script:python () { enotty_site_ok(p) and enotty_under_default(p, en
 fn(...) { <...
 ret = -err@p;
 ... when != ret = E
+    when != \(ret == -err\|ret != -err\)
 return ret;
 ...> }
 
@@ -1461,10 +1463,9 @@ err << ine.err;
 enotty_claim(p, fn, err, "ioctl_if_chain")
 
 // if (cmd == A) {..} else if (cmd == B) {..} then return -EINVAL; (or ret
-// = -EINVAL; returned unchanged), a single if (cmd == A) {.. return ..;}
-// included, in the body of the function itself, when every branch leaves
-// by return or goto (enotty_after_if_chain): a branch that can fall out
-// lets a known command reach the final answer too.
+// = -EINVAL; returned unchanged, not compared), a single if included, in
+// the body of the function, when every branch leaves by return or goto
+// (enotty_after_if_chain): else a known command gets there too.
 @icf forall@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
@@ -1474,6 +1475,7 @@ position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) and en
 @@
 fn(...) { <...
 \(return -err@p;\|return (-err@p);\|ret = -err@p; ... when != ret = E
+    when != \(ret == -err\|ret != -err\)
 return ret;\)
 ...> }
 
@@ -1622,6 +1624,7 @@ return (-err@p);
 |
 ret = -err@p;
 ... when != ret = E
+    when != \(ret == -err\|ret != -err\)
 return ret;
 )
 ...> }

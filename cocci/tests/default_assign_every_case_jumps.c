@@ -4,6 +4,7 @@
  * goto, so no path reaches its end (issue 9;
  * drivers/gpu/drm/amd/amdgpu/amdgpu_debugfs.c amdgpu_debugfs_gprwave_ioctl):
  * the rule follows the jump to the return, not the end of the switch.
+ * In b_ioctl the default's statements sit in a bare block.
  */
 #include <linux/fs.h>
 
@@ -29,6 +30,24 @@ done:
 	return r;
 }
 
+static long b_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	long ret;
+
+	switch (cmd) {
+	case FOO_A:
+		ret = b_a(f);
+		break;
+	default: {
+		pr_debug("unknown ioctl %u\n", cmd);
+		ret = -EINVAL;
+		break;
+	}
+	}
+	return ret;
+}
+
 static const struct file_operations fops = {
 	.unlocked_ioctl = a_ioctl,
+	.compat_ioctl = b_ioctl,
 };
