@@ -2,10 +2,14 @@
 
 Runs audit_run.py as `make audit SERIES=random-number-driver OUT=...` does:
 the one audit kernel (built once, then cached by content), booted pristine
-and with the one-patch random series, probe native and -m32.  Then the two
-negative controls in one more boot: mutant-einval.patch (random_ioctl()
-answers -EINVAL again) and mutant-untouched.patch (the RTC core, which no
-patch touches, answers -EINVAL) must each be reported by the verdict.
+and with the one-patch random series, probe native and -m32, and one
+in-tree kselftest end to end (net/epoll_busy_poll.c, the control of
+kselftests.tsv).  Then the three negative controls in one more boot:
+mutant-einval.patch (random_ioctl() answers -EINVAL again),
+mutant-untouched.patch (the RTC core, which no patch touches, answers
+-EINVAL) and mutant-epoll.patch (ep_eventpoll_ioctl() answers -ENOTTY,
+which epoll_busy_poll's test_invalid_ioctl does not accept) must each be
+reported by the verdict.
 Warm, this is two recompiled files, a relink and at most two boots.
 """
 from __future__ import annotations
@@ -78,17 +82,24 @@ def test_reduced_audit_passes_and_measures_random(reduced):
     md = (out / "AUDIT.md").read_text()
     assert "1 of 1 patches audited." in md
     assert "drivers/char/random.c: audited" in md
+    # The in-tree kselftest ran in both boots and passed in both.
+    row = next(ln for ln in md.splitlines() if ln.startswith("| epoll_busy_poll |"))
+    assert row.count("| pass (5 pass, 0 fail, exit 0") == 2, row
+    assert "kselftest epoll_busy_poll: pass (5 pass" in res.stdout
 
 
 def test_negative_controls_fail_the_verdict(reduced, one_series, tmp_path):
     res, _ = reduced
     assert res.returncode == 0, "the reduced audit itself must pass first"
-    res = audit(tmp_path, one_series, "--mutant", "einval,untouched")
+    res = audit(tmp_path, one_series, "--mutant", "einval,untouched,epoll")
     assert res.returncode == 1, res.stdout + res.stderr
     problems = [ln for ln in res.stdout.splitlines() if ln.startswith("audit: problem:")]
     assert any(f"{SERIES}/0001-" in p and "claims a user-visible change" in p
                and "drivers/char/random.c" in p for p in problems), problems
     assert any("/dev/rtc0" in p and "no applied patch touches it" in p for p in problems), problems
+    assert any(p.startswith("audit: problem: kselftest epoll_busy_poll: "
+                            "epoll_busy_poll.test_invalid_ioctl passes on the pristine kernel "
+                            "and fails with the series") for p in problems), problems
 
 
 def test_bad_series_replaces_nothing(tmp_path):

@@ -97,9 +97,14 @@ def problems(selected: list[Kselftest], before: dict[str, Run], after: dict[str,
     out = []
     for row in selected:
         old, new = before.get(row.name), after.get(row.name)
-        if old is None or new is None:
+        if old is None:
             continue
         where = ", ".join(row.sources)
+        if new is None:
+            if old.status == "pass":
+                out.append(f"kselftest {row.name}: passes on the pristine kernel and did not "
+                           f"run with the series")
+            continue
         broken = [case for case, res in old.cases.items()
                   if res == "pass" and new.cases.get(case) in ("fail", None)]
         for case in broken:
