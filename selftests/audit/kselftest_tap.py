@@ -100,6 +100,11 @@ def problems(selected: list[Kselftest], before: dict[str, Run], after: dict[str,
         if old is None:
             continue
         where = ", ".join(row.sources)
+        # A control's source is patched by no series: its failure is a
+        # change no patch accounts for (a mutant, a stray hunk).
+        todo = (f"{where} is touched by no patch (a control): find the change that broke it"
+                if row.how == "control" else
+                f"update the test in the patch of {where}, or leave the site alone (SUMMARY.md)")
         if new is None:
             if old.status == "pass":
                 out.append(f"kselftest {row.name}: passes on the pristine kernel and did not "
@@ -111,12 +116,10 @@ def problems(selected: list[Kselftest], before: dict[str, Run], after: dict[str,
             got = new.cases.get(case)
             now = "fails" if got == "fail" else f"did not report ({new.summary()})"
             out.append(f"kselftest {row.name}: {case} passes on the pristine kernel and {now} "
-                       f"with the series: update the test in the patch of {where}, or leave "
-                       f"the site alone (SUMMARY.md)")
+                       f"with the series: {todo}")
         if not broken and old.status == "pass" and new.status not in ("pass", "skip"):
             out.append(f"kselftest {row.name}: passes on the pristine kernel, {new.summary()} "
-                       f"with the series: update the test in the patch of {where}, or leave "
-                       f"the site alone (SUMMARY.md)")
+                       f"with the series: {todo}")
     return out
 
 

@@ -42,7 +42,13 @@ def test_recorded_mutant_fails_the_verdict_on_the_one_case():
     (problem,) = kselftest_tap.problems(EPOLL, before, after)
     assert problem.startswith("kselftest epoll_busy_poll: epoll_busy_poll.test_invalid_ioctl "
                               "passes on the pristine kernel and fails with the series")
-    assert "fs/eventpoll.c" in problem
+    assert problem.endswith("fs/eventpoll.c is touched by no patch (a control): find the "
+                            "change that broke it")
+    # a run row points at the patch that must update the test
+    (run_row,) = kselftests.parse("epoll_busy_poll\trun\tfs/eventpoll.c\t-\tnet/*\tn.c\tn\t9\tx\n")
+    (problem,) = kselftest_tap.problems([run_row], before, after)
+    assert problem.endswith("update the test in the patch of fs/eventpoll.c, or leave the site "
+                            "alone (SUMMARY.md)")
     # the other way round (fails before, passes after) is no problem
     assert kselftest_tap.problems(EPOLL, after, before) == []
     assert kselftest_tap.problems(EPOLL, before, before) == []
