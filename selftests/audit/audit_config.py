@@ -96,3 +96,34 @@ def base_mismatches(config_text: str, base: str | None = None) -> list[str]:
         if got != want:
             bad.append(f"CONFIG_{key}={want} requested, .config has {got}")
     return bad
+
+
+def appended(fragment: str) -> str:
+    """What configure() appends to tinyconfig: the base fragment, then the plan's."""
+    return BASE_FRAGMENT.read_text() + "\n" + fragment
+
+
+BUILD_FOLDERS = 2   # the reduced audit of `make check` and the full `make audit`
+
+
+def build_folder(cache: Path, wanted: str, keep: int = BUILD_FOLDERS) -> Path:
+    """The build folder for a configuration (`wanted`, the text configure()
+    appends to tinyconfig).  The folder that last built exactly this input,
+    else a new one while there are fewer than `keep`, else the one whose
+    input shares the most lines with it.  So `make check`'s reduced audit
+    and the full audit no longer switch one folder's configuration back and
+    forth (each switch recompiled most of the kernel), and a rule change
+    that adds a few symbols rebuilds only what they touch."""
+    folders = sorted(p for p in cache.glob("build-*") if p.is_dir())
+    stamps = {p: (p / "audit.fragment").read_text() if (p / "audit.fragment").is_file() else ""
+              for p in folders}
+    for p, text in stamps.items():
+        if text == wanted:
+            return p
+    if len(folders) < keep:
+        n = 0
+        while cache / f"build-{n}" in stamps:
+            n += 1
+        return cache / f"build-{n}"
+    lines = set(wanted.splitlines())
+    return max(folders, key=lambda p: (len(lines & set(stamps[p].splitlines())), p.name))

@@ -13,7 +13,8 @@ the patches folder) and renamed into place only when the audit completed.
 --mutant also applies selftests/audit/mutant-NAME.patch for the second
 boot: negative controls the verdict must catch.  Both boots also run the
 in-tree kselftests (kselftests.tsv) of the touched files after the probe.
-Everything large lives in <cache>/audit/: the work tree, the build folder,
+Everything large lives in <cache>/audit/: the work tree, two build folders
+(one per configuration: audit_config.build_folder),
 ccache, kernels by content and the console logs.  Exit status: 0 pass,
 1 the verdict found problems, 2 bad input or a run that could not finish.
 """
@@ -88,7 +89,7 @@ def configure(work: Path, build: Path, fragment: str, log: Path, env: dict[str, 
               jobs: int) -> str:
     """tinyconfig + base + generated fragment (kept as build/audit.fragment);
     the resulting .config text.  Unchanged input: nothing is rerun."""
-    wanted = audit_config.BASE_FRAGMENT.read_text() + "\n" + fragment
+    wanted = audit_config.appended(fragment)
     stamp = build / "audit.fragment"
     config = build / ".config"
     if not (config.is_file() and stamp.is_file() and stamp.read_text() == wanted):
@@ -330,7 +331,8 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
     cache = tree.cache_dir() / "audit"
     logs = Path(args.logs) if args.logs else cache / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    build, images = cache / "build", cache / "images"
+    images = cache / "images"
+    build = audit_config.build_folder(cache, audit_config.appended(plan.fragment))
     env = kbuild_env(cache / "ccache")
     build_log = logs / "build.log"
     build_log.unlink(missing_ok=True)
