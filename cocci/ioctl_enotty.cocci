@@ -406,6 +406,23 @@ def enotty_statement_before(pos):
     return text[:m.start()].rstrip()
 
 
+# Calls that only log: a default made of them and a break (or nothing, as
+# the last label) lets the command out of the switch unchanged.
+ENOTTY_LOG_CALL = (r"(?:pr_(?:debug|info|notice|warn|warning|err)(?:_ratelimited|_once)?"
+                   r"|dev_(?:dbg|info|notice|warn|err)(?:_ratelimited|_once)?|printk)"
+                   r"\s*\((?:[^();]|\([^();]*\))*\)\s*;")
+
+
+def enotty_only_logs(seg, last):
+    """Whether the statements of a default are logging calls then break; (or,
+    for the last label, logging calls alone)."""
+    s = seg.strip()
+    if last and not s:
+        return False
+    return re.fullmatch(r"(?:" + ENOTTY_LOG_CALL + r"\s*)*" + (r"(?:break\s*;)?" if last else r"break\s*;"),
+                        s) is not None
+
+
 def enotty_after_leaving_switch(pos, cmd):
     """True when the statement at pos (return -EINVAL; or ret = -EINVAL;)
     directly follows a switch on the command (on cmd, F(cmd) or cmd & ~M)
@@ -413,7 +430,26 @@ def enotty_after_leaving_switch(pos, cmd):
     into, and whose every case leaves by return or goto: only an unknown
     command gets there.  A case with a break or continue anywhere, or
     ending in "if (c) return x;", could get there too."""
+    return enotty_switch_leaves_before(enotty_statement_before(pos), cmd)
+
+
+def enotty_after_missing_operation(pos, cmd):
+    """True when the statement at pos follows "if (E) return E(..);" (the
+    command handed to an optional operation) that itself directly follows
+    a switch as in enotty_after_leaving_switch: without the operation no
+    one knows the command (sound/oss/dmasound/dmasound_core.c)."""
     text = enotty_statement_before(pos)
+    if text is None or not text.endswith(";"):
+        return False
+    start = enotty_statement_start(text, len(text) - 1)
+    m = re.fullmatch(r"\s*if\s*\((.+)\)\s*return\s+(.+?)\s*\([^;]*\)\s*;", text[start:], re.S)
+    if m is None or enotty_unparen(m.group(1)) != m.group(2).strip():
+        return False
+    return enotty_switch_leaves_before(text[:start].rstrip(), cmd)
+
+
+def enotty_switch_leaves_before(text, cmd):
+    """text ends with a switch as in enotty_after_leaving_switch."""
     if text is None or not text.endswith("}"):
         return False
     end = len(text)
@@ -424,11 +460,14 @@ def enotty_after_leaving_switch(pos, cmd):
     cases = enotty_cases(body)
     if not cases:
         return False
-    for label, seg in cases:
+    for k, (label, seg) in enumerate(cases):
         if label.startswith("default"):
             # default: break; lets only unknown commands out, unless a
-            # recognised one falls into it (case X: default: break;).
-            if seg.strip() != "break;" or enotty_default_fallen_into(body):
+            # recognised one falls into it (case X: default: break;).  A
+            # default that only logs the command before its break, or as
+            # the last label without one, does the same.
+            last = k == len(cases) - 1
+            if not enotty_only_logs(seg, last) or enotty_default_fallen_into(body):
                 return False
             continue
         if re.search(r"\b(?:break|continue)\b", seg) or not enotty_case_leaves(seg):
@@ -872,6 +911,7 @@ def enotty_command_test(cond, cmd, kind):
                                             cmd != A is matched in SmPL)
       "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N
              || _IOC_DIR(cmd) != D || ...
+             _IOC_TYPE(cmd) != M && cmd != A && ...
     Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
     such a test."""
     if cmd is None:
@@ -885,13 +925,17 @@ def enotty_command_test(cond, cmd, kind):
         parts = [enotty_unhint(p) for p in enotty_operands(cond, "&&")]
         ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
         return len(parts) > 1 and all(ne.fullmatch(p) for p in parts)
-    if "&&" in cond:
-        return False
-    parts = [enotty_unhint(p) for p in enotty_operands(cond, "||")]
     if kind == "==":
+        if "&&" in cond:
+            return False
+        parts = [enotty_unhint(p) for p in enotty_operands(cond, "||")]
         return all(re.fullmatch(c + r"\s*==\s*" + ENOTTY_OPERAND, p)
                    or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
-    ioc_type = r"_IOC_TYPE\s*\(\s*" + c + r"\s*\)"
+    # _IOC_TYPE(cmd), also open-coded: ((cmd >> 8) & 0xff), the shift and
+    # width the ioctl.h of every architecture gives the type field (in
+    # parentheses: & binds less tightly than !=).
+    shifted = r"\(\s*" + c + r"\s*>>\s*(?:8|_IOC_TYPESHIFT)\s*\)\s*&\s*(?:0[xX][fF][fF]|255|_IOC_TYPEMASK)"
+    ioc_type = r"(?:_IOC_TYPE\s*\(\s*" + c + r"\s*\)|\(\s*" + shifted + r"\s*\))"
     ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
     # The direction bits are part of the number (ioctl.rst, _IO/_IOR/_IOW):
     # a number whose direction is not that of the command is no command.
@@ -901,7 +945,21 @@ def enotty_command_test(cond, cmd, kind):
              ioc_dir + r"\s*!=\s*(?:" + ENOTTY_OPERAND + r"|\([\w\s|]*\))",
              ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
              ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr]
-    return all(any(re.fullmatch(f, p) for f in forms) for p in parts)
+    ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
+
+    def guard(p):
+        return any(re.fullmatch(f, p) for f in forms)
+
+    # "_IOC_TYPE(cmd) != M && cmd != A": neither of magic M nor A.  Each
+    # && term is a guard or a cmd != A exception, one at least a guard,
+    # so that the whole holds only for numbers no guard lets through.
+    ands = [enotty_unhint(p) for p in enotty_operands(cond, "&&")]
+    if len(ands) > 1:
+        return any(guard(p) for p in ands) and all(guard(p) or ne.fullmatch(p) for p in ands)
+    if "&&" in cond:
+        return False
+    parts = [enotty_unhint(p) for p in enotty_operands(cond, "||")]
+    return all(guard(p) for p in parts)
 
 
 def enotty_enclosing_brace(text, offset):
@@ -1608,13 +1666,16 @@ enotty_claim(p, fn, err, "ioctl_switch_no_default")
 
 // return -EINVAL; or ret = -EINVAL; (then returned unchanged) right after
 // a default-less switch on the command (on cmd, F(cmd) or cmd & ~MASK)
-// whose every case leaves by return or goto.
+// whose every case leaves by return or goto; or after such a switch and
+// "if (ops->f) return ops->f(cmd, arg);": without the operation no one
+// knows the command (enotty_after_missing_operation).
 @nr forall@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
 identifier ret;
 expression E;
-position p : script:python () { enotty_site_ok(p) and enotty_after_leaving_switch(p, enotty_cmd(p)) };
+position p : script:python () { enotty_site_ok(p) and (enotty_after_leaving_switch(p, enotty_cmd(p))
+                                  or enotty_after_missing_operation(p, enotty_cmd(p))) };
 @@
 fn(...) { <...
 (
