@@ -147,6 +147,13 @@ def ioctl_tokens() -> tuple[bytes, ...]:
     return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))
 
 
+def binding_pattern(tokens: Sequence[bytes]) -> re.Pattern[bytes]:
+    """`.F =` or `->F =` (not `==`) where F contains one of tokens: a
+    static initializer, a run-time assignment or an embedded ops member."""
+    alt = b"|".join(re.escape(t) for t in tokens)
+    return re.compile(rb"(?:\.|->)\s*\w*(?:" + alt + rb")\w*\s*=(?!=)")
+
+
 @dataclass(frozen=True)
 class Candidate:
     rel: str        # path relative to the tree root, as given to spatch
@@ -184,9 +191,13 @@ def _c_files(scope: Path, skip: frozenset[str] = frozenset()) -> Iterable[str]:
 def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
               errnos: Sequence[bytes] = ERRNO_TOKENS,
               facts: Mapping[str, str] | None = None) -> Prefilter:
-    """The .c files under scope that name an ioctl token and an errno token,
-    and those with phase-1 rows (facts: file -> rows) that name an errno
-    token: a helper found across files need not say "ioctl".
+    """The .c files under scope that bind an ioctl member (`.F =` or `->F =`,
+    F naming an ioctl token) and name an errno token, and those with
+    phase-1 rows (facts: file -> rows) that name an errno token: a helper
+    found across files is bound elsewhere.  The rules find a file's
+    handlers through such a binding in the same file or through its rows,
+    so a file that only calls an ioctl function or says "ioctl" in a
+    comment has no site (in 6.12, 1682 files name the token, 988 bind it).
 
     Headers are left out: in 6.12 one header (libata.h) sets an ioctl
     member, to a handler defined in a .c file.  So is a kernel tree's
@@ -196,6 +207,7 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
     """
     start = time.monotonic()
     ioctl = tuple(ioctl) if ioctl is not None else ioctl_tokens()
+    binds = binding_pattern(ioctl)
     skip: frozenset[str] = frozenset()
     if tree.is_kernel_tree(Path(root)) and Path(scope).resolve() == Path(root).resolve():
         skip = frozenset({os.path.join(str(scope), "tools")})   # as _c_files spells it
@@ -212,7 +224,7 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
             continue
         rel = os.path.relpath(path, root)
         rows = (facts or {}).get(rel, "")
-        if (rows or any(t in data for t in ioctl)) and any(t in data for t in errnos):
+        if (rows or binds.search(data)) and any(t in data for t in errnos):
             candidates.append(Candidate(rel=rel, size=len(data),
                                         sha256=hashlib.sha256(data).hexdigest(), facts=rows))
     candidates.sort(key=lambda c: c.rel)

@@ -50,10 +50,13 @@ def write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-def test_prefilter_needs_an_ioctl_token_and_an_errno_token(tmp_path):
-    write(tmp_path / "a.c", "long a_ioctl(void) { return -EINVAL; }")
+def test_prefilter_needs_an_ioctl_binding_and_an_errno_token(tmp_path):
+    write(tmp_path / "a.c", "static const struct file_operations f = { .unlocked_ioctl = a_ioctl };"
+                            " long a_ioctl(void) { return -EINVAL; }")
     write(tmp_path / "sub/v.c", ".vidioc_default = v_default; return -ENOSYS;")
-    write(tmp_path / "sub/t.c", "x->ioctl(); return -ENOIOCTLCMD;")
+    write(tmp_path / "sub/t.c", "x->ioctl = t_ioctl; return -ENOIOCTLCMD;")
+    write(tmp_path / "calls.c", "return x->ioctl(x, cmd) ?: -EINVAL;")
+    write(tmp_path / "compares.c", "if (ops.ioctl == NULL) return -EINVAL;")
     write(tmp_path / "only_ioctl.c", "long a_ioctl(void) { return -ENOTTY; }")
     write(tmp_path / "only_errno.c", "int f(void) { return -EINVAL; }")
     write(tmp_path / "header.h", "long h_ioctl(void) { return -EINVAL; }")
@@ -61,15 +64,15 @@ def test_prefilter_needs_an_ioctl_token_and_an_errno_token(tmp_path):
     (tmp_path / "sub/loop").symlink_to(tmp_path, target_is_directory=True)
     got = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl", b"vidioc_default"))
     assert [c.rel for c in got.candidates] == ["a.c", "sub/t.c", "sub/v.c"]
-    assert got.c_files == 5          # .git skipped, the symlinked folder not followed
+    assert got.c_files == 7          # .git skipped, the symlinked folder not followed
     a = got.candidates[0]
-    assert a.size == len("long a_ioctl(void) { return -EINVAL; }")
+    assert a.size == len((tmp_path / "a.c").read_text())
     assert len(a.sha256) == 64
 
 
 def test_prefilter_lists_unreadable_files(tmp_path, monkeypatch):
-    write(tmp_path / "a.c", "a_ioctl EINVAL")
-    write(tmp_path / "b.c", "b_ioctl EINVAL")
+    write(tmp_path / "a.c", ".ioctl = a_ioctl EINVAL")
+    write(tmp_path / "b.c", ".ioctl = b_ioctl EINVAL")
 
     def refuse_a(path, *args):
         if path.endswith("a.c"):
@@ -82,8 +85,8 @@ def test_prefilter_lists_unreadable_files(tmp_path, monkeypatch):
 
 
 def test_prefilter_leaves_out_a_kernel_trees_userspace_tools(tmp_path):
-    write(tmp_path / "drivers/a.c", "a_ioctl EINVAL")
-    write(tmp_path / "tools/testing/t.c", "ioctl(fd, X) == -1 && errno == EINVAL")
+    write(tmp_path / "drivers/a.c", ".ioctl = a_ioctl EINVAL")
+    write(tmp_path / "tools/testing/t.c", "ops.ioctl = t_ioctl; errno == EINVAL")
     plain = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl",))
     assert [c.rel for c in plain.candidates] == ["drivers/a.c", "tools/testing/t.c"]   # not a kernel tree
     write(tmp_path / "MAINTAINERS", "")
@@ -95,8 +98,8 @@ def test_prefilter_leaves_out_a_kernel_trees_userspace_tools(tmp_path):
 
 
 def test_prefilter_scope_keeps_paths_relative_to_root(tmp_path):
-    write(tmp_path / "drivers/x/a.c", "a_ioctl EINVAL")
-    write(tmp_path / "fs/b.c", "b_ioctl EINVAL")
+    write(tmp_path / "drivers/x/a.c", ".ioctl = a_ioctl EINVAL")
+    write(tmp_path / "fs/b.c", ".ioctl = b_ioctl EINVAL")
     got = scan.prefilter(tmp_path, tmp_path / "drivers", ioctl=(b"ioctl",))
     assert [c.rel for c in got.candidates] == ["drivers/x/a.c"]
 
@@ -358,8 +361,11 @@ print("ENOTTY-SITE\\t%s\\t%s\\tf\\ts.g\\tEINVAL\\tENOTTY\\tslow" % (p[0].file, p
 @needs_spatch
 def test_timeout_is_a_failure_cached_for_that_timeout_only(tmp_path):
     body = "".join(f"\tif (a{i}) b{i}();\n" for i in range(400))
-    write(tmp_path / "tree/big.c", f"long big_ioctl(int a)\n{{\n{body}\treturn -EINVAL;\n}}\n")
-    write(tmp_path / "tree/small.c", "long s_ioctl(int a)\n{\n\tif (a) b();\n\tif (c) d();\n\treturn -EINVAL;\n}\n")
+    bind = "static struct file_operations f = {{ .unlocked_ioctl = {} }};\n"
+    write(tmp_path / "tree/big.c", f"long big_ioctl(int a)\n{{\n{body}\treturn -EINVAL;\n}}\n"
+                                   + bind.format("big_ioctl"))
+    write(tmp_path / "tree/small.c", "long s_ioctl(int a)\n{\n\tif (a) b();\n\tif (c) d();\n\treturn -EINVAL;\n}\n"
+                                     + bind.format("s_ioctl"))
     cache = tmp_path / "cache"
 
     def slow_scan(timeout: int) -> scan.ScanResult:
@@ -685,10 +691,10 @@ def test_facts_make_targets_of_functions_the_file_does_not_bind(tmp_path):
     rows = {"drivers/foo/core.c": "drivers/foo/core.c\tfoo_dispatch\tfile_operations.unlocked_ioctl\t1\n"}
 
     without = scan.scan(root, **kw)
-    assert without.sites == [] and without.candidates == 1
+    assert without.sites == [] and without.candidates == 0   # other.c binds nothing
 
     with_facts = scan.scan(root, facts=rows, **kw)
-    assert with_facts.candidates == 2
+    assert with_facts.candidates == 1
     assert [(s.file, s.line, s.function, s.interface, s.to, s.rule) for s in with_facts.sites] == [
         ("drivers/foo/core.c", 10, "foo_dispatch", "file_operations.unlocked_ioctl", "ENOTTY",
          "ioctl_default_return")]
@@ -746,19 +752,20 @@ def test_across_files_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
     kw = dict(jobs=1, cache_folder=tmp_path / "scan", facts_folder=tmp_path / "facts",
               across_files=True)
     first = scan.scan(root, **kw)
-    assert first.scanned == ["block/ioctl.c", "drivers/bar/bar.c", "drivers/foo/common.c",
-                             "drivers/foo/fops.c", "lib/democore.c"]
+    # The cores (block/ioctl.c, lib/democore.c) bind no ioctl member and
+    # have no rows: the prefilter leaves them out.
+    assert first.scanned == ["drivers/bar/bar.c", "drivers/foo/common.c", "drivers/foo/fops.c"]
     assert scan.scan(root, **kw).scanned == []
     # bar.c binds only cores: its edit changes no file's rows.
     bar = root / "drivers/bar/bar.c"
     bar.write_text(bar.read_text().replace("\t.compat_ioctl\t= blkdev_ioctl,\n", ""))
     assert scan.scan(root, **kw).scanned == ["drivers/bar/bar.c"]
     # fops.c hands foo_common_ioctl only FOO_STATUS now: common.c loses its
-    # row and is rescanned with fops.c; its site goes.
+    # row, binds nothing itself and leaves the candidates; its site goes.
     fops = root / "drivers/foo/fops.c"
     fops.write_text(fops.read_text().replace(
         "\t\treturn foo_common_ioctl(f, cmd, arg);\n",
         "\t\tif (cmd == FOO_STATUS)\n\t\t\treturn foo_common_ioctl(f, cmd, arg);\n\t\treturn -ENOTTY;\n"))
     again = scan.scan(root, **kw)
-    assert again.scanned == ["drivers/foo/common.c", "drivers/foo/fops.c"]
+    assert again.scanned == ["drivers/foo/fops.c"]
     assert again.sites == [] and again.facts == {}
