@@ -1546,26 +1546,15 @@ enotty_claim(p, fn, err, "ioctl_if_chain")
 
 // ---- shapes/ioctl_ioc_guard.smpl
 
-// Guards that reject a foreign command before the dispatch:
-// if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
-// (also under unlikely(), with a braced or parenthesised return).
+// Guards that reject a foreign command before the dispatch (also under
+// unlikely()): if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
 @ig exists@
-identifier enotty_target.fn;
-identifier err = {EINVAL, ENOSYS};
+identifier enotty_target.fn, err = {EINVAL, ENOSYS};
 expression C : script:python () { enotty_command_test(C, None, "_IOC") };
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
-if (C)
-(
-return -err@p;
-|
-return (-err@p);
-|
-{ return -err@p; }
-|
-{ return (-err@p); }
-)
+if (C) \(return -err@p;\|return (-err@p);\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
 }
 
@@ -1576,20 +1565,14 @@ err << ig.err;
 @@
 enotty_claim(p, fn, err, "ioctl_ioc_guard")
 
-// The same guard that leaves by a jump: if (_IOC_TYPE(cmd) != MAGIC) {
-// ret = -EINVAL; goto out; } when out: returns ret unchanged.
+// The same guard by a jump: { ret = -EINVAL; goto out; }, out: returns ret.
 @igg exists@
-identifier enotty_target.fn;
-identifier err = {EINVAL, ENOSYS};
-identifier ret, l;
+identifier enotty_target.fn, ret, l, err = {EINVAL, ENOSYS};
 expression C : script:python () { enotty_command_test(C, None, "_IOC") };
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
-if (C) {
-ret = -err@p;
-goto l;
-}
+if (C) { ret = -err@p; goto l; }
 ... when any
 }
 
@@ -1609,6 +1592,27 @@ p << igg.p;
 pr << iggl.pr;
 fn << enotty_target.fn;
 err << igg.err;
+@@
+enotty_claim(p, fn, err, "ioctl_ioc_guard")
+
+// The number bound through a local: nr = _IOC_NR(cmd); if (nr >= N) ..
+@ign exists@
+identifier enotty_target.fn, enotty_target.cmd, nr, err = {EINVAL, ENOSYS};
+expression N, E;
+type T;
+position p : script:python () { enotty_site_ok(p) };
+@@
+fn(...) { ... when any
+\(T nr = _IOC_NR(cmd);\|nr = _IOC_NR(cmd);\)
+... when != nr = E
+if (\(nr >= N\|nr > N\|N <= nr\|N < nr\)) return \(-err@p\|(-err@p)\);
+... when any
+}
+
+@script:python@
+p << ign.p;
+fn << enotty_target.fn;
+err << ign.err;
 @@
 enotty_claim(p, fn, err, "ioctl_ioc_guard")
 
