@@ -1415,6 +1415,34 @@ err << da.err;
 @@
 enotty_claim(p, fn, err, "ioctl_default_assign")
 
+// The dispatcher of ioctl_default_return (dro) in assignment form:
+// default: if (ops->ioctl) ret = ops->ioctl(..); else ret = -EINVAL;
+// (uacce, vfio).  The assignment runs only without the operation, so
+// enotty_under_default does not apply; the if is the whole default.
+@dao exists@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+identifier F, ret;
+expression M, E;
+position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+@@
+fn(...) { <+...
+switch (\(cmd\|F(cmd)\|cmd & ~M\|(cmd & ~M)\)) {
+default:
+\(if (E) ret = E(...); else ret = -err@p;
+\|if (\(!E\|E == NULL\|unlikely(!E)\)) ret = -err@p; else ret = E(...);
+\)
+...
+}
+...+> }
+
+@script:python@
+p << dao.p;
+fn << enotty_target.fn;
+err << dao.err;
+@@
+enotty_claim(p, fn, err, "ioctl_default_assign")
+
 // ---- shapes/ioctl_default_return.smpl
 
 // default: return -EINVAL; in the switch on the command (on cmd, F(cmd)

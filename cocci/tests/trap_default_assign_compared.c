@@ -4,9 +4,8 @@
  * -EINVAL on its way to the return (drivers/md/md.c md_ioctl: an invalid
  * command does not end the hold of the device), so the errno means
  * something to the function itself.  In b_ioctl the -EINVAL is an argument
- * check before the generic handler, in c_ioctl the answer when the device
- * has no ioctl operation: neither runs for every command reaching the
- * default.
+ * check before the generic handler: it does not run for every command
+ * reaching the default.
  */
 #include <linux/fs.h>
 #include <linux/blkdev.h>
@@ -52,28 +51,10 @@ static long b_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
-static long c_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
-{
-	long ret;
-
-	switch (cmd) {
-	case FOO_A:
-		ret = c_a(f);
-		break;
-	default:
-		if (f->ops->ioctl)
-			ret = f->ops->ioctl(f, cmd, arg);
-		else
-			ret = -EINVAL;
-	}
-	return ret;
-}
-
 static const struct block_device_operations a_bops = {
 	.ioctl = a_ioctl,
 };
 
 static const struct file_operations fops = {
 	.unlocked_ioctl = b_ioctl,
-	.compat_ioctl = c_ioctl,
 };
