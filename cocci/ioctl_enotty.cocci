@@ -581,6 +581,12 @@ def enotty_every_case_assigns(pos, ret):
     cmd = enotty_cmd(pos)
     body = enotty_switch_after(pos, cmd) if cmd else None
     cases = enotty_cases(body) if body is not None else None
+    # A default that only breaks (default: break;) is no answer of its
+    # own: an unknown command leaves with ret as initialised
+    # (drivers/misc/bcm-vk).
+    if cases:
+        cases = [(label, seg) for label, seg in cases
+                 if not (label.startswith("default") and re.fullmatch(r"\s*break\s*;\s*", seg))]
     if not cases or any(label.startswith("default") for label, _seg in cases):
         return False
     cases = [seg for _label, seg in cases]
@@ -741,7 +747,18 @@ def enotty_not_fallen_into(pos, cmd):
         return True
     if len(labels) == 1:
         return True
-    return enotty_case_leaves(body[labels[-2][1]:labels[-1][0]])
+    seg = body[labels[-2][1]:labels[-1][0]]
+    return enotty_case_leaves(seg) or enotty_falls_in_without_operation(seg)
+
+
+def enotty_falls_in_without_operation(seg):
+    """case A: op = tbl[i].fn; if (likely(op)) break; fallthrough;
+    (drivers/scsi/cxlflash): a recognised command reaches the default only
+    when the handler it looked up is missing, and "no handler" is what the
+    default answers for an unknown command too."""
+    m = re.search(r"\bif\s*\(\s*(?:likely\s*\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)\s*break\s*;"
+                  r"\s*(?:fallthrough\s*;)?\s*$", seg)
+    return m is not None and re.search(r"\b" + m.group(1) + r"\s*=(?!=)", seg[:m.start()]) is not None
 
 
 # A helper is a dispatch helper only when some call that hands it the
@@ -912,6 +929,7 @@ def enotty_command_test(cond, cmd, kind):
       "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N
              || _IOC_DIR(cmd) != D || ...
              _IOC_TYPE(cmd) != M && cmd != A && ...
+             (cmd & 0xff00) != M, !((cmd & 0xff00) == M), cmd, cmd != 0
     Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
     such a test."""
     if cmd is None:
@@ -937,6 +955,9 @@ def enotty_command_test(cond, cmd, kind):
     shifted = r"\(\s*" + c + r"\s*>>\s*(?:8|_IOC_TYPESHIFT)\s*\)\s*&\s*(?:0[xX][fF][fF]|255|_IOC_TYPEMASK)"
     ioc_type = r"(?:_IOC_TYPE\s*\(\s*" + c + r"\s*\)|\(\s*" + shifted + r"\s*\))"
     ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
+    # The type field masked in place: (cmd & 0xff00) != 0x0200, or
+    # !((cmd & 0xff00) == 0x0200) (drivers/block/floppy.c).
+    masked = r"\(\s*" + c + r"\s*&\s*0[xX][fF][fF]00\s*\)"
     # The direction bits are part of the number (ioctl.rst, _IO/_IOR/_IOW):
     # a number whose direction is not that of the command is no command.
     ioc_dir = r"_IOC_DIR\s*\(\s*" + c + r"\s*\)"
@@ -944,7 +965,12 @@ def enotty_command_test(cond, cmd, kind):
              ENOTTY_OPERAND + r"\s*!=\s*" + ioc_type,
              ioc_dir + r"\s*!=\s*(?:" + ENOTTY_OPERAND + r"|\([\w\s|]*\))",
              ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
-             ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr]
+             ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr,
+             masked + r"\s*!=\s*" + ENOTTY_OPERAND,
+             r"!\s*\(\s*" + masked + r"\s*==\s*" + ENOTTY_OPERAND + r"\s*\)",
+             # every command but 0: if (cmd) return -EINVAL; (a private-
+             # ioctl hook that refuses them all, drivers/staging/media/atomisp)
+             c, c + r"\s*!=\s*0"]
     ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
 
     def guard(p):
@@ -1576,6 +1602,7 @@ enotty_claim(p, fn, err, "ioctl_if_chain")
 
 // Guards that reject a foreign command before the dispatch (also under
 // unlikely()): if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
+// Also (cmd & 0xff00) != 0x0200, and if (cmd): every command but 0.
 @ig exists@
 identifier enotty_target.fn, err = {EINVAL, ENOSYS};
 expression C : script:python () { enotty_command_test(C, None, "_IOC") };
@@ -1667,7 +1694,8 @@ enotty_claim(p, fn, err, "ioctl_leaf_enoioctlcmd")
 
 // ---- shapes/ioctl_switch_no_default.smpl
 
-// A switch on the command without a default label.  The initialiser of
+// A switch on the command without a default label (or with one that only
+// breaks: default: break; answers nothing of its own).  The initialiser of
 // the returned variable changes only when every case assigns it (or
 // returns) before it can leave (enotty_every_case_assigns); the statement
 // right after the switch only when every case leaves by return or goto, so
