@@ -88,7 +88,7 @@ def claims(root: Path, series: dict[str, list[Path]]) -> dict[str, Claim]:
                               functions=tuple(dict.fromkeys(r["function"] for r in recs)),
                               visible=visible,
                               old=tuple(sorted({r["from"] for r in recs if claims_visible(r)})),
-                              conditional=any(r.get("reach") == "partly"
+                              conditional=any(r.get("reach") in ("partly", "no-operation")
                                               for r in recs if claims_visible(r)))
                 # A file two patches touch: the claim of a visible change wins.
                 if source not in out or (visible and not out[source].visible):

@@ -13,7 +13,9 @@ and answers, per site:
             ioctl syscall brings an unknown command to the converted line.
   reach     yes, partly, no or unknown: whether an unknown command gets past
             the checks before the dispatch (floppy's normalize_ioctl(),
-            fsl-diu's `if (!arg) return -EINVAL;`).
+            fsl-diu's `if (!arg) return -EINVAL;`); no-operation: the line
+            answers only when the driver behind the dispatcher has no
+            operation for it (uacce's `if (uacce->ops->ioctl) .. else`).
   guard     the check that answers first ("-" when none).
   branches  "all", or the #if/#else twin that keeps the old answer.
   uncased   known commands of the handler's ioctl family (from the uapi
@@ -215,7 +217,8 @@ class Guard:
     errno: str       # what it answers
     kind: str        # "unknown-command answer" (a check on the command alone),
                      # "command normaliser" (a call that rewrites &cmd from a table),
-                     # "every command" (`if (cmd)`), "argument check", "state check"
+                     # "every command" (`if (cmd)`), "argument check", "state check",
+                     # "no operation" (the site itself: the driver has no ->f)
 
 
 _IF = re.compile(r"\bif\s*\(")
@@ -350,6 +353,31 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
             kind = "state check"
         found.append(Guard(line, cond if len(cond) <= 60 else cond[:57] + "...", old[0], kind))
     return found
+
+
+# The answer a dispatcher gives when the driver behind it has no operation
+# for the command at all: `if (!ops->f) return -EINVAL;`, `if (ops->f) ret =
+# ops->f(..); else ret = -EINVAL;`, or the return after `if (ops->f) return
+# ops->f(..);` (uacce's default, dmasound's mixer_ioctl()).  Drivers that
+# provide the operation answer for themselves, so this line is what user
+# space sees only on a driver without one.
+_OP = r"([A-Za-z_][\w.]*(?:->\w+|\.\w+)+)"
+_MISSING_OP = (
+    re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*" + _OP + r"\s*\)?\s*\)\s*\{?\s*$"),
+    re.compile(r"\bif\s*\(\s*" + _OP + r"\s*\)\s*[^;{}]*;\s*else\s*\{?\s*$"),
+    re.compile(r"\bif\s*\(\s*" + _OP + r"\s*\)\s*return\b[^;{}]*;\s*$"),
+)
+
+
+def missing_operation(cf: CFile, fn: Function, line: int) -> str:
+    """The operation (uacce->ops->ioctl) whose absence is the only way to
+    the site's line, or ""."""
+    before = cf.code[fn.body + 1:cf.offset(line)]
+    for pattern in _MISSING_OP:
+        m = pattern.search(before)
+        if m:
+            return m.group(1)
+    return ""
 
 
 def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:
@@ -894,8 +922,12 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     found = guards(cf, fn, anchor, converted)
     for caller, call in callers(cf, fn.name):
         found += guards(cf, caller, call, converted)
+    operation = missing_operation(cf, fn, site.line)
     if any(g.kind in ("command normaliser", "every command") for g in found):
         reach = "no"
+    elif operation:
+        reach = "no-operation"
+        found.append(Guard(site.line, f"!{operation}", site.from_, "no operation"))
     elif found:
         reach = "partly"
     else:

@@ -313,3 +313,28 @@ def test_entry_is_the_bound_function_of_a_helper():
     assert got.entry == "fd_ioctl"
     bound = site("drivers/char/ppdev.c", 68, "nocompat_ioctl")
     assert analyse(bound)[bound].entry == "-"
+
+
+@pytest.mark.parametrize("body, op", [
+    ("\tdefault:\n\t\tif (d->ops->ioctl)\n\t\t\tret = d->ops->ioctl(d, cmd, arg);\n\t\telse\n"
+     "\t\t\tret = -EINVAL;\n\t}\n\treturn ret;\n", "d->ops->ioctl"),
+    ("\tdefault:\n\t\tif (unlikely(!d->ops->ioctl))\n\t\t\tret = -EINVAL;\n\t\telse\n"
+     "\t\t\tret = d->ops->ioctl(d, cmd, arg);\n\t}\n\treturn ret;\n", "d->ops->ioctl"),
+    ("\t}\n\tif (mach.mixer_ioctl)\n\t\treturn mach.mixer_ioctl(cmd, arg);\n\treturn -EINVAL;\n",
+     "mach.mixer_ioctl"),
+    ("\tdefault:\n\t\tret = -EINVAL;\n\t}\n\treturn ret;\n", ""),
+])
+def test_an_answer_only_a_driver_without_the_operation_gets(tmp_path, body, op):
+    """uacce's default and dmasound's mixer_ioctl(): the line answers only
+    when the driver behind the dispatcher has no operation."""
+    text = ("static long d_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n"
+            "\tlong ret;\n\n\tswitch (cmd) {\n\tcase D_GET:\n\t\treturn d_get(f);\n" + body + "}\n")
+    (tmp_path / "d.c").write_text(text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "-EINVAL" in l)
+    s = site("d.c", line, "d_ioctl", rule="ioctl_default_assign")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    if op:
+        assert got.reach == "no-operation"
+        assert f"!{op} -> -EINVAL (no operation)" in got.guard
+    else:
+        assert got.reach == "yes" and got.guard == "-"

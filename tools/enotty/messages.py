@@ -323,6 +323,8 @@ def effects_sentences(sites: list[Site]) -> list[str]:
     out: list[str] = []
     visible = [s for s in sites if not is_leaf(s) and
                (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
+    without_op = [s for s in visible if s.effects and s.effects.reach == "no-operation"]
+    visible = [s for s in visible if s not in without_op]
     if visible:
         before = sorted({s.from_ for s in visible})
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
@@ -335,8 +337,14 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         on = f" {' or '.join(only)}" if only else ""
         out.append(f"User-visible change: an unknown command{on} now fails with ENOTTY instead of "
                    f"{' or '.join(before)}" + (f" {where}" if where else "") + ".")
-    else:
+    elif not without_op:
         out.append("User-visible change: none.")
+    for s in without_op:
+        op = _missing_op(s)
+        out.append(f"User-visible change{' only' if not visible else ''} where the driver behind "
+                   f"{s.function}() provides no {op} operation: every command "
+                   f"{s.function}() does not handle itself now fails there with ENOTTY instead "
+                   f"of {s.from_}; a driver that provides the operation answers for itself.")
     forwarded: list[str] = []
     uncased: dict[str, list[str]] = {}
     checked: dict[str, list[tuple[str, str]]] = {}
@@ -436,6 +444,15 @@ def _guard_text(guard: str) -> str:
     return " or ".join(texts) if texts else "a check before its dispatch fails"
 
 
+def _missing_op(site: Site) -> str:
+    """The operation whose absence alone brings a command to the site
+    (effects' reach no-operation: uacce->ops->ioctl), or ""."""
+    if site.effects is None or site.effects.reach != "no-operation":
+        return ""
+    m = re.search(r"line \d+: !(\S+) -> -E\w+ \(no operation\)", site.effects.guard)
+    return m.group(1) if m else "ioctl"
+
+
 def _guard_errno(guard: str) -> str:
     m = re.search(r"-> -(E\w+)", guard)
     return m.group(1) if m else "EINVAL"
@@ -510,9 +527,17 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
             who = f"{callers[0]}()" + (f", {how}," if how else "")
         else:
             who = _join([f"{c}()" + (f" ({through(c)})" if through(c) else "") for c in callers])
-        text.append(f"{who} {verb} an ioctl command "
-                    f"{'it does' if len(callers) == 1 else 'they do'} not know with "
-                    f"{errno_phrase(froms)}.")
+        ops = [_missing_op(s) for s in visible]
+        if all(ops):
+            # uacce's default: the driver behind it answers when it can
+            text.append(f"{who} {verb} an ioctl command "
+                        f"{'it does' if len(callers) == 1 else 'they do'} not handle itself with "
+                        f"{errno_phrase(froms)} when the driver behind it provides no "
+                        f"{_join(sorted(set(ops)))} operation.")
+        else:
+            text.append(f"{who} {verb} an ioctl command "
+                        f"{'it does' if len(callers) == 1 else 'they do'} not know with "
+                        f"{errno_phrase(froms)}.")
         for name in sorted({s.interface for s in visible}):
             named = sorted({c for s in visible if s.interface == name for c in entries(s)})
             handler = _functions_phrase(named) if len(named) == 1 else "each of them"

@@ -347,3 +347,17 @@ def test_atm_dispatch_says_which_commands_need_cap_net_admin() -> None:
     assert ("atm_dev_ioctl() in net/atm/resources.c calls fore200e_ioctl() for a command it has no case "
             "for, and for ATM_SETLOOP, ATM_SETCIRANGE, SONET_GETSTATZ, SONET_SETDIAG, SONET_CLRDIAG and "
             "SONET_SETFRAMING only when the caller has CAP_NET_ADMIN (-EPERM otherwise)") in body
+
+
+def test_a_missing_operation_answer_says_it_is_the_drivers_without_one() -> None:
+    # uacce's default hands the command to the parent driver's ->ioctl();
+    # its -EINVAL answers only when that driver has none (hisi_qm has one).
+    s = _site("drivers/misc/uacce/uacce.c", 103, "uacce_fops_unl_ioctl", "file_operations.unlocked_ioctl",
+              rule="ioctl_default_assign", reach="no-operation",
+              guard="line 103: !uacce->ops->ioctl -> -EINVAL (no operation)")
+    msg = _flat(messages.commit_message("uacce: Return -ENOTTY", [s], {}, ["r"], "A <a@b.c>"))
+    assert ("uacce_fops_unl_ioctl() answers an ioctl command it does not handle itself with -EINVAL "
+            "when the driver behind it provides no uacce->ops->ioctl operation.") in msg
+    assert ("User-visible change only where the driver behind uacce_fops_unl_ioctl() provides no "
+            "uacce->ops->ioctl operation") in msg
+    assert "an unknown command now fails with ENOTTY" not in msg
