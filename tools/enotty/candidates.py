@@ -126,6 +126,14 @@ class Tree:
             self._parsed[rel] = (text, csource.functions(text))
         return self._parsed[rel]
 
+    def body(self, target: Target) -> Body | None:
+        """The body of a target's function with its command parameter, or
+        None when that parameter has no name."""
+        text, funcs = self.parse(target.file)
+        fn = next(f for f in funcs if f.name == target.function)
+        cmd = fn.param_names()[target.cmd_arg]
+        return Body(text, fn, cmd) if cmd else None
+
     def definitions(self, name: str, near: str) -> list[tuple[str, csource.Function]]:
         """Where a called or bound name is defined: in `near` if there
         (static or not), else every non-static definition in the tree."""
@@ -337,17 +345,14 @@ def targets(t: Tree) -> list[Target]:
         target = work.pop()
         if target.depth >= DEPTH:
             continue
-        text, funcs = t.parse(target.file)
-        fn = next(f for f in funcs if f.name == target.function)
-        cmd = fn.param_names()[target.cmd_arg]
-        if not cmd:
+        body = t.body(target)
+        if body is None:
             continue
-        body = Body(text, fn, cmd)
         for callee, index, args in calls_with_command(body):
             for where, callee_fn in t.definitions(callee, target.file):
                 visit(where, callee_fn, index, target.depth + 1)
             for arg in args:                   # callbacks handed to a wrapper
-                if re.fullmatch(r"&?\s*[A-Za-z_]\w*", arg) and arg != cmd:
+                if re.fullmatch(r"&?\s*[A-Za-z_]\w*", arg) and arg != body.cmd:
                     for where, cb in t.definitions(arg.lstrip("& "), target.file):
                         named = command_param(cb)
                         visit(where, cb, named if named >= 0 else index, target.depth + 1)
@@ -362,13 +367,12 @@ def find(root: Path, subdir: str | None = None) -> list[Site]:
     for target in targets(t):
         if not target.file.startswith(prefix):
             continue
-        text, funcs = t.parse(target.file)
-        fn = next(f for f in funcs if f.name == target.function)
-        cmd = fn.param_names()[target.cmd_arg]
-        if not cmd:
+        body = t.body(target)
+        if body is None:
             continue
-        lines = csource.Lines(text)
-        found, _ = sites_in(Body(text, fn, cmd))
+        lines = csource.Lines(body.text)
+        fn = body.fn
+        found, _ = sites_in(body)
         for offset, kind in found:
             line = lines(offset)
             sites.setdefault((target.file, line), Site(target.file, line, fn.name, kind))
