@@ -353,9 +353,17 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         if e is None:
             continue
         if e.visible == "unreachable":
-            out.append(f"No unknown command reaches the changed line of {s.function}(): it "
-                       f"answers -{_guard_errno(e.guard)} first when {_guard_text(e.guard)}; "
-                       "this patch leaves that check alone.")
+            if any(t.file == s.file and t.function == s.function and t.line < s.line for t in visible):
+                # floppy: the converted type guard comes first, the
+                # normaliser after it still rejects the rest
+                out.append(f"In {s.function}() an unknown command that gets past the check this "
+                           f"patch converts still fails with -{_guard_errno(e.guard)} when "
+                           f"{_guard_text(e.guard)}, before the default at line {s.line} (also "
+                           "converted); this patch leaves that check alone.")
+            else:
+                out.append(f"No unknown command reaches the changed line {s.line} of {s.function}(): "
+                           f"it answers -{_guard_errno(e.guard)} first when {_guard_text(e.guard)}; "
+                           "this patch leaves that check alone.")
         elif e.reach == "partly" and not is_leaf(s):
             checked.setdefault(_guard_errno(e.guard), []).append((s.function, _guard_text(e.guard)))
         if e.branches not in ("all", "unknown"):

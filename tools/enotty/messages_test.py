@@ -80,10 +80,26 @@ def test_floppy_effects_are_told_not_hidden() -> None:
                       "with -EINVAL.") == 1
     assert ("an unknown command now fails with ENOTTY instead of EINVAL for 32-bit callers on a "
             "64-bit kernel (the compat ioctl path)") in body
-    assert ("No unknown command reaches the changed line of fd_locked_ioctl(): it answers -EINVAL first "
-            "when `!((cmd & 0xff00) == 0x0200)` (line 3425) or `normalize_ioctl(&cmd, &size)` fails "
+    assert ("No unknown command reaches the changed line 3564 of fd_locked_ioctl(): it answers -EINVAL "
+            "first when `!((cmd & 0xff00) == 0x0200)` (line 3425) or `normalize_ioctl(&cmd, &size)` fails "
             "(line 3430)") in body
     assert "rules a and b;" in body
+
+
+def test_a_converted_guard_before_a_check_that_still_answers() -> None:
+    # 6.12's floppy with the type guard converted: native commands of
+    # another type now get ENOTTY; those of type 0x02 that the table lacks
+    # still get EINVAL from normalize_ioctl(), which comes after the guard.
+    guard = _site("drivers/block/floppy.c", 3426, "fd_locked_ioctl", "block_device_operations.ioctl",
+                  rule="ioctl_ioc_guard", paths="native")
+    native = _site("drivers/block/floppy.c", 3564, "fd_locked_ioctl", "block_device_operations.ioctl",
+                   paths="native", reach="no", visible="unreachable",
+                   guard="line 3430: normalize_ioctl(&cmd, &size) -> -EINVAL (command normaliser)")
+    body = _flat(messages.commit_message("s", [guard, native], {}, ["a"], "A <a@b.c>"))
+    assert ("In fd_locked_ioctl() an unknown command that gets past the check this patch converts "
+            "still fails with -EINVAL when `normalize_ioctl(&cmd, &size)` fails (line 3430), before "
+            "the default at line 3564 (also converted)") in body
+    assert "No unknown command reaches" not in body
 
 
 def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
