@@ -210,9 +210,17 @@ def enotty_lookup(file, fn):
         struct, field = iface.split(".")
         return iface, ENOTTY_INTERFACES[(struct, field)][0]
     helper = enotty_helpers.get(file, {}).get(fn)
-    if helper is not None and fn in enotty_static.get(file, ()):
-        return helper
-    return enotty_fact(file, fn)
+    if helper is None or fn not in enotty_static.get(file, ()):
+        return enotty_fact(file, fn)
+    # A helper the file hands on only from its compat handler may also be
+    # reached natively from a caller this file does not see as a dispatch
+    # (hpet_ioctl() adjusts the value): the facts know both; the first
+    # table row wins, as for a handler of two interfaces.
+    fact = enotty_fact(file, fn)
+    if fact is not None and enotty_to(fact[0]) == enotty_to(helper[0]) and fact[1] == helper[1] \
+            and ENOTTY_ORDER.index(fact[0]) < ENOTTY_ORDER.index(helper[0]):
+        return fact
+    return helper
 
 
 def enotty_read_facts(path):
@@ -233,7 +241,12 @@ def enotty_read_facts(path):
             if fn in ENOTTY_KEPT_HOOKS:
                 continue
             name = os.path.normpath(file)
-            enotty_fact_rows.setdefault(name, {}).setdefault(fn, (iface, int(index)))
+            # One function, two interfaces (rfcomm_dev_ioctl() under
+            # proto_ops.ioctl and .compat_ioctl): the first table row wins.
+            rows = enotty_fact_rows.setdefault(name, {})
+            old = rows.get(fn)
+            if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old[0]):
+                rows[fn] = (iface, int(index))
 
 
 def enotty_fact(file, fn):

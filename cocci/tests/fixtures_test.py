@@ -215,3 +215,14 @@ def test_facts_add_targets_from_other_files(tmp_path, c):
     assert lines == changed_lines(c.read_text(), expected(c)) != set()
     assert site_lines(run_spatch(rules.rule_file(), ["patch", "tsv"], without, in_place=True)) == []
     assert (without / c.name).read_text() == c.read_text()
+
+
+def test_a_target_of_two_interfaces_is_named_by_the_first_table_row(tmp_path):
+    """rfcomm_dev_ioctl(): the facts list it under proto_ops.compat_ioctl
+    before proto_ops.ioctl; the site names the native interface, so the
+    effects do not call the change compat-only."""
+    folder = tmp_path / "two"
+    folder.mkdir()
+    shutil.copy(FACTS / "two_interfaces.c", folder / "two_interfaces.c")
+    out = run_spatch(rules.rule_file(), ["tsv", f"enotty_facts={FACTS / 'facts.tsv'}"], folder, in_place=False)
+    assert [f[4] for f in site_lines(out)] == ["proto_ops.ioctl"]
