@@ -174,11 +174,18 @@ def depth_profile(code: str, start: int, end: int) -> list[int]:
     return out
 
 
+_LABEL = re.compile(r"\b(?:case\b[^:;{}]*|default\s*):(?!:)")
+
+
 def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
-    """Whether every block open at pos is still open at anchor (start: body '{')."""
+    """Whether every block open at pos is still open at anchor (start: body
+    '{'), and no case label of the same block lies between them: a check
+    under `case LOOP_SET_BLOCK_SIZE:` is not on the way to `default:`."""
     prof = depth_profile(code, start, anchor + 1)
     d = prof[pos - start]
-    return min(prof[pos - start:]) >= d
+    if min(prof[pos - start:]) < d:
+        return False
+    return not any(prof[m.start() - start] == d for m in _LABEL.finditer(code, pos, anchor))
 
 
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:

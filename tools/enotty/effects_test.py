@@ -338,3 +338,21 @@ def test_an_answer_only_a_driver_without_the_operation_gets(tmp_path, body, op):
         assert f"!{op} -> -EINVAL (no operation)" in got.guard
     else:
         assert got.reach == "yes" and got.guard == "-"
+
+
+def test_a_check_under_another_case_label_is_not_on_the_way(tmp_path):
+    """loop: lo_ioctl() checks the open mode under case LOOP_SET_BLOCK_SIZE:
+    only; an unknown command reaches lo_simple_ioctl() from default: with no
+    check, so the helper's site is reached, not 'partly'."""
+    text = ("static int lo_simple_ioctl(struct loop_device *lo, unsigned int cmd, unsigned long arg)\n{\n"
+            "\tswitch (cmd) {\n\tcase LOOP_SET_CAPACITY:\n\t\treturn 0;\n\tdefault:\n"
+            "\t\treturn -EINVAL;\n\t}\n}\n\n"
+            "static int lo_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,\n"
+            "\t\t    unsigned long arg)\n{\n\tswitch (cmd) {\n\tcase LOOP_SET_BLOCK_SIZE:\n"
+            "\t\tif (!(mode & BLK_OPEN_WRITE) && !capable(CAP_SYS_ADMIN))\n\t\t\treturn -EPERM;\n"
+            "\t\treturn lo_set_block_size(bdev, arg);\n\tdefault:\n"
+            "\t\treturn lo_simple_ioctl(bdev->bd_disk->private_data, cmd, arg);\n\t}\n}\n")
+    (tmp_path / "loop.c").write_text(text)
+    s = site("loop.c", 7, "lo_simple_ioctl", "block_device_operations.ioctl")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert (got.reach, got.guard) == ("yes", "-")

@@ -365,7 +365,10 @@ def effects_sentences(sites: list[Site]) -> list[str]:
                            f"it answers -{_guard_errno(e.guard)} first when {_guard_text(e.guard)}; "
                            "this patch leaves that check alone.")
         elif e.reach == "partly" and not is_leaf(s):
-            checked.setdefault(_guard_errno(e.guard), []).append((s.function, _guard_text(e.guard)))
+            # each errno with its own checks: tosh_ioctl()'s `!argp` answers
+            # -EINVAL, its copy_from_user() -EFAULT
+            for errno, guard in _guards_by_errno(e.guard).items():
+                checked.setdefault(errno, []).append((s.function, _guard_text(guard)))
         if e.branches not in ("all", "unknown"):
             out.append(f"In {s.function}() the {e.branches}; this patch does not change it.")
         if not is_leaf(s):
@@ -379,13 +382,16 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             path, _, rest = e.fallback.partition(": ")
             who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
             out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {rest}.")
+    # The check may sit in the function or in the caller that hands it the
+    # command (mtip_block_ioctl() for mtip_hw_ioctl()): say what a command
+    # on its way to the function gets, not which function answers.
     for errno, checks in checked.items():
         if len(checks) == 1:
-            out.append(f"{checks[0][0]}() still answers -{errno} to any command first when "
-                       f"{checks[0][1]}.")
+            out.append(f"A command on its way to {checks[0][0]}() still fails with -{errno} first "
+                       f"when {checks[0][1]}.")
         else:
-            out.append(f"{_functions_phrase([f for f, _ in checks])} still answer -{errno} to any "
-                       "command first, each when its check before the dispatch holds: " +
+            out.append(f"A command on its way to {_functions_phrase([f for f, _ in checks])} still "
+                       f"fails with -{errno} first, each when its check before the dispatch holds: " +
                        "; ".join(f"{f}() {text}" for f, text in checks) + ".")
     if len(uncased) == 1:
         (function, names), = uncased.items()
@@ -459,6 +465,14 @@ def _missing_op(site: Site) -> str:
         return ""
     m = re.search(r"line \d+: !(\S+) -> -E\w+ \(no operation\)", site.effects.guard)
     return m.group(1) if m else "ioctl"
+
+
+def _guards_by_errno(guard: str) -> dict[str, str]:
+    """The '; '-joined guard cell split by the errno each check answers."""
+    out: dict[str, list[str]] = {}
+    for g in (g.strip() for g in guard.split(";") if g.strip()):
+        out.setdefault(_guard_errno(g), []).append(g)
+    return {errno: "; ".join(gs) for errno, gs in out.items()}
 
 
 def _guard_errno(guard: str) -> str:

@@ -135,7 +135,7 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
     assert "the #else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 1834" in body
     diu = _site("d.c", 1, "fsl_x_ioctl", "fb_ops.fb_ioctl", reach="partly",
                 guard="line 1277: !arg -> -EINVAL (argument check)")
-    assert "fsl_x_ioctl() still answers -EINVAL to any command first when `!arg` (line 1277)." in \
+    assert "A command on its way to fsl_x_ioctl() still fails with -EINVAL first when `!arg` (line 1277)." in \
         _flat(messages.user_visible([diu]))
 
 
@@ -331,8 +331,8 @@ def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
                    guard=f"line {g}: !rcu_access_pointer({v}->chip) -> -ENODEV (state check)")
              for n, f, g, v in ((258, "linehandle_ioctl", 213, "lh"), (2620, "gpio_ioctl", 2594, "gdev"))]
     body = _flat(messages.user_visible(sites))
-    assert ("linehandle_ioctl() and gpio_ioctl() still answer -ENODEV to any command first, each when "
-            "its check before the dispatch holds: linehandle_ioctl() `!rcu_access_pointer(lh->chip)` "
+    assert ("A command on its way to linehandle_ioctl() and gpio_ioctl() still fails with -ENODEV first, "
+            "each when its check before the dispatch holds: linehandle_ioctl() `!rcu_access_pointer(lh->chip)` "
             "(line 213); gpio_ioctl() `!rcu_access_pointer(gdev->chip)` (line 2594).") in body
 
 
@@ -377,3 +377,14 @@ def test_a_missing_operation_answer_says_it_is_the_drivers_without_one() -> None
     assert ("User-visible change only where the driver behind uacce_fops_unl_ioctl() provides no "
             "uacce->ops->ioctl operation") in msg
     assert "an unknown command now fails with ENOTTY" not in msg
+
+
+def test_checks_before_the_dispatch_are_said_with_their_own_errno() -> None:
+    # toshiba: `!argp` answers -EINVAL, a failed copy_from_user() -EFAULT
+    s = _site("drivers/char/toshiba.c", 278, "tosh_ioctl", "file_operations.unlocked_ioctl", reach="partly",
+              guard="line 250: !argp -> -EINVAL (argument check); "
+                    "line 254: copy_from_user(&regs, argp, sizeof(SMMRegisters)) -> -EFAULT (argument check)")
+    body = _flat(messages.user_visible([s]))
+    assert "still fails with -EINVAL first when `!argp` (line 250)." in body
+    assert ("still fails with -EFAULT first when `copy_from_user(&regs, argp, sizeof(SMMRegisters))` "
+            "(line 254).") in body

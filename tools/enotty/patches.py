@@ -118,7 +118,8 @@ def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[st
 
 
 def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], spatch: str,
-                command: str, version: str, no_build: bool, audited: int | None) -> str:
+                command: str, version: str, no_build: bool, audited: int | None,
+                cleanups_audited: int = 0) -> str:
     plan = run.plan
     s = [site for v in accepted for site in v.patch.plan.sites]
     behavioural = [v for v in accepted if not v.patch.plan.cleanup]
@@ -164,6 +165,9 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
         tested.append(f"- booted in QEMU (x86_64) before and after: {audited} of "
                       f"{series.count(len(behavioural), 'patch')} measured, see each patch's"
                       " \"Tested in QEMU\" line")
+    elif audited == 0 and cleanups_audited:
+        tested.append("- booted in QEMU (x86_64) before and after: only the cleanup patch's drivers"
+                      " are reached, and their answer does not change, as it says")
     elif audited == 0:
         tested.append("- not measured in a running kernel: make audit reaches none of these drivers"
                       " in an x86_64 QEMU guest (its AUDIT.md says why)")
@@ -331,10 +335,14 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                 if not accepted:
                     continue
                 audited = None
+                cleanups_audited = 0
                 if audit is not None:
                     audited = 0
                     for v in accepted:
                         if v.patch.plan.cleanup:
+                            # measured too (no change, as it says), but it
+                            # carries no tested line
+                            cleanups_audited += bool(_audit_rows(audit, run.plan.name, v.patch.filename))
                             continue
                         line = messages.tested_line(_audit_rows(audit, run.plan.name, v.patch.filename),
                                                     v.patch.filename)
@@ -347,7 +355,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                 run.to = _union([v.patch.to for v in accepted])
                 run.cc = _union([v.patch.cc for v in accepted], run.to)
                 subj = messages.subject(titles[run.plan.name], [s for v in accepted for s in v.patch.plan.sites])
-                blurb = cover_blurb(run, accepted, rule_names, spatch, cmdline, version, no_build, audited)
+                blurb = cover_blurb(run, accepted, rule_names, spatch, cmdline, version, no_build, audited,
+                                    cleanups_audited)
                 for v in accepted:
                     v.patch.filename = ""
                 run.written = series.write(root, run.plan, [v.patch for v in accepted], ident,
