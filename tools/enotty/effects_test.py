@@ -356,3 +356,18 @@ def test_a_check_under_another_case_label_is_not_on_the_way(tmp_path):
     s = site("loop.c", 7, "lo_simple_ioctl", "block_device_operations.ioctl")
     got = effects.analyse_sites([s], tmp_path)[s]
     assert (got.reach, got.guard) == ("yes", "-")
+
+
+def test_a_line_of_one_configuration_only_says_which(tmp_path):
+    """drivers/atm/he.c: the #else branch of #ifdef CONFIG_ATM_HE_USE_SUNI
+    answers -EINVAL, the #ifdef one hands the command to the PHY."""
+    text = ("static int he_ioctl(struct atm_dev *atm_dev, unsigned int cmd, void __user *arg)\n{\n"
+            "\tint err = 0;\n\n\tswitch (cmd) {\n\tcase HE_GET_REG:\n\t\treturn he_get_reg(arg);\n"
+            "\tdefault:\n#ifdef CONFIG_ATM_HE_USE_SUNI\n\t\tif (atm_dev->phy && atm_dev->phy->ioctl)\n"
+            "\t\t\terr = atm_dev->phy->ioctl(atm_dev, cmd, arg);\n#else /* CONFIG_ATM_HE_USE_SUNI */\n"
+            "\t\terr = -EINVAL;\n#endif /* CONFIG_ATM_HE_USE_SUNI */\n\t\tbreak;\n\t}\n\treturn err;\n}\n")
+    (tmp_path / "he.c").write_text(text)
+    s = site("he.c", 13, "he_ioctl", "atmdev_ops.ioctl", rule="ioctl_default_assign")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.branches == ("only with CONFIG_ATM_HE_USE_SUNI=n (the other branch of "
+                            "#ifdef CONFIG_ATM_HE_USE_SUNI answers otherwise)")

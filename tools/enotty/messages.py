@@ -369,7 +369,9 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             # -EINVAL, its copy_from_user() -EFAULT
             for errno, guard in _guards_by_errno(e.guard).items():
                 checked.setdefault(errno, []).append((s.function, _guard_text(guard)))
-        if e.branches not in ("all", "unknown"):
+        if e.branches.startswith("only with "):
+            out.append(f"The changed line of {s.function}() is built {e.branches}.")
+        elif e.branches not in ("all", "unknown"):
             out.append(f"In {s.function}() the {e.branches}; this patch does not change it.")
         if not is_leaf(s):
             always, conditional = uncased_sentences(s.function, e.uncased)
