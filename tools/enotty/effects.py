@@ -828,15 +828,46 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
     return False
 
 
-def compat_paths(cf: CFile, fn: Function, site: Site) -> str:
+def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
     """Which ioctl syscalls bring an unknown command to the site's function."""
     verdict = _compat_paths(cf, fn, site)
+    if verdict == "unknown" and tree is not None:
+        # A helper whose ops table is in another file of its folder
+        # (rfcomm_dev_ioctl() in rfcomm/tty.c, called from rfcomm/sock.c's
+        # .ioctl, which its .compat_ioctl calls too): judge from the caller.
+        verdict = _paths_from_sibling_callers(tree, cf, fn, site)
     if site.interface == "proto_ops.ioctl" and verdict in ("native", "unknown"):
         # compat_sock_ioctl_trans() in net/socket.c hands the SIOC* commands
         # it knows to sock_do_ioctl(), and so to ops->ioctl, whatever the
         # protocol's own .compat_ioctl does with the rest.
         return "native+SIOC-compat"
     return verdict
+
+
+def _paths_from_sibling_callers(tree: "Tree", cf: CFile, fn: Function, site: Site) -> str:
+    folder = os.path.dirname(cf.path)
+    found = set()
+    try:
+        names = sorted(os.listdir(tree.root / folder))
+    except OSError:
+        return "unknown"
+    call = re.compile(r"\b%s\s*\(" % re.escape(fn.name))
+    for name in names:
+        rel = os.path.join(folder, name)
+        if not name.endswith(".c") or rel == site.file:
+            continue
+        other = tree.file(rel)
+        if other is None or not call.search(other.code):
+            continue
+        defined = functions(other)
+        for m in call.finditer(other.code):
+            caller = next((f for f in defined if f.body < m.start() < f.end), None)
+            if caller is not None:
+                found.add(_compat_paths(other, caller, site))
+    for verdict in ("both", "native", "compat"):
+        if verdict in found:
+            return verdict
+    return "unknown"
 
 
 def _compat_paths(cf: CFile, fn: Function, site: Site) -> str:
@@ -958,7 +989,7 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     else:
         visible = "yes"
     return Effects(
-        paths=compat_paths(cf, fn, site), reach=reach, guard=guard,
+        paths=compat_paths(cf, fn, site, tree), reach=reach, guard=guard,
         branches=twin_branches(cf, fn, site.line, converted),
         uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
         forward=forward(site), fallback=fallback(cf, fn, site), visible=visible,

@@ -371,3 +371,24 @@ def test_a_line_of_one_configuration_only_says_which(tmp_path):
     got = effects.analyse_sites([s], tmp_path)[s]
     assert got.branches == ("only with CONFIG_ATM_HE_USE_SUNI=n (the other branch of "
                             "#ifdef CONFIG_ATM_HE_USE_SUNI answers otherwise)")
+
+
+def test_a_helper_bound_in_another_file_of_its_folder_takes_its_callers_paths(tmp_path):
+    """rfcomm_dev_ioctl() (rfcomm/tty.c) is called from rfcomm/sock.c's
+    .ioctl, which its .compat_ioctl calls too: both paths reach it."""
+    (tmp_path / "rfcomm").mkdir()
+    (tmp_path / "rfcomm" / "tty.c").write_text(
+        "int rfcomm_dev_ioctl(struct sock *sk, unsigned int cmd, void __user *arg)\n{\n"
+        "\tswitch (cmd) {\n\tcase RFCOMMCREATEDEV:\n\t\treturn rfcomm_create_dev(sk, arg);\n\t}\n\n"
+        "\treturn -EINVAL;\n}\n")
+    (tmp_path / "rfcomm" / "sock.c").write_text(
+        "static int rfcomm_sock_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)\n{\n"
+        "\tint err = bt_sock_ioctl(sock, cmd, arg);\n\n\tif (err == -ENOIOCTLCMD)\n"
+        "\t\terr = rfcomm_dev_ioctl(sock->sk, cmd, (void __user *)arg);\n\treturn err;\n}\n\n"
+        "static int rfcomm_sock_compat_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)\n{\n"
+        "\treturn rfcomm_sock_ioctl(sock, cmd, (unsigned long)compat_ptr(arg));\n}\n\n"
+        "static const struct proto_ops rfcomm_sock_ops = {\n\t.ioctl\t\t= rfcomm_sock_ioctl,\n"
+        "\t.compat_ioctl\t= rfcomm_sock_compat_ioctl,\n};\n")
+    s = site("rfcomm/tty.c", 8, "rfcomm_dev_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
+             rule="ioctl_switch_no_default")
+    assert effects.analyse_sites([s], tmp_path)[s].paths == "both"
