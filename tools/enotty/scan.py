@@ -731,7 +731,7 @@ def _batches(candidates: list[Candidate], jobs: int) -> list[list[Candidate]]:
     """Largest files first (the long ones start early); batches small enough
     that every worker gets several, large enough to amortise spatch start-up."""
     ordered = sorted(candidates, key=lambda c: (-c.size, c.rel))
-    size = max(1, min(16, -(-len(ordered) // (jobs * 2))))   # ceil
+    size = max(1, min(48, -(-len(ordered) // (jobs * 2))))   # ceil
     return [ordered[i:i + size] for i in range(0, len(ordered), size)]
 
 
