@@ -442,10 +442,10 @@ def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> st
                 if m and n not in converted:
                     return (f"{directive.split()[0]} branch (of {group[0][2]}) keeps "
                             f"-{m.group(1)} at line {n}")
-        other = [b for b in group if b != mine[0]]
+        twins = [b for b in group if b != mine[0]]
         answers_too = any(n in converted or re.search(
             r"(?:return|=)\s*-\s*E(?:INVAL|NOSYS|NOIOCTLCMD|NOTTY)\b", cf.line_text(n))
-            for a, b, _d in other for n in range(a + 1, b))
+            for a, b, _d in twins for n in range(a + 1, b))
         if len(group) == 2 and group[1][2].startswith("#else") and not answers_too:
             # he_ioctl(): the #ifdef CONFIG_ATM_HE_USE_SUNI branch hands the
             # command to the PHY, the #else one answers -EINVAL: the change
