@@ -942,8 +942,9 @@ def enotty_command_test(cond, cmd, kind):
       "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N
              || _IOC_DIR(cmd) != D || ...
              _IOC_TYPE(cmd) != M && cmd != A && ...
-             (cmd & 0xff00) != M, !((cmd & 0xff00) == M), cmd, cmd != 0
-    Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
+             (cmd & 0xff00) != M, !((cmd & 0xff00) == M)
+    Not if (cmd): it refuses the known commands too (atomisp disables
+    all its private ioctls that way).  Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
     such a test."""
     if cmd is None:
         # A constraint sees no inherited names: the command parameter of
@@ -980,10 +981,7 @@ def enotty_command_test(cond, cmd, kind):
              ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
              ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr,
              masked + r"\s*!=\s*" + ENOTTY_OPERAND,
-             r"!\s*\(\s*" + masked + r"\s*==\s*" + ENOTTY_OPERAND + r"\s*\)",
-             # every command but 0: if (cmd) return -EINVAL; (a private-
-             # ioctl hook that refuses them all, drivers/staging/media/atomisp)
-             c, c + r"\s*!=\s*0"]
+             r"!\s*\(\s*" + masked + r"\s*==\s*" + ENOTTY_OPERAND + r"\s*\)"]
     ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
 
     def guard(p):
@@ -1615,7 +1613,7 @@ enotty_claim(p, fn, err, "ioctl_if_chain")
 
 // Guards that reject a foreign command before the dispatch (also under
 // unlikely()): if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
-// Also (cmd & 0xff00) != 0x0200, and if (cmd): every command but 0.
+// Also the type masked in place: (cmd & 0xff00) != 0x0200 (floppy).
 @ig exists@
 identifier enotty_target.fn, err = {EINVAL, ENOSYS};
 expression C : script:python () { enotty_command_test(C, None, "_IOC") };

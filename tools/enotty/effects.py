@@ -844,26 +844,40 @@ def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None
     return verdict
 
 
-def _paths_from_sibling_callers(tree: "Tree", cf: CFile, fn: Function, site: Site) -> str:
+def _in_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> list[tuple[CFile, Function]]:
+    """Other .c files of the site's folder that bind fn in an ops table
+    (cxlflash/main.c: .ioctl = cxlflash_ioctl, defined in superpipe.c) or
+    call it (rfcomm/sock.c calls rfcomm/tty.c's rfcomm_dev_ioctl()), each
+    with the function to judge there: fn itself, or its caller."""
     folder = os.path.dirname(cf.path)
-    found = set()
     try:
         names = sorted(os.listdir(tree.root / folder))
     except OSError:
-        return "unknown"
+        return []
+    member = re.escape(site.interface.partition(".")[2])
+    bound = re.compile(r"\.\s*%s\s*=\s*&?\s*%s\b" % (member, re.escape(fn.name)))
     call = re.compile(r"\b%s\s*\(" % re.escape(fn.name))
+    out = []
     for name in names:
         rel = os.path.join(folder, name)
         if not name.endswith(".c") or rel == site.file:
             continue
         other = tree.file(rel)
-        if other is None or not call.search(other.code):
+        if other is None:
             continue
-        defined = functions(other)
+        if bound.search(other.code):
+            out.append((other, Function(fn.name, -1, fn.params, -1, -1)))
+            continue
+        defined = functions(other) if call.search(other.code) else []
         for m in call.finditer(other.code):
             caller = next((f for f in defined if f.body < m.start() < f.end), None)
             if caller is not None:
-                found.add(_compat_paths(other, caller, site))
+                out.append((other, caller))
+    return out
+
+
+def _paths_from_sibling_callers(tree: "Tree", cf: CFile, fn: Function, site: Site) -> str:
+    found = {_compat_paths(other, f, site) for other, f in _in_siblings(tree, cf, fn, site)}
     for verdict in ("both", "native", "compat"):
         if verdict in found:
             return verdict
@@ -922,13 +936,17 @@ CORE_FALLBACKS = {
 }
 
 
-def fallback(cf: CFile, fn: Function, site: Site) -> str:
+def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
     spec = CORE_FALLBACKS.get(site.interface)
     if not spec:
         return "-"
     missing, path, where = spec
     member = site.interface.partition(".")[2]
     blocks = initialisers(cf, member, chain(cf, fn.name))
+    if not blocks and tree is not None:
+        # the ops table in another file of the folder (cxlflash/main.c)
+        for other, f in _in_siblings(tree, cf, fn, site):
+            blocks += initialisers(other, member, chain(other, f.name) | {f.name})
     if not blocks:
         return "unknown"
     if any(re.search(r"\.\s*%s\s*=" % missing, b) for b in blocks):
@@ -992,7 +1010,7 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
         paths=compat_paths(cf, fn, site, tree), reach=reach, guard=guard,
         branches=twin_branches(cf, fn, site.line, converted),
         uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
-        forward=forward(site), fallback=fallback(cf, fn, site), visible=visible,
+        forward=forward(site), fallback=fallback(cf, fn, site, tree), visible=visible,
         entry=entry(cf, fn, site))
 
 

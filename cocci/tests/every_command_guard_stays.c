@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // A private-ioctl hook that refuses every command but 0 before its switch
 // (drivers/staging/media/atomisp: "Disable all private IOCTLs for now!"):
-// that guard is what an unknown command gets.
+// the guard answers the known commands too, so it stays; the default
+// behind it converts like any other (the effects call it unreachable).
 #include <media/v4l2-ioctl.h>
 
 static long cam_vidioc_default(struct file *file, void *fh, bool valid_prio,
@@ -9,13 +10,13 @@ static long cam_vidioc_default(struct file *file, void *fh, bool valid_prio,
 {
 	/* Disable all private IOCTLs for now! */
 	if (cmd)
-		return -ENOTTY;
+		return -EINVAL;
 
 	switch (cmd) {
 	case CAM_IOC_G_STATS:
 		return cam_g_stats(file, arg);
 	default:
-		return -ENOTTY;
+		return -EINVAL;
 	}
 }
 
