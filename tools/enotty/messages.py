@@ -387,7 +387,13 @@ def effects_sentences(sites: list[Site]) -> list[str]:
     # The check may sit in the function or in the caller that hands it the
     # command (mtip_block_ioctl() for mtip_hw_ioctl()): say what a command
     # on its way to the function gets, not which function answers.
-    for errno, checks in checked.items():
+    for errno, found in checked.items():
+        # several sites of one function share its checks: say them once
+        merged: dict[str, list[str]] = {}
+        for function, text in found:
+            if text not in merged.setdefault(function, []):
+                merged[function].append(text)
+        checks = [(function, " or ".join(texts)) for function, texts in merged.items()]
         if len(checks) == 1:
             out.append(f"A command on its way to {checks[0][0]}() still fails with -{errno} first "
                        f"when {checks[0][1]}.")

@@ -388,3 +388,14 @@ def test_checks_before_the_dispatch_are_said_with_their_own_errno() -> None:
     assert "still fails with -EINVAL first when `!argp` (line 250)." in body
     assert ("still fails with -EFAULT first when `copy_from_user(&regs, argp, sizeof(SMMRegisters))` "
             "(line 254).") in body
+
+
+def test_the_checks_of_several_sites_of_one_function_are_said_once() -> None:
+    # usblp_ioctl(): three converted guards, one `!usblp->present` check
+    sites = [_site("drivers/usb/class/usblp.c", n, "usblp_ioctl", "file_operations.unlocked_ioctl",
+                   rule="ioctl_ioc_guard", reach="partly",
+                   guard="line 529: !usblp->present -> -ENODEV (state check)") for n in (544, 591, 678)]
+    body = _flat(messages.user_visible(sites))
+    assert ("A command on its way to usblp_ioctl() still fails with -ENODEV first when "
+            "`!usblp->present` (line 529).") in body
+    assert body.count("line 529") == 1
