@@ -835,7 +835,7 @@ def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None
         # A helper whose ops table is in another file of its folder
         # (rfcomm_dev_ioctl() in rfcomm/tty.c, called from rfcomm/sock.c's
         # .ioctl, which its .compat_ioctl calls too): judge from the caller.
-        verdict = _paths_from_sibling_callers(tree, cf, fn, site)
+        verdict = _paths_from_siblings(tree, cf, fn, site)
     if site.interface == "proto_ops.ioctl" and verdict in ("native", "unknown"):
         # compat_sock_ioctl_trans() in net/socket.c hands the SIOC* commands
         # it knows to sock_do_ioctl(), and so to ops->ioctl, whatever the
@@ -868,15 +868,12 @@ def _in_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> list[tupl
         if bound.search(other.code):
             out.append((other, Function(fn.name, -1, fn.params, -1, -1)))
             continue
-        defined = functions(other) if call.search(other.code) else []
-        for m in call.finditer(other.code):
-            caller = next((f for f in defined if f.body < m.start() < f.end), None)
-            if caller is not None:
-                out.append((other, caller))
+        if call.search(other.code):
+            out += [(other, caller) for caller, _offset in callers(other, fn.name)]
     return out
 
 
-def _paths_from_sibling_callers(tree: "Tree", cf: CFile, fn: Function, site: Site) -> str:
+def _paths_from_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> str:
     found = {_compat_paths(other, f, site) for other, f in _in_siblings(tree, cf, fn, site)}
     for verdict in ("both", "native", "compat"):
         if verdict in found:
