@@ -8,6 +8,7 @@
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
 #   make audit [KDIR=DIR] [SERIES=all|NAME] [OUT=DIR] [MUTANT=einval|untouched]  QEMU before/after
 #   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
+#   make coccicheck-modes [KDIR=DIR] [M=SUBDIR] [MODES=patch,report,context,org]  the rule file alone
 
 PYTHON  ?= /usr/bin/python3
 PY       = PYTHONPATH=$(CURDIR)/tools $(PYTHON)
@@ -19,11 +20,11 @@ opt = $(if $($(1)),$(2) '$($(1))')
 # FACTS=0: skip phase 1 (handlers and helpers found across files).
 SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout) $(if $(filter 0,$(FACTS)),--no-facts)
 
-.PHONY: all help report patches mailout bench verify-generated qemu-test audit check
+.PHONY: all help report patches mailout bench coccicheck-modes verify-generated qemu-test audit check
 
 all: help
 help:
-	@sed -n '4,11s/^# \{0,1\}//p' Makefile
+	@sed -n '4,12s/^# \{0,1\}//p' Makefile
 
 report:
 	@$(PKGS) report
@@ -44,6 +45,13 @@ bench:
 	@$(ENOTTY) bench $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,JOBS,--jobs) $(if $(NO_COCCICHECK),--no-coccicheck) \
 		$(if $(filter 0,$(FACTS)),--no-facts) \
 		$(call opt,COCCICHECK_TIMEOUT,--coccicheck-timeout)
+
+# The rule file alone under the kernel's make coccicheck, in each mode; its
+# sites compared with the scan's.  TIMEOUT= seconds per mode.
+coccicheck-modes:
+	@$(PKGS) patches
+	@$(ENOTTY) coccicheck $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,MODES,--modes) \
+		$(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout)
 
 verify-generated:
 	@$(PKGS) patches

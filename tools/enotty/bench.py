@@ -20,10 +20,7 @@ and says nothing about it) and the time relative to the cold scan.
 """
 from __future__ import annotations
 
-import os
 import shlex
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from . import rules, scan, tree
+from . import coccicheck, rules, scan, tree
 from .requests import BenchRequest
 from .sites import is_site_line
-from .worktree import WorkTree, kbuild_env
+from .worktree import WorkTree
 
 
 @dataclass(frozen=True)
@@ -60,41 +57,12 @@ def coccicheck_flags(scan_options: Sequence[str], file_options: Sequence[str],
     return rest + ["--macro-file-builtins", str(macro_file), "--timeout", str(timeout)]
 
 
-def coccicheck_command(copy: Path, cocci: Path, subdir: str | None, jobs: int,
-                       spflags: Sequence[str]) -> list[str]:
-    cmd = ["make", "-C", str(copy), "coccicheck", "MODE=patch", f"J={jobs}", f"COCCI={cocci}",
-           "SPFLAGS=" + " ".join(spflags)]
-    if subdir:
-        cmd.append(f"M={subdir}")
-    return cmd
-
-
 def table(rows: list[Row]) -> str:
     base = rows[0].seconds or 1e-9
     lines = [f"{'run':<12} {'wall s':>9} {'files parsed':>13} {'x cold':>8}  note"]
     for r in rows:
         lines.append(f"{r.name:<12} {r.seconds:>9.1f} {r.files:>13} {r.seconds / base:>8.2f}  {r.note}")
     return "\n".join(lines)
-
-
-def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]:
-    """Run cmd in its own process group; (exit status, stdout), or (None,
-    stdout so far) when it ran out of time: then the whole group (make and
-    its spatch workers) is killed."""
-    with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, text=True,
-                                env=kbuild_env(), start_new_session=True)
-        code: int | None = None
-        try:
-            code = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pass
-        finally:
-            if proc.returncode is None:     # timed out, or ^C: stop make and spatch
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        out.seek(0)
-        return code, out.read()
 
 
 def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
@@ -108,10 +76,10 @@ def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
                                scan.DEFAULT_TIMEOUT)
     copy = WorkTree(root, tmp / "tree")
     copy.ensure()
-    cmd = coccicheck_command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags)
+    cmd = coccicheck.command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags)
     print(f"enotty: bench coccicheck: {shlex.join(cmd)}", file=sys.stderr)
     t0 = time.monotonic()
-    code, out = run_limited(cmd, req.coccicheck_timeout)
+    code, out = coccicheck.run_limited(cmd, req.coccicheck_timeout)
     seconds = time.monotonic() - t0
     c_files = sum(1 for _ in scope.rglob("*.c"))
     if code is None:

@@ -3,7 +3,6 @@ small coccicheck run."""
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -12,14 +11,6 @@ from enotty import bench, rules, scan, tree
 from enotty.requests import BenchRequest
 
 DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
-
-
-def test_coccicheck_command(tmp_path: Path) -> None:
-    cmd = bench.coccicheck_command(tmp_path / "tree", tmp_path / "r.cocci", "drivers/watchdog", 3,
-                                   ["-D", "tsv", "--timeout", "120"])
-    assert cmd == ["make", "-C", str(tmp_path / "tree"), "coccicheck", "MODE=patch", "J=3",
-                   f"COCCI={tmp_path / 'r.cocci'}", "SPFLAGS=-D tsv --timeout 120", "M=drivers/watchdog"]
-    assert "M=" not in " ".join(bench.coccicheck_command(tmp_path, tmp_path / "r.cocci", None, 1, []))
 
 
 def test_coccicheck_gets_exactly_the_scans_options(tmp_path: Path) -> None:
@@ -71,15 +62,3 @@ def test_REAL_COCCICHECK_finds_the_scans_sites_with_its_options() -> None:
     assert cocci.note == "exit 0, diff for 1 files, 1 sites", cocci.note
     after = (DEFAULT / "security" / "loadpin" / "loadpin.c").stat()
     assert (after.st_mtime_ns, after.st_ino) == (before.st_mtime_ns, before.st_ino)
-
-
-def test_run_limited_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
-    marker = tmp_path / "child-still-ran"
-    # A parent that starts a child and waits, like make and its spatch workers.
-    cmd = ["sh", "-c", f"(sleep 2; touch {marker}) & wait"]
-    code, _ = bench.run_limited(cmd, 0.5)
-    assert code is None
-    time.sleep(2.5)
-    assert not marker.exists(), "the child outlived the timeout"
-    code, out = bench.run_limited(["sh", "-c", "echo '+++ b/x.c'; exit 3"], 10)
-    assert code == 3 and "+++ b/x.c" in out

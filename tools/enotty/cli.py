@@ -21,10 +21,10 @@ from typing import NoReturn
 
 import enotty
 
-from . import (bench, candidates, console, effects, facts, generated, mailout, messages, patches,
+from . import (bench, candidates, coccicheck, console, effects, facts, generated, mailout, messages, patches,
                rules, scan, selftest_search, series, sites, tree)
 from .errors import ToolError, UsageError
-from .requests import (BenchRequest, Identity, KernelTree, MailoutRequest,
+from .requests import (BenchRequest, CoccicheckRequest, Identity, KernelTree, MailoutRequest,
                        PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs)
 
 warn = console.warn
@@ -141,6 +141,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
         coccicheck_timeout=args.coccicheck_timeout))
 
 
+def _modes(text: str) -> tuple[str, ...]:
+    modes = tuple(m.strip() for m in text.split(",") if m.strip())
+    unknown = [m for m in modes if m not in coccicheck.MODES]
+    if unknown or not modes:
+        raise argparse.ArgumentTypeError(
+            f"modes are {','.join(coccicheck.MODES)}, got {text!r}")
+    return modes
+
+
+def cmd_coccicheck(args: argparse.Namespace) -> int:
+    """Run the rule file alone under make coccicheck in each mode and compare
+    the sites each mode prints with the scan's (exit 1 when they differ)."""
+    return coccicheck.main(CoccicheckRequest(
+        tree=kernel_tree(args, need_kernel=True), subdir=args.subdir, modes=args.modes,
+        jobs=args.jobs or default_jobs(), timeout=args.timeout))
+
+
 def cmd_verify_generated(args: argparse.Namespace) -> int:
     """Rerun the tree; fail when the committed generated-patches/ differ."""
     kernel = tree.load(args.kdir) if args.kdir else None
@@ -254,6 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench_cmd.add_argument("--coccicheck-timeout", type=float, metavar="S",
                            help="stop coccicheck after S seconds and report that as a lower bound")
     bench_cmd.set_defaults(run=cmd_bench)
+
+    cc_cmd = commands.add_parser("coccicheck", help="the rule file alone under make coccicheck, each mode",
+                                 description=cmd_coccicheck.__doc__)
+    add_tree_options(cc_cmd)
+    cc_cmd.add_argument("--modes", type=_modes, default=coccicheck.MODES, metavar="M,M",
+                        help=f"the modes to run (default: {','.join(coccicheck.MODES)})")
+    cc_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
+                        help="make coccicheck J= (default: the usable CPUs)")
+    cc_cmd.add_argument("--timeout", type=float, metavar="S",
+                        help="stop one mode after S seconds (default: no limit)")
+    cc_cmd.set_defaults(run=cmd_coccicheck)
 
     verify_cmd = commands.add_parser("verify-generated", help="compare generated-patches/ with a rerun",
                                      description=cmd_verify_generated.__doc__)

@@ -87,6 +87,20 @@ class BenchRequest:
 
 
 @dataclass(frozen=True)
+class CoccicheckRequest:
+    """The rule file alone under make coccicheck, in each of modes."""
+    tree: KernelTree
+    subdir: str | None = None
+    modes: tuple[str, ...] = ("patch", "report", "context", "org")
+    jobs: int = 2
+    timeout: float | None = None        # seconds per mode; None: no limit
+
+    @property
+    def scope(self) -> Path:
+        return self.tree.root / self.subdir if self.subdir else self.tree.root
+
+
+@dataclass(frozen=True)
 class MailoutRequest:
     out: Path                  # the generated-patches/linux-VERSION/ folder
     series: str | None
