@@ -31,7 +31,6 @@ prints `file line function kind` (TSV, with a header) on stdout.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,19 +64,6 @@ class Target:
     depth: int
 
 
-def c_files(root: Path) -> Iterator[str]:
-    """Every .c file under root, relative; a kernel tree's tools/
-    (userspace) left out, symlinked folders not followed."""
-    skip = root / "tools" if tree.is_kernel_tree(root) else None
-    for folder, dirs, files in os.walk(root):
-        if skip is not None and Path(folder) == root:
-            dirs[:] = [d for d in dirs if d != "tools"]
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in files:
-            if name.endswith(".c"):
-                yield os.path.relpath(os.path.join(folder, name), root)
-
-
 def command_param(fn: csource.Function) -> int:
     """The index of the parameter that holds the command, or -1: the
     first integer parameter named like a command, else the first plain
@@ -104,7 +90,7 @@ class Tree:
         self._index()
 
     def _index(self) -> None:
-        for rel in c_files(self.root):
+        for rel in tree.c_files(self.root):
             try:
                 data = (self.root / rel).read_bytes()
             except OSError:

@@ -57,8 +57,7 @@ def add_tree_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_scan_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", type=_positive_int, metavar="N",
-                        help="spatch processes in parallel (default: the usable CPUs)")
+    add_jobs_option(parser)
     parser.add_argument("--timeout", type=_positive_int, default=scan.DEFAULT_TIMEOUT, metavar="S",
                         help=f"spatch time limit per file in seconds (default: {scan.DEFAULT_TIMEOUT})")
     parser.add_argument("--no-cache", action="store_true",
@@ -66,6 +65,12 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true",
                         help="also list the files spatch parsed only in part where no site can hide")
     add_facts_option(parser)
+
+
+def add_jobs_option(parser: argparse.ArgumentParser,
+                    what: str = "spatch processes in parallel") -> None:
+    parser.add_argument("--jobs", type=_positive_int, metavar="N",
+                        help=f"{what} (default: the usable CPUs)")
 
 
 def add_facts_option(parser: argparse.ArgumentParser) -> None:
@@ -177,7 +182,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
     """The targets the per-file rules cannot see on their own (phase 1 of the scan)."""
     start = time.monotonic()
     root = tree.resolve(args.kdir)
-    targets = facts.extra_targets(root, sorted(facts.c_files(root)), args.jobs or default_jobs())
+    targets = facts.extra_targets(root, sorted(tree.c_files(root)), args.jobs or default_jobs())
     facts.write_tsv((t for rel in sorted(targets) for t in targets[rel]), sys.stdout)
     if args.time:
         warn(f"phase 1 took {time.monotonic() - start:.1f} s")
@@ -222,6 +227,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_signoff_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--signoff", metavar="'NAME <MAIL>'",
+                        help=f"{what} (default: git config user.name/user.email)")
+
+
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR",
                         help="output folder (default: generated-patches/linux-VERSION/)")
@@ -242,8 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tree_options(patches_cmd)
     add_scan_options(patches_cmd)
     add_output_options(patches_cmd)
-    patches_cmd.add_argument("--signoff", metavar="'NAME <MAIL>'",
-                             help="author and Signed-off-by (default: git config user.name/user.email)")
+    add_signoff_option(patches_cmd, "author and Signed-off-by")
     patches_cmd.add_argument("--no-build", action="store_true",
                              help="skip the x86_64 allmodconfig build check")
     patches_cmd.add_argument("--no-cleanups", action="store_true",
@@ -256,15 +265,13 @@ def build_parser() -> argparse.ArgumentParser:
     mailout_cmd.add_argument("--series", metavar="NAME", help="the series folder name (e.g. media)")
     add_output_options(mailout_cmd)
     mailout_cmd.add_argument("--send", action="store_true", help="send for real (default: --dry-run)")
-    mailout_cmd.add_argument("--signoff", metavar="'NAME <MAIL>'",
-                             help="send as, and sign off as (default: git config user.name/user.email)")
+    add_signoff_option(mailout_cmd, "send as, and sign off as")
     mailout_cmd.set_defaults(run=cmd_mailout)
 
     bench_cmd = commands.add_parser("bench", help="time the scan against coccicheck",
                                     description=cmd_bench.__doc__)
     add_tree_options(bench_cmd)
-    bench_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
-                           help="spatch processes in parallel (default: the usable CPUs)")
+    add_jobs_option(bench_cmd)
     add_facts_option(bench_cmd)
     bench_cmd.add_argument("--no-coccicheck", action="store_true",
                            help="time only our scan (coccicheck over the whole tree takes long)")
@@ -277,8 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tree_options(cc_cmd)
     cc_cmd.add_argument("--modes", type=_modes, default=coccicheck.MODES, metavar="M,M",
                         help=f"the modes to run (default: {','.join(coccicheck.MODES)})")
-    cc_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
-                        help="make coccicheck J= (default: the usable CPUs)")
+    add_jobs_option(cc_cmd, "make coccicheck J=")
     cc_cmd.add_argument("--timeout", type=float, metavar="S",
                         help="stop one mode after S seconds (default: no limit)")
     cc_cmd.set_defaults(run=cmd_coccicheck)
@@ -299,8 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
     facts_cmd = commands.add_parser("facts", help="phase-1 targets across files (TSV)",
                                     description=cmd_facts.__doc__)
     facts_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
-    facts_cmd.add_argument("--jobs", type=_positive_int, metavar="N",
-                           help="processes for files not in the cache (default: the usable CPUs)")
+    add_jobs_option(facts_cmd, "processes for files not in the cache")
     facts_cmd.add_argument("--time", action="store_true", help="say on stderr how long it took")
     facts_cmd.set_defaults(run=cmd_facts)
 

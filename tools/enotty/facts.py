@@ -63,7 +63,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence, TextIO
+from typing import Iterable, Sequence, TextIO
 
 from . import csource, rules, tree
 
@@ -683,17 +683,3 @@ def write_tsv(targets: Iterable[Target], out: TextIO) -> None:
 def tsv_text(targets: Iterable[Target]) -> str:
     """The same rows as one string (for the scan's per-file cache key)."""
     return "".join(f"{t.file}\t{t.function}\t{t.interface}\t{t.cmd_arg}\n" for t in targets)
-
-
-def c_files(root: Path, scope: Path | None = None) -> Iterator[str]:
-    """The .c files under scope (default root), relative to root; a kernel
-    tree's tools/ (userspace) left out as the scan does."""
-    scope = scope or root
-    skip = root / "tools" if tree.is_kernel_tree(root) and scope == root else None
-    for folder, dirs, names in os.walk(scope):
-        if skip is not None and Path(folder) == root:
-            dirs[:] = [d for d in dirs if d != "tools"]
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in names:
-            if name.endswith(".c"):
-                yield os.path.relpath(os.path.join(folder, name), root)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import facts
+from enotty import facts, tree
 
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "facts"
 
@@ -54,20 +54,20 @@ def copy_fixture(tmp_path: Path) -> Path:
 
 def test_fixture_tree_targets(tmp_path: Path) -> None:
     root = copy_fixture(tmp_path)
-    got = facts.extra_targets(root, sorted(facts.c_files(root)), 1, tmp_path / "cache")
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache")
     assert rows(got) == EXPECTED
     assert all(t.file == rel for rel, ts in got.items() for t in ts)
 
 
 def test_two_jobs_agree_with_one(tmp_path: Path) -> None:
     root = copy_fixture(tmp_path)
-    files = sorted(facts.c_files(root))
+    files = sorted(tree.c_files(root))
     assert rows(facts.extra_targets(root, files, 2, tmp_path / "c2")) == EXPECTED
 
 
 def test_cache_is_used_and_an_edit_reruns_only_that_file(tmp_path: Path, monkeypatch) -> None:
     root = copy_fixture(tmp_path)
-    files = sorted(facts.c_files(root))
+    files = sorted(tree.c_files(root))
     cache = tmp_path / "cache"
     facts.extra_targets(root, files, 1, cache)
 

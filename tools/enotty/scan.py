@@ -740,7 +740,7 @@ def discover(root: Path, jobs: int, folder: Path | None = None) -> dict[str, str
     the targets the per-file rules cannot see on their own.  The whole
     tree even when only a folder is scanned: the ops table of a handler
     in that folder may be anywhere."""
-    found = phase1.extra_targets(root, sorted(phase1.c_files(root)), jobs, folder)
+    found = phase1.extra_targets(root, sorted(tree.c_files(root)), jobs, folder)
     return {rel: phase1.tsv_text(targets) for rel, targets in found.items()}
 
 

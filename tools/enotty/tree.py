@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from . import packages
 from .errors import UsageError
@@ -65,6 +66,20 @@ def default_tree() -> Path:
 
 def is_kernel_tree(path: Path) -> bool:
     return (path / "MAINTAINERS").is_file() and (path / "Makefile").is_file()
+
+
+def c_files(root: Path, scope: Path | None = None) -> Iterator[str]:
+    """The .c files under scope (default root), relative to root; a kernel
+    tree's tools/ (userspace) left out as the scan does."""
+    scope = scope or root
+    skip = root / "tools" if is_kernel_tree(root) and scope == root else None
+    for folder, dirs, names in os.walk(scope):
+        if skip is not None and Path(folder) == root:
+            dirs[:] = [d for d in dirs if d != "tools"]
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in names:
+            if name.endswith(".c"):
+                yield os.path.relpath(os.path.join(folder, name), root)
 
 
 def has_c_files(path: Path) -> bool:
