@@ -115,6 +115,8 @@ def test_no_spatch_on_path(tmp_path):
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     (["report", "--jobs", "0"], "--jobs: must be 1 or more"),
     (["report", "--timeout", "x"], "--timeout: not a number"),
+    (["coccicheck", "--modes", "patch,chain"], "modes are patch,report,context,org, got 'patch,chain'"),
+    (["coccicheck", "--kdir", str(FIXTURE)], "not a kernel tree"),
 ])
 def test_bad_arguments(tmp_path, args, text):
     one_line_error(enotty(*args, cache=tmp_path), text)
@@ -144,6 +146,8 @@ def test_arguments_become_one_typed_request():
     assert cli.scan_request(no_facts).across_files is False
     bench = cli.build_parser().parse_args(["bench", "--kdir", str(FIXTURE), "--no-facts"])
     assert bench.no_facts is True
+    modes = cli.build_parser().parse_args(["coccicheck", "--modes", "org, report", "--timeout", "9"])
+    assert (modes.modes, modes.timeout, modes.run) == (("org", "report"), 9.0, cli.cmd_coccicheck)
 
 
 def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path):
