@@ -11,9 +11,11 @@ the same spatch options:
   (M=SUBDIR when given) in an enotty.worktree copy of the tree, so that
   make's bookkeeping writes nothing into the tree; patch mode prints the
   diff and writes nothing.  coccicheck reads the rule file's `// Options:`
-  itself; SPFLAGS= hands it the rest of the scan's options (coccicheck_flags),
-  so spatch runs with the scan's options, plus the -I/--include options of
-  kbuild that coccicheck always adds.
+  itself; SPFLAGS= hands it the rest of the scan's options (coccicheck_flags)
+  and phase 1's facts of the cold run (-D enotty_facts, facts_tsv), so
+  spatch runs with the scan's options and inputs, plus the -I/--include
+  options of kbuild that coccicheck always adds.  Its sites (-D tsv) are
+  compared with the cold scan's.
 The table gives wall time, files spatch parsed (for coccicheck: the .c files
 it was pointed at, since it parses every one that passes its token filter
 and says nothing about it) and the time relative to the cold scan.
@@ -26,11 +28,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from . import coccicheck, rules, scan, tree
 from .requests import BenchRequest
-from .sites import is_site_line
+from .sites import is_site_line, parse_site_line
 from .worktree import WorkTree
 
 
@@ -65,7 +67,27 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
+def facts_tsv(facts: Mapping[str, str]) -> str:
+    """Phase 1's rows of the whole tree as one -D enotty_facts file: the
+    scan hands each spatch the rows of its files, coccicheck's spatch gets
+    them all (the rule looks a file's rows up by its path)."""
+    return "".join(facts[rel] for rel in sorted(facts))
+
+
+def site_positions(out: str, copy: Path) -> set[coccicheck.Position]:
+    """The ENOTTY-SITE lines (-D tsv) of coccicheck's output, as (file, line);
+    a line cut short (a worker killed mid-write) is no site."""
+    found = set()
+    for line in filter(is_site_line, out.splitlines()):
+        try:
+            site = parse_site_line(line)
+        except ValueError:
+            continue
+        found.add((coccicheck.relative(site.file, copy), site.line))
+    return found
+
+
+def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
     root = req.tree.root
     scope = root / req.subdir if req.subdir else root
     if not (root / "scripts" / "coccicheck").is_file():
@@ -74,6 +96,9 @@ def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
     macros.write_text(scan.builtin_macros(scan.spatch_binary()))
     spflags = coccicheck_flags(scan.spatch_options(), rules.spatch_options(), macros,
                                scan.DEFAULT_TIMEOUT)
+    if cold.facts:
+        (tmp / "facts.tsv").write_text(facts_tsv(cold.facts))
+        spflags += ["-D", f"enotty_facts={tmp / 'facts.tsv'}"]
     copy = WorkTree(root, tmp / "tree")
     copy.ensure()
     cmd = coccicheck.command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags)
@@ -86,8 +111,11 @@ def _coccicheck(req: BenchRequest, tmp: Path) -> Row:
         note = f"stopped after {req.coccicheck_timeout:.0f} s: the time is a lower bound"
     else:
         # -D tsv (from SPFLAGS) makes the rule print its sites as the scan's do
-        sites = sum(1 for line in out.splitlines() if is_site_line(line))
-        note = f"exit {code}, diff for {out.count(chr(10) + '+++ ')} files, {sites} sites"
+        found = site_positions(out, copy.path)
+        expected = {(s.file, s.line) for s in cold.sites}
+        same = "the scan's" if found == expected else \
+            f"{len(expected - found)} of the scan's missing, {len(found - expected)} others"
+        note = f"exit {code}, diff for {out.count(chr(10) + '+++ ')} files, {len(found)} sites ({same})"
     return Row("coccicheck", seconds, f"<={c_files}", note)
 
 
@@ -95,19 +123,21 @@ def run(req: BenchRequest) -> list[Row]:
     root = req.tree.root
     scope = root / req.subdir if req.subdir else root
     rows = []
+    runs = []
     with tempfile.TemporaryDirectory(prefix="enotty-bench-", dir=tree.cache_dir()) as tmp_s:
         tmp = Path(tmp_s)
         for name in ("cold", "warm"):
             t0 = time.monotonic()
             res = scan.scan(root, scope, jobs=req.jobs, cache_folder=tmp / "scan-cache",
                             across_files=req.across_files, facts_folder=tmp / "facts-cache")
+            runs.append(res)
             phase1 = f"phase 1 {res.facts_seconds:.1f} s, " if req.across_files else "no phase 1, "
             rows.append(Row(name, time.monotonic() - t0, str(res.spatch_runs),
                             phase1 + f"{res.candidates}/{res.c_files} .c files past the prefilter,"
                             f" {res.cached} cached, {len(res.sites)} sites"))
             print(f"enotty: bench {name}: {rows[-1].seconds:.1f} s", file=sys.stderr)
         if req.coccicheck:
-            rows.append(_coccicheck(req, tmp))
+            rows.append(_coccicheck(req, tmp, runs[0]))
     return rows
 
 

@@ -27,6 +27,17 @@ def test_coccicheck_gets_exactly_the_scans_options(tmp_path: Path) -> None:
         ["-D", "tsv", "--x"]
 
 
+def test_facts_and_site_lines(tmp_path: Path) -> None:
+    facts = {"b/y.c": "b/y.c\tg\tfile_operations.unlocked_ioctl\t1\n",
+             "a/x.c": "a/x.c\tf\tfile_operations.unlocked_ioctl\t1\n"}
+    assert bench.facts_tsv(facts).splitlines()[0].startswith("a/x.c\tf\t")
+    out = ("Processing ioctl_enotty.cocci\n"
+           "ENOTTY-SITE\t./a/x.c\t12\tf\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
+           f"ENOTTY-SITE\t{tmp_path}/b/y.c\t3\tg\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
+           "ENOTTY-SITE\tc/z.c\t4\tcut short\n")
+    assert bench.site_positions(out, tmp_path) == {("a/x.c", 12), ("b/y.c", 3)}
+
+
 def test_table_ratios() -> None:
     text = bench.table([bench.Row("cold", 10.0, "100"), bench.Row("warm", 1.0, "0"),
                         bench.Row("coccicheck", 50.0, "<=900", "exit 0")])
@@ -59,6 +70,6 @@ def test_REAL_COCCICHECK_finds_the_scans_sites_with_its_options() -> None:
     assert cold.note.endswith(", 1 sites")
     # The site line comes from -D tsv, which only SPFLAGS passes: coccicheck's
     # spatch ran with the scan's options, and found what the scan found.
-    assert cocci.note == "exit 0, diff for 1 files, 1 sites", cocci.note
+    assert cocci.note == "exit 0, diff for 1 files, 1 sites (the scan's)", cocci.note
     after = (DEFAULT / "security" / "loadpin" / "loadpin.c").stat()
     assert (after.st_mtime_ns, after.st_ino) == (before.st_mtime_ns, before.st_ino)

@@ -71,7 +71,7 @@ def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]
 
 # ---------------------------------------------------------------- reading the modes' output
 
-def _relative(path: str, copy: Path | None) -> str:
+def relative(path: str, copy: Path | None) -> str:
     """A path as spatch printed it, relative to the tree root."""
     if copy is not None and os.path.isabs(path):
         try:
@@ -100,7 +100,7 @@ def diff_positions(text: str, copy: Path | None = None) -> set[Position]:
             # patch mode: a/F b/F; context mode: F /tmp/nothing/F
             if old.startswith("a/") and new.startswith("b/"):
                 old = old[2:]
-            name = _relative(old, copy)
+            name = relative(old, copy)
             i += 2
             continue
         hunk = _HUNK.match(line)
@@ -132,13 +132,13 @@ _ORG = re.compile(r"^\* TODO \[\[view:(.+?)::face=[^:]*::linb=(\d+)::")
 
 def report_positions(text: str, copy: Path | None = None) -> set[Position]:
     """FILE:LINE:COL-COL: message, one line per site (coccilib.report)."""
-    return {(_relative(m.group(1), copy), int(m.group(2)))
+    return {(relative(m.group(1), copy), int(m.group(2)))
             for m in map(_REPORT.match, text.splitlines()) if m}
 
 
 def org_positions(text: str, copy: Path | None = None) -> set[Position]:
     """* TODO [[view:FILE::face=...::linb=LINE::...][message]] (coccilib.org)."""
-    return {(_relative(m.group(1), copy), int(m.group(2)))
+    return {(relative(m.group(1), copy), int(m.group(2)))
             for m in map(_ORG.match, text.splitlines()) if m}
 
 
