@@ -8,7 +8,7 @@
 #   make qemu-test [KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
 #   make audit [KDIR=DIR] [SERIES=all|NAME] [OUT=DIR] [MUTANT=einval|untouched]  QEMU before/after
 #   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
-#   make coccicheck-modes [KDIR=DIR] [M=SUBDIR] [MODES=patch,report,context,org]  the rule file alone
+#   make coccicheck-modes [KDIR=DIR] [M=SUBDIR] [MODES=patch,report,context,org] [FACTS=1]  the rule file alone
 
 PYTHON  ?= /usr/bin/python3
 PY       = PYTHONPATH=$(CURDIR)/tools $(PYTHON)
@@ -47,11 +47,12 @@ bench:
 		$(call opt,COCCICHECK_TIMEOUT,--coccicheck-timeout)
 
 # The rule file alone under the kernel's make coccicheck, in each mode; its
-# sites compared with the scan's.  TIMEOUT= seconds per mode.
+# sites compared with the scan's.  TIMEOUT= seconds per mode; FACTS=1 hands
+# it phase 1's rows too.
 coccicheck-modes:
 	@$(PKGS) patches
 	@$(ENOTTY) coccicheck $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,MODES,--modes) \
-		$(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout)
+		$(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout) $(if $(filter 1,$(FACTS)),--facts)
 
 verify-generated:
 	@$(PKGS) patches

@@ -12,7 +12,7 @@ the same spatch options:
   make's bookkeeping writes nothing into the tree; patch mode prints the
   diff and writes nothing.  coccicheck reads the rule file's `// Options:`
   itself; SPFLAGS= hands it the rest of the scan's options (coccicheck_flags)
-  and phase 1's facts of the cold run (-D enotty_facts, facts_tsv), so
+  and phase 1's facts of the cold run (-D enotty_facts, scan.facts_tsv), so
   spatch runs with the scan's options and inputs, plus the -I/--include
   options of kbuild that coccicheck always adds.  Its sites (-D tsv) are
   compared with the cold scan's.
@@ -28,7 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from . import coccicheck, rules, scan, tree
 from .requests import BenchRequest
@@ -67,13 +67,6 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def facts_tsv(facts: Mapping[str, str]) -> str:
-    """Phase 1's rows of the whole tree as one -D enotty_facts file: the
-    scan hands each spatch the rows of its files, coccicheck's spatch gets
-    them all (the rule looks a file's rows up by its path)."""
-    return "".join(facts[rel] for rel in sorted(facts))
-
-
 def site_positions(out: str, copy: Path) -> set[coccicheck.Position]:
     """The ENOTTY-SITE lines (-D tsv) of coccicheck's output, as (file, line);
     a line cut short (a worker killed mid-write) is no site."""
@@ -97,7 +90,7 @@ def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
     spflags = coccicheck_flags(scan.spatch_options(), rules.spatch_options(), macros,
                                scan.DEFAULT_TIMEOUT)
     if cold.facts:
-        (tmp / "facts.tsv").write_text(facts_tsv(cold.facts))
+        (tmp / "facts.tsv").write_text(scan.facts_tsv(cold.facts))
         spflags += ["-D", f"enotty_facts={tmp / 'facts.tsv'}"]
     copy = WorkTree(root, tmp / "tree")
     copy.ensure()

@@ -30,7 +30,7 @@ def test_coccicheck_gets_exactly_the_scans_options(tmp_path: Path) -> None:
 def test_facts_and_site_lines(tmp_path: Path) -> None:
     facts = {"b/y.c": "b/y.c\tg\tfile_operations.unlocked_ioctl\t1\n",
              "a/x.c": "a/x.c\tf\tfile_operations.unlocked_ioctl\t1\n"}
-    assert bench.facts_tsv(facts).splitlines()[0].startswith("a/x.c\tf\t")
+    assert scan.facts_tsv(facts).splitlines()[0].startswith("a/x.c\tf\t")
     out = ("Processing ioctl_enotty.cocci\n"
            "ENOTTY-SITE\t./a/x.c\t12\tf\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
            f"ENOTTY-SITE\t{tmp_path}/b/y.c\t3\tg\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"

@@ -160,7 +160,7 @@ def cmd_coccicheck(args: argparse.Namespace) -> int:
     the sites each mode prints with the scan's (exit 1 when they differ)."""
     return coccicheck.main(CoccicheckRequest(
         tree=kernel_tree(args, need_kernel=True), subdir=args.subdir, modes=args.modes,
-        jobs=args.jobs or default_jobs(), timeout=args.timeout))
+        jobs=args.jobs or default_jobs(), timeout=args.timeout, facts=args.facts))
 
 
 def cmd_verify_generated(args: argparse.Namespace) -> int:
@@ -287,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_jobs_option(cc_cmd, "make coccicheck J=")
     cc_cmd.add_argument("--timeout", type=float, metavar="S",
                         help="stop one mode after S seconds (default: no limit)")
+    cc_cmd.add_argument("--facts", action="store_true",
+                        help="pass phase 1's rows (-D enotty_facts in SPFLAGS) and expect every site of the scan")
     cc_cmd.set_defaults(run=cmd_coccicheck)
 
     verify_cmd = commands.add_parser("verify-generated", help="compare generated-patches/ with a rerun",

@@ -7,9 +7,11 @@ file> M=<subdir>` in each mode, as README.rst tells a user to, reads the
 sites back out of what each mode prints (the lines a diff removes, the
 report's and the org file's positions), and compares them with the
 scan's sites over the same folder.  The rule file alone has no phase-1
-facts (those come from -D enotty_facts, which only the scan passes), so
-the sites it must find are the scan's without phase 1; the sites that
-phase 1 adds are listed apart.
+facts (those come from -D enotty_facts, which the scan passes), so the
+sites it must find are the scan's without phase 1, and the sites that
+phase 1 adds are listed apart; --facts passes phase 1's rows in SPFLAGS
+(as `enotty facts > F; make coccicheck SPFLAGS="-D enotty_facts=F"`
+would) and expects every site of the scan.
 
 coccicheck runs in an enotty.worktree copy of the tree: make and
 `spatch --jobs` write their temporary files there, never into the tree.
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from . import rules, scan, tree
+from .errors import UsageError
 from .requests import CoccicheckRequest
 from .worktree import WorkTree, kbuild_env
 
@@ -172,8 +175,8 @@ def _where(positions: Iterable[Position]) -> str:
     return ", ".join(f"{f}:{n}" for f, n in sorted(positions))
 
 
-def table(results: Sequence[ModeResult], expected: int) -> str:
-    lines = [f"{'mode':<8} {'wall s':>8} {'sites':>6}  same as the scan ({expected} sites)"]
+def table(results: Sequence[ModeResult], expected: int, against: str = "the scan") -> str:
+    lines = [f"{'mode':<8} {'wall s':>8} {'sites':>6}  same as {against} ({expected} sites)"]
     for r in results:
         if r.exit is None:
             verdict = "no: stopped at the timeout"
@@ -195,34 +198,42 @@ def scan_positions(req: CoccicheckRequest, across_files: bool) -> set[Position]:
 
 
 def run(req: CoccicheckRequest) -> tuple[list[ModeResult], set[Position], set[Position]]:
-    """(one result per mode, the scan's sites without phase 1, the sites
-    that phase 1 adds)."""
+    """(one result per mode, the sites each mode must print, the sites
+    that phase 1 adds and this run cannot see).  Alone, the rule file must
+    print the scan's sites without phase 1; with req.facts it gets phase
+    1's rows in SPFLAGS, as a user would pass `enotty facts` output, and
+    must print the scan's sites."""
     root = req.tree.root
     if not (root / "scripts" / "coccicheck").is_file():
-        raise tree.UsageError(f"{root} has no scripts/coccicheck: make coccicheck needs a kernel tree")
-    alone = scan_positions(req, across_files=False)
-    added = scan_positions(req, across_files=True) - alone
+        raise UsageError(f"{root} has no scripts/coccicheck: make coccicheck needs a kernel tree")
+    full = scan_positions(req, across_files=True)
+    expected = full if req.facts else scan_positions(req, across_files=False)
     results = []
     with tempfile.TemporaryDirectory(prefix="enotty-coccicheck-", dir=tree.cache_dir()) as tmp:
+        spflags = []
+        if req.facts:
+            facts_file = Path(tmp) / "facts.tsv"
+            facts_file.write_text(scan.facts_tsv(scan.discover(root, req.jobs)))
+            spflags = ["-D", f"enotty_facts={facts_file}"]
         copy = WorkTree(root, Path(tmp) / "tree")
         copy.ensure()
         for mode in req.modes:
-            cmd = command(copy.path, rules.rule_file(), req.subdir, req.jobs, mode=mode)
+            cmd = command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags, mode)
             print(f"enotty: coccicheck {mode}: {shlex.join(cmd)}", file=sys.stderr)
             t0 = time.monotonic()
             code, out = run_limited(cmd, req.timeout)
             results.append(compare(mode, time.monotonic() - t0, code,
-                                   READERS[mode](out, copy.path), alone))
+                                   READERS[mode](out, copy.path), expected))
             print(f"enotty: coccicheck {mode}: {results[-1].seconds:.1f} s,"
                   f" {len(results[-1].found)} sites", file=sys.stderr)
-    return results, alone, added
+    return results, expected, full - expected
 
 
 def main(req: CoccicheckRequest) -> int:
     """Print the table; 1 when a mode failed or its sites differ from the scan's."""
-    results, alone, added = run(req)
-    print(table(results, len(alone)))
+    results, expected, added = run(req)
+    print(table(results, len(expected), "the scan" if req.facts else "the scan without phase 1"))
     if added:
         print(f"phase 1 adds {len(added)} sites that the rule file alone cannot see"
-              f" (it needs -D enotty_facts): {_where(added)}")
+              f" (make coccicheck-modes FACTS=1 passes them): {_where(added)}")
     return 0 if all(r.same for r in results) else 1

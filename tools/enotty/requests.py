@@ -94,6 +94,7 @@ class CoccicheckRequest:
     modes: tuple[str, ...] = ("patch", "report", "context", "org")
     jobs: int = 2
     timeout: float | None = None        # seconds per mode; None: no limit
+    facts: bool = False                 # hand it phase 1's rows (-D enotty_facts in SPFLAGS)
 
     @property
     def scope(self) -> Path:

@@ -744,6 +744,13 @@ def discover(root: Path, jobs: int, folder: Path | None = None) -> dict[str, str
     return {rel: phase1.tsv_text(targets) for rel, targets in found.items()}
 
 
+def facts_tsv(facts: Mapping[str, str]) -> str:
+    """discover()'s rows as one -D enotty_facts file: the scan hands each
+    spatch the rows of its files; a coccicheck run gets them all (the rule
+    looks a file's rows up by its path)."""
+    return "".join(facts[rel] for rel in sorted(facts))
+
+
 def default_rules() -> tuple[str, str]:
     """(semantic patch text, digest) of the project's rule file."""
     return rules.rule_file().read_text(), rules.rules_digest()
