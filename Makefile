@@ -47,12 +47,12 @@ bench:
 		$(call opt,COCCICHECK_TIMEOUT,--coccicheck-timeout)
 
 # The rule file alone under the kernel's make coccicheck, in each mode; its
-# sites compared with the scan's.  TIMEOUT= seconds per mode; FACTS=1 hands
-# it phase 1's rows too.
+# sites compared with the scan's.  MODE_TIMEOUT= seconds per mode; FACTS=1
+# hands it phase 1's rows too.
 coccicheck-modes:
 	@$(PKGS) patches
 	@$(ENOTTY) coccicheck $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,MODES,--modes) \
-		$(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout) $(if $(filter 1,$(FACTS)),--facts)
+		$(call opt,JOBS,--jobs) $(call opt,MODE_TIMEOUT,--timeout) $(if $(filter 1,$(FACTS)),--facts)
 
 verify-generated:
 	@$(PKGS) patches

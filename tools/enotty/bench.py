@@ -22,6 +22,7 @@ and says nothing about it) and the time relative to the cold scan.
 """
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import tempfile
@@ -71,7 +72,7 @@ def site_positions(out: str, copy: Path) -> set[coccicheck.Position]:
     """The ENOTTY-SITE lines (-D tsv) of coccicheck's output, as (file, line);
     a line cut short (a worker killed mid-write) is no site."""
     found = set()
-    for line in filter(is_site_line, out.splitlines()):
+    for line in filter(is_site_line, coccicheck.lines_of(out)):
         try:
             site = parse_site_line(line)
         except ValueError:
@@ -94,7 +95,10 @@ def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
         spflags += ["-D", f"enotty_facts={tmp / 'facts.tsv'}"]
     copy = WorkTree(root, tmp / "tree")
     copy.ensure()
-    cmd = coccicheck.command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags)
+    # M= relative to the top: an absolute one would send spatch to the tree
+    # itself instead of the copy.
+    subdir = os.path.relpath(scope, root) if req.subdir else None
+    cmd = coccicheck.command(copy.path, rules.rule_file(), subdir, req.jobs, spflags)
     print(f"enotty: bench coccicheck: {shlex.join(cmd)}", file=sys.stderr)
     t0 = time.monotonic()
     code, out = coccicheck.run_limited(cmd, req.coccicheck_timeout)

@@ -55,9 +55,10 @@ def command(copy: Path, cocci: Path, subdir: str | None, jobs: int,
 def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]:
     """Run cmd in its own process group; (exit status, stdout), or (None,
     stdout so far) when it ran out of time: then the whole group (make and
-    its spatch workers) is killed."""
-    with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, text=True,
+    its spatch workers) is killed.  Read as bytes: patch and context mode
+    print source lines, and some kernel files are not UTF-8."""
+    with tempfile.TemporaryFile("w+b") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL,
                                 env=kbuild_env(), start_new_session=True)
         code: int | None = None
         try:
@@ -69,10 +70,16 @@ def run_limited(cmd: list[str], timeout: float | None) -> tuple[int | None, str]
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         out.seek(0)
-        return code, out.read()
+        return code, out.read().decode(errors="surrogateescape")
 
 
 # ---------------------------------------------------------------- reading the modes' output
+
+def lines_of(text: str) -> list[str]:
+    """Lines split at newlines only: str.splitlines() also splits at the
+    form feeds (^L) of kernel sources, which would shift a hunk's count."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
 
 def relative(path: str, copy: Path | None) -> str:
     """A path as spatch printed it, relative to the tree root."""
@@ -94,7 +101,7 @@ def diff_positions(text: str, copy: Path | None = None) -> set[Position]:
     inside a counted hunk are read, so coccicheck's own chatter between
     the diffs is never taken for one."""
     found: set[Position] = set()
-    lines = text.splitlines()
+    lines = lines_of(text)
     i, name = 0, ""
     while i < len(lines):
         line = lines[i]
@@ -136,13 +143,13 @@ _ORG = re.compile(r"^\* TODO \[\[view:(.+?)::face=[^:]*::linb=(\d+)::")
 def report_positions(text: str, copy: Path | None = None) -> set[Position]:
     """FILE:LINE:COL-COL: message, one line per site (coccilib.report)."""
     return {(relative(m.group(1), copy), int(m.group(2)))
-            for m in map(_REPORT.match, text.splitlines()) if m}
+            for m in map(_REPORT.match, lines_of(text)) if m}
 
 
 def org_positions(text: str, copy: Path | None = None) -> set[Position]:
     """* TODO [[view:FILE::face=...::linb=LINE::...][message]] (coccilib.org)."""
     return {(relative(m.group(1), copy), int(m.group(2)))
-            for m in map(_ORG.match, text.splitlines()) if m}
+            for m in map(_ORG.match, lines_of(text)) if m}
 
 
 READERS = {"patch": diff_positions, "context": diff_positions,
@@ -191,10 +198,11 @@ def table(results: Sequence[ModeResult], expected: int, against: str = "the scan
     return "\n".join(lines)
 
 
-def scan_positions(req: CoccicheckRequest, across_files: bool) -> set[Position]:
-    """The scan's sites over the same folder, from its cache when warm."""
+def scan_positions(req: CoccicheckRequest, across_files: bool) -> tuple[set[Position], dict[str, str]]:
+    """The scan's sites over the same folder, from its cache when warm, and
+    the phase-1 rows it used."""
     res = scan.scan(req.tree.root, req.scope, jobs=req.jobs, across_files=across_files)
-    return {(s.file, s.line) for s in res.sites}
+    return {(s.file, s.line) for s in res.sites}, res.facts
 
 
 def run(req: CoccicheckRequest) -> tuple[list[ModeResult], set[Position], set[Position]]:
@@ -206,19 +214,22 @@ def run(req: CoccicheckRequest) -> tuple[list[ModeResult], set[Position], set[Po
     root = req.tree.root
     if not (root / "scripts" / "coccicheck").is_file():
         raise UsageError(f"{root} has no scripts/coccicheck: make coccicheck needs a kernel tree")
-    full = scan_positions(req, across_files=True)
-    expected = full if req.facts else scan_positions(req, across_files=False)
+    full, facts = scan_positions(req, across_files=True)
+    expected = full if req.facts else scan_positions(req, across_files=False)[0]
+    # M= relative to the top: an absolute one would send spatch to the
+    # tree itself instead of the copy.
+    subdir = os.path.relpath(req.scope, root) if req.subdir else None
     results = []
     with tempfile.TemporaryDirectory(prefix="enotty-coccicheck-", dir=tree.cache_dir()) as tmp:
         spflags = []
         if req.facts:
             facts_file = Path(tmp) / "facts.tsv"
-            facts_file.write_text(scan.facts_tsv(scan.discover(root, req.jobs)))
+            facts_file.write_text(scan.facts_tsv(facts))
             spflags = ["-D", f"enotty_facts={facts_file}"]
         copy = WorkTree(root, Path(tmp) / "tree")
         copy.ensure()
         for mode in req.modes:
-            cmd = command(copy.path, rules.rule_file(), req.subdir, req.jobs, spflags, mode)
+            cmd = command(copy.path, rules.rule_file(), subdir, req.jobs, spflags, mode)
             print(f"enotty: coccicheck {mode}: {shlex.join(cmd)}", file=sys.stderr)
             t0 = time.monotonic()
             code, out = run_limited(cmd, req.timeout)

@@ -1,6 +1,6 @@
-"""coccicheck: the command, the readers of each mode's output (real output
-of make coccicheck on security/loadpin), the comparison, a real run in
-all four modes."""
+"""coccicheck: the command, the readers of each mode's output (make
+coccicheck's output on security/loadpin, its echoed spatch command
+shortened), the comparison, real runs."""
 from __future__ import annotations
 
 import shutil
@@ -80,7 +80,8 @@ def test_each_mode_gives_the_site_line(mode: str, text: str) -> None:
 
 def test_diff_positions_count_the_hunk_lines() -> None:
     # Two hunks in one file, a second file with an absolute path under the
-    # copy, and a removed line whose text looks like a header.
+    # copy, a removed and an added line that together look like a file
+    # header, and a form feed (kernel sources have them) in a context line.
     text = """\
 --- a/x.c
 +++ b/x.c
@@ -90,9 +91,10 @@ def test_diff_positions_count_the_hunk_lines() -> None:
 +	return -ENOTTY;
  b
  c
-@@ -40,2 +40,2 @@ g
+@@ -40,3 +40,3 @@ g
 --- x
-+--- y
++++ y
+ a form\ffeed
  z
 --- /copy/dir/y.c
 +++ /tmp/nothing/copy/dir/y.c
@@ -101,6 +103,9 @@ def test_diff_positions_count_the_hunk_lines() -> None:
 -this line is after the hunk: not a site
 """
     assert coccicheck.diff_positions(text, Path("/copy")) == {("x.c", 11), ("x.c", 40), ("dir/y.c", 5)}
+    # CRLF output reads the same
+    assert coccicheck.diff_positions(text.replace("\n", "\r\n"), Path("/copy")) == \
+        {("x.c", 11), ("x.c", 40), ("dir/y.c", 5)}
 
 
 def test_report_and_org_ignore_other_lines() -> None:
@@ -138,8 +143,8 @@ def test_run_limited_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
     assert code is None
     time.sleep(2.5)
     assert not marker.exists(), "the child outlived the timeout"
-    code, out = coccicheck.run_limited(["sh", "-c", "echo '+++ b/x.c'; exit 3"], 10)
-    assert code == 3 and "+++ b/x.c" in out
+    code, out = coccicheck.run_limited(["sh", "-c", "echo '+++ b/x.c'; printf '\\351\\n'; exit 3"], 10)
+    assert code == 3 and "+++ b/x.c" in out     # a Latin-1 byte does not stop the run
 
 
 @pytest.mark.skipif(shutil.which("spatch") is None or not (DEFAULT / "scripts" / "coccicheck").is_file(),
