@@ -22,7 +22,6 @@ and says nothing about it) and the time relative to the cold scan.
 """
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import tempfile
@@ -33,7 +32,6 @@ from typing import Sequence
 
 from . import coccicheck, rules, scan, tree
 from .requests import BenchRequest
-from .sites import is_site_line, parse_site_line
 from .worktree import WorkTree
 
 
@@ -68,22 +66,8 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def site_positions(out: str, copy: Path) -> set[coccicheck.Position]:
-    """The ENOTTY-SITE lines (-D tsv) of coccicheck's output, as (file, line);
-    a line cut short (a worker killed mid-write) is no site."""
-    found = set()
-    for line in filter(is_site_line, coccicheck.lines_of(out)):
-        try:
-            site = parse_site_line(line)
-        except ValueError:
-            continue
-        found.add((coccicheck.relative(site.file, copy), site.line))
-    return found
-
-
 def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
-    root = req.tree.root
-    scope = root / req.subdir if req.subdir else root
+    root, scope = req.tree.root, req.scope
     if not (root / "scripts" / "coccicheck").is_file():
         return Row("coccicheck", 0.0, "-", "no scripts/coccicheck in this tree")
     macros = tmp / "macros.h"
@@ -95,10 +79,8 @@ def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
         spflags += ["-D", f"enotty_facts={tmp / 'facts.tsv'}"]
     copy = WorkTree(root, tmp / "tree")
     copy.ensure()
-    # M= relative to the top: an absolute one would send spatch to the tree
-    # itself instead of the copy.
-    subdir = os.path.relpath(scope, root) if req.subdir else None
-    cmd = coccicheck.command(copy.path, rules.rule_file(), subdir, req.jobs, spflags)
+    cmd = coccicheck.command(copy.path, rules.rule_file(), coccicheck.m_option(root, scope),
+                             req.jobs, spflags)
     print(f"enotty: bench coccicheck: {shlex.join(cmd)}", file=sys.stderr)
     t0 = time.monotonic()
     code, out = coccicheck.run_limited(cmd, req.coccicheck_timeout)
@@ -108,7 +90,7 @@ def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
         note = f"stopped after {req.coccicheck_timeout:.0f} s: the time is a lower bound"
     else:
         # -D tsv (from SPFLAGS) makes the rule print its sites as the scan's do
-        found = site_positions(out, copy.path)
+        found = coccicheck.tsv_positions(out, copy.path)
         expected = {(s.file, s.line) for s in cold.sites}
         same = "the scan's" if found == expected else \
             f"{len(expected - found)} of the scan's missing, {len(found - expected)} others"
@@ -117,8 +99,7 @@ def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
 
 
 def run(req: BenchRequest) -> list[Row]:
-    root = req.tree.root
-    scope = root / req.subdir if req.subdir else root
+    root, scope = req.tree.root, req.scope
     rows = []
     runs = []
     with tempfile.TemporaryDirectory(prefix="enotty-bench-", dir=tree.cache_dir()) as tmp_s:

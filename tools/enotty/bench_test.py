@@ -27,17 +27,6 @@ def test_coccicheck_gets_exactly_the_scans_options(tmp_path: Path) -> None:
         ["-D", "tsv", "--x"]
 
 
-def test_facts_and_site_lines(tmp_path: Path) -> None:
-    facts = {"b/y.c": "b/y.c\tg\tfile_operations.unlocked_ioctl\t1\n",
-             "a/x.c": "a/x.c\tf\tfile_operations.unlocked_ioctl\t1\n"}
-    assert scan.facts_tsv(facts).splitlines()[0].startswith("a/x.c\tf\t")
-    out = ("Processing ioctl_enotty.cocci\n"
-           "ENOTTY-SITE\t./a/x.c\t12\tf\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
-           f"ENOTTY-SITE\t{tmp_path}/b/y.c\t3\tg\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
-           "ENOTTY-SITE\tc/z.c\t4\tcut short\n")
-    assert bench.site_positions(out, tmp_path) == {("a/x.c", 12), ("b/y.c", 3)}
-
-
 def test_table_ratios() -> None:
     text = bench.table([bench.Row("cold", 10.0, "100"), bench.Row("warm", 1.0, "0"),
                         bench.Row("coccicheck", 50.0, "<=900", "exit 0")])

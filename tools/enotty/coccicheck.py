@@ -15,7 +15,8 @@ would) and expects every site of the scan.
 
 coccicheck runs in an enotty.worktree copy of the tree: make and
 `spatch --jobs` write their temporary files there, never into the tree.
-bench.py times coccicheck with the same two helpers (command, run_limited).
+bench.py times coccicheck with the same helpers (command, m_option,
+run_limited, tsv_positions).
 """
 from __future__ import annotations
 
@@ -33,12 +34,20 @@ from typing import Iterable, Sequence
 
 from . import rules, scan, tree
 from .errors import UsageError
-from .requests import CoccicheckRequest
+from .requests import COCCICHECK_MODES, CoccicheckRequest
+from .sites import is_site_line, parse_site_line
 from .worktree import WorkTree, kbuild_env
 
-MODES = ("patch", "report", "context", "org")
+MODES = COCCICHECK_MODES
 
 Position = tuple[str, int]          # file relative to the tree root, 1-based line
+
+
+def m_option(root: Path, scope: Path) -> str | None:
+    """M= for make coccicheck: scope relative to the top of the tree, or
+    None for the whole tree.  An absolute M= would send spatch to the tree
+    itself instead of the copy that make runs in."""
+    return os.path.relpath(scope, root) if scope != root else None
 
 
 def command(copy: Path, cocci: Path, subdir: str | None, jobs: int,
@@ -152,6 +161,19 @@ def org_positions(text: str, copy: Path | None = None) -> set[Position]:
             for m in map(_ORG.match, lines_of(text)) if m}
 
 
+def tsv_positions(text: str, copy: Path | None = None) -> set[Position]:
+    """The ENOTTY-SITE lines of -D tsv (which only SPFLAGS passes), as
+    (file, line); a line cut short (a worker killed mid-write) is no site."""
+    found = set()
+    for line in filter(is_site_line, lines_of(text)):
+        try:
+            site = parse_site_line(line)
+        except ValueError:
+            continue
+        found.add((relative(site.file, copy), site.line))
+    return found
+
+
 READERS = {"patch": diff_positions, "context": diff_positions,
            "report": report_positions, "org": org_positions}
 
@@ -216,9 +238,7 @@ def run(req: CoccicheckRequest) -> tuple[list[ModeResult], set[Position], set[Po
         raise UsageError(f"{root} has no scripts/coccicheck: make coccicheck needs a kernel tree")
     full, facts = scan_positions(req, across_files=True)
     expected = full if req.facts else scan_positions(req, across_files=False)[0]
-    # M= relative to the top: an absolute one would send spatch to the
-    # tree itself instead of the copy.
-    subdir = os.path.relpath(req.scope, root) if req.subdir else None
+    subdir = m_option(root, req.scope)
     results = []
     with tempfile.TemporaryDirectory(prefix="enotty-coccicheck-", dir=tree.cache_dir()) as tmp:
         spflags = []

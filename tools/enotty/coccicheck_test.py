@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import coccicheck, tree
+from enotty import coccicheck, scan, tree
 from enotty.errors import UsageError
 from enotty.requests import CoccicheckRequest
 
@@ -68,6 +68,8 @@ def test_command(tmp_path: Path) -> None:
                              ["-D", "tsv", "--timeout", "120"])
     assert cmd == ["make", "-C", str(tmp_path / "tree"), "coccicheck", "MODE=patch", "J=3",
                    f"COCCI={tmp_path / 'r.cocci'}", "SPFLAGS=-D tsv --timeout 120", "M=drivers/watchdog"]
+    assert coccicheck.m_option(tmp_path, tmp_path / "drivers" / "watchdog") == "drivers/watchdog"
+    assert coccicheck.m_option(tmp_path, tmp_path) is None
     alone = coccicheck.command(tmp_path, tmp_path / "r.cocci", None, 1, mode="org")
     assert "MODE=org" in alone and not [w for w in alone if w.startswith(("M=", "SPFLAGS="))]
 
@@ -112,6 +114,17 @@ def test_report_and_org_ignore_other_lines() -> None:
     assert coccicheck.report_positions("Processing x.cocci\nfoo: bar\n./a/b.c:7:1-2: WARNING: m\n") == {("a/b.c", 7)}
     assert coccicheck.org_positions("* TODO [[view:/c/d.c::face=f::linb=9::colb=1::cole=2][m]]\n",
                                     Path("/c")) == {("d.c", 9)}
+
+
+def test_facts_file_and_tsv_lines(tmp_path: Path) -> None:
+    facts = {"b/y.c": "b/y.c\tg\tfile_operations.unlocked_ioctl\t1\n",
+             "a/x.c": "a/x.c\tf\tfile_operations.unlocked_ioctl\t1\n"}
+    assert scan.facts_tsv(facts).splitlines()[0].startswith("a/x.c\tf\t")
+    out = ("Processing ioctl_enotty.cocci\n"
+           "ENOTTY-SITE\t./a/x.c\t12\tf\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
+           f"ENOTTY-SITE\t{tmp_path}/b/y.c\t3\tg\tfile_operations.unlocked_ioctl\tEINVAL\tENOTTY\tr\n"
+           "ENOTTY-SITE\tc/z.c\t4\tcut short\n")
+    assert coccicheck.tsv_positions(out, tmp_path) == {("a/x.c", 12), ("b/y.c", 3)}
 
 
 def test_compare_and_table() -> None:

@@ -30,6 +30,10 @@ class KernelTree:
     is_kernel: bool         # MAINTAINERS and a top Makefile
     kdir: str | None = None  # as the user gave it (None: the default tree)
 
+    def scope(self, subdir: str | None) -> Path:
+        """The folder subdir of this tree (the whole tree for None)."""
+        return self.root / subdir if subdir else self.root
+
     def script(self, name: str) -> Path | None:
         """scripts/NAME of this tree, when it is there."""
         path = self.root / "scripts" / name
@@ -53,7 +57,7 @@ class ScanRequest:
 
     @property
     def scope(self) -> Path:
-        return self.tree.root / self.subdir if self.subdir else self.tree.root
+        return self.tree.scope(self.subdir)
 
 
 @dataclass(frozen=True)
@@ -85,20 +89,27 @@ class BenchRequest:
     coccicheck: bool = True
     coccicheck_timeout: float | None = None
 
+    @property
+    def scope(self) -> Path:
+        return self.tree.scope(self.subdir)
+
+
+COCCICHECK_MODES = ("patch", "report", "context", "org")   # the modes coccicheck drives
+
 
 @dataclass(frozen=True)
 class CoccicheckRequest:
     """The rule file alone under make coccicheck, in each of modes."""
     tree: KernelTree
     subdir: str | None = None
-    modes: tuple[str, ...] = ("patch", "report", "context", "org")
+    modes: tuple[str, ...] = COCCICHECK_MODES
     jobs: int = 2
     timeout: float | None = None        # seconds per mode; None: no limit
     facts: bool = False                 # hand it phase 1's rows (-D enotty_facts in SPFLAGS)
 
     @property
     def scope(self) -> Path:
-        return self.tree.root / self.subdir if self.subdir else self.tree.root
+        return self.tree.scope(self.subdir)
 
 
 @dataclass(frozen=True)
