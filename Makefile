@@ -1,7 +1,7 @@
 # Entry points.  Each target checks its Debian packages (installing them when
 # run as root, printing the apt-get line otherwise) and then calls one tool.
 #
-#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR] [SIGNOFF=..] [BUILD=0] [CLEANUP=0] [FACTS=0]  mail-ready series
+#   make patches [KDIR=DIR] [M=SUBDIR] [OUT=DIR] [SIGNOFF=..] [BUILD=0] [CLEANUP=1] [FACTS=0]  mail-ready series
 #   make check                                     every test, QEMU boots included
 #   make report [KDIR=DIR] [M=SUBDIR] [FACTS=0]    sites as TSV on stdout
 #   make mailout SERIES=NAME [SEND=1]              git send-email (dry run unless SEND=1)
@@ -34,7 +34,7 @@ patches:
 	@$(PKGS) patches
 	@$(ENOTTY) patches $(call opt,KDIR,--kdir) $(call opt,M,--subdir) $(call opt,OUT,--out) \
 		$(call opt,SIGNOFF,--signoff) $(if $(filter 0,$(BUILD)),--no-build) \
-		$(if $(filter 0,$(CLEANUP)),--no-cleanups) $(SCAN_OPTS)
+		$(if $(filter 1,$(CLEANUP)),--cleanups) $(SCAN_OPTS)
 
 mailout:
 	@$(PKGS) mailout

@@ -112,7 +112,7 @@ def patches_request(args: argparse.Namespace) -> PatchesRequest:
     ident = identity(args.signoff)
     out = Path(args.out).expanduser().absolute() if args.out else scan_req.tree.default_out
     return PatchesRequest(scan=scan_req, out=out, identity=ident, build=not args.no_build,
-                          cleanups=not args.no_cleanups,
+                          cleanups=args.cleanups,
                           audit_from=out if (out / "audit.tsv").is_file() else None)
 
 
@@ -255,9 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_signoff_option(patches_cmd, "author and Signed-off-by")
     patches_cmd.add_argument("--no-build", action="store_true",
                              help="skip the x86_64 allmodconfig build check")
-    patches_cmd.add_argument("--no-cleanups", action="store_true",
-                             help="leave out the patches that change nothing user space sees"
-                                  " (leaf -ENOIOCTLCMD -> -ENOTTY)")
+    patches_cmd.add_argument("--cleanups", action="store_true",
+                             help="add a patch per series for the changes user space does not see"
+                                  " (leaf -ENOIOCTLCMD -> -ENOTTY); left out by default")
     patches_cmd.set_defaults(run=cmd_patches)
 
     mailout_cmd = commands.add_parser("mailout", help="git send-email one series",

@@ -132,11 +132,11 @@ def test_adding_a_command_is_one_parser_entry():
 def test_arguments_become_one_typed_request():
     args = cli.build_parser().parse_args([
         "patches", "--kdir", str(FIXTURE), "--jobs", "3", "--out", "o", "--no-build",
-        "--no-cleanups", "--signoff", "Jane Doe <jane@example.org>"])
+        "--cleanups", "--signoff", "Jane Doe <jane@example.org>"])
     req = cli.patches_request(args)
     assert req.scan.tree.root == FIXTURE.resolve() and req.scan.tree.kdir == str(FIXTURE)
     assert (req.scan.jobs, req.scan.timeout, req.scan.use_cache) == (3, 120, True)
-    assert (req.build, req.cleanups, str(req.identity)) == (False, False, "Jane Doe <jane@example.org>")
+    assert (req.build, req.cleanups, str(req.identity)) == (False, True, "Jane Doe <jane@example.org>")
     assert req.out == Path("o").absolute() and req.audit_from is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(req, "build", True)
@@ -223,3 +223,10 @@ def test_report_runs_phase_1_and_an_edit_rescans_the_files_whose_facts_changed(t
     fops.write_text(original)
     no_facts = enotty("report", "--kdir", str(tree), "--no-facts", cache=tmp_path / "cache")
     assert no_facts.stdout.splitlines()[1:] == [] and "phase 1" not in no_facts.stderr
+
+
+def test_cleanups_are_opt_in():
+    """Changes user space cannot see stay out of the series unless asked for
+    (CLEANUP=1): reviewers ask why, and upstream keeps such -ENOIOCTLCMD."""
+    args = cli.build_parser().parse_args(["patches", "--kdir", str(FIXTURE), "--signoff", "J <j@example.org>"])
+    assert cli.patches_request(args).cleanups is False

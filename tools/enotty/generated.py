@@ -31,7 +31,7 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
         record = json.loads(record_path.read_text())
         name, email = messages.parse_signoff(record["identity"])
         kdir, subdir = record["kdir"], record["subdir"]
-        build, cleanups = bool(record["build"]), bool(record.get("cleanups", True))
+        build, cleanups = bool(record["build"]), bool(record.get("cleanups", False))
         across_files = bool(record.get("facts", True))
     except (ValueError, KeyError, TypeError) as err:
         raise UsageError(f"{record_path}: not a run record ({err})")

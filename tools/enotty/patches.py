@@ -44,8 +44,8 @@ def canonical_command(req: PatchesRequest) -> str:
         words.append(f"M={req.scan.subdir}")
     if not req.build:
         words.append("BUILD=0")
-    if not req.cleanups:
-        words.append("CLEANUP=0")
+    if req.cleanups:
+        words.append("CLEANUP=1")
     if not req.scan.across_files:
         words.append("FACTS=0")
     return " ".join(shlex.quote(w) for w in words)
@@ -452,7 +452,7 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
         for reason in sorted(set(left_out.values())):
             w(f"- {_md(reason)}\n")
     if left_cleanups:
-        w("\n## Cleanups left out (CLEANUP=0)\n\n")
+        w("\n## Cleanups left out (user space sees no change; CLEANUP=1 adds them)\n\n")
         for change in left_cleanups:
             w(f"- {change.path}: {', '.join(sorted({s.function + '()' for s in change.sites}))}\n")
     return out.getvalue()

@@ -76,7 +76,7 @@ class PatchesRequest:
     out: Path                  # absolute; a folder or nothing yet
     identity: Identity
     build: bool = True         # the x86_64 allmodconfig object build
-    cleanups: bool = True      # leaf -ENOIOCTLCMD -> -ENOTTY patches
+    cleanups: bool = False     # leaf -ENOIOCTLCMD -> -ENOTTY patches (CLEANUP=1)
     audit_from: Path | None = None   # an output folder whose audit.tsv the messages cite
 
 
