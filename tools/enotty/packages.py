@@ -21,7 +21,10 @@ NEEDS: dict[str, tuple[str, ...]] = {
     ),
     "qemu": (
         "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
-        "ccache", "cpio", "qemu-system-x86", "busybox-static", "gcc-multilib",
+        # gcc-12-multilib, not the gcc-multilib metapackage: that one
+        # conflicts with every gcc-*-linux-gnu cross compiler (apt removes
+        # them); -m32 finds <asm/*.h> in the kernel's own `make headers`.
+        "ccache", "cpio", "qemu-system-x86", "busybox-static", "gcc-12-multilib",
         "v4l-utils", "coreutils", "linux-source-6.12", "xz-utils",
     ),
 }
