@@ -22,12 +22,17 @@ SOURCE_PACKAGE = "linux-source-6.12"
 
 
 def cache_dir() -> Path:
-    """The folder for everything large: trees, scan cache, kernel builds."""
+    """The folder for everything large: trees, scan cache, kernel builds.
+
+    Resolved in every case: the default tree under it is compared with
+    resolved paths (load() checks that --subdir stays inside it), and a
+    cache reached through a symbolic link (XDG_CACHE_HOME or $HOME on
+    another disk) must compare equal to where the link points."""
     env = os.environ.get("ENOTTY_CACHE")
     if env:
         return Path(env).expanduser().resolve()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "enotty"
+    return (Path(base).expanduser() / "enotty").resolve()
 
 
 def source_tarball() -> Path:

@@ -83,6 +83,29 @@ def test_default_tree_unpacks_once_and_reuses(tmp_path: Path, monkeypatch: pytes
 def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ENOTTY_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert tree.cache_dir() == tmp_path / "enotty"
+    assert tree.cache_dir() == (tmp_path / "enotty").resolve()
     monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "elsewhere"))
     assert tree.cache_dir() == (tmp_path / "elsewhere").resolve()
+
+
+@pytest.mark.parametrize("variable", ["XDG_CACHE_HOME", "HOME"])
+def test_default_tree_through_a_symlinked_cache_accepts_a_subdir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> None:
+    """The cache on another disk, reached through a symbolic link: M= on
+    the default tree must load, not be called outside the tree."""
+    disk = tmp_path / "disk"
+    cache_root = disk / ".cache" if variable == "HOME" else disk
+    make_kernel(cache_root / "enotty" / "src" / tree.SOURCE_PACKAGE)
+    link = tmp_path / "link"
+    link.symlink_to(disk, target_is_directory=True)
+    monkeypatch.delenv("ENOTTY_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv(variable, str(link))
+    monkeypatch.setattr(tree, "source_tarball", lambda: pytest.fail("the fake tree must not be unpacked"))
+    real = (cache_root / "enotty").resolve()
+    assert tree.cache_dir() == real
+    kernel = tree.load(None, "drivers", need_kernel=True)
+    assert kernel.root == real / "src" / tree.SOURCE_PACKAGE
+    assert kernel.version == "6.12.118"
+    with pytest.raises(UsageError, match="is outside"):
+        tree.load(None, "../../..")
