@@ -1400,6 +1400,29 @@ p << enotty_call2.p;
 if any(enotty_reaches_unknown([q], cmd) for q in p):
     enotty_add_helper(p[0].file, fn, helper, int(n))
 
+// A lookup helper: ret = h(.., &cmd, ..); if (ret) return ret; hands the
+// command to h by address (floppy's normalize_ioctl()); h's answer for a
+// command it cannot find is the handler's answer (ioctl_lookup_miss).
+// Bound to the second level, which sees handlers and their helpers.
+@enotty_lookup_call exists@
+identifier enotty_h2.fn, enotty_h2.cmd;
+identifier h, ret;
+expression list[n] es;
+position p;
+@@
+fn(...) { <+...
+ret = h@p(es, &cmd, ...);
+if (ret) return ret;
+...+> }
+
+@script:python@
+fn << enotty_h2.fn;
+h << enotty_lookup_call.h;
+n << enotty_lookup_call.n;
+p << enotty_lookup_call.p;
+@@
+enotty_add_helper(p[0].file, fn, h, int(n))
+
 // The targets of the shapes: handlers and dispatch helpers.
 @enotty_target@
 identifier fn, cmd;
@@ -1702,6 +1725,36 @@ fn << enotty_target.fn;
 err << le.err;
 @@
 enotty_claim(p, fn, err, "ioctl_leaf_enoioctlcmd")
+
+// ---- shapes/ioctl_lookup_miss.smpl
+
+// A lookup helper's table miss: the loop returns for every command it
+// finds, so only a command missing from the table reaches the return
+// after it (floppy's normalize_ioctl(): return -EINVAL after the loop).
+// A loop that breaks, or does not test the command, stays.
+@lm@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+expression E;
+position p : script:python () { enotty_site_ok(p) };
+@@
+fn(...) {
+... when any
+for (...; ...; ...) {
+... when != break;
+if (<+... *cmd ...+>) { ... when != break;
+return E; }
+... when != break;
+}
+return \(-err@p\|(-err@p)\);
+}
+
+@script:python@
+p << lm.p;
+fn << enotty_target.fn;
+err << lm.err;
+@@
+enotty_claim(p, fn, err, "ioctl_lookup_miss")
 
 // ---- shapes/ioctl_switch_no_default.smpl
 
