@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import generated
+from enotty import generated, handlers
 from enotty.errors import UsageError
 from enotty.requests import VerifyGeneratedRequest
 
@@ -85,3 +85,19 @@ def test_cover_letters_agree_with_the_audit() -> None:
             text = " ".join(cover.read_text().split())
             assert "make audit reaches none of these drivers" not in text, series
             assert "booted in QEMU (x86_64) before and after" in text, series
+
+
+def test_no_committed_handler_is_half_converted() -> None:
+    """The handler model of the committed output: a handler in a series has
+    no unknown-command exit left with its old answer, and every handler left
+    out for that reason is named, with why, in SUMMARY.md."""
+    with open(COMMITTED / "handlers.tsv") as fh:
+        rows = handlers.read_tsv(fh)
+    assert rows
+    summary = " ".join((COMMITTED / "SUMMARY.md").read_text().split())
+    converted = [r for r in rows if r["verdict"] == "converted"]
+    assert converted and all(r["left"] == "-" and r["series"] != "-" for r in converted)
+    for r in rows:
+        if r["verdict"] == "left out":
+            assert r["series"] == "-", r
+            assert f"{r['handler']}() left out: {r['left']}" in summary, r

@@ -1,0 +1,222 @@
+"""The handler model: a series converts a handler whole, or not at all.
+
+A maintainer reviews a handler's contract ("a command this driver does not
+know fails with ENOTTY"), not a line.  The sites the rules find are grouped
+by the handler user space calls (the ops-table function, `entry`, for a
+helper's site) and each handler is checked for an unknown-command exit the
+series would leave with its old answer:
+
+- an #if twin that keeps -EINVAL where the converted branch changes
+  (sis: only the branch Coccinelle parsed changes);
+- a check before the dispatch that answers every unknown command first:
+  a command normaliser whose miss stays, `if (cmd)`, or a check of the
+  argument before the command is looked at (rpmsg_ctrl's copy_from_user(),
+  6.12's pidfd_ioctl(): only testing the command first, as mainline pidfs
+  now does, would make the answer complete);
+- a direction or size check of the same handler that stays while another
+  is converted (usblp: GET_DEVICE_ID and GET_PROTOCOLS would answer the
+  same mistake differently);
+- a final `return -EINVAL;` of a function whose other exit is converted
+  (evdev: the type guard converted, the fall-through after the _IOC_NR
+  chain not);
+- a site of the handler that another reason keeps out of the series (an
+  in-tree test expects the old answer).
+
+Such a handler is left out whole, with one line saying why.  So is a site
+whose line user space cannot reach today (the answer of a missing operation
+that every in-tree driver provides, an exit behind a check that answers
+first): it changes nothing anyone sees, and the exits users do hit are the
+operations' own.
+"""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, TextIO
+
+from . import effects
+from .sites import Site
+
+COLUMNS = ("file", "handler", "functions", "sites", "series", "verdict", "left")
+
+# Guard kinds (effects.guards) that answer an unknown command before the
+# dispatch whatever the state of the device.
+_FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer", "argument check")
+_GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
+_IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One handler and the unknown-command exits the series leaves alone."""
+    file: str
+    name: str                  # the function user space reaches through the ops table
+    sites: tuple[Site, ...]
+    left: tuple[str, ...]      # why the handler is not converted whole; () when it is
+
+    @property
+    def complete(self) -> bool:
+        return not self.left
+
+    def reason(self) -> str:
+        return f"{self.file}: {self.name}() left out: " + "; ".join(self.left)
+
+
+def handler_of(site: Site) -> str:
+    entry = site.effects.entry if site.effects else "-"
+    return site.function if entry in ("-", "", "unknown") else entry.split(",")[0]
+
+
+def _guards(site: Site) -> list[tuple[int, str, str, str]]:
+    if site.effects is None or site.effects.guard in ("-", "unknown"):
+        return []
+    out = []
+    for part in site.effects.guard.split("; "):
+        m = _GUARD.match(part)
+        if m:
+            out.append((int(m.group(1)), m.group(2), m.group(3), m.group(4)))
+    return out
+
+
+def _twin(site: Site) -> str:
+    branches = site.effects.branches if site.effects else "all"
+    if branches.startswith(("#", "other definition")):
+        return re.sub(r" at line \d+", "", branches)
+    return ""
+
+
+def _unreachable(site: Site) -> str:
+    e = site.effects
+    if e is None:
+        return ""
+    if e.reach == "no-operation":
+        return (f"{site.function}() answers for a missing operation only; the operations "
+                "behind it answer unknown commands themselves")
+    if e.visible == "unreachable":
+        return "a check before it answers every unknown command first"
+    return ""
+
+
+def _ioc_checks_left(tree: effects.Tree, file: str, fn_name: str, sites: list[Site]) -> str:
+    """'N of M' when the series converts some _IOC_DIR/_IOC_SIZE checks of
+    fn and leaves others of the same function."""
+    converted = {s.line for s in sites if s.function == fn_name and
+                 s.rule == "ioctl_ioc_guard" and _IOC_CHECK.search(_line(tree, file, s.line, 2))}
+    if not converted:
+        return ""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, min(converted)) if cf else None
+    if cf is None or fn is None:
+        return ""
+    checks = []
+    for m in re.finditer(r"\bif\s*\(", cf.code[fn.body:fn.end]):
+        start = fn.body + m.end() - 1
+        close = effects.match_close(cf.code, start)
+        # a check that refuses: its branch answers an errno (usblp's
+        # `if (length > _IOC_SIZE(cmd))` only truncates)
+        refuses = re.match(r"\s*\{?\s*(?:\w+\s*=\s*|return\s+)\(?\s*-\s*E[A-Z0-9]+",
+                           cf.code[close + 1:close + 120]) if close > 0 else None
+        if refuses and _IOC_CHECK.search(cf.code[start:close]):
+            checks.append(cf.line_of(start))
+    # a converted line is the return under the check, one or two lines on
+    done = [c for c in checks if any(0 < line - c <= 3 for line in converted)]
+    if len(done) < len(checks):
+        return f"{len(done)} of {len(checks)} direction and size checks of {fn_name}() would change"
+    return ""
+
+
+def _line(tree: effects.Tree, file: str, line: int, before: int) -> str:
+    cf = tree.file(file)
+    if cf is None:
+        return ""
+    return "\n".join(cf.line_text(n) for n in range(max(1, line - before), line + 1))
+
+
+def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[int]) -> str:
+    """The function's last statement is `return -EINVAL;` (or -ENOSYS) and
+    the series leaves it while it converts another exit of the function."""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, min(lines)) if cf else None
+    if cf is None or fn is None:
+        return ""
+    body = cf.code[fn.body:fn.end].rstrip()
+    if re.search(r"\bdefault\s*:", body):
+        return ""      # the default answers unknown commands; the final return is someone else's
+    m = re.search(r"\breturn\s+\(?\s*-\s*(EINVAL|ENOSYS)\s*\)?\s*;\s*}?$", body.rstrip("}").rstrip() + "}")
+    if not m:
+        return ""
+    line = cf.line_of(fn.body + m.start())
+    if line in lines:
+        return ""
+    return f"the final -{m.group(1)} of {fn_name}() would stay"
+
+
+def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None) -> list[Handler]:
+    """Every handler of the sites, with what a series converting them would leave."""
+    kept_out = kept_out or {}
+    tree = effects.Tree(root)
+    groups: dict[tuple[str, str], list[Site]] = {}
+    for s in sites:
+        groups.setdefault((s.file, handler_of(s)), []).append(s)
+    out = []
+    for (file, name), group in sorted(groups.items()):
+        visible = [s for s in group if s not in kept_out and not _unreachable(s)
+                   and not (s.effects and s.effects.visible == "invisible")]
+        left: list[str] = []
+        if visible:
+            for s in visible:
+                twin = _twin(s)
+                if twin and twin not in left:
+                    left.append(twin)
+            lines = {s.line for s in group}
+            first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
+                            if kind in _FIRST_ANSWERS and line not in lines})
+            if first:
+                kinds = sorted({k for k, _e in first})
+                left.append("a check before the command is looked at (" + ", ".join(kinds) + ") answers "
+                            + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first")
+            for fn_name in sorted({s.function for s in visible}):
+                fn_lines = {s.line for s in group if s.function == fn_name}
+                for why in (_ioc_checks_left(tree, file, fn_name, visible),
+                            _final_return_left(tree, file, fn_name, fn_lines)):
+                    if why and why not in left:
+                        left.append(why)
+            held = sorted({kept_out[s] for s in group if s in kept_out and s.effects
+                           and s.effects.visible != "invisible"})
+            if held:
+                left.append("another site of it stays: " + held[0])
+        out.append(Handler(file, name, tuple(group), tuple(left)))
+    return out
+
+
+def left_out(handlers: Iterable[Handler]) -> dict[Site, str]:
+    """The sites no series carries, and why: every site of an incomplete
+    handler, and each site whose change no one can see."""
+    out: dict[Site, str] = {}
+    for h in handlers:
+        for s in h.sites:
+            if h.left:
+                out[s] = h.reason()
+            elif _unreachable(s):
+                out[s] = f"{s.file}: {_unreachable(s)}"
+    return out
+
+
+def write_tsv(handlers: Iterable[Handler], series_of: dict[Site, str], fh: TextIO) -> None:
+    """handlers.tsv: one row per handler; `left` is empty for a handler a
+    series converts whole."""
+    w = csv.writer(fh, delimiter="\t", lineterminator="\n")
+    w.writerow(COLUMNS)
+    for h in handlers:
+        names = sorted({series_of[s] for s in h.sites if series_of.get(s, "-") != "-"})
+        in_series = [s for s in h.sites if series_of.get(s, "-") != "-"]
+        verdict = "converted" if in_series and not h.left else ("left out" if h.left else "no change")
+        w.writerow([h.file, h.name, ",".join(sorted({s.function for s in h.sites})),
+                    ",".join(str(s.line) for s in sorted(h.sites, key=Site.sort_key)),
+                    ",".join(names) or "-", verdict, "; ".join(h.left) or "-"])
+
+
+def read_tsv(fh: TextIO) -> list[dict[str, str]]:
+    return list(csv.DictReader(fh, delimiter="\t"))

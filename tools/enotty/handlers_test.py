@@ -1,0 +1,183 @@
+"""The handler model on small C files, with the effects computed as the
+pipeline computes them (effects.analyse_sites)."""
+from __future__ import annotations
+
+import dataclasses
+import io
+from pathlib import Path
+
+from enotty import effects, handlers
+from enotty.sites import Site
+
+FOPS = "file_operations.unlocked_ioctl"
+
+
+def analysed(tmp_path: Path, name: str, code: str, found: list[tuple[int, str, str]]) -> list[Site]:
+    (tmp_path / name).write_text(code)
+    raw = [Site(name, line, fn, FOPS, "EINVAL", "ENOTTY", rule) for line, fn, rule in found]
+    eff = effects.analyse_sites(raw, tmp_path)
+    return [dataclasses.replace(s, effects=eff[s]) for s in raw]
+
+
+def line_of(code: str, text: str, nth: int = 1) -> int:
+    lines = code.splitlines()
+    hits = [i + 1 for i, l in enumerate(lines) if text in l]
+    return hits[nth - 1]
+
+
+PLAIN = """\
+static long a_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+static const struct file_operations fops = { .unlocked_ioctl = a_ioctl };
+"""
+
+ARGUMENT_FIRST = """\
+static long r_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct info info;
+	int ret = 0;
+
+	if (copy_from_user(&info, (void __user *)arg, sizeof(info)))
+		return -EFAULT;
+	switch (cmd) {
+	case 1:
+		ret = 1;
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	return ret;
+}
+static const struct file_operations fops = { .unlocked_ioctl = r_ioctl };
+"""
+
+DIRECTIONS = """\
+static long u_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	int retval = 0;
+
+	switch (_IOC_NR(cmd)) {
+	case 1:
+		if (_IOC_DIR(cmd) != _IOC_READ) {
+			retval = -EINVAL;
+			goto done;
+		}
+		break;
+	case 2:
+		if (_IOC_DIR(cmd) != _IOC_READ ||
+		    _IOC_SIZE(cmd) < 8) {
+			retval = -EINVAL;
+			goto done;
+		}
+		if (len > _IOC_SIZE(cmd))
+			len = _IOC_SIZE(cmd);
+		break;
+	default:
+		retval = -ENOTTY;
+	}
+done:
+	return retval;
+}
+static const struct file_operations fops = { .unlocked_ioctl = u_ioctl };
+"""
+
+FINAL_RETURN = """\
+static long e_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	if (_IOC_TYPE(cmd) != 'E')
+		return -EINVAL;
+	if (_IOC_DIR(cmd) == _IOC_READ) {
+		if (_IOC_NR(cmd) == 3)
+			return 0;
+	}
+	return -EINVAL;
+}
+static const struct file_operations fops = { .unlocked_ioctl = e_ioctl };
+"""
+
+TWIN = """\
+static long s_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+#ifdef NEW_COMPAT
+		return -EINVAL;
+#else
+		return -EINVAL;
+#endif
+	}
+}
+static const struct file_operations fops = { .unlocked_ioctl = s_ioctl };
+"""
+
+
+def test_a_handler_with_one_plain_default_is_complete(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path)
+    assert (h.name, h.complete) == ("a_ioctl", True)
+    assert handlers.left_out([h]) == {}
+
+
+def test_an_argument_read_before_the_command_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "r.c", ARGUMENT_FIRST,
+                     [(line_of(ARGUMENT_FIRST, "ret = -EINVAL"), "r_ioctl", "ioctl_default_assign")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("a check before the command is looked at (argument check) answers -EFAULT first",)
+    assert set(handlers.left_out([h])) == set(found)
+
+
+def test_some_direction_checks_converted_and_others_not(tmp_path: Path) -> None:
+    first = line_of(DIRECTIONS, "retval = -EINVAL")
+    found = analysed(tmp_path, "u.c", DIRECTIONS, [(first, "u_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    # the truncation `if (len > _IOC_SIZE(cmd))` refuses nothing: 1 of 2
+    assert h.left == ("1 of 2 direction and size checks of u_ioctl() would change",)
+    both = analysed(tmp_path, "u.c", DIRECTIONS, [(first, "u_ioctl", "ioctl_ioc_guard"),
+                                                  (line_of(DIRECTIONS, "retval = -EINVAL", 2), "u_ioctl",
+                                                   "ioctl_ioc_guard")])
+    assert handlers.model(both, tmp_path)[0].complete
+
+
+def test_a_final_return_left_behind_a_converted_guard(tmp_path: Path) -> None:
+    guard = line_of(FINAL_RETURN, "return -EINVAL")
+    found = analysed(tmp_path, "e.c", FINAL_RETURN, [(guard, "e_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("the final -EINVAL of e_ioctl() would stay",)
+    whole = analysed(tmp_path, "e.c", FINAL_RETURN, [(guard, "e_ioctl", "ioctl_ioc_guard"),
+                                                     (line_of(FINAL_RETURN, "return -EINVAL", 2), "e_ioctl",
+                                                      "ioctl_if_chain")])
+    assert handlers.model(whole, tmp_path)[0].complete
+
+
+def test_one_ifdef_twin_converted_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "s.c", TWIN, [(line_of(TWIN, "return -EINVAL"), "s_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path)
+    assert len(h.left) == 1 and h.left[0].startswith("#else branch (of #ifdef NEW_COMPAT) keeps -EINVAL")
+    both = analysed(tmp_path, "s.c", TWIN, [(line_of(TWIN, "return -EINVAL"), "s_ioctl", "ioctl_default_return"),
+                                            (line_of(TWIN, "return -EINVAL", 2), "s_ioctl", "ioctl_default_return")])
+    assert handlers.model(both, tmp_path)[0].complete
+
+
+def test_a_site_kept_out_for_another_reason_keeps_its_handler_out(tmp_path: Path) -> None:
+    code = PLAIN.replace("\tcase 1:\n\t\treturn 0;", "\tcase 1:\n\t\treturn 0;\n\tcase 9:\n\t\treturn -EINVAL;")
+    found = analysed(tmp_path, "a.c", code, [(line_of(code, "return -EINVAL", 1), "a_ioctl", "ioctl_default_return"),
+                                             (line_of(code, "return -EINVAL", 2), "a_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path, {found[0]: "a.c: tools/testing/x expects EINVAL"})
+    assert h.left == ("another site of it stays: a.c: tools/testing/x expects EINVAL",)
+
+
+def test_handlers_tsv_names_the_series_and_the_verdict(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    out = io.StringIO()
+    handlers.write_tsv(handlers.model(found, tmp_path), {found[0]: "misc"}, out)
+    (row,) = handlers.read_tsv(io.StringIO(out.getvalue()))
+    assert (row["handler"], row["series"], row["verdict"], row["left"]) == ("a_ioctl", "misc", "converted", "-")
