@@ -40,6 +40,10 @@ from . import effects
 from .sites import Site
 
 COLUMNS = ("file", "handler", "functions", "sites", "series", "verdict", "left")
+# User-space programs that read EINVAL after a known command a driver has
+# no case for (tape390_crypt: "Kernel does not support tape encryption"):
+# a handler whose converted default such a command reaches stays as it is.
+CONSUMERS = Path(__file__).with_name("consumers.tsv")
 
 # Guard kinds (effects.guards) that answer an unknown command before the
 # dispatch whatever the state of the device.
@@ -99,6 +103,36 @@ def _unreachable(site: Site) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class Consumer:
+    command: str
+    consumer: str
+    reads: str
+    source: str
+
+
+def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
+    """consumers.tsv by command; no file, no consumers."""
+    out: dict[str, list[Consumer]] = {}
+    if not path.is_file():
+        return out
+    rows = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    for row in csv.DictReader(rows, delimiter="\t"):
+        c = Consumer(row["command"], row["consumer"], row["reads"], row["source"])
+        out.setdefault(c.command, []).append(c)
+    return out
+
+
+def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> str:
+    """Why a known command that reaches the converted line must keep its
+    answer, or ''."""
+    names = site.effects.uncased_commands() if site.effects else []
+    for name in names:
+        for c in consumers.get(name, ()):
+            return f"{name} reaches it and {c.consumer} reads its EINVAL ({c.reads})"
+    return ""
+
+
 def _ioc_checks_left(tree: effects.Tree, file: str, fn_name: str, sites: list[Site]) -> str:
     """'N of M' when the series converts some _IOC_DIR/_IOC_SIZE checks of
     fn and leaves others of the same function."""
@@ -153,9 +187,12 @@ def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[i
     return f"the final -{m.group(1)} of {fn_name}() would stay"
 
 
-def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None) -> list[Handler]:
-    """Every handler of the sites, with what a series converting them would leave."""
+def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None,
+          consumers: dict[str, list[Consumer]] | None = None) -> list[Handler]:
+    """Every handler of the sites, with what a series converting them would
+    leave, or the known command whose user-space consumer it would break."""
     kept_out = kept_out or {}
+    consumers = read_consumers() if consumers is None else consumers
     tree = effects.Tree(root)
     groups: dict[tuple[str, str], list[Site]] = {}
     for s in sites:
@@ -183,6 +220,10 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                             _final_return_left(tree, file, fn_name, fn_lines)):
                     if why and why not in left:
                         left.append(why)
+            for s in visible:
+                why = _consumed(s, consumers)
+                if why and why not in left:
+                    left.append(why)
             held = sorted({kept_out[s] for s in group if s in kept_out and s.effects
                            and s.effects.visible != "invisible"})
             if held:

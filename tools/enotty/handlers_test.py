@@ -181,3 +181,16 @@ def test_handlers_tsv_names_the_series_and_the_verdict(tmp_path: Path) -> None:
     handlers.write_tsv(handlers.model(found, tmp_path), {found[0]: "misc"}, out)
     (row,) = handlers.read_tsv(io.StringIO(out.getvalue()))
     assert (row["handler"], row["series"], row["verdict"], row["left"]) == ("a_ioctl", "misc", "converted", "-")
+
+
+def test_a_known_command_with_a_consumer_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    site = dataclasses.replace(found[0], effects=dataclasses.replace(found[0].effects, uncased="X_CRYPT_SET,X_OTHER"))
+    table = tmp_path / "consumers.tsv"
+    table.write_text("# what reads EINVAL\ncommand\tconsumer\treads\tsource\n"
+                     "X_CRYPT_SET\ts390-tools tape390_crypt\tEINVAL: no encryption\thttps://example.org/t.c\n")
+    consumers = handlers.read_consumers(table)
+    (h,) = handlers.model([site], tmp_path, consumers=consumers)
+    assert h.left == ("X_CRYPT_SET reaches it and s390-tools tape390_crypt reads its EINVAL (EINVAL: no encryption)",)
+    assert handlers.model(found, tmp_path, consumers=consumers)[0].complete
+    assert handlers.read_consumers(tmp_path / "none.tsv") == {}

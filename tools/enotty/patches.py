@@ -120,59 +120,60 @@ def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[st
 def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], spatch: str,
                 command: str, version: str, no_build: bool, audited: int | None,
                 cleanups_audited: int = 0) -> str:
+    """The cover letter's text: what the series does for its subsystem, how
+    it was checked and measured, and one pointer to the semantic patch.
+    rule_names, spatch and command are the run's (SUMMARY.md says them);
+    the letter names only the rules its patches used."""
     plan = run.plan
-    s = [site for v in accepted for site in v.patch.plan.sites]
     behavioural = [v for v in accepted if not v.patch.plan.cleanup]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
-    files = sorted({p for v in accepted for p in v.patch.plan.paths})
-    intro = (f"Ioctl handlers in {series.subsystem_name(plan.subsystem)} answer a command they do not know with "
-             f"{messages.errno_phrase({site.from_ for site in changed or s})}. This series makes "
-             f"them return {messages.errno_phrase({site.to for site in changed or s})}, as "
-             f"{messages.DOC} asks: -ENOTTY (\"Inappropriate ioctl for device\") is the final "
-             "answer for an unknown command, -ENOIOCTLCMD the answer of a handler whose core "
-             "tries another handler first. "
-             f"{series.count(len(s), 'site')} in {series.count(len(files), 'file')}, "
-             f"{series.count(len(accepted), 'patch')}; "
-             "each patch says which answers user space sees change.")
-    paras = [intro]
+    every = [site for v in accepted for site in v.patch.plan.sites]
+    drivers = [v.patch.plan.driver for v in behavioural]
+    where = series.handlers_phrase(drivers, plan.subsystem)
+    paras = []
+    if changed:
+        froms = {site.from_ for site in changed}
+        tos = {site.to for site in changed}
+        text = (f"The ioctl handlers of {where} answer a command they do not know with "
+                f"{messages.errno_phrase(froms)}. This series makes them return "
+                f"{messages.errno_phrase(tos)}, as {messages.DOC} asks: "
+                "-EINVAL tells user space that the command exists and an argument is wrong, "
+                "so a program cannot tell a missing feature from a bad call.")
+        if "ENOIOCTLCMD" in tos:
+            text += (" A handler whose core tries another handler after it returns -ENOIOCTLCMD, "
+                     "which the core turns into ENOTTY when nothing else knows the command.")
+        paras.append(text + " Each patch says which callers see the change.")
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
     if cleanups:
-        paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted)))
-    paras += [messages.abi_note(changed or s), messages.PRECEDENT]
-    paras.append("How it was generated:\n"
-                 f"- Coccinelle: {messages.RULE_NAME} of the enotty toolkit (not part of the"
-                 f" kernel tree), rules {', '.join(rule_names)}\n"
-                 f"- {spatch}\n"
-                 f"- {command} on Linux {version}")
-    tested = [f"- every patch applies in order to the pristine {version} tree (git apply)"]
-    warns = [v.checkpatch.detail for v in accepted if v.checkpatch.detail]
-    tested.append("- scripts/checkpatch.pl: no errors" +
-                  (f"; {series.count(len(warns), 'patch')} with warnings" if warns else ", no warnings"))
-    if no_build:
-        tested.append("- build: not checked in this run")
-    else:
-        counts: dict[str, int] = {}
-        for v in accepted:
-            for chk in v.build.values():
-                counts[chk.status] = counts.get(chk.status, 0) + 1
-        tested.append("- x86_64 allmodconfig build of the touched files: " +
-                      ", ".join(f"{n} {st}" for st, n in sorted(counts.items())))
-    fix_bad = [v for v in accepted if v.fixpoint_cell() not in ("ok", "-")]
-    tested.append("- running the rules again on the patched files finds nothing" if not fix_bad else
-                  f"- running the rules again finds sites left in {series.count(len(fix_bad), 'patch')}"
-                  " (see their notes)")
+        paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted), alone=not changed))
+    checked = f"Each patch applies in order to Linux {version}"
+    warns = [v for v in accepted if v.checkpatch.detail]
+    checked += ", passes checkpatch" + (f" ({series.count(len(warns), 'patch')} with warnings)"
+                                        if warns else "")
+    if not no_build:
+        not_built = sorted({rel for v in accepted for rel, chk in v.build.items()
+                            if chk.status == verify.NOT_BUILT})
+        checked += " and builds in an x86_64 allmodconfig kernel" + (
+            f" ({_join_words(not_built)} {'is' if len(not_built) == 1 else 'are'} not built there)"
+            if not_built else "")
+    checked += "."
     if audited:
-        tested.append(f"- booted in QEMU (x86_64) before and after: {audited} of "
-                      f"{series.count(len(behavioural), 'patch')} measured, see each patch's"
-                      " \"Tested in QEMU\" line")
+        checked += (f" {'The patch was' if len(behavioural) == 1 else f'{audited} of the {len(behavioural)} patches were'}"
+                    " measured in a kernel booted in QEMU, before and after; their \"Tested in "
+                    "QEMU\" line says what changed.")
     elif audited == 0 and cleanups_audited:
-        tested.append("- booted in QEMU (x86_64) before and after: only the cleanup patch's drivers"
-                      " are reached, and their answer does not change, as it says")
-    elif audited == 0:
-        tested.append("- not measured in a running kernel: make audit reaches none of these drivers"
-                      " in an x86_64 QEMU guest (its AUDIT.md says why)")
-    paras.append("How it was tested:\n" + "\n".join(tested))
+        checked += (" Booted in QEMU before and after, the cleanup's handlers answer as before;"
+                    " the other drivers are not reached in the test guest.")
+    paras.append(checked)
+    used = sorted({site.rule for site in every})
+    paras.append(f"The handlers were found with the Coccinelle semantic patch sent separately "
+                 f"as scripts/coccinelle/api/{messages.RULE_NAME} (its "
+                 f"{'rule' if len(used) == 1 else 'rules'} {_join_words(used)}).")
     return messages.wrap("\n\n".join(paras))
+
+
+def _join_words(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def command(req: PatchesRequest) -> int:
