@@ -1,4 +1,5 @@
-"""Which Kconfig symbols build a source file, and what those symbols depend on.
+"""Which Kconfig symbols build a source file, and what those symbols depend on
+(used by the audit, selftests/audit/kconfig_symbols.py, and the cross builds).
 
 Two readers of the kernel's own build files, no configuration needed:
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from typing import TextIO
 
 from .errors import UsageError
 
@@ -52,6 +53,27 @@ def missing(packages: tuple[str, ...] | list[str]) -> list[str]:
 
 def install_line(packages: list[str]) -> str:
     return "apt-get install -y --no-install-recommends " + " ".join(packages)
+
+
+def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr) -> None:
+    """Install these packages when root and some are missing; otherwise
+    raise UsageError with the apt-get line.  For what a run finds it needs
+    only after its scan (the cross compilers of the patched platforms)."""
+    need = missing(wanted)
+    if not need:
+        return
+    if os.geteuid() != 0:
+        raise UsageError(f"missing Debian packages ({why}); run as root: {install_line(need)}")
+    print(f"enotty: installing {' '.join(need)} ({why})", file=log)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        subprocess.run(["apt-get", "update"], check=True, env=env, stdout=log)
+        subprocess.run(install_line(need).split(), check=True, env=env, stdout=log)
+    except subprocess.CalledProcessError as err:
+        raise UsageError(f"could not install {' '.join(need)} ({why}): {err}") from None
+    still = missing(need)
+    if still:
+        raise UsageError(f"apt-get did not install {' '.join(still)} ({why})")
 
 
 def ensure(target: str) -> None:

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import (cleanup, console, effects, messages, output, prefixes, rules, scan, selftest_search,
+from . import (cleanup, console, crossbuild, effects, messages, output, prefixes, rules, scan, selftest_search,
                series, sites, split, verify)
 from .errors import UsageError
 from .maintainers import Maintainers, get_maintainer
@@ -82,16 +82,18 @@ class Verdict:
             return "does not apply: " + self.apply.detail
         if self.checkpatch.status == verify.FAILED:
             return "checkpatch: " + self.checkpatch.detail
-        bad = [f"{rel}: {c.detail}" for rel, c in sorted(self.build.items()) if c.status == verify.FAILED]
+        bad = [f"{rel}" + (f" ({c.arch})" if c.arch else "") + f": {c.detail}"
+               for rel, c in sorted(self.build.items()) if c.status == verify.FAILED]
         if bad:
             return "build: " + "; ".join(bad)
         return ""
 
     def build_cell(self) -> str:
-        counts: dict[str, int] = {}
+        """Counts per verdict and platform: `1 ok (x86_64), 1 ok (m68k)`."""
+        counts: dict[tuple[str, str], int] = {}
         for chk in self.build.values():
-            counts[chk.status] = counts.get(chk.status, 0) + 1
-        return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "-"
+            counts[(chk.status, chk.arch)] = counts.get((chk.status, chk.arch), 0) + 1
+        return ", ".join(f"{n} {s}" + (f" ({a})" if a else "") for (s, a), n in sorted(counts.items())) or "-"
 
     def fixpoint_cell(self) -> str:
         bad = [f"{r}: {c.detail}" for r, c in sorted(self.fixpoint.items()) if c.status != verify.OK]
@@ -213,6 +215,17 @@ def prepare_changes(result: scan.ScanResult, root: Path) -> Prepared:
     labelled = [dataclasses.replace(s, effects=found.get(s)) for s in result.sites]
     hits = selftest_search.search(labelled, root)
     left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
+    # A file no configuration of any architecture compiles gets no patch:
+    # nobody could build it, and the kernel test robot would not either.
+    nowhere = crossbuild.Unbuildable(root)
+    for path in sorted({s.file for s in labelled}):
+        why = nowhere.reason(path)
+        if why:
+            funcs = ", ".join(sorted({s.function + "()" for s in labelled if s.file == path}))
+            for site in labelled:
+                if site.file == path and site not in left_out:
+                    left_out[site] = (f"{path}: {funcs} left as it is: no configuration of any"
+                                      f" architecture compiles it ({why}).")
     by_file: dict[str, list[sites.Site]] = {}
     for site in labelled:
         by_file.setdefault(site.file, []).append(site)
@@ -420,7 +433,8 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
     w("- split: " + ("MAINTAINERS sections (tools/enotty/split.py)" if has_maintainers
                      else "by path (no MAINTAINERS)") + "\n")
     w("- checks: apply = `git apply` in order on the pristine files; checkpatch = "
-      "scripts/checkpatch.pl; build = x86_64 allmodconfig object build"
+      "scripts/checkpatch.pl; build = object build in x86_64 allmodconfig, or where that does not"
+      " build a file, on the first platform of tools/enotty/crossbuild.py whose configuration does"
       + (" (not run)" if no_build else "") + "; fixpoint = the rules find nothing in the patched files\n\n")
     w("| series | subsystem | patches | files | sites | rejected |\n|---|---|---:|---:|---:|---:|\n")
     for r in runs:
@@ -444,9 +458,12 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
     not_built = sorted({rel for r in runs for v in r.verdicts for rel, c in v.build.items()
                         if c.status == verify.NOT_BUILT})
     if not_built:
-        w("\n## Not built on x86_64 allmodconfig\n\n")
+        w("\n## Not built\n\nNeither x86_64 allmodconfig nor another platform's configuration"
+          " (tools/enotty/crossbuild.py) compiles these:\n\n")
+        details = {rel: c.detail for r in runs for v in r.verdicts for rel, c in v.build.items()
+                   if c.status == verify.NOT_BUILT}
         for rel in not_built:
-            w(f"- {rel}\n")
+            w(f"- {rel}: {_md(details[rel])}\n")
     if left_out:
         w("\n## Sites left out\n\nAn in-tree test expects the old answer from these; a series"
           " that converts them must update the test in the same patch:\n\n")

@@ -27,6 +27,7 @@ per-file cache, keyed by file content, rules, spatch and its options.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -43,15 +44,17 @@ from .worktree import WorkTree, kbuild_env
 
 OK = "ok"
 FAILED = "failed"
-NOT_BUILT = "not built on x86_64"
+NOT_BUILT = "not built"
 SKIPPED = "skipped"
 TREE_FAILS = "fails without the patch too"
+X86_64 = "x86_64"
 
 
 @dataclass(frozen=True)
 class Check:
-    status: str        # ok | failed | not built on x86_64 | skipped | ...
+    status: str        # ok | failed | not built | skipped | ...
     detail: str = ""
+    arch: str = ""     # the build's platform (x86_64, m68k, arm footbridge...), '' for other checks
 
     def cell(self) -> str:
         return self.status + (f" ({self.detail})" if self.detail else "")
@@ -84,12 +87,13 @@ class ResultCache:
     def get(self, kind: str, key: str) -> Check | None:
         record = cache.JsonCache(self.folder / kind).get(key)
         try:
-            return Check(str(record["status"]), str(record["detail"]))
-        except (KeyError, TypeError):
+            return Check(str(record["status"]), str(record["detail"]), str(record.get("arch", "")))
+        except (KeyError, TypeError, AttributeError):
             return None
 
     def put(self, kind: str, key: str, check: Check) -> None:
-        cache.JsonCache(self.folder / kind).put(key, {"status": check.status, "detail": check.detail})
+        cache.JsonCache(self.folder / kind).put(key, {"status": check.status, "detail": check.detail,
+                                                      "arch": check.arch})
 
 
 # ---------------------------------------------------------------- checkpatch
@@ -147,6 +151,7 @@ class BuildTree:
     root: Path         # the pristine tree (read only)
     src: Path          # hard-link copy that gets the patched files
     obj: Path          # O= folder
+    make_args: tuple[str, ...] = ()   # ARCH= CROSS_COMPILE= of a cross build (crossbuild)
 
     @property
     def work(self) -> WorkTree:
@@ -168,7 +173,7 @@ PREPARED = ".enotty-prepared"
 def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
                  dry_run: bool = False) -> list[str]:
     """`make` in the hard-link copy with O=; -k so one failure stops nothing."""
-    cmd = ["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{jobs or default_jobs()}", "-k"]
+    cmd = ["make", "-C", str(bt.src), f"O={bt.obj}", *bt.make_args, f"-j{jobs or default_jobs()}", "-k"]
     if dry_run:
         cmd.append("-n")
     return cmd + targets
@@ -224,16 +229,37 @@ def kbuild_dir(root: Path, rel: str) -> str:
     return ""
 
 
+def includer_dirs(root: Path, rel: str, srcarch: str = "x86") -> list[str]:
+    """Folders of arch/<srcarch>/ whose Makefile includes a make fragment
+    of rel's folder (virt/kvm/Makefile.kvm: arch/x86/kvm/ builds
+    virt/kvm/kvm_main.c as ../../../virt/kvm/kvm_main.o); [] for a folder
+    with a Makefile of its own."""
+    folder = Path(rel).parent
+    if (root / folder / "Makefile").is_file() or (root / folder / "Kbuild").is_file():
+        return []
+    fragments = [f"{folder}/{p.name}" for p in sorted((root / folder).glob("Makefile.*"))]
+    if not fragments:
+        return []
+    out = []
+    for makefile in sorted((root / "arch" / srcarch).glob("**/Makefile")):
+        text = makefile.read_text(errors="replace")
+        if any(f in text for f in fragments):
+            out.append(str(makefile.parent.relative_to(root)))
+    return out
+
+
 _CC = re.compile(r" -c -o (\S+\.o) (\S+\.c)\b")
 
 
-def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None) -> set[str]:
+def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None,
+                    srcarch: str = "x86", targets: dict[str, str] | None = None) -> set[str]:
     """Which of rels allmodconfig compiles: kbuild's dry run of their folders.
 
     Their objects are removed first: a dry run lists only the objects it
     would remake, and a file the copy already held (an earlier run's
     patch) may have an object newer than itself."""
-    dirs = sorted({kbuild_dir(bt.src, r) for r in rels} - {""})
+    dirs = sorted(({kbuild_dir(bt.src, r) for r in rels} - {""})
+                  | {d for r in rels for d in includer_dirs(bt.src, r, srcarch)})
     if not dirs:
         return set()
     for rel in rels:
@@ -244,7 +270,12 @@ def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None) -> 
     prefix = str(bt.src) + "/"
     for m in _CC.finditer(res.stdout):
         src = m.group(2)
-        found.add(src[len(prefix):] if src.startswith(prefix) else src)
+        rel = os.path.normpath(src[len(prefix):] if src.startswith(prefix) else src)
+        found.add(rel)
+        if targets is not None and rel in rels and os.path.normpath(m.group(1)) != rel[:-2] + ".o":
+            # built from another folder's Makefile: kbuild builds it only
+            # as part of that folder
+            targets[rel] = str(Path(m.group(1).split("/../")[0])) + "/"
     return found & set(rels)
 
 
@@ -256,8 +287,11 @@ def _errors_for(output: str, bt: BuildTree, rel: str) -> str:
     return "compile failed"
 
 
-def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None) -> dict[str, Check]:
-    """Build each rel's object in the copy as it stands; ok or failed."""
+def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None,
+                    targets: dict[str, str] | None = None) -> dict[str, Check]:
+    """Build each rel's object in the copy as it stands; ok or failed.
+    targets: the make target of a rel built only with another folder
+    (enabled_sources), else its own object."""
     objs = {rel: rel[:-2] + ".o" for rel in rels}
     for obj in objs.values():
         path = bt.obj / obj
@@ -265,7 +299,8 @@ def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None) -> 
             path.unlink()
     if not objs:
         return {}
-    res = subprocess.run(make_command(bt, sorted(objs.values()), jobs), capture_output=True,
+    goals = sorted({(targets or {}).get(rel, obj) for rel, obj in objs.items()})
+    res = subprocess.run(make_command(bt, goals, jobs), capture_output=True,
                          text=True, check=False, env=kbuild_env())
     out = {}
     for rel, obj in objs.items():
@@ -296,7 +331,7 @@ def build_keys(bt: BuildTree, patched: dict[str, bytes]) -> dict[str, str]:
 
 
 def build(root: Path, patched: dict[str, bytes], log: TextIO = sys.stderr,
-          jobs: int | None = None, use_cache: bool = True) -> dict[str, Check]:
+          jobs: int | None = None, use_cache: bool = True, cross: bool = True) -> dict[str, Check]:
     """Per touched file: ok, failed (with the compiler's first error),
     not built on x86_64, or skipped (headers, no kernel tree).
 
@@ -324,30 +359,42 @@ def build(root: Path, patched: dict[str, bytes], log: TextIO = sys.stderr,
             print(f"enotty: build of {len(keys)} patched files: {len(keys) - len(todo)} from the cache,"
                   f" {len(todo)} to check (x86_64 allmodconfig, -j{jobs or default_jobs()})", file=log)
         if todo:
-            fresh = _build_locked(bt, patched, todo, jobs)
+            fresh = build_on(bt, patched, todo, jobs, X86_64)
             for rel, chk in fresh.items():
                 # "compile failed" without a compiler line may be a killed
                 # make (memory, ^C): ask again next time.
-                if chk != Check(FAILED, "compile failed"):
+                if chk != Check(FAILED, "compile failed", X86_64):
                     results.put("build", keys[rel], chk)
             out.update(fresh)
+        # Verdicts cached before the platform was recorded were all x86_64's.
+        out = {rel: (Check(c.status, c.detail, X86_64) if c.status in (OK, FAILED, TREE_FAILS) and not c.arch
+                     else c) for rel, c in out.items()}
+        elsewhere = sorted(rel for rel, c in out.items() if c.status == NOT_BUILT)
+        if elsewhere and cross:
+            from . import crossbuild   # crossbuild builds on verify's helpers
+            install(bt, patched)
+            out.update(crossbuild.build_elsewhere(bt, patched, elsewhere, log, jobs, use_cache))
     return out
 
 
-def _build_locked(bt: BuildTree, patched: dict[str, bytes], sources: list[str],
-                  jobs: int | None) -> dict[str, Check]:
-    """Verdicts for the .c files `sources`, the copy holding all of `patched`."""
+def build_on(bt: BuildTree, patched: dict[str, bytes], sources: list[str],
+             jobs: int | None, arch: str, srcarch: str = "x86") -> dict[str, Check]:
+    """Verdicts for the .c files `sources` in bt's configuration (arch
+    names it in each verdict), the copy holding all of `patched`; a file
+    the configuration does not compile is NOT_BUILT."""
     install(bt, patched)
-    enabled = enabled_sources(bt, sources, jobs)
+    targets: dict[str, str] = {}
+    enabled = enabled_sources(bt, sources, jobs, srcarch, targets)
     out = {rel: Check(NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources if rel not in enabled}
-    results = compile_objects(bt, sorted(enabled), jobs)
+    results = {rel: Check(c.status, c.detail, arch)
+               for rel, c in compile_objects(bt, sorted(enabled), jobs, targets).items()}
     failed = [rel for rel, chk in results.items() if chk.status == FAILED]
     if failed:
         install(bt, {r: d for r, d in patched.items() if r not in failed})
-        before = compile_objects(bt, failed, jobs)
+        before = compile_objects(bt, failed, jobs, targets)
         for rel in failed:
             if before[rel].status == FAILED:
-                results[rel] = Check(TREE_FAILS, results[rel].detail)
+                results[rel] = Check(TREE_FAILS, results[rel].detail, arch)
         install(bt, patched)
     out.update(results)
     return out

@@ -200,13 +200,13 @@ def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
             (bt.obj / ".config").write_text("CONFIG_A=y\n")
 
     def fake_build(bt: verify.BuildTree, patched: dict[str, bytes], sources: list[str],
-                   jobs: object) -> dict[str, verify.Check]:
+                   jobs: object, arch: str) -> dict[str, verify.Check]:
         built.append(sorted(sources))
-        return {rel: verify.Check(verify.FAILED, "d/b.c:1: error: x") if rel == "d/b.c"
-                else verify.Check(verify.OK) for rel in sources}
+        return {rel: verify.Check(verify.FAILED, "d/b.c:1: error: x", arch) if rel == "d/b.c"
+                else verify.Check(verify.OK, "", arch) for rel in sources}
 
     monkeypatch.setattr(verify, "prepare", fake_prepare)
-    monkeypatch.setattr(verify, "_build_locked", fake_build)
+    monkeypatch.setattr(verify, "build_on", fake_build)
     patched = {"d/a.c": b"int a = 1;\n", "d/b.c": b"int b = 1;\n", "d/x.h": b"#define X 2\n"}
     first = verify.build(root, patched)
     assert first["d/x.h"].status == verify.SKIPPED and first["d/b.c"].status == verify.FAILED
@@ -252,14 +252,31 @@ def test_REAL_BUILD_compiles_a_touched_file_of_the_default_tree() -> None:
     arm = "arch/arm/mach-omap1/board-ams-delta.c"
     good = (DEFAULT / rel).read_bytes().replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
     broken = (DEFAULT / rel).read_bytes() + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
-    got = verify.build(DEFAULT, {rel: good, arm: (DEFAULT / arm).read_bytes()}, use_cache=False)
-    assert got[rel] == verify.Check(verify.OK)
+    # cross=False: x86_64 alone (crossbuild_test builds on other platforms)
+    got = verify.build(DEFAULT, {rel: good, arm: (DEFAULT / arm).read_bytes()}, use_cache=False, cross=False)
+    assert got[rel] == verify.Check(verify.OK, "", verify.X86_64)
     assert got[arm].status == verify.NOT_BUILT
-    got = verify.build(DEFAULT, {rel: broken}, use_cache=False)
+    got = verify.build(DEFAULT, {rel: broken}, use_cache=False, cross=False)
     assert got[rel].status == verify.FAILED and "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() != broken
     # The same set again: the verdicts from the cache, nothing compiled.
     obj = verify.build_tree(DEFAULT).obj / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
-    assert verify.build(DEFAULT, {rel: good})[rel] == verify.Check(verify.OK)
+    assert verify.build(DEFAULT, {rel: good}, cross=False)[rel] == verify.Check(verify.OK, "", verify.X86_64)
     assert not obj.exists(), "a cached verdict compiled the file again"
+
+
+def test_includer_dirs_finds_the_arch_folder_that_builds_a_make_fragment(tmp_path: Path) -> None:
+    root = tmp_path / "linux"
+    for rel, text in {"virt/kvm/Makefile.kvm": "kvm-y := $(KVM)/kvm_main.o\n",
+                      "virt/kvm/kvm_main.c": "int k;\n",
+                      "arch/x86/kvm/Makefile": "include $(srctree)/virt/kvm/Makefile.kvm\n",
+                      "arch/x86/boot/Makefile": "obj-y += a.o\n",
+                      "drivers/d/Makefile": "obj-y += d.o\n",
+                      "drivers/d/Makefile.extra": "x\n"}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert verify.includer_dirs(root, "virt/kvm/kvm_main.c") == ["arch/x86/kvm"]
+    assert verify.includer_dirs(root, "virt/kvm/kvm_main.c", "powerpc") == []
+    # a folder with its own Makefile is built there
+    assert verify.includer_dirs(root, "drivers/d/d.c") == []
