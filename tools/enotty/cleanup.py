@@ -12,6 +12,8 @@ conversion into native commands, which matters for backports.
 """
 from __future__ import annotations
 
+import posixpath
+
 from . import messages
 from .sites import Site
 
@@ -45,33 +47,46 @@ def compat_note(sites: list[Site]) -> str:
     compat = sorted({s.function + "()" for s in sites if is_compat(s)})
     if not compat:
         return ""
-    return (f"{', '.join(compat)} {'is a compat handler' if len(compat) == 1 else 'are compat handlers'}. "
-            f"{DOC} notes that before Linux 5.5, compat_ioctl handlers were required to "
-            "return -ENOIOCTLCMD in order to use the fallback conversion into native commands, "
-            "which may be important when backporting to older kernels. On such a kernel this "
-            "change would end that fallback, so it is not meant for them and carries no Fixes: "
-            "or stable tag.")
+    return (f"Before Linux 5.5 a compat_ioctl handler such as {compat[0]} had to return "
+            "-ENOIOCTLCMD to get the fallback conversion into native commands, so this "
+            "cleanup is not meant for older kernels and carries no Fixes: or stable tag.")
+
+
+def handlers_phrase(sites: list[Site]) -> str:
+    """The changed functions by name; a name several files share is said
+    once with where they are (the hwdep_ioctl() of 8 drivers in sound/firewire/)."""
+    files: dict[str, set[str]] = {}
+    for s in sites:
+        files.setdefault(s.function, set()).add(s.file)
+    words = []
+    for name, paths in sorted(files.items(), key=lambda kv: (len(kv[1]) > 1, kv[0])):
+        if len(paths) == 1:
+            words.append(f"{name}()")
+        else:
+            folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])
+            words.append(f"the {name}() of {len(paths)} drivers" + (f" in {folder}/" if folder else ""))
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _where(sites: list[Site]) -> str:
+    places = sorted({"video_usercopy()" if s.interface.startswith("v4l2_") else
+                     "the ioctl system call" if s.interface in TURNED_INTO_ENOTTY else
+                     "the core" for s in sites})
+    return " or ".join(places)
 
 
 def body(sites: list[Site], alone: bool = False) -> str:
     """The commit message body (wrapped, without subject and sign-off);
     alone: the patch is its series' only one."""
-    by_iface: dict[str, list[Site]] = {}
-    for site in sorted(sites, key=Site.sort_key):
-        by_iface.setdefault(site.interface, []).append(site)
-    handlers = sorted({s.function + "()" for s in sites})
+    functions = {s.function for s in sites}
+    one = len(functions) == 1 and len({s.file for s in sites}) == 1
     paras = [
-        "This is a cleanup: it changes nothing user space sees" + (
-            "." if alone else ", and it can be dropped without affecting the other patches "
-            "of the series."),
-        f"{', '.join(handlers)} {'answers' if len(handlers) == 1 else 'answer'} an ioctl command "
-        f"{'it does' if len(handlers) == 1 else 'they do'} not know with -ENOIOCTLCMD. Nothing "
-        "after these handlers tries another handler on that value; it becomes ENOTTY before "
-        "user space sees it:\n" + "\n".join(
-            f"- {name}: {TURNED_INTO_ENOTTY.get(name, 'the core on the way to the ioctl system call')}"
-            for name in sorted(by_iface)),
-        f"{DOC} allows either value for an unknown command. Return -ENOTTY where the answer "
-        "is decided" + ("." if alone else ", as the rest of the series does."),
+        f"{handlers_phrase(sites)} {'answers' if one else 'answer'} an ioctl command "
+        f"{'it does' if one else 'they do'} not know with -ENOIOCTLCMD, which {_where(sites)} "
+        "turns into ENOTTY; nothing on the way tries another handler on it. "
+        f"{DOC} allows either value: return -ENOTTY where the answer is decided"
+        + ("." if alone else ", as the rest of the series does.")
+        + " User space sees no change" + ("." if alone else "; the patch can be dropped on its own."),
     ]
     note = compat_note(sites)
     if note:
@@ -79,16 +94,9 @@ def body(sites: list[Site], alone: bool = False) -> str:
     twins = [s for s in sorted(sites, key=Site.sort_key)
              if s.effects and s.effects.branches not in ("all", "unknown")]
     if twins:
-        paras.append(" ".join(f"In {s.function}() the {s.effects.branches}; this patch does not "
+        paras.append(" ".join(f"In {s.function}() the {messages.without_line_numbers(s.effects.branches)};"
+                              " this patch does not "
                               "change it." for s in twins if s.effects))
-    guarded = [s for s in sorted(sites, key=Site.sort_key)
-               if s.effects and s.effects.guard not in ("-", "unknown")]
-    if guarded:
-        paras.append(" ".join(f"{s.function}() answers some commands earlier, before its "
-                              f"dispatch ({s.effects.guard.split(' -> ')[0]}); that stays."
-                              for s in guarded if s.effects))
-    paras.append("Functions changed:\n" + "\n".join(
-        f"- {func}() in {file}" for file, func in sorted({(s.file, s.function) for s in sites})))
     return messages.wrap("\n\n".join(paras))
 
 
@@ -98,10 +106,15 @@ def commit_message(prefix: str, sites: list[Site], signoff: str, alone: bool = F
     return f"{subject(prefix)}\n\n{body(sites, alone)}\nSigned-off-by: {signoff}\n"
 
 
-def cover_note(sites: list[Site], series_patches: int) -> str:
-    """A sentence for the cover letter about the closing cleanup patch."""
-    compat = " It touches compat handlers: see its note on kernels before 5.5." \
+def cover_note(sites: list[Site], series_patches: int, alone: bool = False) -> str:
+    """A sentence for the cover letter about the closing cleanup patch;
+    alone: the series has no other patch."""
+    compat = " It touches compat handlers: see its note on older kernels." \
         if any(is_compat(s) for s in sites) else ""
-    return (f"Patch {series_patches}/{series_patches} is a cleanup without user-visible change "
-            f"(-ENOIOCTLCMD -> -ENOTTY where user space already saw ENOTTY); it can be dropped "
-            f"on its own.{compat}")
+    if alone:
+        return ("The handlers answer an unknown command with -ENOIOCTLCMD, which user space "
+                "already sees as ENOTTY; the series returns -ENOTTY where the answer is decided, "
+                f"a cleanup that changes nothing user space sees.{compat}")
+    return (f"Patch {series_patches}/{series_patches} is a cleanup that changes nothing user "
+            f"space sees (-ENOIOCTLCMD -> -ENOTTY where the ioctl system call already answered "
+            f"ENOTTY); it can be dropped on its own.{compat}")

@@ -33,11 +33,6 @@ def wrap(text: str) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-MEANING = {
-    "EINVAL": "-EINVAL means \"this command exists but an argument is wrong\".",
-    "ENOSYS": "-ENOSYS means \"no such system call\", not \"no such ioctl command\".",
-}
-LINK = "https://docs.kernel.org/driver-api/ioctl.html"
 # The semantic patch the messages name (cocci/ in the toolkit, not the kernel).
 RULE_NAME = "ioctl_enotty.cocci"
 
@@ -45,11 +40,6 @@ RULE_NAME = "ioctl_enotty.cocci"
 def plural(n: int, one: str, many: str | None = None) -> str:
     """'1 site', '2 sites'; many for irregular forms."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-def _meaning(froms: set[str]) -> str:
-    return " ".join(MEANING.get(f, f"-{f} is not the answer for an unknown command.")
-                    for f in sorted(froms))
 
 
 def errno_phrase(tos: set[str]) -> str:
@@ -72,86 +62,57 @@ def is_leaf(site: Site) -> bool:
     return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
 
 
-def _visible_froms(sites: list[Site]) -> list[str]:
-    """The old answers user space saw (a leaf's -ENOIOCTLCMD it never did)."""
-    return sorted({s.from_ for s in sites if not is_leaf(s)})
-
-
 # What the core does with the handler's value, from cocci/INTERFACES.rst
-# (each sentence there is backed by a file:line of 6.12).  Kernel paths only.
+# (each sentence there is backed by a file:line of 6.12), said only where
+# it matters to the reader: the core answers some commands first, or goes
+# on to another handler on -ENOIOCTLCMD.  The ioctl system call returning
+# a file_operations handler's value as is goes without saying.
 DISPATCH: dict[str, str] = {
-    "file_operations.unlocked_ioctl":
-        "vfs_ioctl() in fs/ioctl.c returns the value of {handler} to user space; only "
-        "-ENOIOCTLCMD becomes -ENOTTY.",
-    "file_operations.compat_ioctl":
-        "The compat ioctl syscall in fs/ioctl.c returns the value of {handler} to user "
-        "space; only -ENOIOCTLCMD becomes -ENOTTY.",
     "v4l2_ioctl_ops.vidioc_default":
-        "__video_do_ioctl() in drivers/media/v4l2-core/v4l2-ioctl.c calls {handler} for commands the "
-        "V4L2 core does not know and returns the value to user space.",
+        "__video_do_ioctl() calls {handler} for the commands the V4L2 core does not know.",
     "snd_hwdep_ops.ioctl":
-        "snd_hwdep_ioctl() in sound/core/hwdep.c calls {handler} after its own SNDRV_HWDEP_IOCTL_* "
-        "commands and returns the value to user space.",
+        "snd_hwdep_ioctl() calls {handler} after its own SNDRV_HWDEP_IOCTL_* commands.",
     "fb_ops.fb_ioctl":
-        "do_fb_ioctl() in drivers/video/fbdev/core/fb_chrdev.c calls {handler} for commands the fbdev "
-        "core does not handle and returns the value to user space.",
-    "fb_ops.fb_compat_ioctl":
-        "fb_compat_ioctl() in drivers/video/fbdev/core/fb_chrdev.c returns the value of "
-        "{handler} to user space.",
+        "do_fb_ioctl() calls {handler} for the commands the fbdev core does not handle.",
     "block_device_operations.ioctl":
-        "blkdev_ioctl() in block/ioctl.c calls {handler} after the generic block commands "
-        "and returns the value to user space.",
+        "blkdev_ioctl() calls {handler} after the generic block commands.",
     "block_device_operations.compat_ioctl":
-        "compat_blkdev_ioctl() in block/ioctl.c calls {handler} after the generic block "
-        "commands and returns the value to user space.",
+        "compat_blkdev_ioctl() calls {handler} after the generic block commands.",
     "tty_operations.ioctl":
-        "tty_ioctl() in drivers/tty/tty_io.c goes on to the line discipline, where TCGETS and "
-        "the other termios commands are handled, only when the driver answers -ENOIOCTLCMD; any "
-        "other value ends the call.",
-    "tty_ldisc_ops.ioctl":
-        "tty_ioctl() in drivers/tty/tty_io.c turns -ENOIOCTLCMD from the line discipline into "
-        "-ENOTTY and returns any other value as is.",
+        "tty_ioctl() goes on to the line discipline, where TCGETS and the other termios "
+        "commands are handled, only when {handler} answers -ENOIOCTLCMD.",
     "tty_ldisc_ops.compat_ioctl":
-        "tty_compat_ioctl() in drivers/tty/tty_io.c calls the line discipline's native "
-        "->ioctl() only when ->compat_ioctl() answers -ENOIOCTLCMD; any other value reaches "
-        "user space.",
+        "tty_compat_ioctl() tries the line discipline's native ->ioctl() only when {handler} "
+        "answers -ENOIOCTLCMD.",
     "watchdog_ops.ioctl":
-        "watchdog_ioctl() in drivers/watchdog/watchdog_dev.c runs the core's own WDIOC_* "
-        "commands only when the driver answers -ENOIOCTLCMD.",
+        "watchdog_ioctl() runs the core's own WDIOC_* commands only when {handler} answers "
+        "-ENOIOCTLCMD.",
     "v4l2_subdev_core_ops.ioctl":
-        "subdev_do_ioctl() in drivers/media/v4l2-core/v4l2-subdev.c returns the value of "
-        "{handler}, which "
-        "video_usercopy() turns into -ENOTTY for user space only if it is -ENOIOCTLCMD; "
-        "v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD.",
+        "v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD, "
+        "and video_usercopy() turns only that value into ENOTTY.",
     "proto_ops.ioctl":
-        "sock_do_ioctl() in net/socket.c hands the command on to dev_ioctl() only when the "
-        "protocol answers -ENOIOCTLCMD; any other value reaches user space.",
+        "sock_do_ioctl() hands a command on to dev_ioctl() only when {handler} answers "
+        "-ENOIOCTLCMD.",
     "proto_ops.compat_ioctl":
-        "compat_sock_ioctl() in net/socket.c goes on to its own translations only when the "
-        "protocol answers -ENOIOCTLCMD.",
+        "compat_sock_ioctl() goes on to its own translations only when {handler} answers "
+        "-ENOIOCTLCMD.",
     "scsi_host_template.ioctl":
-        "scsi_ioctl() in drivers/scsi/scsi_ioctl.c calls {handler} for commands the SCSI midlayer "
-        "does not handle and returns the value.",
+        "scsi_ioctl() calls {handler} for the commands the SCSI midlayer does not handle.",
     "tape_discipline.ioctl_fn":
-        "__tapechar_ioctl() in drivers/s390/char/tape_char.c calls {handler} after MTIOCTOP, MTIOCPOS "
-        "and MTIOCGET and returns the value to user space.",
+        "__tapechar_ioctl() calls {handler} after MTIOCTOP, MTIOCPOS and MTIOCGET.",
     "atmdev_ops.ioctl":
-        "atm_dev_ioctl() in net/atm/resources.c calls {handler} for a command it has no case "
-        "for, and for ATM_SETLOOP, ATM_SETCIRANGE, SONET_GETSTATZ, SONET_SETDIAG, SONET_CLRDIAG "
-        "and SONET_SETFRAMING only when the caller has CAP_NET_ADMIN (-EPERM otherwise); it turns -ENOIOCTLCMD into -ENOTTY and "
-        "returns any other value to user space.",
+        "atm_dev_ioctl() calls {handler} for a command it has no case for.",
+    "tty_ldisc_ops.ioctl":
+        "tty_ioctl() turns -ENOIOCTLCMD from {handler} into -ENOTTY and returns any other "
+        "value as is.",
     "dvb_device.kernel_ioctl":
-        "dvb_usercopy() in drivers/media/dvb-core/dvbdev.c turns -ENOIOCTLCMD into -ENOTTY and "
-        "returns any other value to user space.",
+        "dvb_usercopy() turns -ENOIOCTLCMD from {handler} into -ENOTTY and returns any other "
+        "value as is.",
     "usb_driver.unlocked_ioctl":
-        "proc_ioctl() in drivers/usb/core/devio.c (USBDEVFS_IOCTL) turns -ENOIOCTLCMD into "
-        "-ENOTTY and returns any other value to user space.",
+        "usbfs calls {handler} for USBDEVFS_IOCTL.",
     "snd_seq_oss_callback.ioctl":
-        "snd_seq_oss_ioctl() in sound/core/seq/oss/seq_oss_ioctl.c hands a command it has no "
-        "case for to synth device 0, and only on a /dev/sequencer or /dev/music file opened "
-        "for writing (on a file opened read-only it answers -EIO); it also hands on "
-        "SNDCTL_SEQ_RESETSAMPLES for the synth device the caller names. It returns the value "
-        "of {handler} to user space.",
+        "snd_seq_oss_ioctl() hands a command it has no case for to synth device 0, on a "
+        "/dev/sequencer or /dev/music file opened for writing.",
 }
 
 # Where the core hands a handler an unknown command only under conditions
@@ -172,7 +133,7 @@ def dispatch_sentence(interface: str, info: InterfaceInfo | None, handler: str =
     where = f"{func}() in {file}" if func else file
     if info.to == "ENOIOCTLCMD":
         return f"{where} tries its next handler only when {handler} answers -ENOIOCTLCMD."
-    return f"{where} returns the value of {handler}; no handler is tried after it."
+    return ""
 
 
 AUDIT_COLUMNS = ("target", "source", "function", "command", "abi", "before", "after", "patch")
@@ -256,6 +217,34 @@ def _per_check(rows: list[dict[str, str]]) -> str:
     return "; ".join(parts)
 
 
+_ON_TARGET = re.compile(r"^an unknown command on (.+?) ((?:now|still) .*)$")
+
+
+def _merge_targets(clauses: list[str | tuple[str, str]]) -> list[str | tuple[str, str]]:
+    """Targets whose callers and outcome are the same are one clause: 'an
+    unknown command on /dev/gpiochip0 or gpio-lineevent:... now fails ...'."""
+    out: list[str | tuple[str, str]] = []
+    where: dict[tuple[str, str], int] = {}
+    labels: dict[int, list[str]] = {}
+    for c in clauses:
+        m = _ON_TARGET.match(c[1]) if isinstance(c, tuple) else None
+        if not m or not isinstance(c, tuple):
+            out.append(c)
+            continue
+        key = (c[0], m.group(2))
+        if key in where:
+            labels[where[key]].append(m.group(1))
+            continue
+        where[key] = len(out)
+        labels[len(out)] = [m.group(1)]
+        out.append(c)
+    for (who, outcome), i in where.items():
+        if len(labels[i]) > 1:
+            names = labels[i]
+            out[i] = (who, f"an unknown command on {', '.join(names[:-1])} or {names[-1]} {outcome}")
+    return out
+
+
 def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
     """The QEMU sentence for one patch from its audit.tsv rows, '' if none measured.
 
@@ -282,13 +271,14 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
             clauses.append(f"an unknown command on {label} " + " and ".join(parts))
     if not clauses:
         return ""
+    clauses = _merge_targets(clauses)
     whos = {c[0] for c in clauses if isinstance(c, tuple)}
     if len(whos) == 1 and all(isinstance(c, tuple) for c in clauses):
         head = f"Tested in QEMU ({arch}; {whos.pop()}): "
         body = "; ".join(c[1] for c in clauses)
     else:
         head = f"Tested in QEMU ({arch}): "
-        body = "; ".join(f"{c[1]} ({c[0]})" if isinstance(c, tuple) else c for c in clauses)
+        body = "; ".join(f"{c[1]} for {c[0]}" if isinstance(c, tuple) else c for c in clauses)
     smoke = [r for r in mine if _check(r) == "smoke"]
     tail = ""
     if smoke:
@@ -298,81 +288,128 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
     return head + body + "." + tail
 
 
+def without_line_numbers(text: str) -> str:
+    """An effects cell without the line numbers of one tree version
+    ('keeps -EINVAL at line 1834'): they are wrong on the tree a patch lands on."""
+    return re.sub(r"\s*\(line \d+\)|,? at line \d+|\bline \d+: ", "", text)
+
+
 def _functions_phrase(names: list[str]) -> str:
     return _join([f"{n}()" for n in names])
 
 
-def _paths_phrase(paths: set[str]) -> str:
+def _callers_phrase(paths: set[str], compat_functions: list[str]) -> str:
+    """Who sees an unknown command's new answer: the subject of 'now get'."""
     if paths == {"native+V-compat"}:
-        return ("for native callers, and for 32-bit callers on a 64-bit kernel with 'V' "
-                "commands below BASE_VIDIOC_PRIVATE, the only ones v4l2_compat_ioctl32() "
-                "passes to the native handler")
-    if paths == {"native+SIOC-compat"}:
-        return "for native callers"
-    if paths == {"native"}:
-        return "for native callers (the compat ioctl path does not reach this code)"
+        return ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE "
+                "(the only ones v4l2_compat_ioctl32() passes on),")
+    if paths in ({"native+SIOC-compat"}, {"native"}):
+        return "Native callers"
     if paths == {"compat"}:
-        return "for 32-bit callers on a 64-bit kernel (the compat ioctl path)"
-    if paths <= {"native", "compat", "both"} and paths:
-        return "for native and 32-bit compat callers"
+        return "32-bit callers on a 64-bit kernel"
+    if paths == {"native", "both"}:
+        return f"Native callers, and 32-bit callers of {_functions_phrase(compat_functions)},"
+    if paths and paths <= {"native", "compat", "both"}:
+        return "Native and 32-bit callers"
+    return "Callers"
+
+
+# Checks before the dispatch, said in words (effects' guard cell holds the
+# C condition): (pattern of the condition, words after "still fails with
+# -EXXX first").  A condition matching none is "a check before the dispatch".
+GUARD_WORDS: tuple[tuple[str, str], ...] = (
+    (r"^!capable\((CAP_\w+)\)$", r"without \1"),
+    (r"copy_from_user\(", "when its argument cannot be copied from user space"),
+    (r"^!(argp|arg|p|uarg|data)$", "for a NULL argument"),
+    (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT",
+     "once the device is gone"),
+    (r"pci_channel_offline\(", "while the PCI channel is offline"),
+    (r"^!?(?:unlikely\()?(\w+)\(", r"when the \1() check fails"),
+)
+
+
+def _guard_items(guard: str) -> list[tuple[str, str, str]]:
+    """(condition, errno, kind) of each check in effects' guard cell
+    ('line 10: !arg -> -EINVAL (argument check); ...')."""
+    out = []
+    for g in (g.strip() for g in guard.split(";")):
+        m = re.match(r"(?:line \d+: )?(.*) -> -(E\w+) \(([^)]*)\)$", g)
+        if m:
+            out.append((m.group(1), m.group(2), m.group(3)))
+    return out
+
+
+def _guard_words(condition: str, kind: str = "") -> str:
+    call = re.match(r"^!?(\w+)\(", condition)
+    if call and kind == "command normaliser":
+        return f"when {call.group(1)}() does not know it"
+    if call and kind == "unknown-command answer":
+        return f"when {call.group(1)}() rejects it"
+    for pattern, words in GUARD_WORDS:
+        m = re.search(pattern, condition)
+        if m:
+            return m.expand(words)
     return ""
 
 
 def effects_sentences(sites: list[Site]) -> list[str]:
-    """The user-visible change of a patch, from the effect columns of its sites."""
+    """Who sees the difference, from the effect columns of a patch's sites."""
     out: list[str] = []
     visible = [s for s in sites if not is_leaf(s) and
                (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
     without_op = [s for s in visible if s.effects and s.effects.reach == "no-operation"]
     visible = [s for s in visible if s not in without_op]
     if visible:
-        before = sorted({s.from_ for s in visible})
+        before = " or ".join(sorted({s.from_ for s in visible}))
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
-        where = "" if "unknown" in paths else _paths_phrase(paths)
-        if paths == {"native", "both"}:
-            compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
-            where = (f"for native callers, and for 32-bit compat callers in "
-                     f"{_functions_phrase(compat)}")
+        compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
+        who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat)
         only = sorted({REACHED_ONLY[s.interface] for s in visible if s.interface in REACHED_ONLY})
         on = f" {' or '.join(only)}" if only else ""
-        out.append(f"User-visible change: an unknown command{on} now fails with ENOTTY instead of "
-                   f"{' or '.join(before)}" + (f" {where}" if where else "") + ".")
+        out.append(f"{who} now get ENOTTY instead of {before} for an unknown command{on}.")
     elif not without_op:
-        out.append("User-visible change: none.")
+        out.append("User space sees no change.")
     for s in without_op:
-        op = _missing_op(s)
-        out.append(f"User-visible change{' only' if not visible else ''} where the driver behind "
-                   f"{s.function}() provides no {op} operation: every command "
-                   f"{s.function}() does not handle itself now fails there with ENOTTY instead "
-                   f"of {s.from_}; a driver that provides the operation answers for itself.")
+        out.append(f"Where the driver behind {s.function}() provides no {_missing_op(s)} "
+                   f"operation, a command {s.function}() does not handle itself now gets ENOTTY "
+                   f"instead of {s.from_}.")
     forwarded: list[str] = []
     uncased: dict[str, list[str]] = {}
-    checked: dict[str, list[tuple[str, str]]] = {}
+    checked: dict[str, list[str]] = {}
     for s in sorted(sites, key=Site.sort_key):
         e = s.effects
         if e is None:
             continue
         if e.visible == "unreachable":
+            items = _guard_items(e.guard)
+            errno = items[0][1] if items else "EINVAL"
+            kind = items[0][2] if items else ""
+            if kind == "every command":
+                first = f"a check before the dispatch answers every command with -{errno}"
+            elif items and (words := _guard_words(items[0][0], kind)):
+                first = f"a command fails with -{errno} first {words}"
+            else:
+                first = f"a check before the dispatch answers -{errno} first"
             if any(t.file == s.file and t.function == s.function and t.line < s.line for t in visible):
                 # floppy: the converted type guard comes first, the
                 # normaliser after it still rejects the rest
-                out.append(f"In {s.function}() an unknown command that gets past the check this "
-                           f"patch converts still fails with -{_guard_errno(e.guard)} when "
-                           f"{_guard_text(e.guard)}, before the default at line {s.line} (also "
-                           "converted); this patch leaves that check alone.")
-            else:
-                out.append(f"No unknown command reaches the changed line {s.line} of {s.function}(): "
-                           f"it answers -{_guard_errno(e.guard)} first when {_guard_text(e.guard)}; "
+                out.append(f"In {s.function}(), past the check this patch converts, {first}; "
                            "this patch leaves that check alone.")
+            else:
+                out.append(f"In {s.function}() {first}, so no unknown command reaches the "
+                           "changed default; this patch leaves that check alone.")
         elif e.reach == "partly" and not is_leaf(s):
-            # each errno with its own checks: tosh_ioctl()'s `!argp` answers
-            # -EINVAL, its copy_from_user() -EFAULT
-            for errno, guard in _guards_by_errno(e.guard).items():
-                checked.setdefault(errno, []).append((s.function, _guard_text(guard)))
+            # tosh_ioctl()'s `!argp` answers -EINVAL, its copy_from_user() -EFAULT
+            for condition, errno, _kind in _guard_items(e.guard):
+                words = _guard_words(condition, _kind)
+                said = f"-{errno} first {words}" if words else ""
+                if said and said not in checked.setdefault(s.function, []):
+                    checked[s.function].append(said)
         if e.branches.startswith("only with "):
             out.append(f"The changed line of {s.function}() is built {e.branches}.")
         elif e.branches not in ("all", "unknown"):
-            out.append(f"In {s.function}() the {e.branches}; this patch does not change it.")
+            out.append(f"In {s.function}() the {without_line_numbers(e.branches)}; this patch does "
+                       "not change it.")
         if not is_leaf(s):
             always, conditional = uncased_sentences(s.function, e.uncased)
             if always:
@@ -383,53 +420,43 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         if e.fallback not in ("-", "unknown"):
             path, _, rest = e.fallback.partition(": ")
             who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
-            out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {rest}.")
-    # The check may sit in the function or in the caller that hands it the
-    # command (mtip_block_ioctl() for mtip_hw_ioctl()): say what a command
-    # on its way to the function gets, not which function answers.
-    for errno, found in checked.items():
-        # several sites of one function share its checks: say them once
-        merged: dict[str, list[str]] = {}
-        for function, text in found:
-            if text not in merged.setdefault(function, []):
-                merged[function].append(text)
-        checks = [(function, " or ".join(texts)) for function, texts in merged.items()]
-        if len(checks) == 1:
-            out.append(f"A command on its way to {checks[0][0]}() still fails with -{errno} first "
-                       f"when {checks[0][1]}.")
-        else:
-            out.append(f"A command on its way to {_functions_phrase([f for f, _ in checks])} still "
-                       f"fails with -{errno} first, each when its check before the dispatch holds: " +
-                       "; ".join(f"{f}() {text}" for f, text in checks) + ".")
+            out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {without_line_numbers(rest)}.")
+    # Said per function, once, whatever the number of its sites.
+    said_checks = {f: _join(texts) for f, texts in checked.items() if texts}
+    if len(said_checks) == 1 or len(set(said_checks.values())) == 1:
+        text = next(iter(said_checks.values()), "")
+        if text:
+            out.append(f"A command still fails with {text}.")
+    elif said_checks:
+        out.append("A command still fails with " + "; ".join(
+            f"{text} in {f}()" for f, text in said_checks.items()) + ".")
     if len(uncased) == 1:
         (function, names), = uncased.items()
-        out.append(f"Known commands of the same family that {function}() does not handle "
-                   f"({_some(names)}) get ENOTTY now too.")
+        out.append(f"Known commands of the family that {function}() has no case for "
+                   f"({_some(names, 3)}) get ENOTTY too.")
     elif uncased:
-        out.append("Known commands of the same family that a handler does not handle get "
-                   "ENOTTY now too: " + "; ".join(
-                       f"{function}() {_some(names, 2)}" for function, names in uncased.items()) + ".")
+        names = [n for ns in uncased.values() for n in ns]
+        out.append(f"Known commands of the family that a handler has no case for "
+                   f"({_some(names, 2)}) get ENOTTY too.")
     if forwarded:
         froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
-        out.append(f"With -ENOIOCTLCMD from {_functions_phrase(forwarded)}, sock_do_ioctl() "
-                   "passes SIOC* commands on to dev_ioctl(), so an interface command such as "
-                   "SIOCGIFINDEX on this socket can now succeed where it failed with "
-                   f"{froms}; other unknown commands that get this far fail with ENOTTY.")
+        out.append("sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "
+                   "command such as SIOCGIFINDEX on this socket can succeed where it failed with "
+                   f"{froms}.")
         if any(s.effects and s.effects.paths == "native+SIOC-compat" for s in sites):
-            out.append("32-bit callers on a 64-bit kernel reach this code only with the SIOC* "
-                       "commands that compat_sock_ioctl_trans() in net/socket.c hands to "
-                       "sock_do_ioctl(); they take the same way to dev_ioctl().")
+            out.append("32-bit callers reach this code only with the SIOC* commands "
+                       "compat_sock_ioctl_trans() passes on, and take the same way.")
     leaves = sorted({s.function for s in sites if is_leaf(s)})
-    if leaves:
-        out.append(f"The -ENOIOCTLCMD -> -ENOTTY change in {_functions_phrase(leaves)} is not "
-                   "visible: the VFS already turned that value into ENOTTY.")
+    if leaves and any(not is_leaf(s) for s in sites):
+        out.append(f"In {_functions_phrase(leaves)} -ENOIOCTLCMD becomes -ENOTTY; user space "
+                   "already saw ENOTTY there.")
     return out
 
 
 def _some(names: list[str], few: int = 4) -> str:
     """The first few names (all of one more), and how many more."""
     if len(names) <= few + 1:
-        return _join(names) if few < 4 else ", ".join(names)
+        return _join(names)
     return ", ".join(names[:few]) + f" and {len(names) - few} more"
 
 
@@ -450,20 +477,9 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
         cond = "in some configurations" if when == "config" else (
             f"with {when}" if "=" in when else f"when {when}")
         verb = "has" if len(names) == 1 else "have"
-        out.append(f"{cond[0].upper() + cond[1:]}, {_join(names) if len(names) <= 5 else _some(names)} "
-                   f"{verb} no case in {function}() and get ENOTTY now too.")
+        out.append(f"{cond[0].upper() + cond[1:]}, {_some(names, 2)} "
+                   f"{verb} no case in {function}() and get ENOTTY too.")
     return always, out
-
-
-def _guard_text(guard: str) -> str:
-    """'line 10: !arg -> -EINVAL (argument check)' -> '`!arg` (line 10)'."""
-    texts = []
-    for g in (g.strip() for g in guard.split(";")):
-        m = re.match(r"line (\d+): (.*) -> -E\w+ \(([^)]*)\)$", g)
-        if m:
-            fails = " fails" if m.group(3) == "command normaliser" else ""
-            texts.append(f"`{m.group(2)}`{fails} (line {m.group(1)})")
-    return " or ".join(texts) if texts else "a check before its dispatch fails"
 
 
 def _missing_op(site: Site) -> str:
@@ -471,45 +487,15 @@ def _missing_op(site: Site) -> str:
     (effects' reach no-operation: uacce->ops->ioctl), or ""."""
     if site.effects is None or site.effects.reach != "no-operation":
         return ""
-    m = re.search(r"line \d+: !(\S+) -> -E\w+ \(no operation\)", site.effects.guard)
-    return m.group(1) if m else "ioctl"
-
-
-def _guards_by_errno(guard: str) -> dict[str, str]:
-    """The '; '-joined guard cell split by the errno each check answers."""
-    out: dict[str, list[str]] = {}
-    for g in (g.strip() for g in guard.split(";") if g.strip()):
-        out.setdefault(_guard_errno(g), []).append(g)
-    return {errno: "; ".join(gs) for errno, gs in out.items()}
-
-
-def _guard_errno(guard: str) -> str:
-    m = re.search(r"-> -(E\w+)", guard)
-    return m.group(1) if m else "EINVAL"
+    for condition, _errno, kind in _guard_items(site.effects.guard):
+        if kind == "no operation" and condition.startswith("!"):
+            return condition[1:]
+    return "ioctl"
 
 
 def user_visible(sites: list[Site]) -> str:
     """What a program sees change, for a commit message."""
     return " ".join(effects_sentences(sites))
-
-
-def abi_note(sites: list[Site]) -> str:
-    """The cover letter's ABI paragraph."""
-    before = _visible_froms(sites)
-    if not before:
-        return ("ABI note: none. Every change turns a -ENOIOCTLCMD that the VFS already "
-                "reported as ENOTTY into -ENOTTY; user space sees the same errno.")
-    return (f"ABI note: a program that tested for {' or '.join(before)} after an unknown "
-            "command now sees ENOTTY where a patch says so; each patch names the paths and "
-            "the commands whose answer changes. EINVAL keeps its meaning, a known command "
-            "with a bad argument.")
-
-
-PRECEDENT = ("The same conversion was accepted upstream after 6.12, e.g. \"drm/amdkfd: "
-             "return -ENOTTY for unsupported IOCTLs\" (commit 57af162bfc8c), which the stable "
-             "trees took as well. A test that expects EINVAL after an unknown command needs "
-             "the same change: LTP's ioctl_pidfd05 was changed to accept ENOTTY when the "
-             "pidfs ioctls moved to it.")
 
 
 def entries(site: Site) -> list[str]:
@@ -520,25 +506,17 @@ def entries(site: Site) -> list[str]:
     return entry.split(",") if entry not in ("-", "unknown", "") else [site.function]
 
 
-# Paths of drivers: the message says "the driver"; elsewhere (kernel/, fs/,
-# mm/, net/ cores) it names the handlers.
-DRIVER_PATHS = ("drivers/", "sound/", "arch/um/drivers/")
-
-
-def handled_sentence(sites: list[Site]) -> str:
-    """That the known commands behave as before, with the right noun."""
-    visible = [s for s in sites if not is_leaf(s)] or sites
-    if all(s.file.startswith(DRIVER_PATHS) for s in visible):
-        return "Commands the driver handles behave as before."
-    if all(s.interface.startswith("proto_ops.") for s in visible):
-        return "Commands the protocol handles behave as before."
-    callers = sorted({c for s in visible for c in entries(s)})
-    verb = "handles" if len(callers) == 1 else "handle"
-    return f"Commands {_functions_phrase(callers)} {verb} behave as before."
+def why_sentence(froms: set[str], tos: set[str]) -> str:
+    """One sentence: what ioctl.rst asks for and why the old value is wrong."""
+    old = {"EINVAL": "-EINVAL tells user space that the command exists and an argument is wrong",
+           "ENOSYS": "-ENOSYS tells user space that there is no such system call"}
+    told = "; ".join(old[f] for f in sorted(froms) if f in old)
+    asked = "-ENOTTY" if tos == {"ENOTTY"} else "-ENOTTY or -ENOIOCTLCMD"
+    return f"{DOC} asks for {asked} there" + (f": {told}." if told else ".")
 
 
 def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list[str]:
-    """The why of a patch: one paragraph for all its functions."""
+    """What the handlers answered, what the core does with it, and why: one paragraph."""
     visible = [s for s in sites if not is_leaf(s)]
     text: list[str] = []
     if visible:
@@ -551,18 +529,23 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
                               if caller in entries(s) and s.function != caller})
             if not helpers:
                 return ""
-            return f"through its helper{'' if len(helpers) == 1 else 's'} {_functions_phrase(helpers)}"
+            return f"through {_functions_phrase(helpers)}"
         if len(callers) == 1:
             how = through(callers[0])
             who = f"{callers[0]}()" + (f", {how}," if how else "")
+        elif len({through(c) for c in callers}) == 1 and through(callers[0]):
+            # dmasound: two entries share one helper
+            who = f"{_functions_phrase(callers)} ({through(callers[0])})"
         else:
             who = _join([f"{c}()" + (f" ({through(c)})" if through(c) else "") for c in callers])
         ops = [_missing_op(s) for s in visible]
         if all(ops):
             # uacce's default: the driver behind it answers when it can
+            one = len(callers) == 1
             text.append(f"{who} {verb} an ioctl command "
-                        f"{'it does' if len(callers) == 1 else 'they do'} not handle itself with "
-                        f"{errno_phrase(froms)} when the driver behind it provides no "
+                        f"{'it does not handle itself' if one else 'they do not handle themselves'} "
+                        f"with {errno_phrase(froms)} when the driver behind "
+                        f"{'it' if one else 'them'} provides no "
                         f"{_join(sorted(set(ops)))} operation.")
         else:
             text.append(f"{who} {verb} an ioctl command "
@@ -574,49 +557,46 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
             sentence = dispatch_sentence(name, interfaces.get(name), handler)
             if sentence:
                 text.append(sentence)
-        text.append(_meaning(froms))
-        text.append(f"{DOC} asks a handler to answer an unknown command with -ENOTTY or "
-                    "-ENOIOCTLCMD and calls -ENOSYS and -EINVAL there wrong.")
-        if {s.to for s in visible} != {"ENOTTY"}:
-            text.append("Return -ENOIOCTLCMD, the value that lets the caller go on.")
+        text.append(why_sentence(froms, {s.to for s in visible}))
     leaves = sorted({s.function for s in sites if is_leaf(s)})
-    if leaves:
+    if leaves and not visible:
         verb = "answers" if len(leaves) == 1 else "answer"
         text.append(f"{_functions_phrase(leaves)} {verb} an unknown command with -ENOIOCTLCMD, "
-                    "a kernel-internal value that nothing on the way tries another handler on: "
-                    "vfs_ioctl() and the compat ioctl syscall in fs/ioctl.c only turn it into "
-                    f"-ENOTTY. {DOC} allows either value; return the final answer where it "
-                    "is decided.")
-        compat = [s for s in sites if is_leaf(s) and (
-            "compat" in s.interface.partition(".")[2] or (s.effects and s.effects.paths == "both"))]
-        if compat:
-            text.append(f"{DOC} notes that before Linux 5.5 a compat_ioctl handler had to "
-                        "return -ENOIOCTLCMD to use the fallback conversion into native "
-                        "commands: keep that in mind when backporting.")
+                    "which the ioctl system call turns into -ENOTTY; nothing on the way tries "
+                    f"another handler on it. {DOC} allows either value; return the final answer "
+                    "where it is decided.")
+    compat = [s for s in sites if is_leaf(s) and (
+        "compat" in s.interface.partition(".")[2] or (s.effects and s.effects.paths == "both"))]
+    if compat:
+        text.append("Before Linux 5.5 a compat_ioctl handler had to return -ENOIOCTLCMD to get "
+                    "the fallback conversion into native commands: keep that in mind when "
+                    "backporting.")
     return [" ".join(text)]
 
 
 def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
                    rules: list[str], signoff: str, tested: str = "",
                    docs: list[str] | tuple[str, ...] = ()) -> str:
-    """Subject, body wrapped at 75 columns, Link:, Signed-off-by.
+    """Subject, body wrapped at 75 columns and Signed-off-by.
 
-    sites carry their effects (effects.analyse_sites) when known; without
-    them the message claims nothing about guards or other paths.  tested is
-    tested_line()'s sentence or ''.  rules name the semantic patches.  docs
-    are the documentation files the patch changes too (enotty.doc_updates).
+    The body says what the handlers answered and why that changes, who
+    sees the difference, and how it was tested.  sites carry their effects
+    (effects.analyse_sites) when known; without them the message claims
+    nothing about checks or other paths.  tested is tested_line()'s
+    sentence or ''.  rules (the shapes that matched) are the cover letter's
+    business, not a commit message's.  docs are the documentation files the
+    patch changes too (enotty.doc_updates).
     """
     paras = explanation(sites, interfaces)
-    paras.append(" ".join(effects_sentences(sites)) + " " + handled_sentence(sites))
+    who = " ".join(effects_sentences(sites))
     if docs:
-        paras.append(" ".join(doc_updates.notes(list(docs))))
+        who += " " + " ".join(doc_updates.notes(list(docs)))
+    if who.strip():
+        paras.append(who.strip())
     if tested:
         paras.append(tested)
-    shapes = f", {'rule' if len(rules) == 1 else 'rules'} {_join(sorted(rules))}" if rules else ""
-    paras.append(f"Found with Coccinelle ({RULE_NAME} of the enotty toolkit{shapes}; "
-                 "not part of the kernel tree).")
-    body = wrap("\n\n".join(paras))
-    return f"{subject_line}\n\n{body}\nLink: {LINK}\nSigned-off-by: {signoff}\n"
+    body = wrap("\n\n".join(p for p in paras if p.strip()))
+    return f"{subject_line}\n\n{body}\nSigned-off-by: {signoff}\n"
 
 
 _MAILBOX = re.compile(r"^\s*(.*?)\s*<([^<>@\s]+@[^<>\s]+)>\s*$")

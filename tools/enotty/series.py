@@ -362,6 +362,16 @@ def readable_title(title: str) -> str:
                                                    "interface", "architecture") else name
 
 
+def handlers_phrase(drivers: list[str], subsystem: str) -> str:
+    """What a cover letter calls the code its patches touch: the drivers'
+    short names (pcm_oss, dmasound), each once, in series order; the
+    subsystem's name when the patches name none."""
+    names = list(dict.fromkeys(d for d in drivers if d))
+    if not names:
+        return subsystem_name(subsystem)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def subsystem_name(title: str) -> str:
     """What a cover letter calls the subsystem of MAINTAINERS section title."""
     return SUBSYSTEM_NAMES.get(title) or readable_title(title)

@@ -71,7 +71,7 @@ def test_files_numbering_and_mailinfo(written: tuple[Path, series.Written], tmp_
     assert "Subject: watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands" in info
     body = (tmp_path / "msg").read_text()
     assert "Signed-off-by: " + SIGNOFF in body
-    assert "Documentation/driver-api/ioctl.rst" in body and "vfs_ioctl()" in body
+    assert "Documentation/driver-api/ioctl.rst" in body and "bar_wdt_ioctl()" in body
     assert all(len(line) <= 75 for line in body.splitlines() if not line.startswith("Signed-off-by"))
     assert "+\t\treturn -ENOTTY;" in (tmp_path / "patch").read_text()
 
