@@ -272,72 +272,106 @@ def candidates(rel: str) -> list[Platform]:
     return list(PLATFORMS)
 
 
+_OBJ_LINE = re.compile(r"^obj-\$\((CONFIG_\w+)\)\s*[:+]?=", re.M)
+
+
+def wanted_symbols(root: Path, rel: str) -> tuple[list[str], bool]:
+    """(symbols, all_needed) a platform's .config must set for rel to be
+    a candidate: the symbols of the Makefile lines that name its object,
+    all of them; when no line names it (an object list in a make
+    variable), any one symbol of its folder's obj-$(CONFIG_...) lines, and
+    kbuild's dry run decides."""
+    try:
+        return build_symbols(root, rel, folders=False), True
+    except DerivationError:
+        pass
+    folder = Path(rel).parent
+    for name in ("Kbuild", "Makefile"):
+        path = root / folder / name
+        if path.is_file():
+            return sorted(set(_OBJ_LINE.findall(path.read_text(errors="replace")))), False
+    return [], False
+
+
+def _fits(config: Mapping[str, str], symbols: list[str], all_needed: bool) -> bool:
+    if all_needed:
+        return sets_all(config, symbols)
+    return any(config.get(s) in ("y", "m") for s in symbols)
+
+
 def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: TextIO = sys.stderr,
                     jobs: int | None = None, use_cache: bool = True) -> dict[str, Any]:
     """Verdicts (verify.Check) for the .c files rels that x86_64
     allmodconfig does not build: each on the first platform whose
-    configuration sets its symbols, ok / failed / fails without the patch
-    too, with the platform named; "not built on x86_64" when no platform
-    here builds it.  bt is the x86_64 verify.BuildTree, locked, its copy
-    holding `patched` (the cross builds use the same copy)."""
+    configuration sets its symbols and whose kbuild dry run compiles it
+    (the next such platform when it does not), ok / failed / fails
+    without the patch too, with the platform named; "not built" when no
+    platform here builds it.  bt is the x86_64 verify.BuildTree, locked,
+    its copy holding `patched` (the cross builds use the same copy)."""
     from . import verify   # verify calls this module: import here, not at the top
 
     out: dict[str, Any] = {}
-    wanted: dict[str, list[str]] = {}
-    for rel in rels:
-        try:
-            wanted[rel] = build_symbols(bt.root, rel)
-        except DerivationError as err:
-            out[rel] = verify.Check(verify.NOT_BUILT, f"no platform: {err}")
-    if not wanted:
-        return out
+    wanted = {rel: wanted_symbols(bt.root, rel) for rel in rels}
     configs: dict[str, dict[str, str]] = {}
-    by_name = {p.name: p for p in PLATFORMS}
-    chosen: dict[str, list[str]] = {}
-    for rel, symbols in wanted.items():
-        pick = None
-        for platform in candidates(rel):
-            if platform.name not in configs:
-                ensure_compilers([platform], log)
-                try:
-                    configs[platform.name] = configure(bt.src, folder(bt.root, platform), platform, jobs, log)
-                except subprocess.CalledProcessError as err:
-                    print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
-                    configs[platform.name] = {}
-            if sets_all(configs[platform.name], symbols):
-                pick = platform.name
-                break
-        if pick is None:
-            out[rel] = verify.Check(verify.NOT_BUILT, "no configuration here sets " + " ".join(symbols))
-        else:
-            chosen.setdefault(pick, []).append(rel)
+    tried: dict[str, list[str]] = {rel: [] for rel in rels}
     results = verify.ResultCache()
-    for name, files in sorted(chosen.items()):
-        platform = by_name[name]
-        pbt = verify.BuildTree(bt.root, bt.src, folder(bt.root, platform), tuple(platform.make_args()))
-        keys = verify.build_keys(pbt, {r: d for r, d in patched.items() if r in files or not r.endswith(".c")})
-        todo = []
-        for rel in files:
-            hit = results.get("build", keys[rel]) if use_cache else None
-            if hit is None:
-                todo.append(rel)
+    pending = list(rels)
+    while pending:
+        chosen: dict[str, list[str]] = {}
+        for rel in pending:
+            symbols, all_needed = wanted[rel]
+            pick = None
+            for platform in candidates(rel):
+                if platform.name in tried[rel] or not symbols:
+                    continue
+                if platform.name not in configs:
+                    ensure_compilers([platform], log)
+                    try:
+                        configs[platform.name] = configure(bt.src, folder(bt.root, platform), platform, jobs, log)
+                    except subprocess.CalledProcessError as err:
+                        print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
+                        configs[platform.name] = {}
+                if _fits(configs[platform.name], symbols, all_needed):
+                    pick = platform.name
+                    break
+            if pick is None:
+                where = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
+                need = (" ".join(symbols) if all_needed else "any of " + " ".join(symbols)) or "no symbol known"
+                out[rel] = verify.Check(verify.NOT_BUILT, f"no platform here sets {need}{where}")
             else:
-                out[rel] = hit
-        print(f"enotty: build of {len(files)} patched files on {platform.label}: {len(files) - len(todo)}"
-              f" from the cache, {len(todo)} to check", file=log)
-        if not todo:
-            continue
-        try:
-            prepare(bt.src, pbt.obj, platform, jobs, log)
-        except subprocess.CalledProcessError as err:
-            for rel in todo:
-                out[rel] = verify.Check(verify.NOT_BUILT, f"{platform.label}: make prepare failed: {err.stderr}")
-            continue
-        fresh = verify.build_on(pbt, patched, todo, jobs, platform.name, platform.srcarch)
-        for rel, chk in fresh.items():
-            if chk.status == verify.NOT_BUILT:
-                chk = verify.Check(verify.NOT_BUILT, f"not compiled by {platform.label}", "")
-            elif chk != verify.Check(verify.FAILED, "compile failed", platform.name):
-                results.put("build", keys[rel], chk)
-            out[rel] = chk
+                tried[rel].append(pick)
+                chosen.setdefault(pick, []).append(rel)
+        pending = []
+        for name, files in sorted(chosen.items()):
+            platform = next(p for p in PLATFORMS if p.name == name)
+            pbt = verify.BuildTree(bt.root, bt.src, folder(bt.root, platform), tuple(platform.make_args()))
+            keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
+                                           if r in files or not r.endswith(".c")})
+            todo = []
+            for rel in files:
+                hit = results.get("build", keys[rel]) if use_cache else None
+                if hit is None:
+                    todo.append(rel)
+                else:
+                    out[rel] = hit
+            print(f"enotty: build of {len(files)} patched files on {platform.label}: {len(files) - len(todo)}"
+                  f" from the cache, {len(todo)} to check", file=log)
+            if not todo:
+                continue
+            try:
+                prepare(bt.src, pbt.obj, platform, jobs, log)
+            except subprocess.CalledProcessError as err:
+                print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
+                pending += todo
+                continue
+            fresh = verify.build_on(pbt, patched, todo, jobs, platform.name, platform.srcarch)
+            for rel, chk in fresh.items():
+                if chk.status == verify.NOT_BUILT:
+                    pending.append(rel)      # the next platform that sets its symbols
+                    continue
+                # "compile failed" without a compiler line may be a killed
+                # make (memory, ^C): ask again next time.
+                if chk != verify.Check(verify.FAILED, "compile failed", platform.name):
+                    results.put("build", keys[rel], chk)
+                out[rel] = chk
     return out

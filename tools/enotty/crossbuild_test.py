@@ -172,7 +172,8 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     monkeypatch.setattr(tree, "kernel_version", lambda r: "6.12.1")
     configured: list[str] = []
     built: list[tuple[str, list[str]]] = []
-    sets = {"i386": {"CONFIG_D": "y"}, "m68k": {"CONFIG_D": "y", "CONFIG_AMI": "m", "CONFIG_AMIGA": "y"}}
+    # i386 sets AMI but its dry run does not compile ami.c: the next platform
+    sets = {"i386": {"CONFIG_D": "y", "CONFIG_AMI": "m"}, "m68k": {"CONFIG_D": "y", "CONFIG_AMI": "m", "CONFIG_AMIGA": "y"}}
 
     def fake_configure(src: Path, obj: Path, platform: crossbuild.Platform, jobs: object = None,
                        log: object = None) -> dict[str, str]:
@@ -185,7 +186,9 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     def fake_build_on(bt: verify.BuildTree, patched: dict[str, bytes], sources: list[str], jobs: object,
                       arch: str, srcarch: str = "x86") -> dict[str, verify.Check]:
         built.append((arch, sorted(sources)))
-        assert bt.make_args[0] == "ARCH=m68k" and bt.obj.name.startswith("m68k-")
+        assert bt.make_args[0] == f"ARCH={arch}" and bt.obj.name.startswith(arch + "-")
+        if arch == "i386":
+            return {rel: verify.Check(verify.NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources}
         return {rel: verify.Check(verify.OK, "", arch) for rel in sources}
 
     monkeypatch.setattr(crossbuild, "configure", fake_configure)
@@ -197,9 +200,19 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     got = crossbuild.build_elsewhere(bt, patched, sorted(patched))
     assert got["drivers/d/ami.c"] == verify.Check(verify.OK, "", "m68k")
     assert got["drivers/d/alt.c"].status == verify.NOT_BUILT
-    assert "CONFIG_ALT" in got["drivers/d/alt.c"].detail
+    assert got["drivers/d/alt.c"].detail == "no platform here sets CONFIG_ALT"
     assert configured == [p.name for p in crossbuild.PLATFORMS][:len(configured)]
-    assert built == [("m68k", ["drivers/d/ami.c"])]
-    # again: the verdict from the cache
+    assert built == [("i386", ["drivers/d/ami.c"]), ("m68k", ["drivers/d/ami.c"])]
+    # again: the verdict from the cache (i386's dry run is asked again)
     crossbuild.build_elsewhere(bt, patched, ["drivers/d/ami.c"])
-    assert len(built) == 1
+    assert built[2:] == [("i386", ["drivers/d/ami.c"])]
+
+
+def test_wanted_symbols_without_and_with_a_kbuild_line(tmp_path: Path) -> None:
+    root = _kernel(tmp_path)
+    # the object's own line (not the folder's: several lines may descend into one folder)
+    assert crossbuild.wanted_symbols(root, "drivers/d/ami.c") == (["CONFIG_AMI"], True)
+    assert crossbuild.wanted_symbols(root, "drivers/d/part.c") == (["CONFIG_ON_OLD"], True)
+    # named through a make variable (omapfb-objs := $(objs-yy)): any obj- symbol of the folder
+    assert crossbuild.wanted_symbols(root, "drivers/d/hidden.c") == (
+        ["CONFIG_ALT", "CONFIG_AMI", "CONFIG_OLD", "CONFIG_ON_OLD", "CONFIG_WIP"], False)

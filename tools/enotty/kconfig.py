@@ -143,8 +143,12 @@ def _folder_symbols(tree: Path, folder: str, prefer: list[str]) -> list[str]:
     return []
 
 
-def build_symbols(tree: Path, source: str) -> list[str]:
-    """Every CONFIG_ symbol the build of source (tree-relative .c) needs."""
+def build_symbols(tree: Path, source: str, folders: bool = True) -> list[str]:
+    """Every CONFIG_ symbol the build of source (tree-relative .c) needs;
+    folders=False: only those of the lines that name its object, not the
+    ones that make kbuild descend into its folder (where several lines
+    descend into one folder, the one chosen may not be the one a given
+    configuration takes)."""
     if not source.endswith(".c"):
         raise DerivationError(f"{source}: not a C file")
     folder, _, base = source.rpartition("/")
@@ -166,7 +170,7 @@ def build_symbols(tree: Path, source: str) -> list[str]:
         raise DerivationError(f"{source}: no kbuild line builds {base[:-2]}.o "
                               "(built through a make variable?)")
     out: list[str] = []
-    for sym in own + _folder_symbols(tree, folder, own):
+    for sym in own + (_folder_symbols(tree, folder, own) if folders else []):
         if sym not in out:
             out.append(sym)
     return out

@@ -44,3 +44,28 @@ def test_main_exit_status(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     assert packages.main(["probe"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "apt-get install" in err
+
+
+def test_ensure_packages_names_why_and_the_apt_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a faked dpkg: every cross compiler is missing
+    monkeypatch.setattr(packages, "missing", lambda wanted: [p for p in wanted if "linux-gnu" in p])
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 1000)
+    packages.ensure_packages(["gcc"], "host")           # nothing missing: nothing said
+    with pytest.raises(UsageError) as err:
+        packages.ensure_packages(["gcc", "gcc-m68k-linux-gnu"], "cross compilers for m68k")
+    assert str(err.value) == ("missing Debian packages (cross compilers for m68k); run as root:"
+                              " apt-get install -y --no-install-recommends gcc-m68k-linux-gnu")
+
+
+def test_a_failing_apt_get_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    def fake_run(cmd: list[str], **kw: object) -> object:
+        if cmd[0] == "apt-get":
+            raise subprocess.CalledProcessError(100, cmd)
+        return type("R", (), {"returncode": 1, "stdout": ""})()
+
+    monkeypatch.setattr(packages.subprocess, "run", fake_run)
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 0)
+    with pytest.raises(UsageError, match=r"^could not install gcc-sparc64-linux-gnu \(cross compilers\)"):
+        packages.ensure_packages(["gcc-sparc64-linux-gnu"], "cross compilers")
