@@ -375,3 +375,12 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
                     results.put("build", keys[rel], chk)
                 out[rel] = chk
     return out
+
+
+def config_name(name: str) -> str:
+    """A verdict's platform (Check.arch) as a configuration: 'x86_64
+    allmodconfig', 'arm footbridge_defconfig'."""
+    for p in PLATFORMS:
+        if p.name == name:
+            return f"{p.arch} {p.base}"
+    return f"{name} allmodconfig" if name == "x86_64" else name
