@@ -1764,6 +1764,9 @@ enotty_claim(p, fn, err, "ioctl_lookup_miss")
 // returns) before it can leave (enotty_every_case_assigns); the statement
 // right after the switch only when every case leaves by return or goto, so
 // that only an unknown command gets there (enotty_after_leaving_switch).
+// "when any" in the case: a break nested in an if inside a case
+// (binderfs) otherwise stops the match; what the cases do is
+// enotty_every_case_assigns's to decide.
 @nd forall@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
@@ -1776,7 +1779,8 @@ fn(...) {
 ... when any
 T ret = -err@p;
 ... when != ret
-switch (cmd) { case ...: ... }
+switch (cmd) { case ...: ... when any
+}
 ... when != ret = E
 return ret;
 }
