@@ -130,7 +130,10 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     behavioural = [v for v in accepted if not v.patch.plan.cleanup]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
     every = [site for v in accepted for site in v.patch.plan.sites]
-    drivers = [v.patch.plan.driver for v in behavioural]
+    # the drivers as their subjects name them (ALSA: pcm: oss: -> pcm oss)
+    subject_prefixes = [v.patch.subject.split(" Return ", 1)[0] for v in behavioural]
+    title = prefixes.series_prefix(subject_prefixes, plan.subsystem) if subject_prefixes else ""
+    drivers = [series.driver_label(p, title) for p in subject_prefixes]
     where = series.handlers_phrase(drivers, plan.subsystem)
     paras = []
     if changed:

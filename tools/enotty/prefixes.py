@@ -269,6 +269,25 @@ def distinct_prefixes(patch_prefixes: list[str], drivers: list[str]) -> list[str
     return out
 
 
+def _pair(paths: list[str], distinct: list[str], rows: tuple[Row, ...] | list[Row]) -> str:
+    """Two drivers of one family, each with a row of its own, named both as
+    ALSA and ASoC do (`ALSA: hdsp:` + `ALSA: hdspm:` -> `ALSA: hdsp, hdspm:`,
+    not the folder's `ALSA: rme9652:`), when they sit in one folder; ''
+    otherwise."""
+    if len(distinct) != 2 or any(p.endswith(" -") for p in distinct):
+        return ""
+    if len({posixpath.dirname(path) for path in paths}) != 1:
+        return ""       # drivers of several folders: the subsystem's tree-wide prefix
+    if any(_best_row(path, rows, kinds=(_EXACT,)) is None for path in paths):
+        return ""
+    split = [_TOKENS.split(p.rstrip(":")) for p in distinct]
+    if len(split[0]) != len(split[1]) or len(split[0]) < 3 or split[0][:-1] != split[1][:-1]:
+        return ""
+    if split[0][-2] != ": ":
+        return ""       # RDMA/umad + RDMA/uverbs: the folder's RDMA/core: says it
+    return "".join(split[0][:-1]) + f"{split[0][-1]}, {split[1][-1]}:"
+
+
 def combine(paths: list[str], prefixes: list[str], section: str = "",
             rows: tuple[Row, ...] | list[Row] | None = None) -> str:
     """One prefix for a patch whose files have `prefixes` (see module doc)."""
@@ -278,6 +297,9 @@ def combine(paths: list[str], prefixes: list[str], section: str = "",
     named = _named_first(distinct, section)
     if named:
         return named
+    pair = _pair(paths, distinct, load_table() if rows is None else rows)
+    if pair:
+        return pair
     folder = _common_folder(paths)
     if folder:
         row = _best_row(folder + "/", load_table() if rows is None else rows, kinds=(_FOLDER,))

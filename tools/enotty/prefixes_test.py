@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -173,3 +174,52 @@ def test_section_rows_name_real_sections() -> None:
     titles = set(maintainers.read_text(errors="replace").splitlines())
     rows = [r for r in prefixes.load_table() if r.kind == prefixes._SECTION]
     assert rows and [r.key for r in rows if r.key[len(prefixes.SECTION_KEY):] not in titles] == []
+
+
+def test_two_drivers_of_one_folder_are_both_named() -> None:
+    # hdsp.c and hdspm.c share sound/pci/rme9652/, whose name is a third
+    # driver's (rme9652.c): upstream titles them "ALSA: hdsp:" / "ALSA: hdspm:"
+    assert prefixes.patch_prefix(None, ["sound/pci/rme9652/hdsp.c", "sound/pci/rme9652/hdspm.c"]) == \
+        "ALSA: hdsp, hdspm:"
+    # drivers of several folders keep the folder's or the subsystem's prefix
+    assert prefixes.patch_prefix(None, ["sound/firewire/bebob/bebob_hwdep.c",
+                                        "sound/firewire/dice/dice-hwdep.c"]) == "ALSA: firewire:"
+    # Input's and crypto's dashed style has no such form
+    assert prefixes.patch_prefix(None, ["drivers/input/evdev.c", "drivers/input/joydev.c"]) == "Input:"
+
+
+GENERATED = REPO / "generated-patches" / "linux-6.12.118"
+
+
+def _patch_files(text: str) -> list[str]:
+    return sorted({line[6:] for line in text.splitlines() if line.startswith("+++ b/")})
+
+
+@pytest.mark.skipif(not GENERATED.is_dir(), reason="no committed 6.12 output")
+def test_every_committed_patch_prefix_has_a_row() -> None:
+    """Each patch's subject prefix comes from the table's rows for its
+    files: one row, the pair of two, their common start (a patch spanning
+    drivers), a section row, or a row plus the driver's name (two patches
+    of one series with the same row)."""
+    rows = prefixes.load_table()
+    sections = {r.prefix for r in rows if r.kind == prefixes._SECTION}
+    unexplained = []
+    for path in sorted(GENERATED.glob("*/*.patch")):
+        if path.name.startswith("0000-"):
+            continue
+        text = path.read_text(errors="replace")
+        m = re.search(r"^Subject: \[PATCH[^\]]*\] (.*?) Return ", text, re.M | re.S)
+        assert m, path
+        prefix = " ".join(m.group(1).split())
+        files = [f for f in _patch_files(text) if f.endswith((".c", ".h"))]
+        found = sorted({prefixes.table_prefix(f) for f in files})
+        folders = {r.prefix for r in rows if r.kind == prefixes._FOLDER and all(f.startswith(r.key) for f in files)}
+        allowed = set(found) | sections | folders | {prefixes.common_start(found),
+                                                     prefixes.patch_prefix(None, files)}
+        if len(found) == 2:
+            allowed.add(prefixes._pair(files, found, rows))
+        if prefix in allowed or any(prefix.startswith(f + " ") or prefix.startswith(f[:-2] + "/")
+                                    for f in found):
+            continue
+        unexplained.append(f"{path.parent.name}/{path.name}: {prefix!r} from {found}")
+    assert unexplained == []

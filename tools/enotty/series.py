@@ -372,6 +372,22 @@ def handlers_phrase(drivers: list[str], subsystem: str) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def driver_label(prefix: str, title: str) -> str:
+    """A patch's driver as a cover letter names it, from its subject prefix:
+    what follows the series' title prefix (`ALSA: pcm: oss:` under `ALSA:`
+    -> `pcm oss`), else the prefix's last component (`sound/oss/dmasound:`
+    -> `dmasound`)."""
+    bare = prefix.rstrip(":").rstrip(" -")
+    stem = title.rstrip(":").rstrip(" -")
+    if stem and bare.startswith(stem) and bare != stem:
+        rest = bare[len(stem):]
+        words = [w for w in re.split(r": |/| - ", rest) if w.strip()]
+        if words:
+            # a pair of drivers (ALSA: hdsp, hdspm:) reads hdsp/hdspm in a list
+            return " ".join(w.strip() for w in words).replace(", ", "/")
+    return re.split(r": |/| - ", bare)[-1].strip()
+
+
 def subsystem_name(title: str) -> str:
     """What a cover letter calls the subsystem of MAINTAINERS section title."""
     return SUBSYSTEM_NAMES.get(title) or readable_title(title)

@@ -224,3 +224,14 @@ def test_a_rerun_on_the_same_input_writes_the_same_bytes_without_git(
 def test_cover_letters_name_the_subsystem_as_its_maintainers_do(title, name) -> None:
     assert series.subsystem_name(title) == name
     assert "[" not in series.subsystem_name(title)
+
+
+def test_cover_letter_names_drivers_as_their_subjects_do() -> None:
+    assert series.driver_label("ALSA: pcm: oss:", "ALSA:") == "pcm oss"
+    assert series.driver_label("sound/oss/dmasound:", "ALSA:") == "dmasound"
+    assert series.driver_label("ALSA: hdsp, hdspm:", "ALSA:") == "hdsp/hdspm"
+    assert series.driver_label("crypto: ccp/dbc -", "crypto:") == "ccp dbc"
+    assert series.driver_label("nbd:", "block:") == "nbd"
+    assert series.handlers_phrase(["pcm oss", "opl3", "opl3", "dmasound"], "SOUND") == \
+        "pcm oss, opl3 and dmasound"
+    assert series.handlers_phrase([], "SOUND") == series.subsystem_name("SOUND")
