@@ -2,8 +2,8 @@
 the rules' recall on a list that does not share their assumptions.
 
     python3 -m enotty.census [--kdir DIR]             census TSV on stdout
-    python3 -m enotty.census sample --seed N [--count 60] CENSUS.tsv
-    python3 -m enotty.census compare SAMPLE.tsv SITES.tsv
+    python3 -m enotty.census sample --seed N [--count 60] [--where C=V].. [--unless C=V].. CENSUS.tsv
+    python3 -m enotty.census compare SAMPLE.tsv [SAMPLE.tsv..] SITES.tsv
 
 Why a second list: `enotty candidates` and the rules agree on what a handler
 looks like (the interface table, the recognised dispatch shapes), so a miss
@@ -510,6 +510,25 @@ def read_tsv(path: Path, needed: Iterable[str]) -> list[dict[str, str]]:
     return rows
 
 
+def parse_conditions(texts: Sequence[str]) -> list[tuple[str, str]]:
+    out = []
+    for text in texts:
+        column, sep, value = text.partition("=")
+        if not sep or column not in CENSUS_COLUMNS:
+            raise UsageError(f"{text!r}: expected COLUMN=VALUE with COLUMN one of {', '.join(CENSUS_COLUMNS)}")
+        out.append((column, value))
+    return out
+
+
+def stratum(rows: Sequence[dict[str, str]], where: Sequence[tuple[str, str]],
+            unless: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    """The rows that match any `where` condition (all rows if none is
+    given) and no `unless` condition: a stratum of the census, so that a
+    supplementary sample can look where the unknown-command exits gather."""
+    return [r for r in rows
+            if (not where or any(r[c] == v for c, v in where)) and not any(r[c] == v for c, v in unless)]
+
+
 def draw_sample(census_rows: Sequence[dict[str, str]], seed: int, count: int) -> list[dict[str, str]]:
     if count > len(census_rows):
         raise UsageError(f"the census has {len(census_rows)} sites, fewer than {count}")
@@ -529,6 +548,21 @@ class Comparison:
     converted: int
     converted_real: int
     misses: list[dict[str, str]]
+    # Sample sites in a series that reading says are not REAL (precision).
+    wrong: list[dict[str, str]] = field(default_factory=list)
+
+
+def merge_samples(samples: Sequence[Sequence[dict[str, str]]]) -> list[dict[str, str]]:
+    """Several classified samples as one, a site drawn twice counted once
+    (the two readings must agree)."""
+    merged: dict[tuple[str, str], dict[str, str]] = {}
+    for sample in samples:
+        for row in sample:
+            key = (row["file"], row["line"])
+            if key in merged and merged[key]["verdict"] != row["verdict"]:
+                raise UsageError(f"{key[0]}:{key[1]}: classified {merged[key]['verdict']!r} and {row['verdict']!r}")
+            merged.setdefault(key, row)
+    return list(merged.values())
 
 
 def compare(sample: Sequence[dict[str, str]], sites: Sequence[dict[str, str]]) -> Comparison:
@@ -552,6 +586,8 @@ def compare(sample: Sequence[dict[str, str]], sites: Sequence[dict[str, str]]) -
         if in_series:
             comp.converted += 1
             comp.converted_real += verdict == "REAL"
+            if verdict != "REAL" and hit is not None:
+                comp.wrong.append(dict(row, rule=hit.get("rule", "-"), visible=hit.get("visible", "-")))
         if verdict != "REAL":
             continue
         shape = row["shape"] or "-"
@@ -589,6 +625,11 @@ def format_comparison(comp: Comparison) -> str:
         out.append("misses:")
         for m in sorted(comp.misses, key=lambda r: (r["shape"], r["file"], int(r["line"]))):
             out.append(f"  {m['shape']}\t{m['file']}:{m['line']}\t{m['function']}\t{m['missed']}\t{m['reason']}")
+    if comp.wrong:
+        out.append("")
+        out.append("in a series but not REAL:")
+        for w in sorted(comp.wrong, key=lambda r: (r["file"], int(r["line"]))):
+            out.append(f"  {w['verdict']}\t{w['file']}:{w['line']}\t{w['function']}\t{w['rule']}\tvisible={w['visible']}\t{w['reason']}")
     return "\n".join(out) + "\n"
 
 
@@ -609,19 +650,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             p = argparse.ArgumentParser(prog="python3 -m enotty.census sample")
             p.add_argument("--seed", type=int, required=True)
             p.add_argument("--count", type=int, default=60)
+            p.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
+                           help="draw only from rows matching one of these (repeatable)")
+            p.add_argument("--unless", action="append", default=[], metavar="COLUMN=VALUE",
+                           help="and matching none of these (repeatable)")
             p.add_argument("census", type=Path)
             a = p.parse_args(args[1:])
-            rows = draw_sample(read_tsv(a.census, CENSUS_COLUMNS), a.seed, a.count)
+            rows = stratum(read_tsv(a.census, CENSUS_COLUMNS), parse_conditions(a.where), parse_conditions(a.unless))
+            rows = draw_sample(rows, a.seed, a.count)
             sys.stdout.write(write_tsv(SAMPLE_COLUMNS + ("role", "kind", "errno", "arm"),
                                        ((r["file"], r["line"], r["function"], "", "", "", r["role"], r["kind"],
                                          r["errno"], r["arm"]) for r in rows)))
             return 0
         if args and args[0] == "compare":
             p = argparse.ArgumentParser(prog="python3 -m enotty.census compare")
-            p.add_argument("sample", type=Path)
-            p.add_argument("sites", type=Path)
+            p.add_argument("sample", type=Path, nargs="+", help="classified samples, then sites.tsv last")
             a = p.parse_args(args[1:])
-            comp = compare(read_tsv(a.sample, SAMPLE_COLUMNS), read_tsv(a.sites, ("file", "line", "series")))
+            if len(a.sample) < 2:
+                raise UsageError("compare needs at least one sample TSV and a sites.tsv")
+            *samples, sites = a.sample
+            sample = merge_samples([read_tsv(path, SAMPLE_COLUMNS) for path in samples])
+            comp = compare(sample, read_tsv(sites, ("file", "line", "series")))
             sys.stdout.write(format_comparison(comp))
             return 0
         p = argparse.ArgumentParser(prog="python3 -m enotty.census",

@@ -169,6 +169,7 @@ def test_compare_counts_found_converted_and_precision() -> None:
     assert (comp.found, comp.found_real, comp.converted, comp.converted_real) == (3, 2, 2, 1)
     assert comp.by_shape["default-return"] == {"real": 2, "found": 1, "converted": 1}
     assert sorted((m["line"], m["missed"]) for m in comp.misses) == [("2", "found, in no series"), ("3", "not found")]
+    assert [(w["line"], w["verdict"]) for w in comp.wrong] == [("4", "STAYS: argument-check")]
     text = census.format_comparison(comp)
     assert "recall (REAL sites listed in sites.tsv): 66.7% (2/3)" in text
     assert "precision (converted sites that are REAL): 50.0% (1/2)" in text
@@ -191,3 +192,24 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.Captu
     assert census.main(["compare", str(tmp_path / "s.tsv"), str(tmp_path / "s.tsv")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("enotty.census: ") for line in err)
+
+
+def test_stratum_keeps_rows_matching_any_where_and_no_unless() -> None:
+    rows = [{"arm": "default", "kind": "return", "errno": "EINVAL"},
+            {"arm": "outside", "kind": "init", "errno": "EINVAL"},
+            {"arm": "outside", "kind": "return", "errno": "EINVAL"},
+            {"arm": "default", "kind": "return", "errno": "ENOTTY"}]
+    where = census.parse_conditions(["arm=default", "kind=init"])
+    unless = census.parse_conditions(["errno=ENOTTY"])
+    assert census.stratum(rows, where, unless) == rows[:2]
+    assert census.stratum(rows, [], []) == rows
+    with pytest.raises(census.UsageError):
+        census.parse_conditions(["colour=red"])
+
+
+def test_merge_samples_counts_a_site_once_and_refuses_disagreement() -> None:
+    a = [{"file": "a.c", "line": "1", "verdict": "REAL"}, {"file": "a.c", "line": "2", "verdict": "MIXED"}]
+    b = [{"file": "a.c", "line": "1", "verdict": "REAL"}, {"file": "b.c", "line": "1", "verdict": "REAL"}]
+    assert [(r["file"], r["line"]) for r in census.merge_samples([a, b])] == [("a.c", "1"), ("a.c", "2"), ("b.c", "1")]
+    with pytest.raises(census.UsageError):
+        census.merge_samples([a, [{"file": "a.c", "line": "1", "verdict": "STAYS: dead"}]])
