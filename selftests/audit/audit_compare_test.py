@@ -146,3 +146,52 @@ def test_partial_change_is_a_note_not_a_problem():
     assert ac.problems(lines, claims) == []
     assert ac.partial(lines, claims) == [
         "s/0001-floppy.patch: /dev/fd0 (native, foreign) still answers EINVAL"]
+
+
+def test_a_patched_handler_answering_other_than_enotty_after_fails_unless_excused():
+    # ppdev's own command still EINVAL natively after the series: a problem
+    # naming the handler; the compat answer ENOTTY and the presetup (before
+    # PPCLAIM) EINVAL are no problem
+    rows = audit_table.parse_table(
+        "drivers/char/ppdev.c\taudit\t-\t-\t-\t-\t/dev/parport0+ppclaim\tport\n")
+    claims = {"drivers/char/ppdev.c": claim("drivers/char/ppdev.c", "0006-ppdev.patch")}
+    before = answers([("/dev/parport0", "own:PP_UNUSED", "native", "EINVAL"),
+                      ("/dev/parport0", "own:PP_UNUSED", "compat", "EINVAL"),
+                      ("/dev/parport0", "foreign:FOREIGN_E1_FE", "native", "EINVAL"),
+                      ("/dev/parport0", "presetup:PP_UNUSED", "native", "EINVAL")])
+    after = answers([("/dev/parport0", "own:PP_UNUSED", "native", "EINVAL"),
+                     ("/dev/parport0", "own:PP_UNUSED", "compat", "ENOTTY"),
+                     ("/dev/parport0", "foreign:FOREIGN_E1_FE", "native", "ENOTTY"),
+                     ("/dev/parport0", "presetup:PP_UNUSED", "native", "EINVAL")])
+    lines = ac.compare(before, after, rows, claims)
+    (problem,) = ac.not_enotty(lines, claims, [])
+    assert problem.startswith("f (drivers/char/ppdev.c) answers an unknown command with "
+                              "something else than ENOTTY after s/0006-ppdev.patch")
+    assert "/dev/parport0 own/native=EINVAL" in problem and "compat" not in problem
+    # the presetup line keeps its old answer and is no partial change either
+    assert not any("presetup" in n for n in ac.partial(lines, claims))
+    exceptions = audit_table.parse_exceptions(
+        "drivers/char/ppdev.c\t/dev/parport*\town\tnative\tneeds a claimed port\n")
+    assert ac.not_enotty(lines, claims, exceptions) == []
+    md = ac.exceptions_md(lines, exceptions)
+    assert md[0] == "## Exceptions"
+    assert "- drivers/char/ppdev.c: /dev/parport* (own, native: native EINVAL): needs a claimed port" in md
+    # an exception for the other ABI does not cover it
+    other = audit_table.parse_exceptions(
+        "drivers/char/ppdev.c\t/dev/parport*\town\tcompat\tneeds a claimed port\n")
+    assert len(ac.not_enotty(lines, claims, other)) == 1
+
+
+def test_unpatched_targets_and_unlikely_commands_are_not_held_to_enotty():
+    before = answers([("/dev/null", "own:X", "native", "EINVAL"),
+                      ("/dev/lp0", "unlikely:UNLIKELY_D6_FD", "native", "EINVAL")])
+    after = answers([("/dev/null", "own:X", "native", "EINVAL"),
+                     ("/dev/lp0", "unlikely:UNLIKELY_D6_FD", "native", "EINVAL")])
+    claims = {"drivers/char/lp.c": claim("drivers/char/lp.c", "0004-lp.patch")}
+    lines = ac.compare(before, after, ROWS, claims)
+    assert ac.not_enotty(lines, claims, []) == []
+
+
+def test_tsv_columns_are_the_readers():
+    from enotty.messages import AUDIT_COLUMNS
+    assert ac.TSV_HEADER.split("\t") == list(AUDIT_COLUMNS)

@@ -151,7 +151,8 @@ def build_probes(out: Path, log: Path, env: dict[str, str]) -> list[Path]:
 
 
 def build_initramfs(probes: list[Path], setups: list[str], named: list[str], probe_timeout: int,
-                    out: Path, tests: dict[str, Path] | None = None, test_list: str = "") -> Path:
+                    out: Path, tests: dict[str, Path] | None = None, test_list: str = "",
+                    probe_setups: list[str] | None = None) -> Path:
     """An uncompressed newc cpio: busybox, /init, the probe, setup tools,
     and the kselftests (programs, and the list of what to run)."""
     if not BUSYBOX.is_file():
@@ -163,6 +164,7 @@ def build_initramfs(probes: list[Path], setups: list[str], named: list[str], pro
         (root / "audit" / "setups").write_text("".join(f"{s}\n" for s in setups))
         (root / "audit" / "probe-timeout").write_text(f"{probe_timeout}\n")
         (root / "audit" / "probe-named").write_text("".join(f"{t}\n" for t in named))
+        (root / "audit" / "probe-setups").write_text("".join(f"-s\n{s}\n" for s in probe_setups or []))
         for prog in probes:
             initramfs.copy_into(root, prog, f"/audit/probe/{prog.name}")
         (root / "audit" / "kselftests").mkdir()
@@ -378,7 +380,9 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
     named = audit_table.explicit_targets(rows, [s for s in audited_rows if s not in dropped])
     initramfs = build_initramfs(probes, setups, named, args.probe_timeout,
                                 run_dir / "initramfs.cpio", programs,
-                                kselftests.guest_list(selection.run))
+                                kselftests.guest_list(selection.run),
+                                audit_table.probe_setups(rows, [s for s in audited_rows
+                                                                if s not in dropped]))
     # Each kselftest has its own timeout inside the guest; the boot's adds them.
     boot_timeout = args.timeout + sum(k.timeout for k in selection.run)
     t0 = time.monotonic()
@@ -399,6 +403,8 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
     lines = audit_compare.compare(audit_console.answers(before), audit_console.answers(after),
                                   rows, claims)
     found = audit_compare.problems(lines, claims)
+    exceptions = audit_table.load_exceptions()
+    found += audit_compare.not_enotty(lines, claims, exceptions)
     # A kernel warning or oops that only the patched kernel prints is the
     # series' doing.
     found += [f"patched boot only: {line}" for line in after.oops if line not in before.oops]
@@ -414,7 +420,8 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
     notes = (audit_compare.partial(lines, claims) + audit_compare.one_boot_only(lines)
              + kselftest_tap.notes(selection.run, ks_before, ks_after))
     md = audit_compare.audit_md(version, series_names, claims, statuses, found, note, notes,
-                                kselftest_tap.md_section(selection, ks_before, ks_after, found))
+                                audit_compare.exceptions_md(lines, exceptions)
+                                + kselftest_tap.md_section(selection, ks_before, ks_after, found))
     write_outputs(out, {"audit.tsv": audit_compare.write_tsv(lines), "AUDIT.md": md})
     audited = sum(1 for s in statuses.values() if s.audited)
     total = time.monotonic() - started
@@ -425,8 +432,8 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
              f"boots {timings['boots']:.0f} s, total {total:.0f} s")
     for row in selection.run:
         old_run, new_run = ks_before.get(row.name), ks_after.get(row.name)
-        log_step(f"kselftest {row.name}: {old_run.summary() if old_run else 'not run'} -> "
-                 f"{new_run.summary() if new_run else 'not run'}")
+        log_step(f"kselftest {row.name}: {old_run.summary(timed=True) if old_run else 'not run'} -> "
+                 f"{new_run.summary(timed=True) if new_run else 'not run'}")
     log_step(f"wrote {out / 'audit.tsv'} and {out / 'AUDIT.md'}")
     for n in notes:
         print(f"audit: note: {n}")

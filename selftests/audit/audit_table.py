@@ -7,7 +7,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TABLE = HERE / "instantiate.tsv"
+EXCEPTIONS = HERE / "exceptions.tsv"
+EXCEPTION_COLUMNS = ("source", "target", "check", "abi", "reason")
 COLUMNS = ("source", "how", "config", "qemu", "cmdline", "setup", "targets", "reason")
+# The probe's setup steps (selftests/ioctl_probe/ioctl_probe.c, setup_steps[]).
+SETUP_STEPS = ("ppclaim", "uffdio_api", "hmm_range")
 
 
 class TableError(Exception):
@@ -16,12 +20,16 @@ class TableError(Exception):
 
 @dataclass(frozen=True)
 class TargetPattern:
-    """[!]GLOB[@DRIVER][=FUNCTION] from the targets column; `!` names the
-    target to the probe, which does not find it on its own."""
+    """[!]GLOB[@DRIVER][=FUNCTION][+SETUP] from the targets column; `!`
+    names the target to the probe, which does not find it on its own;
+    SETUP is the probe's setup step for it (ppclaim, uffdio_api,
+    hmm_range: what a real program does before its commands reach the
+    dispatch)."""
     glob: str
     driver: str | None
     function: str | None
     named: bool = False
+    setup: str | None = None
 
     def matches(self, target: str, driver: str | None) -> bool:
         if not fnmatch.fnmatchcase(target, self.glob):
@@ -51,11 +59,16 @@ def _words(cell: str) -> tuple[str, ...]:
 
 def parse_pattern(text: str) -> TargetPattern:
     named = text.startswith("!")
-    glob, _, function = text.lstrip("!").partition("=")
+    rest, plus, setup = text.lstrip("!").partition("+")
+    glob, _, function = rest.partition("=")
     glob, _, driver = glob.partition("@")
     if not glob:
         raise ValueError(f"empty target pattern in {text!r}")
-    return TargetPattern(glob=glob, driver=driver or None, function=function or None, named=named)
+    if plus and setup not in SETUP_STEPS:
+        raise ValueError(f"unknown setup step {setup!r} in {text!r} "
+                         f"(known: {', '.join(SETUP_STEPS)})")
+    return TargetPattern(glob=glob, driver=driver or None, function=function or None, named=named,
+                         setup=setup or None)
 
 
 def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
@@ -116,3 +129,51 @@ def explicit_targets(rows: dict[str, Row], sources: list[str]) -> list[str]:
             if pattern.named and pattern.glob not in out:
                 out.append(pattern.glob)
     return out
+
+
+def probe_setups(rows: dict[str, Row], sources: list[str]) -> list[str]:
+    """The probe's -s GLOB=STEP arguments for the audited sources' targets."""
+    out: list[str] = []
+    for source in sources:
+        for pattern in rows[source].targets:
+            arg = f"{pattern.glob}={pattern.setup}"
+            if pattern.setup and arg not in out:
+                out.append(arg)
+    return out
+
+
+@dataclass(frozen=True)
+class Exception_:
+    """A patched handler's unknown-command answer that may stay other than
+    ENOTTY after its series, and the reason, which names the state the
+    handler needs before its dispatch (exceptions.tsv)."""
+    source: str
+    target: str     # glob on the probe's target name
+    check: str      # foreign | own
+    abi: str        # native | compat | *
+    reason: str
+
+
+def parse_exceptions(text: str, name: str = "exceptions.tsv") -> list[Exception_]:
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        where = f"{name}:{number}"
+        if len(cells) != len(EXCEPTION_COLUMNS):
+            raise TableError(f"{where}: {len(cells)} columns, expected {len(EXCEPTION_COLUMNS)} "
+                             f"({' '.join(EXCEPTION_COLUMNS)})")
+        source, target, check, abi, reason = (c.strip() for c in cells)
+        if check not in ("foreign", "own"):
+            raise TableError(f"{where}: check is {check!r}, expected foreign or own")
+        if abi not in ("native", "compat", "*"):
+            raise TableError(f"{where}: abi is {abi!r}, expected native, compat or *")
+        if not reason or reason == "-":
+            raise TableError(f"{where}: {source} needs a reason (the state the handler needs)")
+        out.append(Exception_(source, target, check, abi, reason))
+    return out
+
+
+def load_exceptions(path: Path = EXCEPTIONS) -> list[Exception_]:
+    return parse_exceptions(path.read_text(), path.name) if path.is_file() else []

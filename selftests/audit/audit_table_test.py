@@ -1,6 +1,7 @@
 """audit_table: parsing instantiate.tsv and matching probe targets to sources."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -89,3 +90,35 @@ def test_targets_marked_with_a_bang_are_named_to_the_probe():
     assert audit_table.explicit_targets(rows, list(rows)) == ["/dev/watchdog", "dir:/autofs"]
     assert audit_table.explicit_targets(rows, ["floppy.c"]) == []
     assert audit_table.source_for(rows, "dir:/autofs", None) == ("root.c", None)
+
+
+def test_setup_steps_in_the_targets_column():
+    rows = audit_table.parse_table(
+        "fs/userfaultfd.c\taudit\t-\t-\t-\t-\tuserfaultfd:*=userfaultfd_ioctl+uffdio_api "
+        "/dev/userfaultfd\tuffd\n"
+        "lib/test_hmm.c\taudit\t-\t-\t-\t-\t!/dev/hmm_dmirror0+hmm_range\thmm\n")
+    uffd = rows["fs/userfaultfd.c"].targets
+    assert (uffd[0].glob, uffd[0].function, uffd[0].setup) == (
+        "userfaultfd:*", "userfaultfd_ioctl", "uffdio_api")
+    assert uffd[1].setup is None
+    hmm = rows["lib/test_hmm.c"].targets[0]
+    assert hmm.named and hmm.glob == "/dev/hmm_dmirror0" and hmm.setup == "hmm_range"
+    assert audit_table.probe_setups(rows, list(rows)) == [
+        "userfaultfd:*=uffdio_api", "/dev/hmm_dmirror0=hmm_range"]
+    with pytest.raises(audit_table.TableError, match="unknown setup step 'claim'"):
+        audit_table.parse_table("drivers/char/ppdev.c\taudit\t-\t-\t-\t-\t/dev/parport0+claim\tp\n")
+
+
+def test_setup_steps_are_the_probes():
+    source = (HERE.parent / "ioctl_probe" / "ioctl_probe.c").read_text()
+    table = source[source.index("setup_steps[] = {"):]
+    table = table[:table.index("};")]
+    assert tuple(re.findall(r'\{ "(\w+)"', table)) == audit_table.SETUP_STEPS
+
+
+def test_exceptions_need_a_reason_and_known_classes():
+    assert audit_table.load_exceptions() is not None  # the committed file parses
+    with pytest.raises(audit_table.TableError, match="needs a reason"):
+        audit_table.parse_exceptions("a.c\t/dev/x\town\tnative\t-\n")
+    with pytest.raises(audit_table.TableError, match="check is 'unlikely'"):
+        audit_table.parse_exceptions("a.c\t/dev/x\tunlikely\tnative\twhy\n")

@@ -83,6 +83,12 @@ setup_orangefs() {
 	[ -n "$major" ] && mknod /dev/pvfs2-req c "$major" 0
 }
 
+setup_megadev_legacy() {
+	# Like pvfs2-req: a bare register_chrdev() at init, no sysfs device.
+	major=$(awk '$2 == "megadev_legacy" { print $1 }' /proc/devices)
+	[ -n "$major" ] && mknod /dev/megadev_legacy c "$major" 0
+}
+
 setup_securityfs() {
 	mount -t securityfs securityfs /sys/kernel/security
 }
@@ -113,15 +119,21 @@ done
 say "END nodes all rc=0"
 
 # Every node, fd kind and default file; then the targets the probe opens
-# only when named (watchdogs, directories: /audit/probe-named).
+# only when named (watchdogs, directories: /audit/probe-named).  Both runs
+# get the setup steps of instantiate.tsv (/audit/probe-setups: -s and
+# GLOB=STEP, one word a line; globs, so no pathname expansion).
 for p in /audit/probe/*; do
 	[ -x "$p" ] || continue
-	frame probe "${p##*/}" "$(cat /audit/probe-timeout)" "$p"
+	set -f
+	# shellcheck disable=SC2046 # one word per line, no spaces
+	frame probe "${p##*/}" "$(cat /audit/probe-timeout)" "$p" $(cat /audit/probe-setups)
 	if [ -s /audit/probe-named ]; then
 		# shellcheck disable=SC2046 # one target per line, no spaces
-		frame probe "${p##*/}-named" "$(cat /audit/probe-timeout)" "$p" $(cat /audit/probe-named)
+		frame probe "${p##*/}-named" "$(cat /audit/probe-timeout)" "$p" \
+			$(cat /audit/probe-setups) $(cat /audit/probe-named)
 	fi
 done
+set +f
 
 # The in-tree kselftests of the touched files (kselftests.tsv), after the
 # probe so that nothing they leave behind changes its answers.  Each runs

@@ -13,13 +13,11 @@ site alone with the reason in SUMMARY.md.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from enotty import tap
 from kselftests import Kselftest, Selection
 
-_TAP = re.compile(r"^\s*(not ok|ok)\s+(\d+)\b\s*(?:-\s*)?(.*?)\s*$")
-_DIRECTIVE = re.compile(r"\s*#\s*(SKIP|XFAIL|XPASS|TODO)\b.*$", re.I)
 KSFT_SKIP = 4
 # busybox timeout kills with SIGTERM: the shell sees 143; coreutils says 124.
 TIMEOUT_RCS = (124, 143)
@@ -30,7 +28,7 @@ class Run:
     """One kselftest in one boot."""
     name: str
     rc: int | None                      # None: no END marker (the guest stopped inside)
-    cases: dict[str, str] = field(default_factory=dict)     # case -> pass|fail|skip|xfail
+    cases: dict[str, str] = field(default_factory=dict)     # case -> tap.cases()' verdicts
     secs: int | None = None             # its run time in the guest
 
     @property
@@ -49,42 +47,20 @@ class Run:
         n = {k: sum(1 for v in self.cases.values() if v == k) for k in ("pass", "fail", "skip", "xfail")}
         return ", ".join(f"{v} {k}" for k, v in n.items() if v or k in ("pass", "fail"))
 
-    def summary(self) -> str:
+    def summary(self, timed: bool = False) -> str:
+        """status (counts, exit status); timed: with the run time too, for
+        the log only -- AUDIT.md is committed, and the seconds vary."""
         detail = [self.counts()]
         if self.rc is not None:
             detail.append(f"exit {self.rc}")
-        if self.secs is not None:
+        if timed and self.secs is not None:
             detail.append(f"{self.secs} s")
         return f"{self.status} ({', '.join(detail)})"
 
 
 def parse(name: str, lines: list[str], rc: int | None, secs: int | None = None) -> Run:
-    """The TAP cases of one framed section.  A case is named by its
-    description (the number when it has none); the harness prints each
-    case once, a repeated description gets its number appended."""
-    run = Run(name, rc, secs=secs)
-    for line in lines:
-        m = _TAP.match(line)
-        if not m:
-            continue
-        verdict, number, rest = m.groups()
-        directive = _DIRECTIVE.search(rest)
-        desc = _DIRECTIVE.sub("", rest).strip()
-        if directive and not desc:
-            # ksft_test_result_skip(): `ok N # SKIP why`, the why names it
-            desc = re.sub(r"^\s*#\s*\w+\s*", "", directive.group(0)).strip()
-        desc = desc or f"#{number}"
-        if desc in run.cases:
-            desc = f"{desc} #{number}"
-        kind = directive.group(1).upper() if directive else ""
-        if kind == "SKIP":
-            result = "skip"
-        elif kind == "XFAIL":
-            result = "xfail"
-        else:
-            result = "pass" if verdict == "ok" else "fail"
-        run.cases[desc] = result
-    return run
+    """The TAP cases of one framed section (enotty.tap reads them)."""
+    return Run(name, rc, cases=tap.cases(lines), secs=secs)
 
 
 def runs(sections) -> dict[str, Run]:

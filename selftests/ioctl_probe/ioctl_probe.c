@@ -74,6 +74,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -92,10 +93,12 @@
 #include <linux/fs.h>
 #include <linux/gpio.h>
 #include <linux/hpet.h>
+#include <linux/hidraw.h>
 #include <linux/iio/buffer.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <linux/input.h>
+#include <linux/kvm.h>
 #include <linux/ipmi.h>
 #include <linux/loop.h>
 #include <linux/lp.h>
@@ -103,12 +106,16 @@
 #include <linux/ppdev.h>
 #include <linux/random.h>
 #include <linux/rtc.h>
+#include <linux/seccomp.h>
+#include <linux/filter.h>
 #include <linux/tty.h>
+#include <linux/uinput.h>
 #include <linux/usbdevice_fs.h>
 #include <linux/userfaultfd.h>
 #include <linux/vduse.h>
 #include <linux/videodev2.h>
 #include <linux/watchdog.h>
+#include <linux/soundcard.h>
 #include <sound/asound.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -134,7 +141,9 @@ struct capi_version_ { uint32_t major, minor, manufacturer_major, manufacturer_m
 #define ORANGEFS_DEV_GET_MAGIC	_IOW('k', 1, int32_t)	/* fs/orangefs/protocol.h */
 #define IOCTL_VMCI_VERSION	_IO(7, 0x9f)		/* include/linux/vmw_vmci_defs.h */
 #define EPIOCGPARAMS		_IOR(0x8A, 0x02, uint64_t)	/* uapi/linux/eventpoll.h, 6.9 */
-#define BTPROTO_BNEP		4	/* include/net/bluetooth/bluetooth.h */
+#define RFCOMMGETDEVLIST	_IOR('R', 210, int)	/* net/bluetooth/rfcomm/tty.c */
+#define BTPROTO_RFCOMM		3	/* include/net/bluetooth/bluetooth.h */
+#define BTPROTO_BNEP		4
 #define BTPROTO_CMTP		5
 #define BTPROTO_HIDP		6
 
@@ -154,6 +163,12 @@ static void prep_connlist(void *arg)
 
 	req->cnum = 1;
 	req->ci = connlist_room;
+}
+
+/* RFCOMMGETDEVLIST: a struct rfcomm_dev_list_req with room for one entry */
+static void prep_rfcomm_devlist(void *arg)
+{
+	*(uint16_t *)arg = 1;
 }
 
 static void prep_line_mask(void *arg)
@@ -255,6 +270,25 @@ static const struct rule rules[] = {
 	{ "/dev/userfaultfd", NULL, OWN(UFFD_UNUSED, _IOWR(0xAA, 0x20, struct blob)), NO_SMOKE },
 	{ "/dev/rtc*", NULL, OWN(RTC_UNUSED, _IOWR('p', 0x7f, struct blob)), SMOKE(RTC_RD_TIME) },
 	{ "/dev/hpet", NULL, OWN(HPET_UNUSED, _IOWR('h', 0x7f, struct blob)), SMOKE(HPET_INFO) },
+	/* ALLOC, the one command, allocates: no smoke command */
+	{ "/dev/dma_heap/*", NULL, OWN(DMA_HEAP_UNUSED, _IOWR('H', 0x7f, struct blob)), NO_SMOKE },
+	{ "/dev/hidraw*", NULL, OWN(HIDRAW_UNUSED, _IOWR('H', 0x7f, struct blob)),
+	  SMOKE(HIDIOCGRDESCSIZE) },
+	{ "/dev/uinput", NULL, OWN(UINPUT_UNUSED, _IOWR('U', 0x7f, struct blob)),
+	  SMOKE(UI_GET_VERSION) },
+	{ "/dev/rio_cm", NULL, OWN(RIO_CM_UNUSED, _IOWR('c', 0x7f, struct blob)), NO_SMOKE },
+	/*
+	 * The MegaRAID management nodes take every command of their magic
+	 * ('m') and tell them apart by the packet's contents, not by the
+	 * number: no number of that magic is unknown to them.
+	 */
+	{ "/dev/megadev*", NULL, NO_OWN, NO_SMOKE },
+	{ "/dev/dsp*", NULL, OWN(SNDCTL_DSP_UNUSED, _IOWR('P', 0x7f, struct blob)),
+	  SMOKE(OSS_GETVERSION) },
+	{ "seccomp:*", NULL, OWN(SECCOMP_UNUSED, _IOWR('!', 0x7f, struct blob)),
+	  SMOKE(SECCOMP_IOCTL_NOTIF_ID_VALID) },
+	{ "kvm:vcpu", NULL, OWN(KVM_UNUSED, _IOWR(KVMIO, 0xff, struct blob)),
+	  SMOKE(KVM_GET_MP_STATE) },
 	{ "/dev/media*", NULL, OWN(MEDIA_UNUSED, _IOWR('|', 0x70, struct blob)),
 	  SMOKE(MEDIA_IOC_DEVICE_INFO) },
 	{ "*", "video4linux", OWN(V4L2_UNUSED, _IOWR('V', 120, struct blob)),
@@ -288,14 +322,64 @@ static const struct rule rules[] = {
 	  SMOKE(CMTPGETCONNLIST), prep_connlist },
 	{ "socket:bluetooth/hidp", NULL, OWN(HIDP_UNUSED, _IOWR('H', 0xbf, struct blob)),
 	  SMOKE(HIDPGETCONNLIST), prep_connlist },
+	{ "socket:bluetooth/rfcomm", NULL, OWN(RFCOMM_UNUSED, _IOWR('R', 0xf0, struct blob)),
+	  SMOKE(RFCOMMGETDEVLIST), prep_rfcomm_devlist },
 	/* the last protocol-private number; the socket core answers SIOCGPGRP */
 	{ "socket:*", NULL, OWN(SIOCPROTOPRIVATE_15, _IO(0x89, 0xef)), SMOKE(SIOCGPGRP) },
 };
 
+/*
+ * Setup steps: what a real program does to a freshly opened target before
+ * its commands reach the handler's dispatch (ppdev answers EINVAL to every
+ * command until the port is claimed, a userfaultfd until the UFFDIO_API
+ * handshake, test_hmm checks the range its argument describes first).
+ * Which target gets which step is not decided here: selftests/audit's
+ * instantiate.tsv names it, the audit passes it as -s GLOB=STEP.  A target
+ * with a step gets its unknown commands twice: before the step (check
+ * presetup) and after it (foreign, own or unlikely, then smoke).
+ */
+struct setup_step {
+	const char *name;
+	int (*run)(int fd);		/* NULL: no call, only an argument */
+	void (*prep)(void *arg);	/* the argument of the unknown commands */
+};
+
+static int setup_ppclaim(int fd)
+{
+	return ioctl(fd, PPCLAIM);
+}
+
+static int setup_uffdio_api(int fd)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+
+	return ioctl(fd, UFFDIO_API, &api);
+}
+
+/* lib/test_hmm_uapi.h's struct hmm_dmirror_cmd: page 0, one page */
+static void prep_hmm_range(void *arg)
+{
+	((uint64_t *)arg)[2] = 1;	/* npages, after addr and ptr */
+}
+
+static const struct setup_step setup_steps[] = {
+	{ "ppclaim", setup_ppclaim, NULL },
+	{ "uffdio_api", setup_uffdio_api, NULL },
+	{ "hmm_range", NULL, prep_hmm_range },
+};
+
+#define MAX_SETUPS 64
+static struct {
+	const char *glob;
+	const struct setup_step *step;
+} setups[MAX_SETUPS];
+static int nsetups;
+
 enum how {
-	H_NODE, H_FILE, H_DIR, H_SOCKET, H_PIPE, H_EPOLL, H_EVENTFD, H_UFFD, H_UFFD_API,
+	H_NODE, H_FILE, H_DIR, H_SOCKET, H_PIPE, H_EPOLL, H_EVENTFD, H_UFFD,
 	H_PIDFD, H_PTY_MASTER, H_PTY_SLAVE, H_PTY_LDISC, H_MEDIA_REQUEST, H_TUN,
-	H_GPIO_HANDLE, H_GPIO_EVENT, H_GPIO_REQUEST, H_IIO_BUFFER, H_USB_HUB,
+	H_GPIO_HANDLE, H_GPIO_EVENT, H_GPIO_REQUEST, H_IIO_BUFFER, H_USB_HUB, H_SECCOMP,
+	H_KVM_VCPU,
 };
 
 struct target {
@@ -311,6 +395,7 @@ struct target {
 	char from[NAME_LEN];		/* derived targets: the node they come from */
 	int usb_hub;			/* a USB device of class 9 */
 	const struct rule *rule;
+	const struct setup_step *setup;
 };
 
 /* Non-node targets: always in the list, absent where the kernel lacks them. */
@@ -323,7 +408,6 @@ static const struct {
 	{ "epoll:epoll_create1", H_EPOLL },
 	{ "eventfd:eventfd", H_EVENTFD },
 	{ "userfaultfd:new", H_UFFD },
-	{ "userfaultfd:api", H_UFFD_API },	/* after the UFFDIO_API handshake */
 	{ "pidfd:self", H_PIDFD },
 	{ "pty:master", H_PTY_MASTER },
 	{ "pty:slave", H_PTY_SLAVE },
@@ -336,6 +420,9 @@ static const struct {
 	{ "socket:bluetooth/bnep", H_SOCKET, AF_BLUETOOTH, SOCK_RAW, BTPROTO_BNEP },
 	{ "socket:bluetooth/cmtp", H_SOCKET, AF_BLUETOOTH, SOCK_RAW, BTPROTO_CMTP },
 	{ "socket:bluetooth/hidp", H_SOCKET, AF_BLUETOOTH, SOCK_RAW, BTPROTO_HIDP },
+	{ "socket:bluetooth/rfcomm", H_SOCKET, AF_BLUETOOTH, SOCK_STREAM, BTPROTO_RFCOMM },
+	{ "seccomp:listener", H_SECCOMP },
+	{ "kvm:vcpu", H_KVM_VCPU },
 	{ "socket:mctp", H_SOCKET, AF_MCTP, SOCK_DGRAM, 0 },
 };
 
@@ -662,8 +749,12 @@ static void collect_targets(char **patterns, int npatterns)
 		if (!found && !is_glob(patterns[j]) && !add_file(patterns[j]))
 			fprintf(stderr, "ioctl_probe: no target %s\n", patterns[j]);
 	}
-	for (k = 0; k < ntargets; k++)
+	for (k = 0; k < ntargets; k++) {
 		targets[k].rule = find_rule(&targets[k]);
+		for (j = 0; j < nsetups && !targets[k].setup; j++)
+			if (!fnmatch(setups[j].glob, targets[k].name, 0))
+				targets[k].setup = setups[j].step;
+	}
 	/* keep what was asked for; explicit-only targets only when named */
 	for (j = k = 0; k < ntargets; k++) {
 		const struct target *t = &targets[k];
@@ -798,20 +889,43 @@ static int open_target(const struct target *t, int *absent, int *keep)
 	case H_EVENTFD:
 		return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	case H_UFFD:
-	case H_UFFD_API:
 		fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
 		if (fd < 0 && errno == EINVAL)	/* before 5.11: no user-mode-only */
 			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 		*absent = fd < 0 && errno == ENOSYS;
-		if (fd >= 0 && t->how == H_UFFD_API) {
-			struct uffdio_api api = { .api = UFFD_API };
-
-			if (ioctl(fd, UFFDIO_API, &api)) {
-				close(fd);
-				return -1;
-			}
-		}
 		return fd;
+	case H_SECCOMP: {
+		/*
+		 * An allow-all filter still hands out a listener; the probe
+		 * runs each target in a child of its own, so the filter dies
+		 * with the child.
+		 */
+		struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+		struct sock_fprog prog = { .len = 1, .filter = &allow };
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			return -1;
+		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			     SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+		*absent = fd < 0 && (errno == ENOSYS || errno == EINVAL);
+		return fd;
+	}
+	case H_KVM_VCPU: {
+		int kvm, vm;
+
+		kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+		*absent = kvm < 0 && errno == ENOENT;
+		if (kvm < 0)
+			return -1;
+		vm = ioctl(kvm, KVM_CREATE_VM, 0);
+		close(kvm);
+		if (vm < 0)
+			return -1;
+		/* the vCPU holds the VM: the VM's own fd is not needed */
+		fd = ioctl(vm, KVM_CREATE_VCPU, 0);
+		close(vm);
+		return fd;
+	}
 	case H_PIDFD:
 		fd = syscall(SYS_pidfd_open, getpid(), 0);
 		*absent = fd < 0 && errno == ENOSYS;
@@ -941,13 +1055,18 @@ static int commands_for(const struct target *t, struct command *out)
 	return n;
 }
 
-/* The child's work: open, then every command, one row each. */
+static void run_command(const struct target *t, int fd, const struct command *c,
+			const char *check, void (*prep)(void *arg), char *arg);
+
+/*
+ * The child's work: open, then every command, one row each; a target with
+ * a setup step gets its unknown commands before the step too (presetup).
+ */
 static void probe_target(const struct target *t)
 {
 	static char arg[ARG_BYTES] __attribute__((aligned(64)));
 	struct command cmds[4];
 	int fd, keep, absent, err, i, n;
-	char hex[16];
 
 	arm();
 	fd = open_target(t, &absent, &keep);
@@ -963,36 +1082,69 @@ static void probe_target(const struct target *t)
 	row(t, "open", "-", "-", "0");
 	(*progress)++;
 	n = commands_for(t, cmds);
-	for (i = 0; i < n; i++) {
-		long ret;
+	if (t->setup) {
+		const struct setup_step *s = t->setup;
+		long ret = 0;
 
-		memset(arg, 0, sizeof(arg));
-		if (cmds[i].prep)
-			cmds[i].prep(arg);
+		/* the unknown commands as the fresh target answers them */
+		for (i = 0; i < n; i++)
+			if (cmds[i].check != C_SMOKE)
+				run_command(t, fd, &cmds[i], "presetup", NULL, arg);
+		if (s->run) {
+			arm();
+			ret = s->run(fd);
+			err = errno;
+			if (disarm() && ret < 0 && err == EINTR)
+				err = ETIME;
+		}
+		row(t, "setup", "-", s->name,
+		    ret < 0 ? (err == ETIME ? "TIMEOUT" : errno_name(err)) : "0");
+		(*progress)++;
+		if (ret < 0)
+			goto out;
+	}
+	for (i = 0; i < n; i++)
+		run_command(t, fd, &cmds[i], check_names[cmds[i].check],
+			    cmds[i].check != C_SMOKE && t->setup ? t->setup->prep : cmds[i].prep,
+			    arg);
+	if (t->rule && (t->rule->flags & R_MAGIC_CLOSE) && write(fd, "V", 1) != 1)
+		fprintf(stderr, "ioctl_probe: %s: magic close failed\n", t->name);
+out:
+	close(fd);
+	if (keep >= 0)
+		close(keep);
+}
+
+/* One command on an open target, one row. */
+static void run_command(const struct target *t, int fd, const struct command *c,
+			const char *check, void (*prep)(void *arg), char *arg)
+{
+	char hex[16];
+	long ret;
+	int err;
+
+	{
+		memset(arg, 0, ARG_BYTES);
+		if (prep)
+			prep(arg);
 		arm();
 		if (t->how == H_USB_HUB) {
 			/* the hub driver's ioctl, through interface 0 */
-			struct usbdevfs_ioctl ctl = { .ifno = 0, .ioctl_code = cmds[i].cmd,
+			struct usbdevfs_ioctl ctl = { .ifno = 0, .ioctl_code = c->cmd,
 						      .data = arg };
 
 			ret = ioctl(fd, USBDEVFS_IOCTL, &ctl);
 		} else {
-			ret = ioctl(fd, cmds[i].cmd, arg);
+			ret = ioctl(fd, c->cmd, arg);
 		}
 		err = errno;
-		snprintf(hex, sizeof(hex), "0x%08x", cmds[i].cmd);
+		snprintf(hex, sizeof(hex), "0x%08x", c->cmd);
 		if (disarm() && ret < 0 && err == EINTR)
-			row(t, check_names[cmds[i].check], hex, cmds[i].name, "TIMEOUT");
+			row(t, check, hex, c->name, "TIMEOUT");
 		else
-			row(t, check_names[cmds[i].check], hex, cmds[i].name,
-			    ret < 0 ? errno_name(err) : "0");
+			row(t, check, hex, c->name, ret < 0 ? errno_name(err) : "0");
 		(*progress)++;
 	}
-	if (t->rule && (t->rule->flags & R_MAGIC_CLOSE) && write(fd, "V", 1) != 1)
-		fprintf(stderr, "ioctl_probe: %s: magic close failed\n", t->name);
-	close(fd);
-	if (keep >= 0)
-		close(keep);
 }
 
 /*
@@ -1106,13 +1258,37 @@ static void list_rules(void)
 	}
 }
 
+static void usage(void);
+
+/* -s GLOB=STEP */
+static void add_setup(char *text)
+{
+	char *eq = strrchr(text, '=');
+	size_t i;
+
+	if (!eq || eq == text || nsetups == MAX_SETUPS)
+		usage();
+	*eq = '\0';
+	for (i = 0; i < ARRAY_SIZE(setup_steps); i++) {
+		if (strcmp(setup_steps[i].name, eq + 1))
+			continue;
+		setups[nsetups].glob = text;
+		setups[nsetups++].step = &setup_steps[i];
+		return;
+	}
+	fprintf(stderr, "ioctl_probe: unknown setup step %s\n", eq + 1);
+	exit(2);
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: ioctl_probe [-t SECONDS] [-l] [TARGET|PATTERN...]\n"
+	fprintf(stderr, "usage: ioctl_probe [-t SECONDS] [-l] [-s PATTERN=STEP]... [TARGET|PATTERN...]\n"
 		"  no argument: every device node, fd kind and default file\n"
 		"  PATTERN: fnmatch on target names (/dev/fd*, socket:*, pipe:*)\n"
 		"  TARGET: a path, proc:REST, debugfs:REST, securityfs:REST, dir:PATH\n"
-		"  -t: seconds per open and per ioctl (default 5); -l: the magic table\n");
+		"  -t: seconds per open and per ioctl (default 5); -l: the magic table\n"
+		"  -s: the setup step (ppclaim, uffdio_api, hmm_range) for the targets\n"
+		"      PATTERN matches, run after their unknown commands' presetup rows\n");
 	exit(2);
 }
 
@@ -1121,8 +1297,11 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "t:lh")) != -1) {
+	while ((opt = getopt(argc, argv, "t:ls:h")) != -1) {
 		switch (opt) {
+		case 's':
+			add_setup(optarg);
+			break;
 		case 't':
 			timeout_s = strtoul(optarg, NULL, 10);
 			if (!timeout_s || timeout_s > 600)

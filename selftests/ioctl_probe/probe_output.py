@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 
 COLUMNS = ("target", "kind", "node", "dev", "subsystem", "driver", "check",
            "command", "name", "abi", "result")
-CHECKS = ("open", "foreign", "own", "unlikely", "smoke", "exit")
+# presetup: an unknown command before the target's setup step (claiming
+# the port, the UFFDIO_API handshake), whose own row is check setup.
+CHECKS = ("open", "presetup", "setup", "foreign", "own", "unlikely", "smoke", "exit")
 ABIS = ("native", "compat")
 # Results that are not errno names: the call succeeded, the alarm cut it
 # short, the kernel lacks this kind of file, the probe's child was killed.
 SUCCESS, TIMEOUT, ABSENT = "0", "TIMEOUT", "absent"
-UNKNOWN_CHECKS = ("foreign", "own", "unlikely")
+UNKNOWN_CHECKS = ("foreign", "own", "unlikely", "presetup")
 
 
 @dataclass(frozen=True)
@@ -41,8 +43,10 @@ class Row:
 
     @property
     def key(self) -> tuple[str, str, str]:
-        """What a row answers for: unique within one run of one binary."""
-        return (self.target, self.check, self.abi)
+        """What a row answers for: unique within one run of one binary
+        (a target's presetup rows, one per unknown command, by name)."""
+        check = f"presetup:{self.name}" if self.check == "presetup" else self.check
+        return (self.target, check, self.abi)
 
 
 @dataclass

@@ -80,3 +80,18 @@ def test_other_lines_are_not_rows():
     assert probe_output.parse_line("# probe\ttarget") is None
     assert probe_output.parse_line("probes\tx") is None
     assert probe_output.parse_line("ok 1 - something") is None
+
+
+def test_presetup_rows_are_unknown_commands_told_apart_by_name():
+    text = "".join("\t".join(("probe", "/dev/parport0", "char", "/dev/parport0", "99:0", "ppdev",
+                              "-", check, cmd, name, "native", result)) + "\n"
+                   for check, cmd, name, result in [
+                       ("presetup", "0xc040e1fe", "FOREIGN_E1_FE", "EINVAL"),
+                       ("presetup", "0xc04070bf", "PP_UNUSED", "EINVAL"),
+                       ("setup", "-", "ppclaim", "0"),
+                       ("own", "0xc04070bf", "PP_UNUSED", "ENOTTY")])
+    out = probe_output.parse(text)
+    assert not out.malformed and len(out.by_key()) == 4
+    assert out.result("/dev/parport0", "presetup:PP_UNUSED") == "EINVAL"
+    assert out.result("/dev/parport0", "setup") == "0"
+    assert "presetup" in probe_output.UNKNOWN_CHECKS and "setup" not in probe_output.UNKNOWN_CHECKS

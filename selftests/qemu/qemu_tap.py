@@ -10,14 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from enotty import tap
+
 MARKER = "ENOTTY-QEMU:"
 DONE = f"{MARKER} DONE"
 
 _BEGIN = re.compile(rf"^{MARKER} BEGIN (\S+) (\S+)\s*$")
 _END = re.compile(rf"^{MARKER} END (\S+) (\S+) rc=(-?\d+)\s*$")
-_TAP = re.compile(r"^(not ok|ok) \d+ (\S.*?)(?:\s+#\s*(SKIP|XFAIL|XPASS|error)\b.*)?\s*$", re.I)
-_TOTALS = re.compile(
-    r"^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) xpass:(\d+) skip:(\d+) error:(\d+)")
 _COMPLIANCE_TOTAL = re.compile(
     r"^Total for .*?: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)")
 _INVALID_IOCTLS = re.compile(r"^\s*test invalid ioctls: (\S+)")
@@ -82,23 +81,9 @@ def sections(text: str) -> list[Section]:
 
 
 def parse_tap(lines: list[str]) -> TapResult:
-    """Test results of one kselftest program's TAP output."""
-    cases: dict[str, str] = {}
-    totals = None
-    for line in lines:
-        m = _TAP.match(line)
-        if m:
-            verb, name, directive = m.group(1).lower(), m.group(2), (m.group(3) or "").lower()
-            if directive in ("skip", "xfail", "xpass", "error"):
-                cases[name] = directive
-            else:
-                cases[name] = "pass" if verb == "ok" else "fail"
-            continue
-        t = _TOTALS.match(line)
-        if t:
-            keys = ("pass", "fail", "xfail", "xpass", "skip", "error")
-            totals = dict(zip(keys, (int(v) for v in t.groups())))
-    return TapResult(cases, totals)
+    """Test results of one kselftest program's TAP output (enotty.tap, the
+    reader the audit's kselftests share)."""
+    return TapResult(tap.cases(lines), tap.totals(lines))
 
 
 def parse_compliance(lines: list[str]) -> ComplianceResult:
