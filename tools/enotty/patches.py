@@ -260,12 +260,14 @@ def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
 def _audit_rows(rows: list[dict[str, str]], series_name: str, filename: str) -> list[dict[str, str]]:
     """The rows of one patch; the number in its file name may have moved."""
     stem = filename.split("-", 1)[1] if "-" in filename else filename
-    out = []
+    out, moved = [], []
     for r in rows:
         ser, _, name = r["patch"].rpartition("/")
-        if ser == series_name and name.split("-", 1)[-1] == stem:
-            out.append(r)
-    return out
+        if name.split("-", 1)[-1] == stem:
+            (out if ser == series_name else moved).append(r)
+    # a series split since the audit ran (networking-general into atm,
+    # tun-tap-driver, ...): the patch's rows under its old series name
+    return out or (moved if len({r["patch"] for r in moved}) == 1 else [])
 
 
 def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -> int:
@@ -365,8 +367,9 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                             # carries no tested line
                             cleanups_audited += bool(_audit_rows(audit, run.plan.name, v.patch.filename))
                             continue
-                        line = messages.tested_line(_audit_rows(audit, run.plan.name, v.patch.filename),
-                                                    v.patch.filename)
+                        mine = _audit_rows(audit, run.plan.name, v.patch.filename)
+                        # the rows name the patch as the audit did (its number may differ)
+                        line = messages.tested_line(mine, mine[0]["patch"]) if mine else ""
                         if line:
                             audited += 1
                             used = sorted({s.rule for s in v.patch.plan.sites})

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import cli, series
+from enotty import cli, patches, series
 from enotty.mailout import recipients
 
 FIXTURES = Path(__file__).parent / "testdata" / "series"
@@ -164,3 +164,16 @@ def test_a_patch_failing_checkpatch_is_numbered_out_and_reported(
     assert "## Rejected patches" in summary
     assert "watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands: checkpatch: " \
            "ERROR:TRAILING_WHITESPACE" in summary
+
+
+def test_audit_rows_follow_a_patch_whose_number_or_series_moved() -> None:
+    row = dict.fromkeys(("target", "source", "function", "command", "abi", "before", "after"), "x")
+    rows = [dict(row, patch="networking-general/0006-tun-Return-ENOTTY-for-unknown-ioctl-commands.patch"),
+            dict(row, patch="block-layer/0004-loop-Return-ENOTTY-for-unknown-ioctl-commands.patch")]
+    # the series was split since the audit: the old series' rows still count
+    got = patches._audit_rows(rows, "tun-tap-driver", "0001-tun-Return-ENOTTY-for-unknown-ioctl-commands.patch")
+    assert [r["patch"] for r in got] == [rows[0]["patch"]]
+    # the same series, another number
+    assert patches._audit_rows(rows, "block-layer", "0002-loop-Return-ENOTTY-for-unknown-ioctl-commands.patch") \
+        == [rows[1]]
+    assert patches._audit_rows(rows, "block-layer", "0002-nbd-Return-ENOTTY-for-unknown-ioctl-commands.patch") == []

@@ -12,7 +12,9 @@ linux-sound@vger.kernel.org).  THE REST only when nothing else covers the file.
 Subsystems with the same trees are one series; so are the subsections of a
 list whose maintainers apply everything sent to it and require a tree tag in
 the subject (netdev: ATM and ISDN have no tree of their own and go through
-net-next, `[PATCH net-next]`, Documentation/process/maintainer-netdev.rst).
+net-next, `[PATCH net-next]`, Documentation/process/maintainer-netdev.rst),
+one series per driver section there (atm, isdn, tun, mctp each to its own
+maintainers and the list).
 A series is named after the broadest section title among its subsystems
 (WATCHDOG DEVICE DRIVERS -> watchdog-device-drivers).  One exception: every
 file under drivers/media/, drivers/staging/media/ and include/media/ is in
@@ -343,6 +345,13 @@ def plan(changes: list[FileChange], maint: Maintainers | None,
             sub_sec = sub.section
             name, subsystem, depth = sub.section.slug, sub.section.title, sub.depth
             key_s = _series_key(sub.section)
+            if key_s[0] == "list":
+                # netdev applies each driver's patches after its own
+                # maintainers' review: one series per driver section, so
+                # no mail goes to maintainers of the other drivers
+                real = [m for m in found if m.depth >= 0] or found
+                own = next((m.section for m in real if m.section.maintained), sub.section)
+                key_s = key_s + (own.title,)
             if best.section is not sub.section:
                 pat = best.pattern
                 whole_folder = pat is not None and (pat.recursive or pat.raw.endswith("/*"))
@@ -380,6 +389,8 @@ def plan(changes: list[FileChange], maint: Maintainers | None,
     documented: set[str] = set()
     for key_s, ser in series.items():
         _name_series(ser, homes[key_s])
+        if key_s[0] == "list" and len(key_s) == 3 and ser.name != MEDIA_SERIES:
+            ser.name, ser.subsystem = slugify(key_s[2]), key_s[2]
         ser.patches.sort(key=lambda p: p.paths[0])
         for patch in ser.patches:
             for edit, diff in doc_updates.doc_changes(root, patch.paths):

@@ -188,9 +188,12 @@ def test_one_series_per_tree_and_list() -> None:
     assert got == {
         # a single-file driver section with a development tree joins its list's tree
         "sound": ("PATCH", ["sound/pci/hda/hda_hwdep.c", "sound/usb/mixer_scarlett2.c"]),
-        # netdev applies ATM (no tree) and both networking sections (same trees): one net-next series
-        "networking-general": ("PATCH net-next", ["drivers/atm/he.c", "drivers/net/tun.c",
-                                                  "net/mctp/af_mctp.c"]),
+        # netdev applies ATM (no tree) and both networking sections (same trees), each
+        # driver section after its own maintainers' review: one net-next series each,
+        # so no driver's maintainers get the others' patches
+        "atm": ("PATCH net-next", ["drivers/atm/he.c"]),
+        "networking-drivers": ("PATCH net-next", ["drivers/net/tun.c"]),
+        "networking-general": ("PATCH net-next", ["net/mctp/af_mctp.c"]),
         # a folder section with its own tree stays apart although it shares the list
         "iommufd": ("PATCH", ["drivers/iommu/iommufd/main.c"]),
         "iommu-subsystem": ("PATCH", ["drivers/iommu/intel/iommu.c"]),
@@ -200,6 +203,8 @@ def test_one_series_per_tree_and_list() -> None:
     net = next(s for s in plans if s.name == "networking-general")
     assert net.subsystem == "NETWORKING [GENERAL]" and net.tree_tag == "net-next"
     assert net.lists[0] == "netdev@vger.kernel.org" and "linux-kernel@vger.kernel.org" not in net.lists
+    atm = next(s for s in plans if s.name == "atm")
+    assert atm.subsystem == "ATM" and atm.tree_tag == "net-next" and "netdev@vger.kernel.org" in atm.lists
 
 
 def test_cleanups_close_their_series_or_stay_out() -> None:
