@@ -178,6 +178,7 @@ static void prep_line_mask(void *arg)
 
 #define R_EXPLICIT	(1u << 0)	/* opening acts: probe only when named */
 #define R_MAGIC_CLOSE	(1u << 1)	/* write 'V' before close (watchdogs) */
+#define R_BLOCKING_OPEN	(1u << 2)	/* the open refuses O_NONBLOCK with EINVAL */
 
 /*
  * What each target's own magic is, its unused number there, and its smoke
@@ -256,8 +257,9 @@ static const struct rule rules[] = {
 	  SMOKE(TUNGETFEATURES) },
 	{ "tun:*", NULL, OWN(TUN_UNUSED, _IOWR('T', 0xf0, struct blob)), SMOKE(TUNGETIFF) },
 	{ "/dev/wwan*", NULL, OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(FIONREAD) },
+	/* raw_open(): "Nonblocking I/O is not supported yet"; its open never waits */
 	{ "/dev/raw-gadget", NULL, OWN(RAW_GADGET_UNUSED, _IOWR('U', 0x7f, struct blob)),
-	  NO_SMOKE },
+	  NO_SMOKE, NULL, R_BLOCKING_OPEN },
 	{ "/dev/vduse/control", NULL, OWN(VDUSE_UNUSED, _IOWR(0x81, 0x7f, struct blob)),
 	  SMOKE(VDUSE_GET_API_VERSION) },
 	{ "/dev/pvfs2-req", NULL, OWN(ORANGEFS_UNUSED, _IOWR('k', 0x7f, struct blob)),
@@ -864,6 +866,8 @@ static int open_target(const struct target *t, int *absent, int *keep)
 	switch (t->how) {
 	case H_NODE:
 	case H_FILE:
+		if (t->rule && (t->rule->flags & R_BLOCKING_OPEN))
+			return open(t->path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 		fd = open_node(t->path, 0);
 		if (fd < 0 && errno == ENOENT && t->how == H_FILE)
 			*absent = 1;
@@ -1250,11 +1254,12 @@ static void list_rules(void)
 	for (i = 0; i < ARRAY_SIZE(rules); i++) {
 		const struct rule *r = &rules[i];
 
-		printf("%s\t%s\t0x%08x\t%s\t0x%08x\t%s\t%s%s\n", r->pattern,
+		printf("%s\t%s\t0x%08x\t%s\t0x%08x\t%s\t%s%s%s\n", r->pattern,
 		       r->subsystem ? r->subsystem : "-", r->own, r->own_name ? r->own_name : "-",
 		       r->smoke, r->smoke_name ? r->smoke_name : "-",
 		       r->flags & R_EXPLICIT ? "explicit" : "-",
-		       r->flags & R_MAGIC_CLOSE ? ",magic-close" : "");
+		       r->flags & R_MAGIC_CLOSE ? ",magic-close" : "",
+		       r->flags & R_BLOCKING_OPEN ? ",blocking-open" : "");
 	}
 }
 
