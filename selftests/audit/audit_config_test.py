@@ -38,3 +38,19 @@ def test_past_the_limit_the_nearest_configuration_is_reused(tmp_path):
 def test_a_folder_without_a_stamp_is_a_candidate_not_a_match(tmp_path):
     (tmp_path / "build-0").mkdir()
     assert audit_config.build_folder(tmp_path, FULL) == tmp_path / "build-1"
+
+
+def test_a_file_built_through_a_make_variable_takes_the_tables_symbols():
+    # virt/kvm/kvm_main.c is built by arch/x86/kvm/Makefile through
+    # $(KVM): the Makefiles cannot say which symbol builds it
+    import audit_table
+    from enotty import tree
+    source = tree.resolve(None, need_kernel=True)
+    line = "virt/kvm/kvm_main.c\taudit\t{}\t-\t-\t-\tkvm:vcpu\tvcpu\n"
+    with_config = audit_table.parse_table(line.format("VIRTUALIZATION KVM KVM_AMD"))
+    plan = audit_config.plan(source, with_config, ["virt/kvm/kvm_main.c"])
+    assert plan.wanted["virt/kvm/kvm_main.c"] == ["VIRTUALIZATION", "KVM", "KVM_AMD"]
+    assert "CONFIG_KVM_AMD=y" in plan.fragment
+    bare = audit_table.parse_table(line.format("-"))
+    plan = audit_config.plan(source, bare, ["virt/kvm/kvm_main.c"])
+    assert "virt/kvm/kvm_main.c" in plan.underivable and not plan.wanted
