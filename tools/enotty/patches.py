@@ -260,7 +260,8 @@ def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
 def _audit_rows(rows: list[dict[str, str]], series_name: str, filename: str) -> list[dict[str, str]]:
     """The rows of one patch; the number in its file name may have moved."""
     stem = filename.split("-", 1)[1] if "-" in filename else filename
-    out, moved = [], []
+    out: list[dict[str, str]] = []
+    moved: list[dict[str, str]] = []
     for r in rows:
         ser, _, name = r["patch"].rpartition("/")
         if name.split("-", 1)[-1] == stem:
