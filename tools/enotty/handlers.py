@@ -109,6 +109,7 @@ class Consumer:
     consumer: str
     reads: str
     source: str
+    keep: bool = True      # False: the consumer takes ENOTTY as "not supported"
 
 
 def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
@@ -118,7 +119,8 @@ def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
         return out
     rows = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
     for row in csv.DictReader(rows, delimiter="\t"):
-        c = Consumer(row["command"], row["consumer"], row["reads"], row["source"])
+        c = Consumer(row["command"], row["consumer"], row["reads"], row["source"],
+                     row.get("keep", "yes") != "no")
         out.setdefault(c.command, []).append(c)
     return out
 
@@ -129,7 +131,8 @@ def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> str:
     names = site.effects.uncased_commands() if site.effects else []
     for name in names:
         for c in consumers.get(name, ()):
-            return f"{name} reaches it and {c.consumer} reads its EINVAL ({c.reads})"
+            if c.keep:
+                return f"{name} reaches it and {c.consumer.split(' (')[0]} reads its EINVAL"
     return ""
 
 

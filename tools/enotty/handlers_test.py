@@ -187,10 +187,14 @@ def test_a_known_command_with_a_consumer_keeps_the_handler_out(tmp_path: Path) -
     found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
     site = dataclasses.replace(found[0], effects=dataclasses.replace(found[0].effects, uncased="X_CRYPT_SET,X_OTHER"))
     table = tmp_path / "consumers.tsv"
-    table.write_text("# what reads EINVAL\ncommand\tconsumer\treads\tsource\n"
-                     "X_CRYPT_SET\ts390-tools tape390_crypt\tEINVAL: no encryption\thttps://example.org/t.c\n")
+    table.write_text("# what reads EINVAL\ncommand\tconsumer\treads\tsource\tkeep\n"
+                     "X_CRYPT_SET\ts390-tools tape390_crypt (v2.41)\tEINVAL: no encryption\thttps://example.org/t.c\tyes\n"
+                     "X_OTHER\tsystemd\tENOTTY: not supported\thttps://example.org/w.c\tno\n")
     consumers = handlers.read_consumers(table)
     (h,) = handlers.model([site], tmp_path, consumers=consumers)
-    assert h.left == ("X_CRYPT_SET reaches it and s390-tools tape390_crypt reads its EINVAL (EINVAL: no encryption)",)
+    assert h.left == ("X_CRYPT_SET reaches it and s390-tools tape390_crypt reads its EINVAL",)
+    # a consumer that takes ENOTTY as "not supported" keeps nothing out
+    only_other = dataclasses.replace(site, effects=dataclasses.replace(site.effects, uncased="X_OTHER"))
+    assert handlers.model([only_other], tmp_path, consumers=consumers)[0].complete
     assert handlers.model(found, tmp_path, consumers=consumers)[0].complete
     assert handlers.read_consumers(tmp_path / "none.tsv") == {}
