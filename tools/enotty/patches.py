@@ -127,7 +127,9 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     rule_names, spatch and command are the run's (SUMMARY.md says them);
     the letter names only the rules its patches used."""
     plan = run.plan
-    behavioural = [v for v in accepted if not v.patch.plan.cleanup]
+    # patches without sites (a companion test or documentation patch) are
+    # not conversions: they say what they are themselves
+    behavioural = [v for v in accepted if not v.patch.plan.cleanup and v.patch.plan.sites]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
     every = [site for v in accepted for site in v.patch.plan.sites]
     # the drivers as their subjects name them (ALSA: pcm: oss: -> pcm oss)
