@@ -250,7 +250,7 @@ def series_prefix(patch_prefixes: list[str], subsystem: str = "",
     row = section_prefix(subsystem, rows)
     if row:
         return row
-    firsts = [_TOKENS.split(p)[0] + ":" for p in patch_prefixes]
+    firsts = [_TOKENS.split(p.rstrip(":").rstrip(" -"))[0] + ":" for p in patch_prefixes]
     counts = collections.Counter(firsts)
     return max(counts, key=lambda f: (counts[f], -firsts.index(f)))
 

@@ -157,6 +157,8 @@ def test_series_prefix_and_distinct_subjects() -> None:
     # no row: the most common first component
     assert prefixes.series_prefix(["char: lp:", "ppdev:", "char: dtlk:"], "OTHER", rows) == "char:"
     assert prefixes.series_prefix(["tun:"], "NETWORKING DRIVERS", rows) == "tun:"
+    # a one-word prefix is not doubled (was "tun::")
+    assert prefixes.series_prefix(["tun:", "net: wwan: core:"], "NETWORKING DRIVERS", rows) == "tun:"
     assert prefixes.distinct_prefixes(["mISDN:", "mISDN:", "tun:"], ["socket", "timerdev", "tun"]) == \
         ["mISDN: socket:", "mISDN: timerdev:", "tun:"]
     dashed = prefixes.distinct_prefixes(["crypto: ccp -", "crypto: ccp -"], ["dbc", "sev"])
