@@ -89,6 +89,17 @@ setup_megadev_legacy() {
 	[ -n "$major" ] && mknod /dev/megadev_legacy c "$major" 0
 }
 
+setup_joystick() {
+	# joydev needs a joystick; QEMU has none.  The probe makes one through
+	# uinput and keeps it while it lives (until QEMU exits).
+	/audit/probe/ioctl_probe -j &
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -e /dev/input/js0 ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
 setup_securityfs() {
 	mount -t securityfs securityfs /sys/kernel/security
 }

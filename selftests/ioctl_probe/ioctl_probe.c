@@ -98,6 +98,7 @@
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <linux/input.h>
+#include <linux/joystick.h>
 #include <linux/kvm.h>
 #include <linux/ipmi.h>
 #include <linux/loop.h>
@@ -297,6 +298,9 @@ static const struct rule rules[] = {
 	  SMOKE(VIDIOC_QUERYCAP) },
 	{ "/dev/cec*", NULL, OWN(CEC_UNUSED, _IOWR('a', 0x70, struct blob)),
 	  SMOKE(CEC_ADAP_G_CAPS) },
+	{ "/dev/input/js*", NULL, OWN(JS_UNUSED, _IOWR('j', 0x7f, struct blob)),
+	  SMOKE(JSIOCGVERSION) },
+	{ "/dev/usb/lp*", NULL, OWN(USBLP_UNUSED, _IOWR('P', 0x7f, struct blob)), NO_SMOKE },
 	{ "/dev/input/event*", NULL, OWN(EVDEV_UNUSED, _IOWR('E', 0xbf, struct blob)),
 	  SMOKE(EVIOCGVERSION) },
 	{ "/dev/ipmi*", NULL, OWN(IPMI_UNUSED, _IOWR('i', 0x7f, struct blob)),
@@ -1265,6 +1269,35 @@ static void list_rules(void)
 
 static void usage(void);
 
+/*
+ * -j: a joystick through uinput (two axes, a trigger), for joydev, which
+ * QEMU has no device for; it lives as long as this process, which the
+ * audit's guest-init.sh starts in the background before the probe runs.
+ */
+static __attribute__((noreturn)) void uinput_joystick(void)
+{
+	struct uinput_setup setup = { .id = { .bustype = BUS_VIRTUAL } };
+	struct uinput_abs_setup abs = { .absinfo = { .minimum = -32767, .maximum = 32767 } };
+	int fd = open("/dev/uinput", O_RDWR | O_CLOEXEC);
+
+	strcpy(setup.name, "ioctl_probe joystick");
+	if (fd < 0 || ioctl(fd, UI_SET_EVBIT, EV_KEY) || ioctl(fd, UI_SET_KEYBIT, BTN_TRIGGER) ||
+	    ioctl(fd, UI_SET_EVBIT, EV_ABS) || ioctl(fd, UI_SET_ABSBIT, ABS_X) ||
+	    ioctl(fd, UI_SET_ABSBIT, ABS_Y))
+		fail("uinput");
+	abs.code = ABS_X;
+	if (ioctl(fd, UI_ABS_SETUP, &abs))
+		fail("UI_ABS_SETUP");
+	abs.code = ABS_Y;
+	if (ioctl(fd, UI_ABS_SETUP, &abs) || ioctl(fd, UI_DEV_SETUP, &setup) ||
+	    ioctl(fd, UI_DEV_CREATE))
+		fail("UI_DEV_CREATE");
+	printf("# ioctl_probe: uinput joystick made\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 /* -s GLOB=STEP */
 static void add_setup(char *text)
 {
@@ -1293,7 +1326,8 @@ static void usage(void)
 		"  TARGET: a path, proc:REST, debugfs:REST, securityfs:REST, dir:PATH\n"
 		"  -t: seconds per open and per ioctl (default 5); -l: the magic table\n"
 		"  -s: the setup step (ppclaim, uffdio_api, hmm_range) for the targets\n"
-		"      PATTERN matches, run after their unknown commands' presetup rows\n");
+		"      PATTERN matches, run after their unknown commands' presetup rows\n"
+		"  -j: make a joystick through /dev/uinput and wait (for joydev)\n");
 	exit(2);
 }
 
@@ -1302,8 +1336,10 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "t:ls:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:ls:jh")) != -1) {
 		switch (opt) {
+		case 'j':
+			uinput_joystick();
 		case 's':
 			add_setup(optarg);
 			break;
