@@ -324,6 +324,7 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT",
      "once the device is gone"),
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
+    (r"\bcmd\b", "for the commands a check before the dispatch rejects"),
     (r"^!?(?:unlikely\()?(\w+)\(", r"when the \1() check fails"),
 )
 
@@ -349,7 +350,9 @@ def _guard_words(condition: str, kind: str = "") -> str:
         m = re.search(pattern, condition)
         if m:
             return m.expand(words)
-    return ""
+    # effects' class of the check: true, if less telling than words of its own
+    return {"state check": "when a check of the state before the dispatch fails",
+            "argument check": "when a check of the argument before the dispatch fails"}.get(kind, "")
 
 
 def effects_sentences(sites: list[Site]) -> list[str]:

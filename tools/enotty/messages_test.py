@@ -92,8 +92,9 @@ def test_floppy_effects_are_told_not_hidden() -> None:
                       "with -EINVAL.") == 1
     assert "32-bit callers on a 64-bit kernel now get ENOTTY instead of EINVAL for an unknown command." in body
     # the C condition is not pasted: no words for it, the check is named as one
-    assert ("In fd_locked_ioctl() a check before the dispatch answers -EINVAL first, so no unknown "
-            "command reaches the changed default; this patch leaves that check alone.") in body
+    assert ("In fd_locked_ioctl() a command fails with -EINVAL first for the commands a check before "
+            "the dispatch rejects, so no unknown command reaches the changed default; this patch "
+            "leaves that check alone.") in body
     assert "0x0200" not in body and "line" not in body.replace("line discipline", "")
     assert "rules a and b" not in body
 
@@ -326,11 +327,16 @@ def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
     assert body.count("ENODEV") == 1 and "rcu_access_pointer" not in body
 
 
-def test_a_check_without_words_is_left_out_not_pasted() -> None:
+def test_a_check_without_words_of_its_own_is_said_by_its_kind_not_pasted() -> None:
     s = _site("drivers/crypto/ccp/sev-dev.c", 1, "sev_ioctl", "file_operations.unlocked_ioctl", reach="partly",
               guard="line 2204: !psp_master || !psp_master->sev_data -> -ENODEV (state check)")
     body = _flat(messages.user_visible([s]))
-    assert "psp_master" not in body and "ENODEV" not in body and "2204" not in body
+    assert "psp_master" not in body and "2204" not in body
+    assert "A command still fails with -ENODEV first when a check of the state before the dispatch fails." in body
+    # a check of no known kind is left out
+    s = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", reach="partly",
+              guard="line 9: x->y == 3 -> -EIO (other)")
+    assert "EIO" not in _flat(messages.user_visible([s]))
 
 
 def test_socket_forward_names_the_bound_handler() -> None:
