@@ -38,6 +38,10 @@ def parse_config(text: str) -> dict[str, str]:
 class Plan:
     """What the audit kernel needs, per source file and as one fragment."""
     wanted: dict[str, list[str]] = field(default_factory=dict)   # source -> symbols
+    # source -> the symbols that must be set: its object's and the table's.
+    # Not the folder's: kbuild enters drivers/usb/ for USB_PHY or USB or
+    # USB_GADGET..., and any one of them will do.
+    required: dict[str, list[str]] = field(default_factory=dict)
     fragment: str = ""
     notes: list[str] = field(default_factory=list)
     underivable: dict[str, str] = field(default_factory=dict)    # source -> why
@@ -65,6 +69,10 @@ def plan(tree: Path, rows: dict[str, Row], sources: list[str],
             built = []
         wanted = built + [s for s in row.config if s not in built]
         out.wanted[source] = wanted
+        own = ([s.removeprefix("CONFIG_")
+                for s in kconfig_symbols.build_symbols(tree, source, folders=False)]
+               if built else [])
+        out.required[source] = own + [s for s in row.config if s not in own]
         everything += [s for s in wanted if s not in everything]
     order, notes = deps.closure(everything)
     out.notes = notes

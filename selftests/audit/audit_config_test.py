@@ -54,3 +54,16 @@ def test_a_file_built_through_a_make_variable_takes_the_tables_symbols():
     bare = audit_table.parse_table(line.format("-"))
     plan = audit_config.plan(source, bare, ["virt/kvm/kvm_main.c"])
     assert "virt/kvm/kvm_main.c" in plan.underivable and not plan.wanted
+
+
+def test_only_the_objects_symbols_must_survive_not_one_way_into_its_folder():
+    # drivers/Makefile enters usb/ for USB_PHY (no prompt: a select sets
+    # it) or USB or USB_GADGET...: usblp needs USB_PRINTER, not USB_PHY
+    import audit_table
+    from enotty import tree
+    source = tree.resolve(None, need_kernel=True)
+    rows = audit_table.parse_table(
+        "drivers/usb/class/usblp.c\taudit\tUSB_G_PRINTER\t-\t-\t-\t/dev/usb/lp*\tprinter\n")
+    plan = audit_config.plan(source, rows, ["drivers/usb/class/usblp.c"])
+    assert plan.required["drivers/usb/class/usblp.c"] == ["USB_PRINTER", "USB_G_PRINTER"]
+    assert "USB_PRINTER" in plan.wanted["drivers/usb/class/usblp.c"]

@@ -344,7 +344,8 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
         wt.ensure()
         t0 = time.monotonic()
         config_text = configure(wt.path, build, plan.fragment, build_log, env, args.jobs)
-        dropped = audit_config.dropped({s: plan.wanted[s] for s in audited_rows}, config_text, deps)
+        dropped = audit_config.dropped({s: plan.required[s] for s in audited_rows}, config_text,
+                                       deps)
         for source_file, why in sorted(dropped.items()):
             log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
         pristine_key = kernel_key(plan.fragment, [])
