@@ -99,6 +99,7 @@ def tokenize(text: str) -> list[Token]:
             continue
         if kind == "string":
             tokens.append(Token('""', line))
+            line += value.count("\n")  # a string continued with backslash-newline
             continue
         tokens.append(Token(value, line))
     return tokens

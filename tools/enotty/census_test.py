@@ -142,6 +142,9 @@ def test_bindings_take_designated_and_plain_assignments_of_ioctl_members_only() 
 def test_tokenize_keeps_lines_and_drops_comments_and_strings() -> None:
     toks = census.tokenize('a /* x\n y */ "s;\\"" b // c\n \\\nd')
     assert [(t.text, t.line) for t in toks] == [("a", 1), ('""', 2), ("b", 2), ("d", 4)]
+    # A string continued on the next line with a backslash still counts its line.
+    toks = census.tokenize('x = "one \\\n two";\ny')
+    assert [(t.text, t.line) for t in toks] == [("x", 1), ("=", 1), ('""', 1), (";", 2), ("y", 3)]
 
 
 def test_is_declaration() -> None:
