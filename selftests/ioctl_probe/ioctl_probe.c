@@ -12,6 +12,7 @@
  *                            (or holds another device under that name) it
  *                            is made with mknod in a scratch folder
  *   file descriptors         pipe, epoll, eventfd, userfaultfd, pidfd, pty,
+ *                            a seccomp listener, a KVM vCPU,
  *                            a pty with a line discipline, an attached tun,
  *                            sockets of the families and protocols the
  *                            series touch (a family the kernel lacks is
@@ -24,7 +25,8 @@
  *                            command line
  *
  * Each target gets three commands (foreign, own or unlikely, smoke), each
- * with a zeroed buffer at least as big as the size the command encodes:
+ * with a zeroed buffer at least as big as the size the command encodes
+ * (after its setup step, if -s gives it one: see setup_steps[]):
  *
  *   foreign   _IOWR(0xE1, 0xFE, 64 bytes): a magic no driver uses
  *   own       an unused number in the target's own magic (table below)
