@@ -25,8 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import (cleanup, console, crossbuild, effects, messages, output, prefixes, rules, scan, selftest_search,
-               series, sites, split, verify)
+from . import (cleanup, console, crossbuild, effects, handlers, messages, output, prefixes, rules, scan,
+               selftest_search, series, sites, split, verify)
 from .errors import UsageError
 from .maintainers import Maintainers, get_maintainer
 from .requests import PatchesRequest, ScanRequest
@@ -214,6 +214,7 @@ class Prepared:
     changes: list[split.FileChange]
     labelled: list[sites.Site]              # every site, effects filled in
     left_out: dict[sites.Site, str]         # site -> the reason it is left out
+    model: list[handlers.Handler] = field(default_factory=list)   # handlers.tsv
 
 
 def prepare_changes(result: scan.ScanResult, root: Path) -> Prepared:
@@ -235,6 +236,11 @@ def prepare_changes(result: scan.ScanResult, root: Path) -> Prepared:
                 if site.file == path and site not in left_out:
                     left_out[site] = (f"{path}: {funcs} left as it is: no configuration of any"
                                       f" architecture compiles it ({why}).")
+    # The unit of conversion is the handler: all of its unknown-command
+    # exits, or none of them.
+    model = handlers.model(labelled, root, left_out)
+    for site, why in handlers.left_out(model).items():
+        left_out.setdefault(site, why)
     by_file: dict[str, list[sites.Site]] = {}
     for site in labelled:
         by_file.setdefault(site.file, []).append(site)
@@ -247,7 +253,7 @@ def prepare_changes(result: scan.ScanResult, root: Path) -> Prepared:
             diff = split.split_hunks(diff, dropped)[0] if keep else ""
         if diff:
             changes.append(split.FileChange(path, diff, keep))
-    return Prepared(changes, labelled, left_out)
+    return Prepared(changes, labelled, left_out, model)
 
 
 def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
@@ -400,6 +406,10 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                          for site in prep.labelled if (site.file, site.line, site.rule) not in in_series]
             with open(stage / "sites.tsv", "w") as fh:
                 sites.write_tsv(labelled, fh, sites.EFFECT_COLUMNS)
+            series_of = {(s.file, s.line, s.rule): s.series for s in labelled}
+            with open(stage / "handlers.tsv", "w") as fh:
+                handlers.write_tsv(prep.model, {s: series_of.get((s.file, s.line, s.rule), "-")
+                                                for h in prep.model for s in h.sites}, fh)
             with open(stage / "failed.tsv", "w") as fh:
                 scan.write_failed_tsv(result.failed, fh)
             if req.audit_from and audit is not None:
@@ -478,8 +488,11 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
         for rel in not_built:
             w(f"- {rel}: {_md(details[rel])}\n")
     if left_out:
-        w("\n## Sites left out\n\nAn in-tree test expects the old answer from these; a series"
-          " that converts them must update the test in the same patch:\n\n")
+        w("\n## Sites left out\n\nA handler is converted whole or not at all (handlers.tsv);"
+          " these are not in any series: an in-tree test expects the old answer (a series"
+          " that converts them must update the test in the same patch), the handler would be"
+          " left half converted, user space cannot reach the line, or no configuration"
+          " compiles the file:\n\n")
         for reason in sorted(set(left_out.values())):
             w(f"- {_md(reason)}\n")
     if left_cleanups:
