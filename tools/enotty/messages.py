@@ -479,9 +479,9 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
     for when, names in sorted(by_config.items()):
         cond = "in some configurations" if when == "config" else (
             f"with {when}" if "=" in when else f"when {when}")
-        verb = "has" if len(names) == 1 else "have"
+        verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
         out.append(f"{cond[0].upper() + cond[1:]}, {_some(names, 2)} "
-                   f"{verb} no case in {function}() and get ENOTTY too.")
+                   f"{verbs[0]} no case in {function}() and {verbs[1]} ENOTTY too.")
     return always, out
 
 

@@ -170,8 +170,9 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     checked += "."
     if audited:
         checked += (f" {'The patch was' if len(behavioural) == 1 else f'{audited} of the {len(behavioural)} patches were'}"
-                    " measured in a kernel booted in QEMU, before and after; their \"Tested in "
-                    "QEMU\" line says what changed.")
+                    " measured in a kernel booted in QEMU, before and after; "
+                    f"{'its' if len(behavioural) == 1 else 'their'} \"Tested in QEMU\" line says "
+                    "what changed.")
     elif audited == 0 and cleanups_audited:
         checked += (" Booted in QEMU before and after, the cleanup's handlers answer as before;"
                     " the other drivers are not reached in the test guest.")
