@@ -496,11 +496,6 @@ def _missing_op(site: Site) -> str:
     return "ioctl"
 
 
-def user_visible(sites: list[Site]) -> str:
-    """What a program sees change, for a commit message."""
-    return " ".join(effects_sentences(sites))
-
-
 def entries(site: Site) -> list[str]:
     """The functions user space's call reaches the site through: the ops
     table's (effects' entry column, fd_ioctl for amiflop's fd_locked_ioctl)

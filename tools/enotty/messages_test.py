@@ -26,6 +26,11 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def _sentences(sites: list[Site]) -> str:
+    """What a commit message says a program sees change."""
+    return " ".join(messages.effects_sentences(sites))
+
+
 def _msg(sites, info=None, **kw) -> str:
     return messages.commit_message("s: Return -ENOTTY", sites, info or {}, ["r"], "A <a@b.c>", **kw)
 
@@ -66,7 +71,7 @@ def test_subdev_wording_names_the_walk_that_needs_enoioctlcmd() -> None:
                    paths="native+V-compat")]
     assert ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE (the only "
             "ones v4l2_compat_ioctl32() passes on), now get ENOTTY instead of EINVAL") in \
-        _flat(messages.user_visible(known))
+        _flat(_sentences(known))
 
 
 def test_interface_without_a_table_sentence_says_the_dispatch_only_when_it_goes_on() -> None:
@@ -126,34 +131,34 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
     assert ("now get ENOTTY instead of EINVAL for an unknown command on a sequencer file opened for "
             "writing whose synth device 0 is this driver's.") in body
     many = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", uncased="A,B,C,D,E,F,G")
-    assert "(A, B, C and 4 more)" in _flat(messages.user_visible([many]))
+    assert "(A, B, C and 4 more)" in _flat(_sentences([many]))
     mctp = _site("net/mctp/af_mctp.c", 529, "mctp_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
                  paths="native", forward="sock_do_ioctl() passes SIOC* commands on")
-    body = _flat(messages.user_visible([mctp]))
+    body = _flat(_sentences([mctp]))
     assert "SIOCGIFINDEX on this socket can succeed where it failed with EINVAL" in body
     assert body.startswith("Native callers now get ENOTTY")
     pqi = _site("drivers/scsi/smartpqi/smartpqi_init.c", 1, "pqi_ioctl", "scsi_host_template.ioctl",
                 paths="native",
                 fallback="compat: scsi_ioctl() in drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl)")
     assert ("32-bit callers on a 64-bit kernel still get EINVAL: scsi_ioctl() in "
-            "drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl).") in _flat(messages.user_visible([pqi]))
+            "drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl).") in _flat(_sentences([pqi]))
     sis = _site("drivers/video/fbdev/sis/sis_main.c", 1832, "sisfb_ioctl", "fb_ops.fb_ioctl",
                 from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd", visible="invisible",
                 branches="#else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 1834")
-    body = _flat(messages.user_visible([sis]))
+    body = _flat(_sentences([sis]))
     assert body.startswith("User space sees no change.")
     assert ("In sisfb_ioctl() the #else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL; "
             "this patch does not change it.") in body
     diu = _site("d.c", 1, "fsl_x_ioctl", "fb_ops.fb_ioctl", reach="partly",
                 guard="line 1277: !arg -> -EINVAL (argument check)")
-    assert "A command still fails with -EINVAL first for a NULL argument." in _flat(messages.user_visible([diu]))
+    assert "A command still fails with -EINVAL first for a NULL argument." in _flat(_sentences([diu]))
 
 
 def test_mixed_paths_name_the_functions_compat_callers_reach() -> None:
     sites = [_site("a.c", 1, "f_ioctl", "file_operations.unlocked_ioctl", paths="native"),
              _site("a.c", 9, "g_ioctl", "file_operations.unlocked_ioctl", paths="both")]
     assert ("Native callers, and 32-bit callers of g_ioctl(), now get ENOTTY instead of EINVAL for an "
-            "unknown command." in _flat(messages.user_visible(sites)))
+            "unknown command." in _flat(_sentences(sites)))
 
 
 def test_a_leaf_enoioctlcmd_is_no_user_visible_change() -> None:
@@ -278,7 +283,7 @@ def test_cases_an_if_leaves_out_are_named_with_their_configuration() -> None:
     gpio = _site("drivers/gpio/gpiolib-cdev.c", 2620, "gpio_ioctl", "file_operations.unlocked_ioctl",
                  uncased="GPIO_V2_LINE_SET_VALUES_IOCTL,GPIO_GET_LINEEVENT_IOCTL[CONFIG_GPIO_CDEV_V1=n],"
                          "GPIO_GET_LINEHANDLE_IOCTL[CONFIG_GPIO_CDEV_V1=n],FBIOGTYPE[__sparc__ undefined]")
-    body = _flat(messages.user_visible([gpio]))
+    body = _flat(_sentences([gpio]))
     assert ("Known commands of the family that gpio_ioctl() has no case for "
             "(GPIO_V2_LINE_SET_VALUES_IOCTL) get ENOTTY too.") in body
     assert ("With CONFIG_GPIO_CDEV_V1=n, GPIO_GET_LINEEVENT_IOCTL and GPIO_GET_LINEHANDLE_IOCTL have "
@@ -312,7 +317,7 @@ def test_several_handlers_uncased_commands_are_one_sentence() -> None:
                    uncased="GPIOHANDLE_SET_CONFIG_IOCTL,GPIOHANDLE_SET_LINE_VALUES_IOCTL,A,B,C"),
              _site("drivers/gpio/gpiolib-cdev.c", 258, "linehandle_ioctl", "file_operations.unlocked_ioctl",
                    uncased="D,E")]
-    body = _flat(messages.user_visible(sites))
+    body = _flat(_sentences(sites))
     assert ("Known commands of the family that a handler has no case for (D, E and 5 more) get "
             "ENOTTY too.") in body
     assert body.count("Known commands") == 1
@@ -322,7 +327,7 @@ def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
     sites = [_site("drivers/gpio/gpiolib-cdev.c", n, f, "file_operations.unlocked_ioctl", reach="partly",
                    guard=f"line {g}: !rcu_access_pointer({v}->chip) -> -ENODEV (state check)")
              for n, f, g, v in ((258, "linehandle_ioctl", 213, "lh"), (2620, "gpio_ioctl", 2594, "gdev"))]
-    body = _flat(messages.user_visible(sites))
+    body = _flat(_sentences(sites))
     assert "A command still fails with -ENODEV first once the device is gone." in body
     assert body.count("ENODEV") == 1 and "rcu_access_pointer" not in body
 
@@ -330,13 +335,13 @@ def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
 def test_a_check_without_words_of_its_own_is_said_by_its_kind_not_pasted() -> None:
     s = _site("drivers/crypto/ccp/sev-dev.c", 1, "sev_ioctl", "file_operations.unlocked_ioctl", reach="partly",
               guard="line 2204: !psp_master || !psp_master->sev_data -> -ENODEV (state check)")
-    body = _flat(messages.user_visible([s]))
+    body = _flat(_sentences([s]))
     assert "psp_master" not in body and "2204" not in body
     assert "A command still fails with -ENODEV first when a check of the state before the dispatch fails." in body
     # a check of no known kind is left out
     s = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", reach="partly",
               guard="line 9: x->y == 3 -> -EIO (other)")
-    assert "EIO" not in _flat(messages.user_visible([s]))
+    assert "EIO" not in _flat(_sentences([s]))
 
 
 def test_socket_forward_names_the_bound_handler() -> None:
@@ -386,7 +391,7 @@ def test_checks_before_the_dispatch_are_said_with_their_own_errno() -> None:
     s = _site("drivers/char/toshiba.c", 278, "tosh_ioctl", "file_operations.unlocked_ioctl", reach="partly",
               guard="line 250: !argp -> -EINVAL (argument check); "
                     "line 254: copy_from_user(&regs, argp, sizeof(SMMRegisters)) -> -EFAULT (argument check)")
-    body = _flat(messages.user_visible([s]))
+    body = _flat(_sentences([s]))
     assert ("A command still fails with -EINVAL first for a NULL argument and -EFAULT first when its "
             "argument cannot be copied from user space.") in body
     assert "line" not in body and "`" not in body
@@ -397,7 +402,7 @@ def test_the_checks_of_several_sites_of_one_function_are_said_once() -> None:
     sites = [_site("drivers/usb/class/usblp.c", n, "usblp_ioctl", "file_operations.unlocked_ioctl",
                    rule="ioctl_ioc_guard", reach="partly",
                    guard="line 529: !usblp->present -> -ENODEV (state check)") for n in (544, 591, 678)]
-    body = _flat(messages.user_visible(sites))
+    body = _flat(_sentences(sites))
     assert body.count("A command still fails with -ENODEV first once the device is gone.") == 1
     assert body.count("ENODEV") == 1
 

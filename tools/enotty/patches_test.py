@@ -1,6 +1,8 @@
 """`enotty patches` end to end on fixture trees, and its bad-input handling."""
 from __future__ import annotations
 
+import email
+import email.policy
 import os
 import shutil
 import subprocess
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import cli, patches, series
+from enotty import cli, patches
 from enotty.mailout import recipients
 
 FIXTURES = Path(__file__).parent / "testdata" / "series"
@@ -18,6 +20,11 @@ KERNEL = FIXTURES / "kernel"
 SIGNOFF = "Test Author <author@example.org>"
 HAS_SPATCH = shutil.which("spatch") is not None
 needs_spatch = pytest.mark.skipif(not HAS_SPATCH, reason="needs spatch (coccinelle)")
+
+
+def _subject(mbox: str) -> str:
+    """A mail's Subject, unfolded."""
+    return str(email.message_from_string(mbox, policy=email.policy.default)["Subject"])
 
 
 @pytest.fixture(autouse=True)
@@ -58,12 +65,12 @@ def test_subdir_of_a_plain_folder_groups_by_path(capsys: pytest.CaptureFixture[s
     code, err = run(capsys, "patches", "--kdir", str(FIXTURES / "plain"), "--subdir", "sub",
                     "--out", str(out), "--signoff", SIGNOFF)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["SUMMARY.md", "failed.tsv", "run.json", "sites.tsv", "sub"]
+    assert sorted(p.name for p in out.iterdir()) == ["SUMMARY.md", "failed.tsv", "handlers.tsv", "run.json", "sites.tsv", "sub"]
     assert "by path (no MAINTAINERS)" in (out / "SUMMARY.md").read_text()
     # one patch goes out alone: no cover letter, "[PATCH]"
     (only,) = sorted((out / "sub").iterdir())
     assert recipients(only) == {"To": [], "Cc": []}
-    assert series.mail_subject(only.read_text()).startswith("[PATCH] ")
+    assert _subject(only.read_text()).startswith("[PATCH] ")
 
 
 @needs_spatch
@@ -77,7 +84,7 @@ def test_whole_fixture_kernel(capsys: pytest.CaptureFixture[str], tmp_path: Path
         "SUMMARY.md", "char-and-misc-drivers", "failed.tsv", "media", "run.json", "sites.tsv", "the-rest",
         "watchdog-device-drivers"]
     media = sorted((out / "media").iterdir())
-    assert [series.mail_subject(p.read_text()) for p in media] == [
+    assert [_subject(p.read_text()) for p in media] == [
         "[PATCH 0/2] media: Return -ENOTTY for unknown ioctl commands",
         "[PATCH 1/2] media: uvc: Return -ENOTTY for unknown ioctl commands",
         "[PATCH 2/2] media: atomisp: Return -ENOTTY for unknown ioctl commands",
@@ -156,7 +163,7 @@ def test_a_patch_failing_checkpatch_is_numbered_out_and_reported(
                     "--out", str(out), "--signoff", SIGNOFF)
     assert code == 0, err
     kept = sorted((out / "watchdog-device-drivers").iterdir())
-    assert [series.mail_subject(p.read_text()) for p in kept] == [
+    assert [_subject(p.read_text()) for p in kept] == [
         "[PATCH] watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"]
     rejected = list((out / "rejected" / "watchdog-device-drivers").iterdir())
     assert len(rejected) == 1 and "bar_wdt" in rejected[0].name

@@ -34,11 +34,6 @@ class KernelTree:
         """The folder subdir of this tree (the whole tree for None)."""
         return self.root / subdir if subdir else self.root
 
-    def script(self, name: str) -> Path | None:
-        """scripts/NAME of this tree, when it is there."""
-        path = self.root / "scripts" / name
-        return path if path.is_file() else None
-
     @property
     def default_out(self) -> Path:
         """generated-patches/linux-VERSION/ of this repository."""

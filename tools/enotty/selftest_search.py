@@ -191,20 +191,6 @@ def search(sites: list[Site], root: Path, roots: tuple[str, ...] = SEARCHED) -> 
     return out
 
 
-def updated_tests_sentence(hits: list[Assertion]) -> str:
-    """For a commit message that also changes the tests: what it updates and why."""
-    if not hits:
-        return ""
-    by_path: dict[str, list[str]] = {}
-    for hit in hits:
-        by_path.setdefault(hit.path, [])
-        if hit.command not in by_path[hit.path]:
-            by_path[hit.path].append(hit.command)
-    parts = [f"{path} (ioctl {', '.join(commands)})" for path, commands in sorted(by_path.items())]
-    return ("The patch updates the in-tree test" + ("s " if len(parts) > 1 else " ")
-            + ", ".join(parts) + ", which expected EINVAL where the handler now answers ENOTTY.")
-
-
 def left_out_reason(site: Site, hits: list[Assertion]) -> str:
     """One line for SUMMARY.md when a site is left out because of its tests."""
     where = ", ".join(f"{h.path}:{h.line}" for h in hits)

@@ -61,13 +61,9 @@ def test_read_test_finds_the_expectation_within_the_window():
     assert selftest_search.read_test("t.c", far).probes == ()
 
 
-def test_sentences_for_a_message_and_for_summary():
+def test_left_out_reason_for_summary():
     (ep,) = with_effects(EPOLL)
     hits = selftest_search.search([ep], TREE)[ep]
-    assert selftest_search.updated_tests_sentence(hits) == (
-        "The patch updates the in-tree test tools/testing/selftests/net/epoll_busy_poll.c "
-        "(ioctl EPIOCGPARAMS + 10), which expected EINVAL where the handler now answers ENOTTY.")
     assert selftest_search.left_out_reason(ep, hits) == (
         "fs/eventpoll.c: ep_eventpoll_ioctl() left as it is: "
         "tools/testing/selftests/net/epoll_busy_poll.c:14 expects EINVAL from it.")
-    assert selftest_search.updated_tests_sentence([]) == ""

@@ -392,10 +392,3 @@ def subsystem_name(title: str) -> str:
     """What a cover letter calls the subsystem of MAINTAINERS section title."""
     return SUBSYSTEM_NAMES.get(title) or readable_title(title)
 
-
-_SUBJECT = re.compile(r"^Subject: (.*(?:\n[ \t].*)*)", re.M)
-
-
-def mail_subject(mbox: str) -> str:
-    m = _SUBJECT.search(mbox.partition(_HEADER_END)[0])
-    return re.sub(r"\s*\n\s*", " ", m.group(1)) if m else ""

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import difflib
+import email
+import email.policy
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +17,11 @@ from enotty.split import FileChange, PatchPlan, SeriesPlan
 FIXTURE = Path(__file__).parent / "testdata" / "series" / "kernel"
 IDENTITY = ("Test Author", "author@example.org")
 SIGNOFF = "Test Author <author@example.org>"
+
+
+def _subject(mbox: str) -> str:
+    """A mail's Subject, unfolded."""
+    return str(email.message_from_string(mbox, policy=email.policy.default)["Subject"])
 
 
 def einval_to_enotty(rel: str) -> FileChange:
@@ -62,7 +69,7 @@ def test_files_numbering_and_mailinfo(written: tuple[Path, series.Written], tmp_
     assert names[0] == "0000-cover-letter.patch"
     assert names[1].startswith("0001-watchdog-bar_wdt-Return-ENOTTY")
     assert names[2].startswith("0002-watchdog-foo_wdt-Return-ENOTTY") and len(names) == 3
-    subjects = [series.mail_subject((out / n).read_text()) for n in names]
+    subjects = [_subject((out / n).read_text()) for n in names]
     assert subjects == ["[PATCH 0/2] watchdog: Return -ENOTTY",
                         "[PATCH 1/2] watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands",
                         "[PATCH 2/2] watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"]
@@ -128,7 +135,7 @@ def test_a_patch_that_does_not_apply_is_left_out(tmp_path: Path, monkeypatch: py
     assert not good.apply_error
     assert [p.filename[:5] for p in done.patches] == ["0001-"]
     # one patch left: sent as [PATCH], without a cover letter
-    assert series.mail_subject(done.patches[0].text).startswith("[PATCH] watchdog: bar_wdt: ")
+    assert _subject(done.patches[0].text).startswith("[PATCH] watchdog: bar_wdt: ")
     assert done.cover == "" and [p.name for p in (tmp_path / "out").iterdir()] == [done.patches[0].filename]
 
 
@@ -140,15 +147,15 @@ def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     base = "1234567890abcdef1234567890abcdef12345678"
     done = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "out", "watchdog: Return -ENOTTY",
                         "Blurb.\n", [], [], base=base)
-    assert series.mail_subject(done.cover) == "[PATCH net-next 0/2] watchdog: Return -ENOTTY"
-    assert series.mail_subject(done.patches[1].text).startswith("[PATCH net-next 2/2] watchdog: foo_wdt:")
+    assert _subject(done.cover) == "[PATCH net-next 0/2] watchdog: Return -ENOTTY"
+    assert _subject(done.patches[1].text).startswith("[PATCH net-next 2/2] watchdog: foo_wdt:")
     assert done.cover.endswith(f"\n\nbase-commit: {base}\n")
     assert "base-commit" not in done.patches[0].text
     # one patch: the line goes into the patch, after the diff, as format-patch --base puts it
     plan1 = SeriesPlan("net", "NETWORKING DRIVERS", [patches[0].plan], tree_tag="net-next")
     one = series.write(FIXTURE, plan1, [patches[0]], IDENTITY, tmp_path / "one", "", "", [], [], base=base)
     text = one.patches[0].text
-    assert series.mail_subject(text).startswith("[PATCH net-next] watchdog: bar_wdt:")
+    assert _subject(text).startswith("[PATCH net-next] watchdog: bar_wdt:")
     assert text.index("+\t\treturn -ENOTTY;") < text.index(f"\nbase-commit: {base}\n")
 
 
