@@ -213,18 +213,8 @@ def cmd_effects(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Assemble cocci/ioctl_enotty.cocci from its sources (--sync), or check it (--check)."""
-    if args.action == "sync":
-        for path in rules.sync():
-            warn(f"updated {path}")
-    elif args.action == "check":
-        if rules.out_of_sync():
-            warn(f"{rules.rule_file()} is out of sync with cocci/lib, cocci/shapes and"
-                 " interfaces.tsv; run python3 -m enotty rules --sync")
-            return 1
-    else:
-        sys.stdout.write(rules.assembled())
-    return 0
+    """Assemble cocci/ioctl_enotty.cocci from its sources (sync), or check it (check)."""
+    return rules.command(args.action)
 
 
 def add_signoff_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -322,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules_cmd = commands.add_parser("rules", help="assemble or check the one rule file",
                                     description=cmd_rules.__doc__)
-    rules_cmd.add_argument("action", choices=("sync", "check", "combined"),
+    rules_cmd.add_argument("action", choices=rules.ACTIONS,
                            help="sync: rewrite it; check: fail when stale; combined: print it")
     rules_cmd.set_defaults(run=cmd_rules)
 

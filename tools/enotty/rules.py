@@ -19,6 +19,7 @@ import csv
 import hashlib
 import io
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -213,8 +214,37 @@ def rules_digest(root: Path | None = None) -> str:
     return h.hexdigest()
 
 
+ACTIONS = ("sync", "check", "combined")
+
+
+def command(action: str) -> int:
+    """Assemble cocci/ioctl_enotty.cocci from its sources (sync), check it
+    (check, exit 1 when stale) or print the assembled text (combined)."""
+    if action == "sync":
+        for path in sync():
+            print(f"enotty: updated {path}", file=sys.stderr)
+    elif action == "check":
+        if out_of_sync():
+            print(f"enotty: {rule_file()} is out of sync with cocci/lib, cocci/shapes and"
+                  " interfaces.tsv; run python3 -m enotty rules --sync", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(assembled())
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """`python3 -m enotty.rules --sync | --check | --combined`, the command
+    the rule file's header names.  It imports nothing of the command line:
+    the rest of the package imports this module."""
+    actions = [a.lstrip("-") for a in argv]
+    if len(actions) != 1 or actions[0] not in ACTIONS:
+        given = " ".join(argv) or "nothing"
+        print(f"enotty: argument action: invalid choice: {given.lstrip('-')!r} (choose from"
+              f" {', '.join(repr(a) for a in ACTIONS)}) (try: enotty rules --help)", file=sys.stderr)
+        return 2
+    return command(actions[0])
+
+
 if __name__ == "__main__":
-    # The rule file's header names this command; `python3 -m enotty rules` is the same.
-    import sys
-    from .cli import main
-    sys.exit(main(["rules", *(a.lstrip("-") for a in sys.argv[1:])]))
+    sys.exit(main(sys.argv[1:]))
