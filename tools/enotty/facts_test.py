@@ -4,8 +4,10 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -313,3 +315,111 @@ def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> Non
     }
     assert [t.interface for t in facts.join(records)] == ["tty_operations.ioctl",
                                                           "file_operations.unlocked_ioctl"]
+
+
+# ------------------------------------------------------------ the whole result cached
+
+def fresh_targets(root: Path) -> list[facts.Target]:
+    """join() of every file's facts read now, no cache involved."""
+    records = {}
+    for rel in sorted(tree.c_files(root)):
+        data = (root / rel).read_bytes()
+        if any(t in data for t in facts.IOCTL_TOKENS + facts.ERRNO_TOKENS):
+            records[rel] = facts.file_facts(data)
+    return facts.join(records)
+
+
+def cached_rows(root: Path, cache: Path, jobs: int = 1) -> list[facts.Target]:
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), jobs, cache)
+    return [t for rel in sorted(got) for t in got[rel]]
+
+
+FIXTURE_TREES = [FIXTURE.parent / d for d in ("across_files", "facts", "tree")]
+
+
+def as_if_later(monkeypatch) -> None:
+    """The clock past RACY_NS: files written by the test (copied: their
+    ctime is now) count as old enough for their stat to be trusted."""
+    later = facts._now_ns() + 2 * facts.RACY_NS
+    monkeypatch.setattr(facts, "_now_ns", lambda: later)
+
+
+def remembered(cache: Path) -> set[str]:
+    with sqlite3.connect(cache / facts.DB_NAME) as con:
+        paths = {row[0] for row in con.execute("SELECT path FROM seen")}
+    con.close()
+    return paths
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_TREES, ids=lambda p: p.name)
+def test_cached_targets_equal_fresh_ones(fixture: Path, tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    shutil.copytree(fixture, root)
+    want = fresh_targets(root)
+    cache = tmp_path / "cache"
+    as_if_later(monkeypatch)
+    assert cached_rows(root, cache, 1) == want            # cold: computed and stored
+    # Warm: the stats are remembered and the join is stored, so no file is
+    # read and nothing is joined again.
+    monkeypatch.setattr(facts, "join", lambda records: pytest.fail("joined again"))
+    monkeypatch.setattr(facts, "open", lambda *a, **k: pytest.fail(f"read again: {a[0]}"), raising=False)
+    assert cached_rows(root, cache) == want
+
+
+@pytest.mark.skipif(not (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "MAINTAINERS").is_file(),
+                    reason="needs the unpacked default tree")
+def test_cached_targets_equal_fresh_ones_on_a_real_subtree(tmp_path: Path) -> None:
+    """drivers/nvme/host of the default tree (read only), as its own root."""
+    root = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "drivers" / "nvme" / "host"
+    want = fresh_targets(root)
+    assert len(want) > 5, "nvme's handlers hand the command to helpers in other files"
+    cache = tmp_path / "cache"
+    assert cached_rows(root, cache, 2) == want
+    assert cached_rows(root, cache, 2) == want
+
+
+def test_a_changed_file_is_read_again_and_the_join_redone(tmp_path: Path, monkeypatch) -> None:
+    root = copy_fixture(tmp_path)
+    cache = tmp_path / "cache"
+    cached_rows(root, cache)
+    joins = []
+    real_join = facts.join
+
+    def counting(records: dict[str, dict]) -> list[facts.Target]:
+        joins.append(1)
+        return real_join(records)
+
+    monkeypatch.setattr(facts, "join", counting)
+    fops = root / "drivers/demo/fops.c"
+    fops.write_text(fops.read_text().replace(".unlocked_ioctl\t= ext_handler,", ""))
+    got = cached_rows(root, cache)
+    assert joins == [1] and got == fresh_targets(root)
+    assert not any(t.function == "ext_handler" and t.interface == "file_operations.unlocked_ioctl"
+                   for t in got)
+
+
+def test_a_file_changed_just_now_is_not_trusted_by_its_stat(tmp_path: Path, monkeypatch) -> None:
+    """Within RACY_NS of its change a file could change again with the same
+    stat: it is read every time until it is older."""
+    root = copy_fixture(tmp_path)
+    cache = tmp_path / "cache"
+    cached_rows(root, cache)
+    assert remembered(cache) == set(), "every file of the copy was written just now"
+    as_if_later(monkeypatch)
+    cached_rows(root, cache)
+    helper = root / "drivers/demo/helper.c"
+    assert str(helper) in remembered(cache)
+    helper.write_text(helper.read_text().replace("if (cmd != DEMO_FIVE)", "if (!arg)"))
+    monkeypatch.setattr(facts, "_now_ns", time.time_ns)
+    assert cached_rows(root, cache) == fresh_targets(root)
+    with sqlite3.connect(cache / facts.DB_NAME) as con:
+        (stat,) = con.execute("SELECT stat FROM seen WHERE path = ?", (str(helper),)).fetchone()
+    con.close()
+    assert stat != facts._stat_id(helper.stat()), "its new stat is not remembered yet"
+
+
+def test_the_code_version_follows_the_source(tmp_path: Path) -> None:
+    key = facts.cache_key(b"int x;")
+    assert len(key) == 64 and key != facts.cache_key(b"int y;")
+    assert facts.join_key({"a.c": key}) != facts.join_key({"a.c": key, "b.c": key})
+    assert facts.join_key({"a.c": key}) != facts.join_key({"b.c": key})
