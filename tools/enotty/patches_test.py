@@ -81,7 +81,7 @@ def test_whole_fixture_kernel(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 0, err
     print(f"fixture kernel: {time.monotonic() - t0:.1f} s", file=sys.stderr)
     assert sorted(p.name for p in out.iterdir()) == [
-        "SUMMARY.md", "char-and-misc-drivers", "failed.tsv", "media", "run.json", "sites.tsv", "the-rest",
+        "SUMMARY.md", "char-and-misc-drivers", "failed.tsv", "handlers.tsv", "media", "run.json", "sites.tsv", "the-rest",
         "watchdog-device-drivers"]
     media = sorted((out / "media").iterdir())
     assert [_subject(p.read_text()) for p in media] == [
