@@ -71,9 +71,12 @@ def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr) -> No
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     try:
         subprocess.run(["apt-get", "update"], check=True, env=env, stdout=log)
-        subprocess.run(install_line(need).split(), check=True, env=env, stdout=log)
+        # --no-remove: never take a package away to make room (Debian 12's
+        # gcc-multilib and the cross compilers conflict); fail instead.
+        subprocess.run(install_line(need).split() + ["--no-remove"], check=True, env=env, stdout=log)
     except subprocess.CalledProcessError as err:
-        raise UsageError(f"could not install {' '.join(need)} ({why}): {err}") from None
+        raise UsageError(f"could not install {' '.join(need)} ({why}; apt-get would have to remove"
+                         f" a package, or failed): exit {err.returncode}") from None
     still = missing(need)
     if still:
         raise UsageError(f"apt-get did not install {' '.join(still)} ({why})")
