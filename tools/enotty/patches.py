@@ -27,6 +27,7 @@ from pathlib import Path
 
 from . import (cleanup, console, crossbuild, effects, handlers, messages, output, prefixes, rules, scan,
                selftest_search, series, sites, split, verify)
+from . import companions
 from .errors import UsageError
 from .maintainers import Maintainers, get_maintainer
 from .requests import PatchesRequest, ScanRequest
@@ -399,6 +400,9 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                 for v in accepted:
                     if v.patch.apply_error:   # applied in the first pass: cannot happen
                         v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
+            # The semantic patch itself, for scripts/coccinelle (companions.py).
+            companions.rule_series(root, ident, signoff, stage / companions.RULE_SERIES,
+                                   use_cache=req.scan.use_cache)
             labelled = split.label_sites(plans)
             in_series = {(s.file, s.line, s.rule) for s in labelled}
             # a site in no series (left out, or a rule reported but did not
