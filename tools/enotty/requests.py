@@ -41,18 +41,23 @@ class KernelTree:
 
 
 @dataclass(frozen=True)
-class ScanRequest:
+class InTree:
+    """A request about a tree or one folder of it."""
     tree: KernelTree
     subdir: str | None = None           # relative to tree.root
+
+    @property
+    def scope(self) -> Path:
+        return self.tree.scope(self.subdir)
+
+
+@dataclass(frozen=True)
+class ScanRequest(InTree):
     jobs: int = 1
     timeout: int = DEFAULT_TIMEOUT
     use_cache: bool = True
     verbose: bool = False
     across_files: bool = True           # phase 1: targets whose ops table or caller is in another file
-
-    @property
-    def scope(self) -> Path:
-        return self.tree.scope(self.subdir)
 
 
 @dataclass(frozen=True)
@@ -76,35 +81,23 @@ class PatchesRequest:
 
 
 @dataclass(frozen=True)
-class BenchRequest:
-    tree: KernelTree
-    subdir: str | None = None
+class BenchRequest(InTree):
     jobs: int = 2
     across_files: bool = True           # time phase 1 with the scan, as make report runs it
     coccicheck: bool = True
     coccicheck_timeout: float | None = None
-
-    @property
-    def scope(self) -> Path:
-        return self.tree.scope(self.subdir)
 
 
 COCCICHECK_MODES = ("patch", "report", "context", "org")   # the modes coccicheck drives
 
 
 @dataclass(frozen=True)
-class CoccicheckRequest:
+class CoccicheckRequest(InTree):
     """The rule file alone under make coccicheck, in each of modes."""
-    tree: KernelTree
-    subdir: str | None = None
     modes: tuple[str, ...] = COCCICHECK_MODES
     jobs: int = 2
     timeout: float | None = None        # seconds per mode; None: no limit
     facts: bool = False                 # hand it phase 1's rows (-D enotty_facts in SPFLAGS)
-
-    @property
-    def scope(self) -> Path:
-        return self.tree.scope(self.subdir)
 
 
 @dataclass(frozen=True)
