@@ -424,7 +424,7 @@ static int find_nodes(enum kind kind, struct node *nodes)
 	int n = 0;
 	size_t i;
 
-	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(classes); i++) {
 		DIR *d = opendir(classes[i]);
 		struct dirent *e;
 
@@ -486,22 +486,21 @@ FIXTURE_VARIANT(node) {
 	enum kind kind;
 };
 
-#define KIND_VARIANT(k, v) FIXTURE_VARIANT_ADD(node, v) { .kind = k }
-KIND_VARIANT(K_VID_CAP, vid_cap);
-KIND_VARIANT(K_VID_OUT, vid_out);
-KIND_VARIANT(K_VBI_CAP, vbi_cap);
-KIND_VARIANT(K_VBI_OUT, vbi_out);
-KIND_VARIANT(K_RADIO_RX, radio_rx);
-KIND_VARIANT(K_RADIO_TX, radio_tx);
-KIND_VARIANT(K_SDR_CAP, sdr_cap);
-KIND_VARIANT(K_TOUCH, touch);
-KIND_VARIANT(K_META_CAP, meta_cap);
-KIND_VARIANT(K_META_OUT, meta_out);
-KIND_VARIANT(K_SUBDEV, subdev);
-KIND_VARIANT(K_MEDIA, media);
-KIND_VARIANT(K_REQUEST, request);
-KIND_VARIANT(K_CEC, cec);
-KIND_VARIANT(K_FB, fb);
+FIXTURE_VARIANT_ADD(node, vid_cap) { .kind = K_VID_CAP };
+FIXTURE_VARIANT_ADD(node, vid_out) { .kind = K_VID_OUT };
+FIXTURE_VARIANT_ADD(node, vbi_cap) { .kind = K_VBI_CAP };
+FIXTURE_VARIANT_ADD(node, vbi_out) { .kind = K_VBI_OUT };
+FIXTURE_VARIANT_ADD(node, radio_rx) { .kind = K_RADIO_RX };
+FIXTURE_VARIANT_ADD(node, radio_tx) { .kind = K_RADIO_TX };
+FIXTURE_VARIANT_ADD(node, sdr_cap) { .kind = K_SDR_CAP };
+FIXTURE_VARIANT_ADD(node, touch) { .kind = K_TOUCH };
+FIXTURE_VARIANT_ADD(node, meta_cap) { .kind = K_META_CAP };
+FIXTURE_VARIANT_ADD(node, meta_out) { .kind = K_META_OUT };
+FIXTURE_VARIANT_ADD(node, subdev) { .kind = K_SUBDEV };
+FIXTURE_VARIANT_ADD(node, media) { .kind = K_MEDIA };
+FIXTURE_VARIANT_ADD(node, request) { .kind = K_REQUEST };
+FIXTURE_VARIANT_ADD(node, cec) { .kind = K_CEC };
+FIXTURE_VARIANT_ADD(node, fb) { .kind = K_FB };
 
 FIXTURE_SETUP(node)
 {
@@ -516,7 +515,7 @@ FIXTURE_TEARDOWN(node)
 }
 
 /* Runs every case of @check for the fixture's kind on each of its nodes. */
-static void run_cases(struct __test_metadata *_metadata, FIXTURE_DATA(node) *self,
+static void run_cases(struct __test_metadata *_metadata, struct _test_data_node *self,
 		      enum kind kind, enum check check)
 {
 	static char arg[ARG_BYTES];
@@ -531,7 +530,7 @@ static void run_cases(struct __test_metadata *_metadata, FIXTURE_DATA(node) *sel
 
 		ASSERT_LE(0, fd) TH_LOG("open %s (%s): %s", n->path, n->name,
 					strerror(errno));
-		for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (c = 0; c < ARRAY_SIZE(cases); c++) {
 			const struct ioctl_case *t = &cases[c];
 			int ret, got;
 

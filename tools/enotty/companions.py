@@ -10,11 +10,13 @@ every one-patch series), addressed as get_maintainer.pl says.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import rules, series
+from . import rules, series, split
 from .maintainers import get_maintainer
 
 UPSTREAM_RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
@@ -80,3 +82,118 @@ def rule_series(root: Path, identity: tuple[str, str], signoff: str, outdir: Pat
     cc = [p for p in get_maintainer(root, [mail], "cc", use_cache=use_cache) if p not in to]
     mail.write_text(series.add_recipients(mail.read_text(), to, cc))
     return mail
+
+
+# ---------------------------------------------------------------- the media kselftest
+
+SELFTEST_SOURCE = rules.cocci_dir().parent / "selftests" / "ioctl_errno"
+SELFTEST_TARGET = "drivers/media"
+SELFTEST_DIR = f"tools/testing/selftests/{SELFTEST_TARGET}"
+SELFTESTS_MAKEFILE = "tools/testing/selftests/Makefile"
+# The Makefile as it goes upstream: lib.mk's rules, plus the 32-bit build
+# (the compat ioctl paths) where the compiler can build one.
+SELFTEST_MAKEFILE = """\
+# SPDX-License-Identifier: GPL-2.0
+CFLAGS += -O2 -Wall -Wno-unused-parameter -Wno-unused-function
+CFLAGS += -Wno-format-truncation -I../../ $(KHDR_INCLUDES)
+
+TEST_GEN_PROGS := ioctl_errno
+
+CAN_BUILD_32 := $(shell echo 'int main(void) { return 0; }' | \\
+	$(CC) -m32 -x c -o /dev/null - 2>/dev/null && echo 1)
+ifeq ($(ARCH)$(CAN_BUILD_32),x861)
+TEST_GEN_PROGS += ioctl_errno_32
+endif
+
+include ../../lib.mk
+
+$(OUTPUT)/ioctl_errno_32: ioctl_errno.c
+	$(CC) -m32 $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+"""
+SELFTEST_SUBJECT = "selftests: media: add ioctl errno test for vivid and vimc"
+SELFTEST_BODY = (
+    "Check what the nodes of the vivid and vimc test drivers (video, vbi,\n"
+    "radio, sdr, touch, meta, media, requests, sub-devices, CEC and the\n"
+    "vivid framebuffer) answer to ioctls: an unknown command of their own\n"
+    "range or of a foreign one, and a known command the node does not\n"
+    "support, must fail with ENOTTY as Documentation/driver-api/ioctl.rst\n"
+    "asks; a supported command with a bad argument still fails with EINVAL.\n"
+    "On x86 the test is also built as a 32-bit program, which takes the\n"
+    "compat ioctl paths on a 64-bit kernel.  Node kinds that are not present\n"
+    "are skipped.\n")
+
+
+def selftest_files() -> dict[str, str]:
+    """The new files of the kselftest patch, path -> content."""
+    return {
+        f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0-only\nioctl_errno\nioctl_errno_32\n",
+        f"{SELFTEST_DIR}/Makefile": SELFTEST_MAKEFILE,
+        f"{SELFTEST_DIR}/config": (SELFTEST_SOURCE / "config").read_text(),
+        f"{SELFTEST_DIR}/ioctl_errno.c": (SELFTEST_SOURCE / "ioctl_errno.c").read_text(),
+    }
+
+
+def new_file_diff(path: str, text: str) -> str:
+    lines = text.splitlines()
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+            f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines))
+
+
+def targets_diff(root: Path) -> str:
+    """tools/testing/selftests/Makefile with the target in TARGETS, in
+    order ('' when the tree lists it already or has no such list)."""
+    path = root / SELFTESTS_MAKEFILE
+    if not path.is_file():
+        return ""
+    old = path.read_text().splitlines(keepends=True)
+    entry = f"TARGETS += {SELFTEST_TARGET}\n"
+    if entry in old:
+        return ""
+    where = next((i for i, line in enumerate(old) if line.startswith("TARGETS += ")
+                  and line > entry and line.split()[2] > SELFTEST_TARGET), None)
+    if where is None:
+        return ""
+    new = old[:where] + [entry] + old[where:]
+    body = "".join(difflib.unified_diff(old, new, f"a/{SELFTESTS_MAKEFILE}", f"b/{SELFTESTS_MAKEFILE}"))
+    return f"diff --git a/{SELFTESTS_MAKEFILE} b/{SELFTESTS_MAKEFILE}\n{body}"
+
+
+def selftest_diff(root: Path) -> str:
+    return targets_diff(root) + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files().items()))
+
+
+def selftest_message(signoff: str) -> str:
+    return f"{SELFTEST_SUBJECT}\n\n{SELFTEST_BODY}\nSigned-off-by: {signoff}\n"
+
+
+@dataclass
+class NewFilesPlan(split.PatchPlan):
+    """A patch that adds files (and may touch a list of targets): no site,
+    nothing for the scan's build or rules; series.write seeds only
+    `seeded` (files that exist in the tree) and applies `added_diff`."""
+    added_diff: str = ""
+    seeded: list[str] = field(default_factory=list)
+
+    @property
+    def diff(self) -> str:
+        return self.added_diff
+
+    @property
+    def paths(self) -> list[str]:
+        return list(self.seeded)
+
+
+def selftest_patch(root: Path, signoff: str, use_cache: bool = True) -> series.Patch:
+    """The media series' kselftest patch, to go after its conversions,
+    addressed as get_maintainer.pl says for its files."""
+    plan = NewFilesPlan(key="selftest", driver="selftests", section="",
+                        added_diff=selftest_diff(root),
+                        seeded=[SELFTESTS_MAKEFILE] if targets_diff(root) else [])
+    patch = series.Patch(plan, SELFTEST_SUBJECT, selftest_message(signoff))
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        diff = Path(tmp) / "selftest.patch"
+        diff.write_text(plan.added_diff)
+        patch.to = get_maintainer(root, [diff], "to", use_cache=use_cache)
+        patch.cc = [p for p in get_maintainer(root, [diff], "cc", use_cache=use_cache)
+                    if p not in patch.to]
+    return patch

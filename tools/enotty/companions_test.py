@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from . import coccicheck, companions, rules, tree, verify
+from . import coccicheck, companions, rules, series, split, tree, verify
 from .worktree import WorkTree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -105,3 +105,45 @@ def test_rule_series_passes_checkpatch():
         assert "Julia.Lawall@inria.fr" in text and "cocci@inria.fr" in text
         assert verify.checkpatch(root, mail, use_cache=False).status == verify.OK
         assert sorted(p.name for p in (Path(tmp) / "coccinelle").iterdir()) == [mail.name]
+
+
+def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
+    root = tree.resolve(None, need_kernel=True)
+    patch = companions.selftest_patch(root, "A U Thor <author@example.org>", use_cache=False)
+    plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
+    with tempfile.TemporaryDirectory() as tmp:
+        written = series.write(root, plan, [patch], ("A U Thor", "author@example.org"),
+                               Path(tmp) / "media", "unused", "unused", [], [], use_cache=False)
+        assert [p.subject for p in written.patches] == [companions.SELFTEST_SUBJECT]
+        mail = Path(tmp) / "media" / patch.filename
+        text = mail.read_text()
+        for name in (".gitignore", "Makefile", "config", "ioctl_errno.c"):
+            assert f"+++ b/{companions.SELFTEST_DIR}/{name}\n" in text
+        assert "+TARGETS += drivers/media\n" in text
+        assert "TEST_F(node, unknown_own_range)" in text and "ksft_exit_skip(" in text
+        assert "shuah@kernel.org" in text.lower() and "linux-kselftest@vger.kernel.org" in text
+        assert verify.checkpatch(root, mail, use_cache=False).status == verify.OK
+
+
+def test_selftest_builds_with_the_kernels_kselftest_makefile():
+    """The patch applied to a copy of the tree: make -C tools/testing/selftests
+    TARGETS=drivers/media builds both binaries with the tree's lib.mk."""
+    root = tree.resolve(None, need_kernel=True)
+    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
+        diff = Path(tmp) / "selftest.patch"
+        diff.write_text(companions.selftest_diff(root))
+        copy = WorkTree(root, Path(tmp) / "tree")
+        copy.ensure()
+        copy.apply([diff])
+        out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
+        # -m32 needs the tree's uapi headers (asm/ included), as kselftest
+        # builds take them from `make headers`.
+        subprocess.run(["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
+                       capture_output=True, check=True)
+        res = subprocess.run(["make", "-s", "-C", str(copy.path / "tools/testing/selftests"),
+                              "TARGETS=drivers/media", f"O={out}", "ARCH=x86", "LDFLAGS=-static",
+                              f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"],
+                             capture_output=True, text=True, check=False)
+        built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
+        assert res.returncode == 0, res.stderr[-2000:]
+        assert {"ioctl_errno", "ioctl_errno_32"} <= built, res.stdout[-2000:]

@@ -394,7 +394,10 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                                     cleanups_audited)
                 for v in accepted:
                     v.patch.filename = ""
-                run.written = series.write(root, run.plan, [v.patch for v in accepted], ident,
+                # The media series carries its kselftest, last (companions.py).
+                extra = ([companions.selftest_patch(root, signoff, use_cache=req.scan.use_cache)]
+                         if run.plan.name == split.MEDIA_SERIES else [])
+                run.written = series.write(root, run.plan, [v.patch for v in accepted] + extra, ident,
                                            stage / run.plan.name, subj, blurb, run.to, run.cc, base=base,
                                            use_cache=req.scan.use_cache)
                 for v in accepted:
