@@ -2,20 +2,22 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from enotty import initramfs
+from enotty import companions, initramfs
 from enotty.errors import UsageError
 from enotty.requests import default_jobs
 from enotty.worktree import kbuild_env
 
+import qemu_tree
+
 HERE = Path(__file__).resolve().parent
 FRAGMENT = HERE / "config"
 INIT_SCRIPT = HERE / "init.sh"
-SELFTEST_DIR = HERE.parent / "ioctl_errno"
 SELFTESTS = ("ioctl_errno", "ioctl_errno_32")
 QBOOT = Path("/usr/share/qemu/qboot.rom")
 COMPLIANCE = Path("/usr/bin/v4l2-compliance")
@@ -127,15 +129,40 @@ def build_kernel(tree: Path, build: Path, ccache_dir: Path, log: Path,
     return build / "arch" / "x86" / "boot" / "bzImage"
 
 
+def adds_selftest(patch: Path) -> bool:
+    """The patch adds the kselftest (the media series' last patch)."""
+    return f"+++ b/{companions.SELFTEST_DIR}/ioctl_errno.c\n" in patch.read_text(errors="replace")
+
+
+def with_selftest(source: Path, patches: list[Path], scratch: Path) -> list[Path]:
+    """patches, plus the kselftest patch when none of them adds it (the
+    pristine run, or a series written before it carried the test): the
+    same diff the media series carries, so every run builds the test from
+    the tree's own tools/testing/selftests."""
+    if any(adds_selftest(p) for p in patches):
+        return patches
+    qemu_tree.replace_file(scratch, companions.selftest_diff(source).encode())
+    return [*patches, scratch]
+
+
 def build_selftests(tree: Path, build: Path, out: Path, log: Path, ccache_dir: Path) -> list[Path]:
-    """ioctl_errno (64-bit) and ioctl_errno_32, static, against tree's headers."""
-    out.mkdir(parents=True, exist_ok=True)
-    for name in SELFTESTS:
-        (out / name).unlink(missing_ok=True)
-    _run_logged(["make", "-s", "-C", str(SELFTEST_DIR), f"KDIR={tree}", f"O={out}",
+    """ioctl_errno (64-bit) and ioctl_errno_32, static, built by the kernel's
+    kselftest make from tree's tools/testing/selftests (where the media
+    series' patch puts it) against the headers of the kernel build."""
+    target = tree / companions.SELFTEST_DIR
+    if not (target / "Makefile").is_file():
+        raise BuildError(f"{target}: no kselftest (the patch set must add it)")
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    _run_logged(["make", "-s", "-C", str(tree / "tools" / "testing" / "selftests"),
+                 f"TARGETS={companions.SELFTEST_TARGET}", f"O={out}", "ARCH=x86",
                  f"KHDR_INCLUDES=-isystem {build / 'usr' / 'include'}",
                  "LDFLAGS=-static", "CC=ccache gcc"], log, kbuild_env(ccache_dir))
-    return [out / name for name in SELFTESTS]
+    found = {p.name: p for p in out.rglob("ioctl_errno*") if p.is_file() and not p.suffix}
+    missing = [name for name in SELFTESTS if name not in found]
+    if missing:
+        raise BuildError(f"the kselftest build made no {', '.join(missing)}; log: {log}")
+    return [found[name] for name in SELFTESTS]
 
 
 def build_initramfs(selftests: list[Path], out: Path) -> Path:

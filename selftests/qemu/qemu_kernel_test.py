@@ -76,3 +76,19 @@ def test_builds_run_without_the_calling_make_and_with_our_ccache(tmp_path: Path,
     assert len(seen) == 2
     for env in seen:
         assert env["CCACHE_DIR"] == str(tmp_path / "ccache") and "MAKEFLAGS" not in env
+
+
+def test_the_selftest_patch_is_added_once(tmp_path: Path):
+    """Every run builds the kselftest from the tree: a patch set without it
+    gets the media series' kselftest diff; one that adds it is left as is."""
+    from enotty import tree
+    source = tree.resolve(None, need_kernel=True)
+    conversion = tmp_path / "0001-conversion.patch"
+    conversion.write_text("--- a/drivers/x.c\n+++ b/drivers/x.c\n")
+    scratch = tmp_path / "selftest.patch"
+    got = qemu_kernel.with_selftest(source, [conversion], scratch)
+    assert got == [conversion, scratch]
+    assert qemu_kernel.adds_selftest(scratch) and not qemu_kernel.adds_selftest(conversion)
+    assert "+TARGETS += drivers/media\n" in scratch.read_text()
+    assert qemu_kernel.with_selftest(source, [conversion, scratch], tmp_path / "other") == [conversion, scratch]
+    assert not (tmp_path / "other").exists()

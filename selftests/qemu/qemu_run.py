@@ -129,6 +129,8 @@ def run(kdir: str | None, series: str, mutant: str | None, timeout: int, kvm: bo
         # A new source: objects from another tree must not survive.
         shutil.rmtree(build, ignore_errors=True)
         (cache / "touched.txt").unlink(missing_ok=True)
+    # The test is built from the tree's own tools/testing/selftests.
+    patches = qemu_kernel.with_selftest(source, patches, cache / "selftest.patch")
     changed = qemu_tree.apply_patch_set(source, work, patches, cache / "touched.txt")
     print(f"qemu-test: {label}: {len(patches)} patch(es), {len(changed)} file(s) rewritten")
     try:
