@@ -87,7 +87,10 @@ class ResultCache:
     def get(self, kind: str, key: str) -> Check | None:
         record = cache.JsonCache(self.folder / kind).get(key)
         try:
-            return Check(str(record["status"]), str(record["detail"]), str(record.get("arch", "")))
+            status = str(record["status"])
+            # the name NOT_BUILT had before the cross builds
+            status = NOT_BUILT if status == "not built on x86_64" else status
+            return Check(status, str(record["detail"]), str(record.get("arch", "")))
         except (KeyError, TypeError, AttributeError):
             return None
 

@@ -172,6 +172,9 @@ def test_result_cache_survives_garbage_and_an_unwritable_folder(tmp_path: Path) 
     assert key != verify.ResultCache.key("ab") and cache.get("build", key) is None
     cache.put("build", key, verify.Check(verify.NOT_BUILT, "why"))
     assert cache.get("build", key) == verify.Check(verify.NOT_BUILT, "why")
+    # a verdict stored under NOT_BUILT's old name reads as NOT_BUILT (it is then cross-built)
+    cache.put("build", key, verify.Check("not built on x86_64", "why"))
+    assert cache.get("build", key) == verify.Check(verify.NOT_BUILT, "why")
     path = next((tmp_path / "c" / "build").rglob("*.json"))
     path.write_text("{half")
     assert cache.get("build", key) is None
