@@ -508,21 +508,16 @@ class _Known:
     seen: tuple[str, str, str] | None = None   # (path, stat, key) to remember
 
 
-def _known(job: tuple[str, str, str, bool]) -> _Known:
-    """One file's content key, from its unchanged stat or by reading it,
-    and its facts when the cache does not hold them.  A file without an
-    ioctl or errno token takes no part."""
-    root, rel, folder, trust_stat = job
+def _read(job: tuple[str, str, str]) -> _Known:
+    """One file's content key, and its facts when the cache does not hold
+    them.  A file without an ioctl or errno token takes no part."""
+    root, rel, folder = job
     path = os.path.join(root, rel)
     try:
         st = os.stat(path)
     except OSError:
         return _Known(rel, "")
     stat_id = _stat_id(st)
-    if trust_stat:
-        row = _lookup(folder, "SELECT stat, key FROM seen WHERE path = ?", path)
-        if row is not None and row[0] == stat_id:
-            return _Known(rel, row[1])
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -540,16 +535,48 @@ def _known(job: tuple[str, str, str, bool]) -> _Known:
     return _Known(rel, key, record, json.dumps(record, separators=(",", ":")), seen)
 
 
-def _known_files(root: Path, files: Iterable[str], jobs: int, folder: Path,
+def _known_files(root: Path, files: Sequence[str], jobs: int, folder: Path,
                  trust_stat: bool = True) -> list[_Known]:
-    """Each worker stats, reads, hashes and extracts its own files:
-    sending the bytes from one reader would cost more than the reading."""
-    work = [(str(root), rel, str(folder), trust_stat) for rel in files]
+    """The files whose stat is remembered unchanged are known here (one
+    query for every remembered stat: a query per file costs more than the
+    stat).  Each worker stats, reads, hashes and extracts its own files of
+    the rest: sending the bytes from one reader would cost more than the
+    reading."""
+    known: list[_Known] = []
+    remembered = _remembered(folder) if trust_stat else {}
+    rest = []
+    for rel in files:
+        path = os.path.join(root, rel)
+        row = remembered.get(path)
+        try:
+            if row is not None and row[0] == _stat_id(os.stat(path)):
+                known.append(_Known(rel, row[1]))
+                continue
+        except OSError:
+            continue                  # gone: takes no part
+        rest.append(rel)
+    order = {rel: i for i, rel in enumerate(files)}
+    return sorted(known + _read_files(root, rest, jobs, folder), key=lambda k: order[k.rel])
+
+
+def _remembered(folder: Path) -> dict[str, tuple[str, str]]:
+    """path -> (stat, content key) of every remembered file."""
+    con = _reader(str(folder))
+    if con is None:
+        return {}
+    try:
+        return {path: (stat, key) for path, stat, key in con.execute("SELECT path, stat, key FROM seen")}
+    except sqlite3.Error:
+        return {}
+
+
+def _read_files(root: Path, files: list[str], jobs: int, folder: Path) -> list[_Known]:
+    work = [(str(root), rel, str(folder)) for rel in files]
     if jobs > 1 and len(work) > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            found = list(pool.map(_known, work, chunksize=256))
+            found = list(pool.map(_read, work, chunksize=256))
     else:
-        found = [_known(job) for job in work]
+        found = [_read(job) for job in work]
     # Records before the stats that point to them: a reader never meets
     # a remembered key whose record is missing, unless a write failed.
     _store(folder, "facts", [(k.key, k.fresh) for k in found if k.fresh is not None])
@@ -563,7 +590,7 @@ def collect(root: Path, files: Iterable[str], jobs: int = 1,
     token in them), from the cache where the content is known."""
     folder = cache if cache is not None else tree.cache_dir() / "facts"
     _prepare(folder)
-    return _records(root, _known_files(root, files, jobs, folder), jobs, folder)
+    return _records(root, _known_files(root, list(files), jobs, folder), jobs, folder)
 
 
 def _records(root: Path, found: list[_Known], jobs: int, folder: Path) -> dict[str, dict]:
@@ -590,7 +617,7 @@ def cached_join(root: Path, files: Iterable[str], jobs: int = 1,
     taking part, the code and the interface table changed since."""
     folder = cache if cache is not None else tree.cache_dir() / "facts"
     _prepare(folder)
-    found = _known_files(root, files, jobs, folder)
+    found = _known_files(root, list(files), jobs, folder)
     key = join_key({k.rel: k.key for k in found if k.key})
     row = _lookup(str(folder), "SELECT targets FROM joins WHERE key = ?", key)
     if row is not None:
