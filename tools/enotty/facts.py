@@ -438,7 +438,9 @@ def join_key(keys: dict[str, str]) -> str:
 
 
 def _stat_id(st: os.stat_result) -> str:
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
+    """A file's stat, with the code version: the content key it is
+    remembered with was made by that code."""
+    return f"{code_version()[:16]}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
 
 
 # Readers by (process, folder): a connection must not cross a fork.

@@ -423,3 +423,27 @@ def test_the_code_version_follows_the_source(tmp_path: Path) -> None:
     assert len(key) == 64 and key != facts.cache_key(b"int y;")
     assert facts.join_key({"a.c": key}) != facts.join_key({"a.c": key, "b.c": key})
     assert facts.join_key({"a.c": key}) != facts.join_key({"b.c": key})
+
+
+def test_a_new_code_version_trusts_no_remembered_stat(tmp_path: Path, monkeypatch) -> None:
+    """A remembered content key was made by the code of its time: after a
+    change to the code every file is read again, not just joined again."""
+    root = copy_fixture(tmp_path)
+    cache = tmp_path / "cache"
+    as_if_later(monkeypatch)
+    cached_rows(root, cache)
+    assert remembered(cache)
+    read = []
+    real = facts.file_facts
+
+    def counting(data: bytes) -> dict:
+        read.append(data)
+        return real(data)
+
+    monkeypatch.setattr(facts, "file_facts", counting)
+    monkeypatch.setattr(facts, "code_version", lambda: "0" * 64)
+    got = cached_rows(root, cache)
+    taking_part = [rel for rel in tree.c_files(root)
+                   if any(t in (root / rel).read_bytes() for t in facts.IOCTL_TOKENS + facts.ERRNO_TOKENS)]
+    assert len(read) == len(taking_part) > 0
+    assert got == fresh_targets(root)
