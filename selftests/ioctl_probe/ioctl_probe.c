@@ -182,6 +182,7 @@ static void prep_line_mask(void *arg)
 #define R_EXPLICIT	(1u << 0)	/* opening acts: probe only when named */
 #define R_MAGIC_CLOSE	(1u << 1)	/* write 'V' before close (watchdogs) */
 #define R_BLOCKING_OPEN	(1u << 2)	/* the open refuses O_NONBLOCK with EINVAL */
+#define R_READ_ONLY	(1u << 3)	/* the open refuses FMODE_WRITE with EINVAL */
 
 /*
  * What each target's own magic is, its unused number there, and its smoke
@@ -274,7 +275,9 @@ static const struct rule rules[] = {
 	  SMOKE(BINDER_VERSION) },
 	{ "/dev/userfaultfd", NULL, OWN(UFFD_UNUSED, _IOWR(0xAA, 0x20, struct blob)), NO_SMOKE },
 	{ "/dev/rtc*", NULL, OWN(RTC_UNUSED, _IOWR('p', 0x7f, struct blob)), SMOKE(RTC_RD_TIME) },
-	{ "/dev/hpet", NULL, OWN(HPET_UNUSED, _IOWR('h', 0x7f, struct blob)), SMOKE(HPET_INFO) },
+	/* hpet_open(): FMODE_WRITE answers EINVAL */
+	{ "/dev/hpet", NULL, OWN(HPET_UNUSED, _IOWR('h', 0x7f, struct blob)), SMOKE(HPET_INFO),
+	  NULL, R_READ_ONLY },
 	/* ALLOC, the one command, allocates: no smoke command */
 	{ "/dev/dma_heap/*", NULL, OWN(DMA_HEAP_UNUSED, _IOWR('H', 0x7f, struct blob)), NO_SMOKE },
 	{ "/dev/hidraw*", NULL, OWN(HIDRAW_UNUSED, _IOWR('H', 0x7f, struct blob)),
@@ -874,6 +877,8 @@ static int open_target(const struct target *t, int *absent, int *keep)
 	case H_FILE:
 		if (t->rule && (t->rule->flags & R_BLOCKING_OPEN))
 			return open(t->path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (t->rule && (t->rule->flags & R_READ_ONLY))
+			return open(t->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		fd = open_node(t->path, 0);
 		if (fd < 0 && errno == ENOENT && t->how == H_FILE)
 			*absent = 1;
@@ -1260,12 +1265,13 @@ static void list_rules(void)
 	for (i = 0; i < ARRAY_SIZE(rules); i++) {
 		const struct rule *r = &rules[i];
 
-		printf("%s\t%s\t0x%08x\t%s\t0x%08x\t%s\t%s%s%s\n", r->pattern,
+		printf("%s\t%s\t0x%08x\t%s\t0x%08x\t%s\t%s%s%s%s\n", r->pattern,
 		       r->subsystem ? r->subsystem : "-", r->own, r->own_name ? r->own_name : "-",
 		       r->smoke, r->smoke_name ? r->smoke_name : "-",
 		       r->flags & R_EXPLICIT ? "explicit" : "-",
 		       r->flags & R_MAGIC_CLOSE ? ",magic-close" : "",
-		       r->flags & R_BLOCKING_OPEN ? ",blocking-open" : "");
+		       r->flags & R_BLOCKING_OPEN ? ",blocking-open" : "",
+		       r->flags & R_READ_ONLY ? ",read-only" : "");
 	}
 }
 
