@@ -65,6 +65,8 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("i386", "i386", "x86", "", "gcc", "allmodconfig"),
     Platform("um", "um", "um", "", "gcc", "defconfig", ("MMAPPER=m",)),
     Platform("m68k", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "allmodconfig"),
+    # FB_ATARI is a bool that needs FB=y, which allmodconfig makes m
+    Platform("m68k atari", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "atari_defconfig"),
     Platform("sparc64", "sparc64", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "allmodconfig"),
     Platform("sparc32", "sparc", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "sparc32_defconfig",
              ("SUN_OPENPROMIO=m", "TADPOLE_TS102_UCTRL=m")),
