@@ -190,6 +190,26 @@ def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[i
     return f"the final -{m.group(1)} of {fn_name}() would stay"
 
 
+def _handed_on(tree: effects.Tree, file: str, fn_name: str, line: int, converted: set[str]) -> str:
+    """A converted type guard in a function whose default hands the other
+    commands of its own type to a function the series leaves
+    (kvm_vcpu_ioctl(): default: r = kvm_arch_vcpu_ioctl(filp, ioctl, arg);
+    an unused KVM number still gets the arch's -EINVAL)."""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, line) if cf else None
+    if cf is None or fn is None:
+        return ""
+    cmd = effects.cmd_param(fn)
+    body = cf.code[fn.body:fn.end]
+    for m in re.finditer(r"\bdefault\s*:", body):
+        arm = re.split(r"\bbreak\s*;|\bcase\b", body[m.end():], maxsplit=1)[0]
+        # the value of a call that is given the command is the answer
+        call = re.search(r"(?:\breturn\s+|\b\w+\s*=\s*)([A-Za-z_]\w*)\s*\([^;]*\b%s\b" % re.escape(cmd), arm)
+        if call and call.group(1) not in converted:
+            return f"{fn_name}() hands the other commands of its own type to {call.group(1)}(), which keeps its answer"
+    return ""
+
+
 def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None,
           consumers: dict[str, list[Consumer]] | None = None) -> list[Handler]:
     """Every handler of the sites, with what a series converting them would
@@ -217,6 +237,12 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 kinds = sorted({k for k, _e in first})
                 left.append("a check before the command is looked at (" + ", ".join(kinds) + ") answers "
                             + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first")
+            functions = {s.function for s in group}
+            for s in visible:
+                if s.rule == "ioctl_ioc_guard":
+                    why = _handed_on(tree, file, s.function, s.line, functions)
+                    if why and why not in left:
+                        left.append(why)
             for fn_name in sorted({s.function for s in visible}):
                 fn_lines = {s.line for s in group if s.function == fn_name}
                 for why in (_ioc_checks_left(tree, file, fn_name, visible),

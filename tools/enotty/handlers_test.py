@@ -198,3 +198,34 @@ def test_a_known_command_with_a_consumer_keeps_the_handler_out(tmp_path: Path) -
     assert handlers.model([only_other], tmp_path, consumers=consumers)[0].complete
     assert handlers.model(found, tmp_path, consumers=consumers)[0].complete
     assert handlers.read_consumers(tmp_path / "none.tsv") == {}
+
+
+HANDED_ON = """\
+static long k_ioctl(struct file *f, unsigned int ioctl, unsigned long arg)
+{
+	long r;
+
+	if (_IOC_TYPE(ioctl) != KVMIO)
+		return -EINVAL;
+	switch (ioctl) {
+	case KVM_RUN:
+		r = 0;
+		break;
+	default:
+		r = kvm_arch_vcpu_ioctl(f, ioctl, arg);
+	}
+	return r;
+}
+static const struct file_operations fops = { .unlocked_ioctl = k_ioctl };
+"""
+
+
+def test_a_type_guard_whose_default_hands_the_rest_on_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "k.c", HANDED_ON, [(line_of(HANDED_ON, "return -EINVAL"), "k_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("k_ioctl() hands the other commands of its own type to kvm_arch_vcpu_ioctl(),"
+                      " which keeps its answer",)
+    # a default that answers by itself leaves nothing behind
+    own = HANDED_ON.replace("r = kvm_arch_vcpu_ioctl(f, ioctl, arg);", "r = -ENOTTY;")
+    found = analysed(tmp_path, "k.c", own, [(line_of(own, "return -EINVAL"), "k_ioctl", "ioctl_ioc_guard")])
+    assert handlers.model(found, tmp_path)[0].complete
