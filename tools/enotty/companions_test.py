@@ -147,3 +147,13 @@ def test_selftest_builds_with_the_kernels_kselftest_makefile():
         built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
         assert res.returncode == 0, res.stderr[-2000:]
         assert {"ioctl_errno", "ioctl_errno_32"} <= built, res.stdout[-2000:]
+
+
+def test_the_rule_patch_is_checked_by_spatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SUMMARY.md's build cell of the rule patch: spatch --parse-cocci on
+    the text that goes upstream; a rule that does not parse fails."""
+    ok = companions.check_rule(use_cache=False)
+    assert (ok.status, ok.arch) == (verify.OK, "spatch --parse-cocci")
+    monkeypatch.setattr(companions, "upstream_rule_text", lambda: "@r@\nidentifier f;\n@@\n- f(\n")
+    bad = companions.check_rule(use_cache=False)
+    assert bad.status == verify.FAILED and bad.detail

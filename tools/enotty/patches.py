@@ -404,8 +404,17 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     if v.patch.apply_error:   # applied in the first pass: cannot happen
                         v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
             # The semantic patch itself, for scripts/coccinelle (companions.py).
-            companions.rule_series(root, ident, signoff, stage / companions.RULE_SERIES,
-                                   use_cache=req.scan.use_cache)
+            rule_mail = companions.rule_series(root, ident, signoff, stage / companions.RULE_SERIES,
+                                               use_cache=req.scan.use_cache)
+            companion_rows = [companions.CompanionVerdict(
+                companions.RULE_SERIES, rule_mail.name, 1,
+                verify.checkpatch(root, rule_mail, use_cache=req.scan.use_cache),
+                companions.check_rule(use_cache=req.scan.use_cache))]
+            for mail in sorted((stage / split.MEDIA_SERIES).glob("*-selftests-*.patch")):
+                companion_rows.append(companions.CompanionVerdict(
+                    split.MEDIA_SERIES, mail.name, mail.read_text().count("\ndiff --git "),
+                    verify.checkpatch(root, mail, use_cache=req.scan.use_cache),
+                    companions.check_selftest(root, log, use_cache=req.scan.use_cache)))
             labelled = split.label_sites(plans)
             in_series = {(s.file, s.line, s.rule) for s in labelled}
             # a site in no series (left out, or a rule reported but did not
@@ -427,7 +436,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
             (stage / RUN_RECORD).write_text(run_record(req))
             (stage / "SUMMARY.md").write_text(summary(runs, result, root, version, cmdline, spatch,
                                                       maint is not None, no_build, prep.left_out,
-                                                      left_cleanups))
+                                                      left_cleanups, companion_rows))
     total = sum(len(r.written.patches) for r in runs if r.written)
     rej = sum(1 for r in runs for v in r.verdicts if v.rejected)
     print(f"enotty: wrote {out}: {sum(1 for r in runs if r.written)} series, {total} patches,"
@@ -450,7 +459,8 @@ def _md(text: str) -> str:
 
 def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version: str,
             cmdline: str, spatch: str, has_maintainers: bool, no_build: bool,
-            left_out: dict[sites.Site, str], left_cleanups: list[split.FileChange]) -> str:
+            left_out: dict[sites.Site, str], left_cleanups: list[split.FileChange],
+            companion_rows: list[companions.CompanionVerdict] | None = None) -> str:
     out = io.StringIO()
     w = out.write
     patches = sum(len(r.written.patches) for r in runs if r.written)
@@ -482,6 +492,16 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
             w(f"| {_md(name)} | {len(v.patch.plan.files)} | {len(v.patch.plan.sites)} | "
               f"{_md(v.apply.cell())} | {_md(v.checkpatch.cell())} | {_md(v.build_cell())} | "
               f"{_md(v.fixpoint_cell())} |\n")
+    if companion_rows:
+        w("\n## Companion patches\n\nThe semantic patch for scripts/coccinelle (parsed by spatch) and"
+          " the media series' kselftest (built by the kernel's kselftest make):\n\n")
+        w("| patch | files | sites | apply | checkpatch | build | fixpoint |\n"
+          "|---|---:|---:|---|---|---|---|\n")
+        for c in companion_rows:
+            build = c.build.status + (f" ({c.build.arch})" if c.build.arch else "") + \
+                (f": {c.build.detail}" if c.build.detail else "")
+            w(f"| {_md(c.filename)} | {c.files} | 0 | ok | {_md(c.checkpatch.cell())} | "
+              f"{_md(build)} | - |\n")
     if rejected:
         w("\n## Rejected patches\n\nNot in any series (OUT/rejected/SERIES/ keeps them):\n\n")
         for r, v in rejected:
