@@ -88,15 +88,7 @@ def ensure(target: str) -> None:
         wanted = NEEDS[target]
     except KeyError:
         raise UsageError(f"unknown package set {target!r}; known: {', '.join(sorted(NEEDS))}")
-    need = missing(wanted)
-    if not need:
-        return
-    if os.geteuid() != 0:
-        raise UsageError(f"missing Debian packages; run as root: {install_line(need)}")
-    print(f"enotty: installing {' '.join(need)}", file=sys.stderr)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update"], check=True, env=env, stdout=sys.stderr)
-    subprocess.run(install_line(need).split(), check=True, env=env, stdout=sys.stderr)
+    ensure_packages(list(wanted), f"make {target}")
 
 
 def main(argv: list[str]) -> int:
