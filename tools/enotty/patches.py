@@ -126,13 +126,12 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     """The cover letter's text: what the series does for its subsystem, how
     it was checked and measured, and one pointer to the semantic patch.
     rule_names, spatch and command are the run's (SUMMARY.md says them);
-    the letter names only the rules its patches used."""
+    the letter points once to the semantic patch sent upstream."""
     plan = run.plan
     # patches without sites (a companion test or documentation patch) are
     # not conversions: they say what they are themselves
     behavioural = [v for v in accepted if not v.patch.plan.cleanup and v.patch.plan.sites]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
-    every = [site for v in accepted for site in v.patch.plan.sites]
     # the drivers as their subjects name them (ALSA: pcm: oss: -> pcm oss)
     subject_prefixes = [v.patch.subject.split(" Return ", 1)[0] for v in behavioural]
     title = prefixes.series_prefix(subject_prefixes, plan.subsystem) if subject_prefixes else ""
@@ -148,8 +147,8 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
                 "-EINVAL tells user space that the command exists and an argument is wrong, "
                 "so a program cannot tell a missing feature from a bad call.")
         if "ENOIOCTLCMD" in tos:
-            text += (" A handler whose core tries another handler after it returns -ENOIOCTLCMD, "
-                     "which the core turns into ENOTTY when nothing else knows the command.")
+            text += (" Where the core tries another handler next, the handler returns -ENOIOCTLCMD,"
+                     " which the core turns into ENOTTY when nothing else knows the command.")
         paras.append(text + " Each patch says which callers see the change.")
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
     if cleanups:
@@ -170,7 +169,9 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
             if not_built else "")
     checked += "."
     if audited:
-        checked += (f" {'The patch was' if len(behavioural) == 1 else f'{audited} of the {len(behavioural)} patches were'}"
+        measured = ("The patch was" if len(behavioural) == 1 else
+                    f"{audited} of the {len(behavioural)} patches {'was' if audited == 1 else 'were'}")
+        checked += (f" {measured}"
                     " measured in a kernel booted in QEMU, before and after; "
                     f"{'its' if len(behavioural) == 1 else 'their'} \"Tested in QEMU\" line says "
                     "what changed.")
@@ -178,10 +179,13 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
         checked += (" Booted in QEMU before and after, the cleanup's handlers answer as before;"
                     " the other drivers are not reached in the test guest.")
     paras.append(checked)
-    used = sorted({site.rule for site in every})
-    paras.append(f"The handlers were found with the Coccinelle semantic patch sent separately "
-                 f"as scripts/coccinelle/api/{messages.RULE_NAME} (its "
-                 f"{'rule' if len(used) == 1 else 'rules'} {_join_words(used)}).")
+    if plan.name == split.MEDIA_SERIES:
+        paras.append("The last patch adds a kselftest, tools/testing/selftests/drivers/media/ioctl_errno,"
+                     " that checks these answers on the nodes of the vivid and vimc test drivers,"
+                     " native and, on x86, 32-bit.")
+    paras.append("The handlers were found with Coccinelle; the semantic patch for the shapes a single"
+                 f" file shows is sent separately as scripts/coccinelle/api/{messages.RULE_NAME}, so that"
+                 " make coccicheck reports the next handler that answers -EINVAL.")
     return messages.wrap("\n\n".join(paras))
 
 
