@@ -88,8 +88,9 @@ DISPATCH: dict[str, str] = {
         "watchdog_ioctl() runs the core's own WDIOC_* commands only when {handler} answers "
         "-ENOIOCTLCMD.",
     "v4l2_subdev_core_ops.ioctl":
-        "v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD, "
-        "and video_usercopy() turns only that value into ENOTTY.",
+        "subdev_do_ioctl() returns the answer of {handler} for the commands the sub-device "
+        "core does not handle, and video_usercopy() turns -ENOIOCTLCMD into ENOTTY; "
+        "-ENOIOCTLCMD is what v4l2_subdev_call() answers for an operation that is missing.",
     "proto_ops.ioctl":
         "sock_do_ioctl() hands a command on to dev_ioctl() only when {handler} answers "
         "-ENOIOCTLCMD.",
@@ -283,8 +284,9 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
     tail = ""
     if smoke:
         same = all(r["before"] == r["after"] for r in smoke)
-        tail = (" A known command answers as before." if same else
-                " A known command changed its answer.")
+        # Said only when it changed: a known command the core answers
+        # before the driver proves nothing about the changed function.
+        tail = "" if same else " A known command changed its answer."
     return head + body + "." + tail
 
 
@@ -302,7 +304,7 @@ def _callers_phrase(paths: set[str], compat_functions: list[str]) -> str:
     """Who sees an unknown command's new answer: the subject of 'now get'."""
     if paths == {"native+V-compat"}:
         return ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE "
-                "(the only ones v4l2_compat_ioctl32() passes on),")
+                "(the ones v4l2_compat_ioctl32() hands to the native handler),")
     if paths in ({"native+SIOC-compat"}, {"native"}):
         return "Native callers"
     if paths == {"compat"}:
@@ -505,12 +507,11 @@ def entries(site: Site) -> list[str]:
 
 
 def why_sentence(froms: set[str], tos: set[str]) -> str:
-    """One sentence: what ioctl.rst asks for and why the old value is wrong."""
-    old = {"EINVAL": "-EINVAL tells user space that the command exists and an argument is wrong",
-           "ENOSYS": "-ENOSYS tells user space that there is no such system call"}
-    told = "; ".join(old[f] for f in sorted(froms) if f in old)
-    asked = "-ENOTTY" if tos == {"ENOTTY"} else "-ENOTTY or -ENOIOCTLCMD"
-    return f"{DOC} asks for {asked} there" + (f": {told}." if told else ".")
+    """One sentence: what ioctl.rst says, in its own terms ("Some subsystems
+    return -ENOSYS or -EINVAL here for historic reasons, but this is wrong")."""
+    wrong = " or ".join(f"-{f}" for f in sorted(froms) if f in ("EINVAL", "ENOSYS"))
+    return (f"{DOC} says that a handler answers an unknown command with -ENOTTY or -ENOIOCTLCMD"
+            + (f", and that {wrong} there is wrong." if wrong else "."))
 
 
 def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list[str]:

@@ -48,7 +48,8 @@ def test_commit_message_is_wrapped_and_complete() -> None:
     body = _flat(msg)
     assert ("tty_ioctl() goes on to the line discipline, where TCGETS and the other termios commands "
             "are handled, only when x_tty_ioctl_with_a_rather_long_name() answers -ENOIOCTLCMD.") in body
-    assert "Documentation/driver-api/ioctl.rst asks for -ENOTTY or -ENOIOCTLCMD there" in body
+    assert ("Documentation/driver-api/ioctl.rst says that a handler answers an unknown command with "
+            "-ENOTTY or -ENOIOCTLCMD, and that -EINVAL there is wrong.") in body
     # no sentence true of every patch: no tool, no rule, no "behave as before"
     assert "Coccinelle" not in body and "ioctl_default_return" not in body and "as before" not in body
     # no effects known: no claim about paths
@@ -58,19 +59,20 @@ def test_commit_message_is_wrapped_and_complete() -> None:
             for n, f in ((1, "gpio_ioctl"), (2, "linereq_ioctl"))]
     assert _flat(_msg(gpio)).startswith(
         "s: Return -ENOTTY gpio_ioctl() and linereq_ioctl() answer an ioctl command they do not know "
-        "with -EINVAL. Documentation/driver-api/ioctl.rst asks for -ENOTTY there: -EINVAL tells user "
-        "space that the command exists and an argument is wrong.")
+        "with -EINVAL. Documentation/driver-api/ioctl.rst says that a handler answers an unknown "
+        "command with -ENOTTY or -ENOIOCTLCMD, and that -EINVAL there is wrong.")
 
 
 def test_subdev_wording_names_the_walk_that_needs_enoioctlcmd() -> None:
     sites = [_site("drivers/staging/media/x.c", 5, "x_ioctl", "v4l2_subdev_core_ops.ioctl", to="ENOIOCTLCMD")]
     body = _flat(_msg(sites))
-    assert ("v4l2_device_call_until_err() skips a subdevice only when it answers -ENOIOCTLCMD, and "
-            "video_usercopy() turns only that value into ENOTTY.") in body
+    assert ("subdev_do_ioctl() returns the answer of x_ioctl() for the commands the sub-device core "
+            "does not handle, and video_usercopy() turns -ENOIOCTLCMD into ENOTTY; -ENOIOCTLCMD is "
+            "what v4l2_subdev_call() answers for an operation that is missing.") in body
     known = [_site("drivers/staging/media/x.c", 5, "x_ioctl", "v4l2_subdev_core_ops.ioctl", to="ENOIOCTLCMD",
                    paths="native+V-compat")]
-    assert ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE (the only "
-            "ones v4l2_compat_ioctl32() passes on), now get ENOTTY instead of EINVAL") in \
+    assert ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE (the "
+            "ones v4l2_compat_ioctl32() hands to the native handler), now get ENOTTY instead of EINVAL") in \
         _flat(_sentences(known))
 
 
@@ -182,7 +184,7 @@ def test_a_mixed_patch_names_only_the_visible_old_values() -> None:
              _site("sound/usb/x.c", 20, "y_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOSYS")]
     msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>"))
     assert "y_hwdep_ioctl() answers an ioctl command it does not know with -ENOSYS." in msg
-    assert "-ENOSYS tells user space that there is no such system call" in msg
+    assert "and that -ENOSYS there is wrong." in msg
     assert "now get ENOTTY instead of ENOSYS for an unknown command." in msg
     assert "In x_hwdep_ioctl() -ENOIOCTLCMD becomes -ENOTTY; user space already saw ENOTTY there." in msg
 
@@ -215,7 +217,7 @@ def test_tested_line_from_audit_rows() -> None:
     assert len(rows) == 10
     assert messages.tested_line(rows, "0004-loop.patch") == (
         "Tested in QEMU (x86_64; 64-bit and 32-bit callers): an unknown command on "
-        "/dev/loop-control now fails with ENOTTY (was ENOSYS). A known command answers as before.")
+        "/dev/loop-control now fails with ENOTTY (was ENOSYS).")
     # floppy: the guard keeps EINVAL for native callers, only compat changes
     assert messages.tested_line(rows, "block/0003-floppy.patch") == (
         "Tested in QEMU (x86_64): an unknown command on /dev/fd0 still fails with EINVAL for "

@@ -153,7 +153,8 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
     if cleanups:
         paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted), alone=not changed))
-    checked = f"Each patch applies in order to Linux {version}"
+    checked = (f"Each {'handler ' if plan.name == split.MEDIA_SERIES else ''}patch applies in order"
+               f" to Linux {version}")
     warns = [v for v in accepted if v.checkpatch.detail]
     checked += ", passes checkpatch" + (f" ({series.count(len(warns), 'patch')} with warnings)"
                                         if warns else "")
@@ -182,7 +183,8 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
     if plan.name == split.MEDIA_SERIES:
         paras.append("The last patch adds a kselftest, tools/testing/selftests/drivers/media/ioctl_errno,"
                      " that checks these answers on the nodes of the vivid and vimc test drivers,"
-                     " native and, on x86, 32-bit.")
+                     " native and, on x86, 32-bit; it passes checkpatch and builds with the kernel's"
+                     " kselftest make.")
     paras.append("The handlers were found with Coccinelle; the semantic patch for the shapes a single"
                  f" file shows is sent separately as scripts/coccinelle/api/{messages.RULE_NAME}, so that"
                  " make coccicheck reports the next handler that answers -EINVAL.")
@@ -401,6 +403,9 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                 # The media series carries its kselftest, last (companions.py).
                 extra = ([companions.selftest_patch(root, signoff, use_cache=req.scan.use_cache)]
                          if run.plan.name == split.MEDIA_SERIES else [])
+                for p in extra:
+                    # the test goes to the series' lists too: linux-media reads it with the series
+                    p.cc = _union([p.cc, [c for c in run.cc if "@vger.kernel.org" in c or "@lists." in c]], p.to)
                 run.written = series.write(root, run.plan, [v.patch for v in accepted] + extra, ident,
                                            stage / run.plan.name, subj, blurb, run.to, run.cc, base=base,
                                            use_cache=req.scan.use_cache)

@@ -156,6 +156,10 @@ _HEADER_END = "\n\n"
 def add_recipients(mbox: str, to: list[str], cc: list[str]) -> str:
     """Insert To:/Cc: headers (folded, format-patch style) into one mail."""
     head, sep, body = mbox.partition(_HEADER_END)
+    if not to and cc:
+        # an orphaned driver (ans-lcd): no maintainer, so its list, the
+        # first Cc get_maintainer.pl names, is whom the mail is to
+        to, cc = cc[:1], cc[1:]
     extra = ""
     for name, people in (("To", to), ("Cc", cc)):
         if people:

@@ -242,3 +242,9 @@ def test_cover_letter_names_drivers_as_their_subjects_do() -> None:
     assert series.handlers_phrase(["pcm oss", "opl3", "opl3", "dmasound"], "SOUND") == \
         "pcm oss, opl3 and dmasound"
     assert series.handlers_phrase([], "SOUND") == series.subsystem_name("SOUND")
+
+
+def test_a_mail_without_maintainers_goes_to_its_list() -> None:
+    mbox = "From x\nSubject: [PATCH] a: b\n\nbody\n"
+    out = series.add_recipients(mbox, [], ["linuxppc-dev@lists.ozlabs.org", "linux-kernel@vger.kernel.org"])
+    assert "\nTo: linuxppc-dev@lists.ozlabs.org\nCc: linux-kernel@vger.kernel.org\n" in out
