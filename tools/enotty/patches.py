@@ -143,9 +143,10 @@ def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], 
         tos = {site.to for site in changed}
         text = (f"The ioctl handlers of {where} answer a command they do not know with "
                 f"{messages.errno_phrase(froms)}. This series makes them return "
-                f"{messages.errno_phrase(tos)}, as {messages.DOC} asks: "
-                "-EINVAL tells user space that the command exists and an argument is wrong, "
-                "so a program cannot tell a missing feature from a bad call.")
+                f"{messages.errno_phrase(tos)}, as {messages.DOC} asks.")
+        if "EINVAL" in froms:
+            text += (" -EINVAL there tells user space that the command exists and an argument is"
+                     " wrong, so a program cannot tell a missing feature from a bad call.")
         if "ENOIOCTLCMD" in tos:
             text += (" Where the core tries another handler next, the handler returns -ENOIOCTLCMD,"
                      " which the core turns into ENOTTY when nothing else knows the command.")
