@@ -101,3 +101,14 @@ def test_no_committed_handler_is_half_converted() -> None:
         if r["verdict"] == "left out":
             assert r["series"] == "-", r
             assert f"{r['handler']}() left out: {r['left']}" in summary, r
+
+
+def test_readme_shows_the_committed_patch_and_cover_letter() -> None:
+    """README.rst quotes one patch and its cover letter in full; they are
+    the committed files, byte for byte (regenerating must update both)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.rst").read_text()
+    section = readme.split("What a maintainer receives\n", 1)[1].split("\nThe QEMU selftest\n", 1)[0]
+    for name in ("0003-floppy-Return-ENOTTY-for-unknown-ioctl-commands.patch", "0000-cover-letter.patch"):
+        text = (COMMITTED / "block-layer" / name).read_text().rstrip("\n")
+        quoted = "\n".join(("    " + line) if line else "" for line in text.splitlines())
+        assert "::\n\n" + quoted + "\n\n" in section, name
