@@ -62,6 +62,17 @@ def rule_diff(text: str) -> str:
             f"--- /dev/null\n+++ b/{RULE_PATH}\n@@ -0,0 +1,{len(lines)} @@\n{body}")
 
 
+def takes_rule(root: Path) -> bool:
+    """The tree has the folder the rule goes to (a kernel tree, not a
+    folder of C files or a fixture)."""
+    return (root / "scripts" / "coccinelle" / "api").is_dir()
+
+
+def takes_selftest(root: Path) -> bool:
+    """The tree has the kselftest build the test plugs into."""
+    return (root / "tools" / "testing" / "selftests" / "lib.mk").is_file()
+
+
 def rule_message(signoff: str) -> str:
     return f"{RULE_SUBJECT}\n\n{RULE_BODY}\nSigned-off-by: {signoff}\n"
 

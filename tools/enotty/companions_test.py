@@ -157,3 +157,11 @@ def test_the_rule_patch_is_checked_by_spatch(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(companions, "upstream_rule_text", lambda: "@r@\nidentifier f;\n@@\n- f(\n")
     bad = companions.check_rule(use_cache=False)
     assert bad.status == verify.FAILED and bad.detail
+
+
+def test_companions_only_for_a_tree_that_takes_them(tmp_path: Path) -> None:
+    """A folder of C files or a fixture kernel has no scripts/coccinelle/api
+    or kselftest build: no companion patch for it; Debian's tree has both."""
+    assert not companions.takes_rule(tmp_path) and not companions.takes_selftest(tmp_path)
+    root = tree.resolve(None, need_kernel=True)
+    assert companions.takes_rule(root) and companions.takes_selftest(root)

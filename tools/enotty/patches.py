@@ -403,7 +403,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     v.patch.filename = ""
                 # The media series carries its kselftest, last (companions.py).
                 extra = ([companions.selftest_patch(root, signoff, use_cache=req.scan.use_cache)]
-                         if run.plan.name == split.MEDIA_SERIES else [])
+                         if run.plan.name == split.MEDIA_SERIES and companions.takes_selftest(root) else [])
                 for p in extra:
                     # the test goes to the series' lists too: linux-media reads it with the series
                     p.cc = _union([p.cc, [c for c in run.cc if "@vger.kernel.org" in c or "@lists." in c]], p.to)
@@ -414,12 +414,14 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     if v.patch.apply_error:   # applied in the first pass: cannot happen
                         v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
             # The semantic patch itself, for scripts/coccinelle (companions.py).
-            rule_mail = companions.rule_series(root, ident, signoff, stage / companions.RULE_SERIES,
-                                               use_cache=req.scan.use_cache)
-            companion_rows = [companions.CompanionVerdict(
-                companions.RULE_SERIES, rule_mail.name, 1,
-                verify.checkpatch(root, rule_mail, use_cache=req.scan.use_cache),
-                companions.check_rule(use_cache=req.scan.use_cache))]
+            companion_rows = []
+            if companions.takes_rule(root):
+                rule_mail = companions.rule_series(root, ident, signoff, stage / companions.RULE_SERIES,
+                                                   use_cache=req.scan.use_cache)
+                companion_rows.append(companions.CompanionVerdict(
+                    companions.RULE_SERIES, rule_mail.name, 1,
+                    verify.checkpatch(root, rule_mail, use_cache=req.scan.use_cache),
+                    companions.check_rule(use_cache=req.scan.use_cache)))
             for mail in sorted((stage / split.MEDIA_SERIES).glob("*-selftests-*.patch")):
                 companion_rows.append(companions.CompanionVerdict(
                     split.MEDIA_SERIES, mail.name, mail.read_text().count("\ndiff --git "),
