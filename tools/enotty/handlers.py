@@ -210,6 +210,39 @@ def _handed_on(tree: effects.Tree, file: str, fn_name: str, line: int, converted
     return ""
 
 
+def _caller_twin(tree: effects.Tree, root: Path, file: str, fn_name: str) -> str:
+    """A caller in the same folder that calls fn under an #if whose other
+    branch answers by itself (rfcomm_sock_ioctl(): #ifdef
+    CONFIG_BT_RFCOMM_TTY err = rfcomm_dev_ioctl(..); #else err = -EOPNOTSUPP;):
+    in that configuration the unknown command never reaches fn."""
+    folder = Path(file).parent
+    call = re.compile(r"\b%s\s*\(" % re.escape(fn_name))
+    for path in sorted((root / folder).glob("*.c")):
+        rel = str(folder / path.name)
+        cf = tree.file(rel)
+        if cf is None or not call.search(cf.code):
+            continue
+        for m in call.finditer(cf.code):
+            line = cf.line_of(m.start())
+            if effects.function_at(cf, fn_name, line) is not None and rel == file:
+                continue        # its own definition
+            for group in effects.conditional_groups(cf, max(1, line - 40), line + 40):
+                mine = [b for b in group if b[0] < line < b[1]]
+                if not mine:
+                    continue
+                for a, b, directive in group:
+                    if (a, b, directive) == mine[0]:
+                        continue
+                    for n in range(a + 1, b):
+                        other = re.search(r"(?:return|=)\s*-\s*(E[A-Z0-9]+)\b", cf.line_text(n))
+                        if other and other.group(1) not in ("ENOTTY", "ENOIOCTLCMD"):
+                            cfg = effects.absent_when(mine[0][2], negate=mine[0] != group[0])
+                            when = f"with {cfg}, " if cfg != "config" else "in another configuration "
+                            return (f"{when}{path.name} answers -{other.group(1)} instead of calling"
+                                    f" {fn_name}()")
+    return ""
+
+
 def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None,
           consumers: dict[str, list[Consumer]] | None = None) -> list[Handler]:
     """Every handler of the sites, with what a series converting them would
@@ -238,6 +271,10 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 left.append("a check before the command is looked at (" + ", ".join(kinds) + ") answers "
                             + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first")
             functions = {s.function for s in group}
+            for fn_name in sorted({s.function for s in visible}):
+                why = _caller_twin(tree, root, file, fn_name)
+                if why and why not in left:
+                    left.append(why)
             for s in visible:
                 if s.rule == "ioctl_ioc_guard":
                     why = _handed_on(tree, file, s.function, s.line, functions)

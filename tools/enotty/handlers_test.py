@@ -229,3 +229,19 @@ def test_a_type_guard_whose_default_hands_the_rest_on_keeps_the_handler_out(tmp_
     own = HANDED_ON.replace("r = kvm_arch_vcpu_ioctl(f, ioctl, arg);", "r = -ENOTTY;")
     found = analysed(tmp_path, "k.c", own, [(line_of(own, "return -EINVAL"), "k_ioctl", "ioctl_ioc_guard")])
     assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_caller_that_answers_by_itself_in_another_configuration(tmp_path: Path) -> None:
+    """rfcomm: sock.c calls the converted handler in tty.c only under
+    #ifdef CONFIG_BT_RFCOMM_TTY; its #else answers -EOPNOTSUPP."""
+    (tmp_path / "sock.c").write_text(
+        "static int s_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)\n{\n\tint err;\n"
+        "#ifdef CONFIG_X_TTY\n\terr = x_dev_ioctl(sock, cmd, arg);\n#else\n\terr = -EOPNOTSUPP;\n#endif\n"
+        "\treturn err;\n}\n")
+    code = PLAIN.replace("a_ioctl", "x_dev_ioctl")
+    found = analysed(tmp_path, "tty.c", code, [(line_of(code, "return -EINVAL"), "x_dev_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("with CONFIG_X_TTY=n, sock.c answers -EOPNOTSUPP instead of calling x_dev_ioctl()",)
+    (tmp_path / "sock.c").write_text((tmp_path / "sock.c").read_text().replace("-EOPNOTSUPP", "-ENOIOCTLCMD"))
+    found = analysed(tmp_path, "tty.c", code, [(line_of(code, "return -EINVAL"), "x_dev_ioctl", "ioctl_default_return")])
+    assert handlers.model(found, tmp_path)[0].complete
