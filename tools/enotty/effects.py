@@ -433,6 +433,24 @@ def conditional_groups(cf: CFile, first: int, last: int) -> list[list[tuple[int,
     return groups
 
 
+def other_branch_answer(cf: CFile, group: list[tuple[int, int, str]], mine: tuple[int, int, str],
+                        errnos: re.Pattern[str], skip: AbstractSet[int] = frozenset()
+                        ) -> tuple[int, str, str] | None:
+    """(line, errno, directive) of the first answer matching errnos in a
+    branch of the #if group other than mine, lines in skip aside."""
+    for a, b, directive in group:
+        if (a, b, directive) == mine:
+            continue
+        for n in range(a + 1, b):
+            m = re.search(r"(?:return|=)\s*-\s*(E[A-Z0-9]+)\b", cf.line_text(n))
+            if m and errnos.fullmatch(m.group(1)) and n not in skip:
+                return n, m.group(1), directive
+    return None
+
+
+_OLD_ANSWER = re.compile(r"EINVAL|ENOSYS")
+
+
 def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> str:
     """'all', or which #if branch keeps an old answer the patch does not touch."""
     first, last = cf.line_of(fn.start), cf.line_of(fn.end)
@@ -440,14 +458,10 @@ def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> st
         mine = [b for b in group if b[0] < line < b[1]]
         if not mine:
             continue
-        for a, b, directive in group:
-            if (a, b, directive) == mine[0]:
-                continue
-            for n in range(a + 1, b):
-                m = re.search(r"(?:return|=)\s*-\s*(EINVAL|ENOSYS)\b", cf.line_text(n))
-                if m and n not in converted:
-                    return (f"{directive.split()[0]} branch (of {group[0][2]}) keeps "
-                            f"-{m.group(1)} at line {n}")
+        kept = other_branch_answer(cf, group, mine[0], _OLD_ANSWER, converted)
+        if kept:
+            n, errno, directive = kept
+            return f"{directive.split()[0]} branch (of {group[0][2]}) keeps -{errno} at line {n}"
         twins = [b for b in group if b != mine[0]]
         answers_too = any(n in converted or re.search(
             r"(?:return|=)\s*-\s*E(?:INVAL|NOSYS|NOIOCTLCMD|NOTTY)\b", cf.line_text(n))

@@ -50,6 +50,8 @@ CONSUMERS = Path(__file__).with_name("consumers.tsv")
 _FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer", "argument check")
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
+# an #else that answers with anything but the new answers
+_ANSWER_BY_ITSELF = re.compile(r"(?!ENOTTY$|ENOIOCTLCMD$)E[A-Z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -230,16 +232,11 @@ def _caller_twin(tree: effects.Tree, root: Path, file: str, fn_name: str) -> str
                 mine = [b for b in group if b[0] < line < b[1]]
                 if not mine:
                     continue
-                for a, b, directive in group:
-                    if (a, b, directive) == mine[0]:
-                        continue
-                    for n in range(a + 1, b):
-                        other = re.search(r"(?:return|=)\s*-\s*(E[A-Z0-9]+)\b", cf.line_text(n))
-                        if other and other.group(1) not in ("ENOTTY", "ENOIOCTLCMD"):
-                            cfg = effects.absent_when(mine[0][2], negate=mine[0] != group[0])
-                            when = f"with {cfg}, " if cfg != "config" else "in another configuration "
-                            return (f"{when}{path.name} answers -{other.group(1)} instead of calling"
-                                    f" {fn_name}()")
+                answered = effects.other_branch_answer(cf, group, mine[0], _ANSWER_BY_ITSELF)
+                if answered:
+                    cfg = effects.absent_when(mine[0][2], negate=mine[0] != group[0])
+                    when = f"with {cfg}, " if cfg != "config" else "in another configuration "
+                    return f"{when}{path.name} answers -{answered[1]} instead of calling {fn_name}()"
     return ""
 
 
