@@ -4,6 +4,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 HERE = Path(__file__).resolve().parent
 TABLE = HERE / "instantiate.tsv"
@@ -71,17 +72,24 @@ def parse_pattern(text: str) -> TargetPattern:
                          setup=setup or None)
 
 
-def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
-    """source -> Row; comments (#) and blank lines are skipped."""
-    rows: dict[str, Row] = {}
+def table_lines(text: str, name: str, columns: tuple[str, ...]) -> Iterator[tuple[str, list[str]]]:
+    """(file:line, cells) of each row with the right number of columns;
+    comments (#) and blank lines are skipped."""
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")
         where = f"{name}:{number}"
-        if len(cells) != len(COLUMNS):
-            raise TableError(f"{where}: {len(cells)} columns, expected {len(COLUMNS)} "
-                             f"({' '.join(COLUMNS)})")
+        if len(cells) != len(columns):
+            raise TableError(f"{where}: {len(cells)} columns, expected {len(columns)} "
+                             f"({' '.join(columns)})")
+        yield where, cells
+
+
+def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
+    """source -> Row; comments (#) and blank lines are skipped."""
+    rows: dict[str, Row] = {}
+    for where, cells in table_lines(text, name, COLUMNS):
         source, how, config, qemu, cmdline, setup, targets, reason = cells
         if how not in ("audit", "skip"):
             raise TableError(f"{where}: how is {how!r}, expected audit or skip")
@@ -156,14 +164,7 @@ class Exception_:
 
 def parse_exceptions(text: str, name: str = "exceptions.tsv") -> list[Exception_]:
     out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        where = f"{name}:{number}"
-        if len(cells) != len(EXCEPTION_COLUMNS):
-            raise TableError(f"{where}: {len(cells)} columns, expected {len(EXCEPTION_COLUMNS)} "
-                             f"({' '.join(EXCEPTION_COLUMNS)})")
+    for where, cells in table_lines(text, name, EXCEPTION_COLUMNS):
         source, target, check, abi, reason = (c.strip() for c in cells)
         if check not in ("foreign", "own"):
             raise TableError(f"{where}: check is {check!r}, expected foreign or own")
