@@ -183,7 +183,7 @@ def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[i
     body = cf.code[fn.body:fn.end].rstrip()
     if re.search(r"\bdefault\s*:", body):
         return ""      # the default answers unknown commands; the final return is someone else's
-    m = re.search(r"\breturn\s+\(?\s*-\s*(EINVAL|ENOSYS)\s*\)?\s*;\s*}?$", body.rstrip("}").rstrip() + "}")
+    m = re.search(r"\breturn\s+\(?\s*-\s*(EINVAL|ENOSYS)\s*\)?\s*;\s*}?$", body)
     if not m:
         return ""
     line = cf.line_of(fn.body + m.start())
