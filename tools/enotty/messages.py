@@ -46,8 +46,14 @@ def errno_phrase(tos: set[str]) -> str:
     return "/".join(f"-{t}" for t in sorted(tos))
 
 
+# Input's maintainer keeps the summary after "Input: driver -" lower case
+# ("Input: joydev - fix ..."); the other trees capitalise it.
+LOWER_CASE_SUMMARY = ("Input:",)
+
+
 def subject(prefix: str, sites: list[Site]) -> str:
-    return f"{prefix} Return {errno_phrase({s.to for s in sites})} for unknown ioctl commands"
+    verb = "return" if prefix.startswith(LOWER_CASE_SUMMARY) else "Return"
+    return f"{prefix} {verb} {errno_phrase({s.to for s in sites})} for unknown ioctl commands"
 
 
 @dataclass(frozen=True)
@@ -435,14 +441,15 @@ def effects_sentences(sites: list[Site]) -> list[str]:
     elif said_checks:
         out.append("A command still fails with " + "; ".join(
             f"{text} in {f}()" for f, text in said_checks.items()) + ".")
-    if len(uncased) == 1:
-        (function, names), = uncased.items()
-        out.append(f"Known commands of the family that {function}() has no case for "
-                   f"({_some(names, 3)}) get ENOTTY too.")
-    elif uncased:
+    # Named by header, not by family: the iio buffer fd's handler shares
+    # type 'i' with events.h, whose commands it never saw either.
+    if uncased:
         names = [n for ns in uncased.values() for n in ns]
-        out.append(f"Known commands of the family that a handler has no case for "
-                   f"({_some(names, 2)}) get ENOTTY too.")
+        whose = (f"the commands {next(iter(uncased))}() handles" if len(uncased) == 1
+                 else "the commands of these handlers")
+        verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
+        out.append(f"{_some(names, 3 if len(uncased) == 1 else 2)}, defined in the same uapi "
+                   f"header as {whose}, {verbs[0]} no case there and {verbs[1]} ENOTTY too.")
     if forwarded:
         froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
         out.append("sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "

@@ -40,6 +40,9 @@ def test_commit_message_is_wrapped_and_complete() -> None:
                    to="ENOIOCTLCMD")]
     subj = messages.subject("tty: x:", sites)
     assert subj == "tty: x: Return -ENOIOCTLCMD for unknown ioctl commands"
+    # Input keeps the summary lower case after its "driver -"
+    assert messages.subject("Input: joydev -", sites) == \
+        "Input: joydev - return -ENOIOCTLCMD for unknown ioctl commands"
     msg = messages.commit_message(subj, sites, {}, ["ioctl_default_return"], "A <a@b.c>")
     lines = msg.splitlines()
     assert lines[0] == subj and lines[1] == ""
@@ -125,15 +128,16 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
     opl3 = _site("sound/drivers/opl3/opl3_oss.c", 242, "snd_opl3_ioctl_seq_oss", "snd_seq_oss_callback.ioctl",
                  uncased="SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES")
     body = _flat(_msg([opl3]))
-    assert ("Known commands of the family that snd_opl3_ioctl_seq_oss() has no case for "
-            "(SNDCTL_SEQ_PERCMODE and SNDCTL_SEQ_RESETSAMPLES) get ENOTTY too.") in body
+    assert ("SNDCTL_SEQ_PERCMODE and SNDCTL_SEQ_RESETSAMPLES, defined in the same uapi header as "
+            "the commands snd_opl3_ioctl_seq_oss() handles, have no case there and get ENOTTY "
+            "too.") in body
     # the OSS sequencer's own conditions on the way to the driver
     assert ("snd_seq_oss_ioctl() hands a command it has no case for to synth device 0, on a "
             "/dev/sequencer or /dev/music file opened for writing.") in body
     assert ("now get ENOTTY instead of EINVAL for an unknown command on a sequencer file opened for "
             "writing whose synth device 0 is this driver's.") in body
     many = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", uncased="A,B,C,D,E,F,G")
-    assert "(A, B, C and 4 more)" in _flat(_sentences([many]))
+    assert "A, B, C and 4 more, defined in the same uapi header" in _flat(_sentences([many]))
     mctp = _site("net/mctp/af_mctp.c", 529, "mctp_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
                  paths="native", forward="sock_do_ioctl() passes SIOC* commands on")
     body = _flat(_sentences([mctp]))
@@ -286,8 +290,8 @@ def test_cases_an_if_leaves_out_are_named_with_their_configuration() -> None:
                  uncased="GPIO_V2_LINE_SET_VALUES_IOCTL,GPIO_GET_LINEEVENT_IOCTL[CONFIG_GPIO_CDEV_V1=n],"
                          "GPIO_GET_LINEHANDLE_IOCTL[CONFIG_GPIO_CDEV_V1=n],FBIOGTYPE[__sparc__ undefined]")
     body = _flat(_sentences([gpio]))
-    assert ("Known commands of the family that gpio_ioctl() has no case for "
-            "(GPIO_V2_LINE_SET_VALUES_IOCTL) get ENOTTY too.") in body
+    assert ("GPIO_V2_LINE_SET_VALUES_IOCTL, defined in the same uapi header as the commands "
+            "gpio_ioctl() handles, has no case there and gets ENOTTY too.") in body
     assert ("With CONFIG_GPIO_CDEV_V1=n, GPIO_GET_LINEEVENT_IOCTL and GPIO_GET_LINEHANDLE_IOCTL have "
             "no case in gpio_ioctl() and get ENOTTY too.") in body
     assert "When __sparc__ undefined, FBIOGTYPE has no case in gpio_ioctl()" in body
@@ -320,9 +324,9 @@ def test_several_handlers_uncased_commands_are_one_sentence() -> None:
              _site("drivers/gpio/gpiolib-cdev.c", 258, "linehandle_ioctl", "file_operations.unlocked_ioctl",
                    uncased="D,E")]
     body = _flat(_sentences(sites))
-    assert ("Known commands of the family that a handler has no case for (D, E and 5 more) get "
-            "ENOTTY too.") in body
-    assert body.count("Known commands") == 1
+    assert ("D, E and 5 more, defined in the same uapi header as the commands of these "
+            "handlers, have no case there and get ENOTTY too.") in body
+    assert body.count("same uapi header") == 1
 
 
 def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
