@@ -359,6 +359,7 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
             else:
                 kind = "unknown-command answer"
         elif any(re.search(r"\b(arg|argp|uarg|param|data|p|ptr|buf|user)\b", t)
+                 or re.search(r"\b(copy_from_user|get_user)\s*\(", t)   # mptctl's header
                  or any(_mentions(t, v) for v in copied)
                  for t in terms if not _mentions(t, cmd)):
             kind = "argument check"

@@ -392,3 +392,10 @@ def test_a_helper_bound_in_another_file_of_its_folder_takes_its_callers_paths(tm
     s = site("rfcomm/tty.c", 8, "rfcomm_dev_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
              rule="ioctl_switch_no_default")
     assert effects.analyse_sites([s], tmp_path)[s].paths == "both"
+
+
+def test_a_header_copied_from_the_argument_is_an_argument_check():
+    # mptctl copies its header from the argument before it looks at the command
+    s = site("drivers/message/fusion/mptctl.c", 29, "__mptctl_ioctl", rule="ioctl_default_assign")
+    got = analyse(s)[s]
+    assert got.guard.startswith("line 12: copy_from_user(&khdr, uhdr, sizeof(khdr)) -> -EFAULT (argument check)")

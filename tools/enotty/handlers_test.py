@@ -245,3 +245,14 @@ def test_a_caller_that_answers_by_itself_in_another_configuration(tmp_path: Path
     (tmp_path / "sock.c").write_text((tmp_path / "sock.c").read_text().replace("-EOPNOTSUPP", "-ENOIOCTLCMD"))
     found = analysed(tmp_path, "tty.c", code, [(line_of(code, "return -EINVAL"), "x_dev_ioctl", "ioctl_default_return")])
     assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_consumer_of_the_file_keeps_its_handler_out(tmp_path: Path) -> None:
+    # tools/crypto/ccp/test_dbc.py sends dbc_ioctl() unknown commands and wants errno 22
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    table = tmp_path / "consumers.tsv"
+    table.write_text("command\tconsumer\treads\tsource\tkeep\n"
+                     "a.c\ttools/x/test_a.py (TestInvalid)\terrno 22\ttools/x/test_a.py\tyes\n"
+                     "b.c\tother\terrno 22\tb\tyes\n")
+    (h,) = handlers.model(found, tmp_path, consumers=handlers.read_consumers(table))
+    assert h.left == ("tools/x/test_a.py expects EINVAL for an unknown command",)

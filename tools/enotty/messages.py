@@ -202,7 +202,7 @@ def _target_groups(rows: list[dict[str, str]]) -> list[tuple[str, list[dict[str,
     out = []
     for (_base, _seen), targets in groups.items():
         targets.sort(key=lambda t: (re.sub(r"\d+$", "", t), int(m.group()) if (m := re.search(r"\d+$", t)) else -1))
-        label = targets[0] if len(targets) == 1 else f"{targets[0]} to {targets[-1]}"
+        label = target_words(targets[0]) if len(targets) == 1 else f"{targets[0]} to {targets[-1]}"
         out.append((label, by_target[targets[0]]))
     return sorted(out)
 
@@ -250,6 +250,35 @@ def _merge_targets(clauses: list[str | tuple[str, str]]) -> list[str | tuple[str
             names = labels[i]
             out[i] = (who, f"an unknown command on {', '.join(names[:-1])} or {names[-1]} {outcome}")
     return out
+
+
+# The probe's names for what is not a device node, in a maintainer's words.
+TARGET_WORDS: tuple[tuple[str, str], ...] = (
+    (r"^socket:bluetooth/(\w+)$", r"a Bluetooth \1 socket"),
+    (r"^socket:isdn/(\w+)$", r"an mISDN \1 socket"),
+    (r"^socket:(\w+)$", r"an AF_\1 socket"),
+    (r"^dir:(\S+)$", r"the directory \1"),
+    (r"^debugfs:(\S+)$", r"/sys/kernel/debug/\1"),
+    (r"^securityfs:(\S+)$", r"/sys/kernel/security/\1"),
+    (r"^iio-buffer:(\S+)$", r"the buffer fd of \1"),
+    (r"^usb-hub:(\S+)$", r"\1 (a hub)"),
+    (r"^gpio-line(event|handle|request):(\S+)$", r"a line\1 fd of \2"),
+    (r"^tun:attached$", "a /dev/net/tun fd after TUNSETIFF"),
+    (r"^seccomp:listener$", "a seccomp listener fd"),
+    (r"^userfaultfd:new$", "a userfaultfd"),
+    (r"^media-request:(\S+)$", r"a request fd of \1"),
+    (r"^kvm:vcpu$", "a KVM vCPU fd"),
+    (r"^pty-ldisc:(\w+)$", r"a pty with the \1 line discipline"),
+)
+
+
+def target_words(label: str) -> str:
+    """'/dev/fd0' as it is; 'tun:attached' as 'a /dev/net/tun fd after TUNSETIFF'."""
+    for pattern, words in TARGET_WORDS:
+        m = re.match(pattern, label)
+        if m:
+            return m.expand(words).replace("AF_mctp", "AF_MCTP")
+    return label
 
 
 def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
@@ -332,7 +361,8 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT",
      "once the device is gone"),
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
-    (r"\bcmd\b", "for the commands a check before the dispatch rejects"),
+    (r"PP_CLAIMED", "until the port is claimed with PPCLAIM"),
+    (r"HFI1_IOCTL_ASSIGN_CTXT", "until a context is assigned with HFI1_IOCTL_ASSIGN_CTXT"),
     (r"^!?(?:unlikely\()?(\w+)\(", r"when the \1() check fails"),
 )
 
@@ -358,9 +388,10 @@ def _guard_words(condition: str, kind: str = "") -> str:
         m = re.search(pattern, condition)
         if m:
             return m.expand(words)
-    # effects' class of the check: true, if less telling than words of its own
-    return {"state check": "when a check of the state before the dispatch fails",
-            "argument check": "when a check of the argument before the dispatch fails"}.get(kind, "")
+    # No words of its own: the sentence is left out rather than said vaguely
+    # ("when a check of the state before the dispatch fails" told a
+    # reviewer nothing, and was said of a check no caller can fail).
+    return ""
 
 
 def effects_sentences(sites: list[Site]) -> list[str]:
@@ -466,8 +497,8 @@ def effects_sentences(sites: list[Site]) -> list[str]:
 
 
 def _some(names: list[str], few: int = 4) -> str:
-    """The first few names (all of one more), and how many more."""
-    if len(names) <= few + 1:
+    """The first few names (all of up to six), and how many more."""
+    if len(names) <= max(few + 1, 6):
         return _join(names)
     return ", ".join(names[:few]) + f" and {len(names) - few} more"
 

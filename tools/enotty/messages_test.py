@@ -102,9 +102,8 @@ def test_floppy_effects_are_told_not_hidden() -> None:
                       "with -EINVAL.") == 1
     assert "32-bit callers on a 64-bit kernel now get ENOTTY instead of EINVAL for an unknown command." in body
     # the C condition is not pasted: no words for it, the check is named as one
-    assert ("In fd_locked_ioctl() a command fails with -EINVAL first for the commands a check before "
-            "the dispatch rejects, so no unknown command reaches the changed default; this patch "
-            "leaves that check alone.") in body
+    assert ("In fd_locked_ioctl() a check before the dispatch answers -EINVAL first, so no unknown "
+            "command reaches the changed default; this patch leaves that check alone.") in body
     assert "0x0200" not in body and "line" not in body.replace("line discipline", "")
     assert "rules a and b" not in body
 
@@ -338,12 +337,13 @@ def test_one_sentence_for_the_same_answer_before_several_dispatches() -> None:
     assert body.count("ENODEV") == 1 and "rcu_access_pointer" not in body
 
 
-def test_a_check_without_words_of_its_own_is_said_by_its_kind_not_pasted() -> None:
+def test_a_check_without_words_of_its_own_is_left_out_not_pasted() -> None:
     s = _site("drivers/crypto/ccp/sev-dev.c", 1, "sev_ioctl", "file_operations.unlocked_ioctl", reach="partly",
               guard="line 2204: !psp_master || !psp_master->sev_data -> -ENODEV (state check)")
     body = _flat(_sentences([s]))
     assert "psp_master" not in body and "2204" not in body
-    assert "A command still fails with -ENODEV first when a check of the state before the dispatch fails." in body
+    # no words of its own: left out rather than said vaguely
+    assert "ENODEV" not in body
     # a check of no known kind is left out
     s = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", reach="partly",
               guard="line 9: x->y == 3 -> -EIO (other)")
@@ -479,3 +479,14 @@ def test_golden_message_reads_like_an_upstream_one(name: str) -> None:
     assert not re.search(r"\blines? \d{2,5}\b|\.[ch]:\d{2,5}\b", text)
     assert not re.search(r"AUDIT\.md|SUMMARY\.md|sites\.tsv|failed\.tsv|Coccinelle|enotty", text)
     assert all(len(ln) <= 75 for ln in text.splitlines()[1:])
+
+
+def test_probe_targets_are_said_in_a_maintainers_words() -> None:
+    assert messages.target_words("tun:attached") == "a /dev/net/tun fd after TUNSETIFF"
+    assert messages.target_words("socket:bluetooth/hidp") == "a Bluetooth hidp socket"
+    assert messages.target_words("debugfs:gup_test") == "/sys/kernel/debug/gup_test"
+    assert messages.target_words("socket:mctp") == "an AF_MCTP socket"
+    assert messages.target_words("/dev/fd0") == "/dev/fd0"
+    rows = [{"target": "tun:attached", "source": "drivers/net/tun.c", "function": "f",
+             "command": "foreign:X", "abi": "native", "before": "EINVAL", "after": "ENOTTY", "patch": "p"}]
+    assert "on a /dev/net/tun fd after TUNSETIFF now fails with ENOTTY" in messages.tested_line(rows, "p")
