@@ -19,7 +19,7 @@ OUTPUT = REPO / "generated-patches" / "linux-6.12.118"
 PER_FILE = ("ioctl_default_return", "ioctl_default_assign")
 # Small folders whose series hold per-file default sites only in handlers
 # of the file's own ops tables.
-FOLDERS = ("drivers/sbus/char", "drivers/isdn/mISDN", "drivers/video/fbdev")
+FOLDERS = ("drivers/sbus/char",)
 
 
 def _report_lines(cocci: Path, c_file: Path, options: list[str], mode: str) -> set[int]:
