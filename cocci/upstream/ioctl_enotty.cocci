@@ -14,7 +14,9 @@
 // Comments: A default that a case label above it reaches by falling through
 //           also answers that known command, and a default next to a comment
 //           about user space, ABI or compat, are left alone.  Handlers found
-//           only through other files, or through helpers, are not checked.
+//           only through other files, or through helpers, are not checked,
+//           nor those of an initializer with a macro among its fields
+//           (fbdev's __FB_DEFAULT_DEFERRED_OPS_RDWR()).
 // Options: --no-includes --include-headers
 
 virtual patch
