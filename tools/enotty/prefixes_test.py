@@ -210,7 +210,8 @@ def test_every_committed_patch_prefix_has_a_row() -> None:
         if path.name.startswith("0000-"):
             continue
         text = path.read_text(errors="replace")
-        m = re.search(r"^Subject: \[PATCH[^\]]*\] (.*?) Return ", text, re.M | re.S)
+        # the subject and its folded lines only; Input writes "return"
+        m = re.search(r"^Subject: \[PATCH[^\]]*\] ((?:[^\n]|\n )*?) [Rr]eturn ", text, re.M)
         if m is None:   # the companions: the rule and the kselftest take their folders' prefixes
             assert all(f.startswith(("scripts/coccinelle/", "tools/testing/selftests/"))
                        for f in _patch_files(text)), path
