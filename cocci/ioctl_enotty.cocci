@@ -587,6 +587,87 @@ def enotty_cases(body):
     return out
 
 
+def enotty_blank_inner_switches(seg):
+    """seg with each nested switch statement whose body has no goto and no
+    continue cut to one ";": its breaks leave only itself, so it cannot
+    leave the case (apm_ioctl() switches on the suspend state inside its
+    one case).  What it assigns does not count either."""
+    out, i = [], 0
+    for m in re.finditer(r"\bswitch\s*\(", seg):
+        if m.start() < i:
+            continue
+        close = enotty_matching_paren(seg, m.end() - 1)
+        if close < 0:
+            return seg
+        brace = re.match(r"\s*\{", seg[close + 1:])
+        if brace is None:
+            continue
+        end = enotty_matching_brace(seg, close + brace.end())
+        if end < 0:
+            return seg
+        if re.search(r"\b(?:goto|continue)\b", seg[m.start():end]):
+            continue
+        out.append(seg[i:m.start()] + ";")
+        i = end + 1
+    return "".join(out) + seg[i:]
+
+
+def enotty_early_exits_assign(pos, cmd, ret):
+    """Every goto between the initialiser at pos and the switch on the
+    command follows an assignment of ret in its own block (usbtmc_ioctl():
+    if (data->zombie) { retval = -ENODEV; goto skip; }): a goto that does
+    not jumps past the switch with the initialiser, which then answers
+    known commands too (tests/trap_no_default_assign_early_goto.c)."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    head = re.compile(enotty_switch_head(cmd) + r"\{")
+    m = head.search(text, offset)
+    if m is None:
+        return False
+    region = text[offset:m.start()]
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)")
+    for g in re.finditer(r"\bgoto\b", region):
+        depth, start = 0, 0
+        for k in range(g.start() - 1, -1, -1):
+            if region[k] == "}":
+                depth += 1
+            elif region[k] == "{":
+                if depth == 0:
+                    start = k + 1
+                    break
+                depth -= 1
+        if start == 0 or not assign.search(region[start:g.start()]):
+            return False
+    return True
+
+
+ENOTTY_TWIN_RETURN = r"return\s*\(?\s*-\s*E[A-Z0-9]+\s*\)?\s*;\s*"
+ENOTTY_TWIN_RE = re.compile(
+    r"\bdefault\s*:\s*\x23\s*if[^\n]*\n\s*" + ENOTTY_TWIN_RETURN + r"\x23\s*else[^\n]*\n\s*"
+    + ENOTTY_TWIN_RETURN + r"\x23\s*endif[^\n]*\n\s*(?:break\s*;\s*)?\}")
+
+
+def enotty_default_twin(pos, cmd):
+    """The site at pos is one of the two returns of a default made of an
+    if-else-endif group of two returns alone (ioctl_default_twin), the
+    default of a switch on the command cmd."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if cmd is None or line >= len(lines):
+        return False
+    text = enotty_strip_comments("\n".join(lines))
+    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
+    head = re.compile(enotty_switch_head(cmd) + "$")
+    for m in ENOTTY_TWIN_RE.finditer(text, max(0, offset - 400), min(len(text), offset + 400)):
+        if m.start() < offset < m.end():
+            # the switch whose closing brace ends the match
+            o = enotty_open_brace(text, m.end() - 1)
+            return o > 0 and head.search(enotty_no_cpp(text[max(0, o - 200):o])) is not None
+    return False
+
+
 def enotty_every_case_assigns(pos, ret):
     """True when the switch on the command after pos has no default label
     and each of its cases assigns ret, or returns, before anything that
@@ -602,7 +683,9 @@ def enotty_every_case_assigns(pos, ret):
                  if not (label.startswith("default") and re.fullmatch(r"\s*break\s*;\s*", seg))]
     if not cases or any(label.startswith("default") for label, _seg in cases):
         return False
-    cases = [seg for _label, seg in cases]
+    cases = [enotty_blank_inner_switches(seg) for _label, seg in cases]
+    if not enotty_early_exits_assign(pos, cmd, ret):
+        return False
     assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
     for seg in cases:
         first_assign = assign.search(seg)
@@ -1559,6 +1642,30 @@ err << dro.err;
 @@
 enotty_claim(p, fn, err, "ioctl_default_return")
 
+// ---- shapes/ioctl_default_twin.smpl
+
+// default: whose only statement is an #if group of two returns, one
+// answering -EINVAL (drivers/video/fbdev/sis: #ifdef SIS_NEW_CONFIG_COMPAT
+// return -ENOIOCTLCMD; #else return -EINVAL; #endif).  In a function
+// spatch parses the first branch only; a rule outside any function
+// context sees the other branch too, and its position names the function
+// (current_element).  The other branch is left to the shape that knows
+// its answer (ioctl_leaf_enoioctlcmd).  Only a target, and only the
+// default made of that group alone, of a switch on the command
+// (enotty_default_twin, on the source text), not fallen into.
+@dt@
+identifier err = {EINVAL, ENOSYS};
+position p : script:python () { enotty_site_ok(p) and enotty_default_twin(p, enotty_cmd(p))
+                                  and enotty_not_fallen_into(p, enotty_cmd(p)) };
+@@
+return \(-err@p\|(-err@p)\);
+
+@script:python@
+p << dt.p;
+err << dt.err;
+@@
+enotty_claim(p, p[0].current_element, err, "ioctl_default_twin")
+
 // ---- shapes/ioctl_if_chain.smpl
 
 // if (cmd == A || cmd == B) ... else return -EINVAL; (or else ret =
@@ -1769,7 +1876,7 @@ enotty_claim(p, fn, err, "ioctl_lookup_miss")
 // enotty_every_case_assigns's to decide.
 @nd forall@
 identifier enotty_target.fn, enotty_target.cmd;
-identifier err = {EINVAL, ENOSYS};
+identifier err = {EINVAL, ENOSYS, EBADRQC};
 identifier ret;
 type T;
 expression E;
@@ -1831,7 +1938,7 @@ enotty_claim(p, fn, err, "ioctl_switch_no_default")
 // sites (enotty_claim); this rule finds each claimed token again, and the
 // rules below print or change it in the mode asked for.
 @enotty_site@
-identifier err = {EINVAL, ENOSYS, ENOIOCTLCMD};
+identifier err = {EINVAL, ENOSYS, EBADRQC, ENOIOCTLCMD};
 position p : script:python () { enotty_site_of(p) is not None };
 @@
 err@p

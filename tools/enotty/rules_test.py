@@ -23,7 +23,7 @@ def cocci_copy(tmp_path: Path) -> Path:
     return dest
 
 
-SHAPES = ["ioctl_default_assign", "ioctl_default_return", "ioctl_if_chain",
+SHAPES = ["ioctl_default_assign", "ioctl_default_return", "ioctl_default_twin", "ioctl_if_chain",
           "ioctl_ioc_guard", "ioctl_leaf_enoioctlcmd", "ioctl_lookup_miss", "ioctl_switch_no_default"]
 
 
