@@ -1095,6 +1095,123 @@ def enotty_enclosing_brace(text, offset):
     return -1
 
 
+ENOTTY_MEMBER = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*\w+)+"
+
+
+def enotty_missing_operation_site(pos, cmd):
+    """The statement at pos is in the braced branch of if (!X), X an
+    operation (a->ops->f) or a local assigned one before (func =
+    ioctl->func), and lies under the default label of the innermost switch
+    on the command around it, or under no such switch."""
+    offset = enotty_site_offset(pos)
+    if cmd is None or offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    brace = enotty_enclosing_brace(text, offset)
+    if brace < 0:
+        return False
+    m = re.search(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*(" + ENOTTY_MEMBER + r"|[A-Za-z_]\w*)\s*\)?\s*\)\s*$",
+                  text[max(0, brace - 300):brace])
+    if m is None:
+        return False
+    x = m.group(1)
+    if not re.search(r"->|\.", x):
+        start = max(0, brace - 3000)
+        assigned = list(re.finditer(r"\b" + re.escape(x) + r"\s*=(?!=)\s*([^;]*);", text[start:brace]))
+        if not assigned or not re.fullmatch(r"\s*" + ENOTTY_MEMBER + r"\s*", assigned[-1].group(1)):
+            return False
+    head = re.compile(enotty_switch_head(cmd) + "$")
+    b = enotty_enclosing_brace(text, brace)
+    while b >= 0 and not head.search(text, max(0, b - 200), b):
+        b = enotty_enclosing_brace(text, b)
+    if b < 0:
+        return True
+    labels, depth = [], 0
+    for t in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[b + 1:offset]):
+        tok = t.group(0)
+        depth += tok == "{"
+        depth -= tok == "}"
+        if depth == 0 and tok not in "{}":
+            labels.append(tok)
+    return bool(labels) and labels[-1].startswith("default")
+
+
+def enotty_ioc_ifs_leave(body, cmd):
+    """body is made of if statements only, each testing the number
+    (_IOC_NR(cmd)) and leaving by return in every branch of its own."""
+    c = re.escape(str(cmd))
+    nr = re.compile(r"\b_IOC_NR\s*\(\s*" + c + r"\s*\)")
+    s, found = body.strip(), False
+    while s:
+        m = re.match(r"if\s*\(", s)
+        if m is None:
+            return False
+        close = enotty_matching_paren(s, m.end() - 1)
+        if close < 0 or not nr.search(s[m.end():close]):
+            return False
+        rest = s[close + 1:].lstrip()
+        if rest.startswith("{"):
+            end = enotty_matching_brace(rest, 0)
+            if end < 0 or not enotty_case_leaves(rest[1:end]):
+                return False
+            s = rest[end + 1:].strip()
+        else:
+            r = re.match(r"return\b[^;]*;", rest)
+            if r is None:
+                return False
+            s = rest[r.end():].strip()
+        if s.startswith("else"):
+            return False
+        found = True
+    return found
+
+
+def enotty_after_ioc_chain(pos, cmd):
+    """The statement at pos is the last of its function and follows, at
+    the top level of the body, blocks if (_IOC_DIR(cmd) == D) { .. } (or on
+    _IOC_NR, _IOC_TYPE) made of tests of the number that all leave by
+    return (enotty_ioc_ifs_leave), right after a type guard
+    if (_IOC_TYPE(cmd) != M) return -E..; (drivers/input/evdev.c)."""
+    if cmd is None or not enotty_top_level(pos):
+        return False
+    offset = enotty_site_offset(pos)
+    before = enotty_statement_before(pos)
+    if offset < 0 or before is None:
+        return False
+    text = enotty_stripped(pos[0].file)
+    if not re.match(r"\w+\s*\)?\s*;\s*\}", text[offset:]):
+        return False
+    c = re.escape(str(cmd))
+    ioc = re.compile(r"\b_IOC_(?:DIR|NR|TYPE)\s*\(\s*" + c + r"\s*\)")
+    blocks = 0
+    while before.endswith("}"):
+        o = enotty_open_brace(before, len(before) - 1)
+        if o < 0:
+            return False
+        head = before[:o].rstrip()
+        if not head.endswith(")"):
+            return False
+        depth, start = 0, -1
+        for i in range(len(head) - 1, -1, -1):
+            depth += head[i] == ")"
+            depth -= head[i] == "("
+            if depth == 0:
+                start = i
+                break
+        cond, pre = head[start + 1:-1], head[:start].rstrip()
+        if start < 0 or not re.search(r"\bif$", pre) or not ioc.search(cond):
+            return False
+        if not enotty_ioc_ifs_leave(before[o + 1:-1], cmd):
+            return False
+        before = pre[:-2].rstrip()
+        if re.search(r"\belse$", before):
+            return False
+        blocks += 1
+    guard = re.search(r"\bif\s*\(\s*_IOC_TYPE\s*\(\s*" + c + r"\s*\)\s*!=\s*[^()]+\)\s*return\s*\(?\s*-\s*E[A-Z]+\s*\)?\s*;$",
+                      before)
+    return blocks > 0 and guard is not None
+
+
 def enotty_top_level(pos):
     """Whether the statement at pos lies directly in the body of its
     function, not under another if, loop or switch: a command test nested
@@ -1739,6 +1856,31 @@ err << icf.err;
 @@
 enotty_claim(p, fn, err, "ioctl_if_chain")
 
+// ---- shapes/ioctl_ioc_chain.smpl
+
+// The final return -EINVAL; of a function whose unknown-command answers
+// are a type guard and an if-chain on the number (drivers/input/evdev.c
+// evdev_do_ioctl()): if (_IOC_TYPE(cmd) != M) return -EINVAL; then only
+// blocks if (_IOC_DIR(cmd) == D) { if (_IOC_NR(cmd) .. == N) { .. return
+// ..; } .. } whose every test of the number leaves by return.  Only a
+// number none of them knows gets to the end; the guard (ioctl_ioc_guard)
+// and this return convert together (enotty_after_ioc_chain).
+@ioc_chain@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+position p : script:python () { enotty_site_ok(p) and enotty_after_ioc_chain(p, enotty_cmd(p)) };
+@@
+fn(...) { <...
+\(return -err@p;\|return (-err@p);\)
+...> }
+
+@script:python@
+p << ioc_chain.p;
+fn << enotty_target.fn;
+err << ioc_chain.err;
+@@
+enotty_claim(p, fn, err, "ioctl_ioc_chain")
+
 // ---- shapes/ioctl_ioc_guard.smpl
 
 // Guards that reject a foreign command before the dispatch (also under
@@ -1862,6 +2004,36 @@ fn << enotty_target.fn;
 err << lm.err;
 @@
 enotty_claim(p, fn, err, "ioctl_lookup_miss")
+
+// ---- shapes/ioctl_missing_operation.smpl
+
+// The answer of a dispatcher for a command it hands to an operation that
+// is missing, braced with a jump to the common exit:
+// if (!dev->ops->ioctl) { error = -EINVAL; goto done; } in the default of
+// net/atm/resources.c atm_dev_ioctl(), or the table entry without a
+// function of drm_ioctl() (func = ioctl->func; if (unlikely(!func))
+// { ..; retcode = -EINVAL; goto err_i1; }).  Only under the default of
+// the switch on the command, fallen into or not, or outside any such
+// switch, never under a case label (enotty_missing_operation_site).  Such
+// a site is listed and in no series: the operations behind it answer
+// unknown commands themselves (tools/enotty/handlers.py).
+@mo exists@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+identifier ret, l;
+expression E;
+position p : script:python () { enotty_site_ok(p) and enotty_missing_operation_site(p, enotty_cmd(p)) };
+@@
+fn(...) { <+...
+if (\(!E\|E == NULL\|unlikely(!E)\)) { ... ret = -err@p; goto l; }
+...+> }
+
+@script:python@
+p << mo.p;
+fn << enotty_target.fn;
+err << mo.err;
+@@
+enotty_claim(p, fn, err, "ioctl_missing_operation")
 
 // ---- shapes/ioctl_switch_no_default.smpl
 

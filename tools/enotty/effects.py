@@ -390,7 +390,17 @@ def missing_operation(cf: CFile, fn: Function, line: int) -> str:
         m = pattern.search(before)
         if m:
             return m.group(1)
+    # a local holding the operation (drm_ioctl(): func = ioctl->func;
+    # if (unlikely(!func)) { ..; retcode = -EINVAL; goto err_i1; })
+    m = _MISSING_LOCAL.search(before)
+    if m:
+        held = re.findall(r"\b%s\s*=(?!=)\s*([^;]*);" % re.escape(m.group(1)), before[:m.start()])
+        if held and re.fullmatch(r"\s*" + _OP + r"\s*", held[-1]):
+            return held[-1].strip()
     return ""
+
+
+_MISSING_LOCAL = re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*([A-Za-z_]\w*)\s*\)?\s*\)\s*\{[^{}]*$")
 
 
 def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:

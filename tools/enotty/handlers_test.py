@@ -245,3 +245,33 @@ def test_a_caller_that_answers_by_itself_in_another_configuration(tmp_path: Path
     (tmp_path / "sock.c").write_text((tmp_path / "sock.c").read_text().replace("-EOPNOTSUPP", "-ENOIOCTLCMD"))
     found = analysed(tmp_path, "tty.c", code, [(line_of(code, "return -EINVAL"), "x_dev_ioctl", "ioctl_default_return")])
     assert handlers.model(found, tmp_path)[0].complete
+
+
+CORE = """\
+long drm_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	const struct drm_ioctl_desc *ioctl = &drm_ioctls[_IOC_NR(cmd) % 8];
+	drm_ioctl_t *func;
+	int retcode = -EINVAL;
+
+	func = ioctl->func;
+	if (unlikely(!func)) {
+		retcode = -EINVAL;
+		goto err_i1;
+	}
+	retcode = func(filp, arg);
+err_i1:
+	return retcode;
+}
+"""
+
+
+def test_a_reported_core_is_listed_and_left_out(tmp_path: Path) -> None:
+    (tmp_path / "drivers/gpu/drm").mkdir(parents=True)
+    name = "drivers/gpu/drm/drm_ioctl.c"
+    found = analysed(tmp_path, name, CORE, [(line_of(CORE, "retcode = -EINVAL", 2), "drm_ioctl",
+                                             "ioctl_missing_operation")])
+    assert found[0].effects.reach == "no-operation"      # func = ioctl->func; if (!func)
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == (handlers.CORES[(name, "drm_ioctl")],)
+    assert set(handlers.left_out([h])) == set(found)
