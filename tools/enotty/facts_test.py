@@ -452,7 +452,7 @@ def test_a_new_code_version_trusts_no_remembered_stat(tmp_path: Path, monkeypatc
 
 
 def test_the_reported_cores_are_targets_where_defined() -> None:
-    records = {"net/atm/resources.c": {"defs": {"atm_dev_ioctl": [False, "unsigned int cmd"]}},
+    records: dict[str, dict] = {"net/atm/resources.c": {"defs": {"atm_dev_ioctl": [False, "unsigned int cmd"]}},
                "drivers/gpu/drm/drm_ioctl.c": {"defs": {}}}
     assert facts.reported_cores(records) == [facts.Target("net/atm/resources.c", "atm_dev_ioctl",
                                                           "atmdev_ops.ioctl", 0)]

@@ -271,7 +271,7 @@ def test_a_reported_core_is_listed_and_left_out(tmp_path: Path) -> None:
     name = "drivers/gpu/drm/drm_ioctl.c"
     found = analysed(tmp_path, name, CORE, [(line_of(CORE, "retcode = -EINVAL", 2), "drm_ioctl",
                                              "ioctl_missing_operation")])
-    assert found[0].effects.reach == "no-operation"      # func = ioctl->func; if (!func)
+    assert found[0].effects is not None and found[0].effects.reach == "no-operation"      # func = ioctl->func; if (!func)
     (h,) = handlers.model(found, tmp_path)
     assert h.left == (handlers.CORES[(name, "drm_ioctl")],)
     assert set(handlers.left_out([h])) == set(found)

@@ -269,7 +269,9 @@ def test_a_hunk_holding_a_cleanup_and_a_change_splits_by_line() -> None:
     diff = ("--- a/s.c\n+++ b/s.c\n@@ -9,7 +9,7 @@ static int s_ioctl(\n"
             " \tdefault:\n #ifdef NEW_COMPAT\n-\t\treturn -ENOIOCTLCMD;\n+\t\treturn -ENOTTY;\n"
             " #else\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n #endif\n \t}\n")
-    first, then = split.split_lines(diff, {11})
+    got = split.split_lines(diff, {11})
+    assert got is not None
+    first, then = got
     assert "-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n" in first
     assert " \t\treturn -ENOIOCTLCMD;\n" in first
     assert "-\t\treturn -ENOIOCTLCMD;\n+\t\treturn -ENOTTY;\n" in then
