@@ -473,6 +473,16 @@ def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> st
             n, errno, directive = kept
             return f"{directive.split()[0]} branch (of {group[0][2]}) keeps -{errno} at line {n}"
         twins = [b for b in group if b != mine[0]]
+        if len(group) == 2 and mine[0] == group[1] and group[1][2].startswith("#else") and any(
+                re.search(r"\breturn\s*\(?\s*-\s*ENOIOCTLCMD\b", cf.line_text(n))
+                for a, b, _d in twins for n in range(a + 1, b)):
+            # sisfb_ioctl(): #ifdef SIS_NEW_CONFIG_COMPAT return -ENOIOCTLCMD;
+            # #else return -EINVAL; the other branch already reaches user
+            # space as ENOTTY, so only the configuration of this one changes
+            cfg = absent_when(group[0][2], negate=False)
+            if cfg != "config":
+                return (f"only with {cfg} (the other branch of {group[0][2]} answers -ENOIOCTLCMD,"
+                        " which user space already sees as ENOTTY)")
         answers_too = any(n in converted or re.search(
             r"(?:return|=)\s*-\s*E(?:INVAL|NOSYS|NOIOCTLCMD|NOTTY)\b", cf.line_text(n))
             for a, b, _d in twins for n in range(a + 1, b))

@@ -275,3 +275,32 @@ def test_a_reported_core_is_listed_and_left_out(tmp_path: Path) -> None:
     (h,) = handlers.model(found, tmp_path)
     assert h.left == (handlers.CORES[(name, "drm_ioctl")],)
     assert set(handlers.left_out([h])) == set(found)
+
+
+SIS_TWIN = """\
+static int s_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+#ifdef NEW_COMPAT
+		return -ENOIOCTLCMD;
+#else
+		return -EINVAL;
+#endif
+	}
+	return 0;
+}
+static const struct fb_ops ops = { .fb_ioctl = s_ioctl };
+"""
+
+
+def test_the_else_twin_of_a_leaf_converts_whole(tmp_path: Path) -> None:
+    """sis: the #else -EINVAL converts; the #ifdef -ENOIOCTLCMD already
+    reaches user space as ENOTTY, so only the #else configuration changes."""
+    found = analysed(tmp_path, "s.c", SIS_TWIN, [(line_of(SIS_TWIN, "return -EINVAL"), "s_ioctl",
+                                                  "ioctl_default_twin")])
+    assert found[0].effects is not None
+    assert found[0].effects.branches.startswith("only with NEW_COMPAT undefined (the other branch")
+    assert handlers.model(found, tmp_path)[0].complete
