@@ -587,6 +587,87 @@ def enotty_cases(body):
     return out
 
 
+def enotty_blank_inner_switches(seg):
+    """seg with each nested switch statement whose body has no goto and no
+    continue cut to one ";": its breaks leave only itself, so it cannot
+    leave the case (apm_ioctl() switches on the suspend state inside its
+    one case).  What it assigns does not count either."""
+    out, i = [], 0
+    for m in re.finditer(r"\bswitch\s*\(", seg):
+        if m.start() < i:
+            continue
+        close = enotty_matching_paren(seg, m.end() - 1)
+        if close < 0:
+            return seg
+        brace = re.match(r"\s*\{", seg[close + 1:])
+        if brace is None:
+            continue
+        end = enotty_matching_brace(seg, close + brace.end())
+        if end < 0:
+            return seg
+        if re.search(r"\b(?:goto|continue)\b", seg[m.start():end]):
+            continue
+        out.append(seg[i:m.start()] + ";")
+        i = end + 1
+    return "".join(out) + seg[i:]
+
+
+def enotty_early_exits_assign(pos, cmd, ret):
+    """Every goto between the initialiser at pos and the switch on the
+    command follows an assignment of ret in its own block (usbtmc_ioctl():
+    if (data->zombie) { retval = -ENODEV; goto skip; }): a goto that does
+    not jumps past the switch with the initialiser, which then answers
+    known commands too (tests/trap_no_default_assign_early_goto.c)."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    head = re.compile(enotty_switch_head(cmd) + r"\{")
+    m = head.search(text, offset)
+    if m is None:
+        return False
+    region = text[offset:m.start()]
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)")
+    for g in re.finditer(r"\bgoto\b", region):
+        depth, start = 0, 0
+        for k in range(g.start() - 1, -1, -1):
+            if region[k] == "}":
+                depth += 1
+            elif region[k] == "{":
+                if depth == 0:
+                    start = k + 1
+                    break
+                depth -= 1
+        if start == 0 or not assign.search(region[start:g.start()]):
+            return False
+    return True
+
+
+ENOTTY_TWIN_RETURN = r"return\s*\(?\s*-\s*E[A-Z0-9]+\s*\)?\s*;\s*"
+ENOTTY_TWIN_RE = re.compile(
+    r"\bdefault\s*:\s*\x23\s*if[^\n]*\n\s*" + ENOTTY_TWIN_RETURN + r"\x23\s*else[^\n]*\n\s*"
+    + ENOTTY_TWIN_RETURN + r"\x23\s*endif[^\n]*\n\s*(?:break\s*;\s*)?\}")
+
+
+def enotty_default_twin(pos, cmd):
+    """The site at pos is one of the two returns of a default made of an
+    if-else-endif group of two returns alone (ioctl_default_twin), the
+    default of a switch on the command cmd."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if cmd is None or line >= len(lines):
+        return False
+    text = enotty_strip_comments("\n".join(lines))
+    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
+    head = re.compile(enotty_switch_head(cmd) + "$")
+    for m in ENOTTY_TWIN_RE.finditer(text, max(0, offset - 400), min(len(text), offset + 400)):
+        if m.start() < offset < m.end():
+            # the switch whose closing brace ends the match
+            o = enotty_open_brace(text, m.end() - 1)
+            return o > 0 and head.search(enotty_no_cpp(text[max(0, o - 200):o])) is not None
+    return False
+
+
 def enotty_every_case_assigns(pos, ret):
     """True when the switch on the command after pos has no default label
     and each of its cases assigns ret, or returns, before anything that
@@ -602,7 +683,9 @@ def enotty_every_case_assigns(pos, ret):
                  if not (label.startswith("default") and re.fullmatch(r"\s*break\s*;\s*", seg))]
     if not cases or any(label.startswith("default") for label, _seg in cases):
         return False
-    cases = [seg for _label, seg in cases]
+    cases = [enotty_blank_inner_switches(seg) for _label, seg in cases]
+    if not enotty_early_exits_assign(pos, cmd, ret):
+        return False
     assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
     for seg in cases:
         first_assign = assign.search(seg)
@@ -1010,6 +1093,123 @@ def enotty_enclosing_brace(text, offset):
                 return i
             depth -= 1
     return -1
+
+
+ENOTTY_MEMBER = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*\w+)+"
+
+
+def enotty_missing_operation_site(pos, cmd):
+    """The statement at pos is in the braced branch of if (!X), X an
+    operation (a->ops->f) or a local assigned one before (func =
+    ioctl->func), and lies under the default label of the innermost switch
+    on the command around it, or under no such switch."""
+    offset = enotty_site_offset(pos)
+    if cmd is None or offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    brace = enotty_enclosing_brace(text, offset)
+    if brace < 0:
+        return False
+    m = re.search(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*(" + ENOTTY_MEMBER + r"|[A-Za-z_]\w*)\s*\)?\s*\)\s*$",
+                  text[max(0, brace - 300):brace])
+    if m is None:
+        return False
+    x = m.group(1)
+    if not re.search(r"->|\.", x):
+        start = max(0, brace - 3000)
+        assigned = list(re.finditer(r"\b" + re.escape(x) + r"\s*=(?!=)\s*([^;]*);", text[start:brace]))
+        if not assigned or not re.fullmatch(r"\s*" + ENOTTY_MEMBER + r"\s*", assigned[-1].group(1)):
+            return False
+    head = re.compile(enotty_switch_head(cmd) + "$")
+    b = enotty_enclosing_brace(text, brace)
+    while b >= 0 and not head.search(text, max(0, b - 200), b):
+        b = enotty_enclosing_brace(text, b)
+    if b < 0:
+        return True
+    labels, depth = [], 0
+    for t in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[b + 1:offset]):
+        tok = t.group(0)
+        depth += tok == "{"
+        depth -= tok == "}"
+        if depth == 0 and tok not in "{}":
+            labels.append(tok)
+    return bool(labels) and labels[-1].startswith("default")
+
+
+def enotty_ioc_ifs_leave(body, cmd):
+    """body is made of if statements only, each testing the number
+    (_IOC_NR(cmd)) and leaving by return in every branch of its own."""
+    c = re.escape(str(cmd))
+    nr = re.compile(r"\b_IOC_NR\s*\(\s*" + c + r"\s*\)")
+    s, found = body.strip(), False
+    while s:
+        m = re.match(r"if\s*\(", s)
+        if m is None:
+            return False
+        close = enotty_matching_paren(s, m.end() - 1)
+        if close < 0 or not nr.search(s[m.end():close]):
+            return False
+        rest = s[close + 1:].lstrip()
+        if rest.startswith("{"):
+            end = enotty_matching_brace(rest, 0)
+            if end < 0 or not enotty_case_leaves(rest[1:end]):
+                return False
+            s = rest[end + 1:].strip()
+        else:
+            r = re.match(r"return\b[^;]*;", rest)
+            if r is None:
+                return False
+            s = rest[r.end():].strip()
+        if s.startswith("else"):
+            return False
+        found = True
+    return found
+
+
+def enotty_after_ioc_chain(pos, cmd):
+    """The statement at pos is the last of its function and follows, at
+    the top level of the body, blocks if (_IOC_DIR(cmd) == D) { .. } (or on
+    _IOC_NR, _IOC_TYPE) made of tests of the number that all leave by
+    return (enotty_ioc_ifs_leave), right after a type guard
+    if (_IOC_TYPE(cmd) != M) return -E..; (drivers/input/evdev.c)."""
+    if cmd is None or not enotty_top_level(pos):
+        return False
+    offset = enotty_site_offset(pos)
+    before = enotty_statement_before(pos)
+    if offset < 0 or before is None:
+        return False
+    text = enotty_stripped(pos[0].file)
+    if not re.match(r"\w+\s*\)?\s*;\s*\}", text[offset:]):
+        return False
+    c = re.escape(str(cmd))
+    ioc = re.compile(r"\b_IOC_(?:DIR|NR|TYPE)\s*\(\s*" + c + r"\s*\)")
+    blocks = 0
+    while before.endswith("}"):
+        o = enotty_open_brace(before, len(before) - 1)
+        if o < 0:
+            return False
+        head = before[:o].rstrip()
+        if not head.endswith(")"):
+            return False
+        depth, start = 0, -1
+        for i in range(len(head) - 1, -1, -1):
+            depth += head[i] == ")"
+            depth -= head[i] == "("
+            if depth == 0:
+                start = i
+                break
+        cond, pre = head[start + 1:-1], head[:start].rstrip()
+        if start < 0 or not re.search(r"\bif$", pre) or not ioc.search(cond):
+            return False
+        if not enotty_ioc_ifs_leave(before[o + 1:-1], cmd):
+            return False
+        before = pre[:-2].rstrip()
+        if re.search(r"\belse$", before):
+            return False
+        blocks += 1
+    guard = re.search(r"\bif\s*\(\s*_IOC_TYPE\s*\(\s*" + c + r"\s*\)\s*!=\s*[^()]+\)\s*return\s*\(?\s*-\s*E[A-Z]+\s*\)?\s*;$",
+                      before)
+    return blocks > 0 and guard is not None
 
 
 def enotty_top_level(pos):
@@ -1559,6 +1759,30 @@ err << dro.err;
 @@
 enotty_claim(p, fn, err, "ioctl_default_return")
 
+// ---- shapes/ioctl_default_twin.smpl
+
+// default: whose only statement is an #if group of two returns, one
+// answering -EINVAL (drivers/video/fbdev/sis: #ifdef SIS_NEW_CONFIG_COMPAT
+// return -ENOIOCTLCMD; #else return -EINVAL; #endif).  In a function
+// spatch parses the first branch only; a rule outside any function
+// context sees the other branch too, and its position names the function
+// (current_element).  The other branch is left to the shape that knows
+// its answer (ioctl_leaf_enoioctlcmd).  Only a target, and only the
+// default made of that group alone, of a switch on the command
+// (enotty_default_twin, on the source text), not fallen into.
+@dt@
+identifier err = {EINVAL, ENOSYS};
+position p : script:python () { enotty_site_ok(p) and enotty_default_twin(p, enotty_cmd(p))
+                                  and enotty_not_fallen_into(p, enotty_cmd(p)) };
+@@
+return \(-err@p\|(-err@p)\);
+
+@script:python@
+p << dt.p;
+err << dt.err;
+@@
+enotty_claim(p, p[0].current_element, err, "ioctl_default_twin")
+
 // ---- shapes/ioctl_if_chain.smpl
 
 // if (cmd == A || cmd == B) ... else return -EINVAL; (or else ret =
@@ -1631,6 +1855,31 @@ fn << enotty_target.fn;
 err << icf.err;
 @@
 enotty_claim(p, fn, err, "ioctl_if_chain")
+
+// ---- shapes/ioctl_ioc_chain.smpl
+
+// The final return -EINVAL; of a function whose unknown-command answers
+// are a type guard and an if-chain on the number (drivers/input/evdev.c
+// evdev_do_ioctl()): if (_IOC_TYPE(cmd) != M) return -EINVAL; then only
+// blocks if (_IOC_DIR(cmd) == D) { if (_IOC_NR(cmd) .. == N) { .. return
+// ..; } .. } whose every test of the number leaves by return.  Only a
+// number none of them knows gets to the end; the guard (ioctl_ioc_guard)
+// and this return convert together (enotty_after_ioc_chain).
+@ioc_chain@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+position p : script:python () { enotty_site_ok(p) and enotty_after_ioc_chain(p, enotty_cmd(p)) };
+@@
+fn(...) { <...
+\(return -err@p;\|return (-err@p);\)
+...> }
+
+@script:python@
+p << ioc_chain.p;
+fn << enotty_target.fn;
+err << ioc_chain.err;
+@@
+enotty_claim(p, fn, err, "ioctl_ioc_chain")
 
 // ---- shapes/ioctl_ioc_guard.smpl
 
@@ -1756,6 +2005,36 @@ err << lm.err;
 @@
 enotty_claim(p, fn, err, "ioctl_lookup_miss")
 
+// ---- shapes/ioctl_missing_operation.smpl
+
+// The answer of a dispatcher for a command it hands to an operation that
+// is missing, braced with a jump to the common exit:
+// if (!dev->ops->ioctl) { error = -EINVAL; goto done; } in the default of
+// net/atm/resources.c atm_dev_ioctl(), or the table entry without a
+// function of drm_ioctl() (func = ioctl->func; if (unlikely(!func))
+// { ..; retcode = -EINVAL; goto err_i1; }).  Only under the default of
+// the switch on the command, fallen into or not, or outside any such
+// switch, never under a case label (enotty_missing_operation_site).  Such
+// a site is listed and in no series: the operations behind it answer
+// unknown commands themselves (tools/enotty/handlers.py).
+@mo exists@
+identifier enotty_target.fn;
+identifier err = {EINVAL, ENOSYS};
+identifier ret, l;
+expression E;
+position p : script:python () { enotty_site_ok(p) and enotty_missing_operation_site(p, enotty_cmd(p)) };
+@@
+fn(...) { <+...
+if (\(!E\|E == NULL\|unlikely(!E)\)) { ... ret = -err@p; goto l; }
+...+> }
+
+@script:python@
+p << mo.p;
+fn << enotty_target.fn;
+err << mo.err;
+@@
+enotty_claim(p, fn, err, "ioctl_missing_operation")
+
 // ---- shapes/ioctl_switch_no_default.smpl
 
 // A switch on the command without a default label (or with one that only
@@ -1769,7 +2048,7 @@ enotty_claim(p, fn, err, "ioctl_lookup_miss")
 // enotty_every_case_assigns's to decide.
 @nd forall@
 identifier enotty_target.fn, enotty_target.cmd;
-identifier err = {EINVAL, ENOSYS};
+identifier err = {EINVAL, ENOSYS, EBADRQC};
 identifier ret;
 type T;
 expression E;
@@ -1831,7 +2110,7 @@ enotty_claim(p, fn, err, "ioctl_switch_no_default")
 // sites (enotty_claim); this rule finds each claimed token again, and the
 // rules below print or change it in the mode asked for.
 @enotty_site@
-identifier err = {EINVAL, ENOSYS, ENOIOCTLCMD};
+identifier err = {EINVAL, ENOSYS, EBADRQC, ENOIOCTLCMD};
 position p : script:python () { enotty_site_of(p) is not None };
 @@
 err@p

@@ -391,7 +391,17 @@ def missing_operation(cf: CFile, fn: Function, line: int) -> str:
         m = pattern.search(before)
         if m:
             return m.group(1)
+    # a local holding the operation (drm_ioctl(): func = ioctl->func;
+    # if (unlikely(!func)) { ..; retcode = -EINVAL; goto err_i1; })
+    m = _MISSING_LOCAL.search(before)
+    if m:
+        held = re.findall(r"\b%s\s*=(?!=)\s*([^;]*);" % re.escape(m.group(1)), before[:m.start()])
+        if held and re.fullmatch(r"\s*" + _OP + r"\s*", held[-1]):
+            return held[-1].strip()
     return ""
+
+
+_MISSING_LOCAL = re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*([A-Za-z_]\w*)\s*\)?\s*\)\s*\{[^{}]*$")
 
 
 def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:
@@ -464,6 +474,16 @@ def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> st
             n, errno, directive = kept
             return f"{directive.split()[0]} branch (of {group[0][2]}) keeps -{errno} at line {n}"
         twins = [b for b in group if b != mine[0]]
+        if len(group) == 2 and mine[0] == group[1] and group[1][2].startswith("#else") and any(
+                re.search(r"\breturn\s*\(?\s*-\s*ENOIOCTLCMD\b", cf.line_text(n))
+                for a, b, _d in twins for n in range(a + 1, b)):
+            # sisfb_ioctl(): #ifdef SIS_NEW_CONFIG_COMPAT return -ENOIOCTLCMD;
+            # #else return -EINVAL; the other branch already reaches user
+            # space as ENOTTY, so only the configuration of this one changes
+            cfg = absent_when(group[0][2], negate=False)
+            if cfg != "config":
+                return (f"only with {cfg} (the other branch of {group[0][2]} answers -ENOIOCTLCMD,"
+                        " which user space already sees as ENOTTY)")
         answers_too = any(n in converted or re.search(
             r"(?:return|=)\s*-\s*E(?:INVAL|NOSYS|NOIOCTLCMD|NOTTY)\b", cf.line_text(n))
             for a, b, _d in twins for n in range(a + 1, b))

@@ -256,3 +256,62 @@ def test_a_consumer_of_the_file_keeps_its_handler_out(tmp_path: Path) -> None:
                      "b.c\tother\terrno 22\tb\tyes\n")
     (h,) = handlers.model(found, tmp_path, consumers=handlers.read_consumers(table))
     assert h.left == ("tools/x/test_a.py expects EINVAL for an unknown command",)
+
+
+CORE = """\
+long drm_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	const struct drm_ioctl_desc *ioctl = &drm_ioctls[_IOC_NR(cmd) % 8];
+	drm_ioctl_t *func;
+	int retcode = -EINVAL;
+
+	func = ioctl->func;
+	if (unlikely(!func)) {
+		retcode = -EINVAL;
+		goto err_i1;
+	}
+	retcode = func(filp, arg);
+err_i1:
+	return retcode;
+}
+"""
+
+
+def test_a_reported_core_is_listed_and_left_out(tmp_path: Path) -> None:
+    (tmp_path / "drivers/gpu/drm").mkdir(parents=True)
+    name = "drivers/gpu/drm/drm_ioctl.c"
+    found = analysed(tmp_path, name, CORE, [(line_of(CORE, "retcode = -EINVAL", 2), "drm_ioctl",
+                                             "ioctl_missing_operation")])
+    assert found[0].effects is not None and found[0].effects.reach == "no-operation"      # func = ioctl->func; if (!func)
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == (handlers.CORES[(name, "drm_ioctl")],)
+    assert set(handlers.left_out([h])) == set(found)
+
+
+SIS_TWIN = """\
+static int s_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+#ifdef NEW_COMPAT
+		return -ENOIOCTLCMD;
+#else
+		return -EINVAL;
+#endif
+	}
+	return 0;
+}
+static const struct fb_ops ops = { .fb_ioctl = s_ioctl };
+"""
+
+
+def test_the_else_twin_of_a_leaf_converts_whole(tmp_path: Path) -> None:
+    """sis: the #else -EINVAL converts; the #ifdef -ENOIOCTLCMD already
+    reaches user space as ENOTTY, so only the #else configuration changes."""
+    found = analysed(tmp_path, "s.c", SIS_TWIN, [(line_of(SIS_TWIN, "return -EINVAL"), "s_ioctl",
+                                                  "ioctl_default_twin")])
+    assert found[0].effects is not None
+    assert found[0].effects.branches.startswith("only with NEW_COMPAT undefined (the other branch")
+    assert handlers.model(found, tmp_path)[0].complete

@@ -309,6 +309,57 @@ def split_hunks(diff: str, lines: set[int]) -> tuple[str, str]:
     return render(first, []), render(then, first)
 
 
+def split_lines(diff: str, lines: set[int]) -> tuple[str, str] | None:
+    """split_hunks for a diff with a hunk that changes both one of `lines`
+    and another line (sis_main.c: the #ifdef twin's -ENOIOCTLCMD and the
+    #else twin's -EINVAL, two lines apart): `first` changes the other lines
+    only, `then` the `lines` after it.  Only when every change of the diff
+    replaces one line by one line; None otherwise, or when no hunk mixes."""
+    head, hunks = _parse_hunks(diff)
+    first: list[_Hunk] = []
+    then: list[_Hunk] = []
+    mixed = False
+    for h in hunks:
+        f_body: list[str] = []
+        t_body: list[str] = []
+        n, i, kinds = h.old_start, 0, set()
+        while i < len(h.body):
+            line = h.body[i]
+            if line.startswith("-"):
+                if not (i + 1 < len(h.body) and h.body[i + 1].startswith("+")) or (
+                        i + 2 < len(h.body) and h.body[i + 2].startswith("+")):
+                    return None
+                new = h.body[i + 1]
+                if n in lines:
+                    kinds.add("then")
+                    f_body.append(" " + line[1:])
+                    t_body += [line, new]
+                else:
+                    kinds.add("first")
+                    f_body += [line, new]
+                    t_body.append(" " + new[1:])
+                n, i = n + 1, i + 2
+                continue
+            if line.startswith("+"):
+                return None
+            f_body.append(line)
+            t_body.append(line)
+            n += line.startswith(" ")
+            i += 1
+        mixed = mixed or len(kinds) == 2
+        if "first" in kinds:
+            first.append(_Hunk(h.old_start, h.old_len, h.new_len, h.tail, f_body))
+        if "then" in kinds:
+            then.append(_Hunk(h.old_start, h.old_len, h.new_len, h.tail, t_body))
+    if not mixed:
+        return None
+
+    def render(chosen: list[_Hunk]) -> str:
+        return "".join(head + [x for h in chosen for x in [h.header(h.old_start, h.old_start), *h.body]]) \
+            if chosen else ""
+    return render(first), render(then)
+
+
 def _split_change(change: FileChange) -> tuple[FileChange | None, FileChange | None]:
     """(behavioural part, cleanup part) of one file's change."""
     keep = tuple(s for s in change.sites if not is_cleanup(s))
@@ -317,7 +368,8 @@ def _split_change(change: FileChange) -> tuple[FileChange | None, FileChange | N
         return change, None
     if not keep:
         return None, change
-    first, then = split_hunks(change.diff, {s.line for s in tidy})
+    by_line = split_lines(change.diff, {s.line for s in tidy})
+    first, then = by_line or split_hunks(change.diff, {s.line for s in tidy})
     return (FileChange(change.path, first, keep) if first else None,
             FileChange(change.path, then, tidy) if then else None)
 

@@ -261,3 +261,20 @@ def test_a_file_with_both_kinds_is_split_by_hunk(tmp_path: Path) -> None:
     (ser,) = plan([mixed], None)
     assert [(p.cleanup, [s.line for s in p.sites]) for p in ser.patches] == [(False, [5]), (True, [20])]
     assert ser.patches[0].files[0].diff == first and ser.patches[1].files[0].diff == then
+
+
+def test_a_hunk_holding_a_cleanup_and_a_change_splits_by_line() -> None:
+    """sis_main.c: the #ifdef twin -ENOIOCTLCMD (cleanup) and the #else twin
+    -EINVAL (behaviour) two lines apart, in one hunk."""
+    diff = ("--- a/s.c\n+++ b/s.c\n@@ -9,7 +9,7 @@ static int s_ioctl(\n"
+            " \tdefault:\n #ifdef NEW_COMPAT\n-\t\treturn -ENOIOCTLCMD;\n+\t\treturn -ENOTTY;\n"
+            " #else\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n #endif\n \t}\n")
+    got = split.split_lines(diff, {11})
+    assert got is not None
+    first, then = got
+    assert "-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n" in first
+    assert " \t\treturn -ENOIOCTLCMD;\n" in first
+    assert "-\t\treturn -ENOIOCTLCMD;\n+\t\treturn -ENOTTY;\n" in then
+    assert " \t\treturn -ENOTTY;\n #endif" in then
+    # hunks that do not mix: split_hunks decides, as before
+    assert split.split_lines(diff, {99}) is None
