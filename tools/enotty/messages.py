@@ -363,7 +363,11 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
     (r"PP_CLAIMED", "until the port is claimed with PPCLAIM"),
     (r"HFI1_IOCTL_ASSIGN_CTXT", "until a context is assigned with HFI1_IOCTL_ASSIGN_CTXT"),
-    (r"^!?(?:unlikely\()?(\w+)\(", r"when the \1() check fails"),
+    (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",
+     r"unless the caller is the automount daemon or has \1"),
+    # one call and nothing else: a condition joined with && or || is more
+    # than "the check" of its first function
+    (r"^!?(?:unlikely\()?(\w+)\([^&|]*\)$", r"when the \1() check fails"),
 )
 
 
@@ -517,8 +521,9 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
             name, _, when = c.rstrip("]").partition("[")
             by_config.setdefault(when, []).append(name)
     for when, names in sorted(by_config.items()):
+        name, _, state = when.partition(" ")
         cond = "in some configurations" if when == "config" else (
-            f"with {when}" if "=" in when else f"when {when}")
+            f"with {when}" if "=" in when else f"when {name} is {'not ' if state == 'undefined' else ''}defined")
         verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
         out.append(f"{cond[0].upper() + cond[1:]}, {_some(names, 2)} "
                    f"{verbs[0]} no case in {function}() and {verbs[1]} ENOTTY too.")

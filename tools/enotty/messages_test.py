@@ -293,7 +293,7 @@ def test_cases_an_if_leaves_out_are_named_with_their_configuration() -> None:
             "gpio_ioctl() handles, has no case there and gets ENOTTY too.") in body
     assert ("With CONFIG_GPIO_CDEV_V1=n, GPIO_GET_LINEEVENT_IOCTL and GPIO_GET_LINEHANDLE_IOCTL have "
             "no case in gpio_ioctl() and get ENOTTY too.") in body
-    assert "When __sparc__ undefined, FBIOGTYPE has no case in gpio_ioctl()" in body
+    assert "When __sparc__ is not defined, FBIOGTYPE has no case in gpio_ioctl()" in body
     assert "[" not in body
 
 
@@ -490,3 +490,15 @@ def test_probe_targets_are_said_in_a_maintainers_words() -> None:
     rows = [{"target": "tun:attached", "source": "drivers/net/tun.c", "function": "f",
              "command": "foreign:X", "abi": "native", "before": "EINVAL", "after": "ENOTTY", "patch": "p"}]
     assert "on a /dev/net/tun fd after TUNSETIFF now fails with ENOTTY" in messages.tested_line(rows, "p")
+
+
+def test_a_joined_condition_is_not_called_the_check_of_its_first_function() -> None:
+    autofs = _site("fs/autofs/root.c", 1, "autofs_root_ioctl_unlocked", "file_operations.unlocked_ioctl",
+                   reach="partly", guard="line 867: !autofs_oz_mode(sbi) && !capable(CAP_SYS_ADMIN) -> -EPERM "
+                                         "(state check)")
+    body = _flat(_sentences([autofs]))
+    assert ("A command still fails with -EPERM first unless the caller is the automount daemon or has "
+            "CAP_SYS_ADMIN.") in body
+    other = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", reach="partly",
+                  guard="line 9: !ready(x) && !capable(CAP_SYS_ADMIN) -> -EPERM (state check)")
+    assert "ready() check" not in _flat(_sentences([other]))
