@@ -412,7 +412,15 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat)
         only = sorted({REACHED_ONLY[s.interface] for s in visible if s.interface in REACHED_ONLY})
         on = f" {' or '.join(only)}" if only else ""
-        out.append(f"{who} now get ENOTTY instead of {before} for an unknown command{on}.")
+        if all(s.effects and s.effects.branches.startswith("only with ")
+               and "COMPAT" in s.effects.branches.split("(")[0] for s in visible):
+            # sis: the changed line is the #else of SIS_NEW_CONFIG_COMPAT, so
+            # the ABIs found for the usual (compat) configuration say nothing of it
+            out += [f"The changed line of {f}() is built {b}." for f, b in
+                    sorted({(s.function, s.effects.branches) for s in visible if s.effects})]
+            out.append(f"There, callers now get ENOTTY instead of {before} for an unknown command{on}.")
+        else:
+            out.append(f"{who} now get ENOTTY instead of {before} for an unknown command{on}.")
     elif not without_op:
         out.append("User space sees no change.")
     for s in without_op:
@@ -452,7 +460,9 @@ def effects_sentences(sites: list[Site]) -> list[str]:
                 if said and said not in checked.setdefault(s.function, []):
                     checked[s.function].append(said)
         if e.branches.startswith("only with "):
-            out.append(f"The changed line of {s.function}() is built {e.branches}.")
+            said = f"The changed line of {s.function}() is built {e.branches}."
+            if said not in out:
+                out.append(said)
         elif e.branches not in ("all", "unknown"):
             out.append(f"In {s.function}() the {without_line_numbers(e.branches)}; this patch does "
                        "not change it.")

@@ -502,3 +502,12 @@ def test_a_joined_condition_is_not_called_the_check_of_its_first_function() -> N
     other = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", reach="partly",
                   guard="line 9: !ready(x) && !capable(CAP_SYS_ADMIN) -> -EPERM (state check)")
     assert "ready() check" not in _flat(_sentences([other]))
+
+
+def test_a_line_built_in_one_configuration_makes_no_abi_claim() -> None:
+    sis = _site("drivers/video/fbdev/sis/sis_main.c", 1834, "sisfb_ioctl", "fb_ops.fb_ioctl",
+                branches="only with SIS_NEW_CONFIG_COMPAT undefined")
+    body = _flat(_sentences([sis]))
+    assert body.startswith("The changed line of sisfb_ioctl() is built only with SIS_NEW_CONFIG_COMPAT "
+                           "undefined. There, callers now get ENOTTY instead of EINVAL")
+    assert "32-bit" not in body and body.count("is built only with") == 1
