@@ -127,6 +127,9 @@ DISPATCH: dict[str, str] = {
 REACHED_ONLY = {
     "snd_seq_oss_callback.ioctl":
         "on a sequencer file opened for writing whose synth device 0 is this driver's",
+    # usbdev_do_ioctl() answers other unknown commands with ENOTTY itself
+    "usb_driver.unlocked_ioctl":
+        "code of USBDEVFS_IOCTL (USBDEVFS_IOCTL32 reaches the same proc_ioctl())",
 }
 
 
@@ -261,7 +264,7 @@ TARGET_WORDS: tuple[tuple[str, str], ...] = (
     (r"^debugfs:(\S+)$", r"/sys/kernel/debug/\1"),
     (r"^securityfs:(\S+)$", r"/sys/kernel/security/\1"),
     (r"^iio-buffer:(\S+)$", r"the buffer fd of \1"),
-    (r"^usb-hub:(\S+)$", r"\1 (a hub)"),
+    (r"^usb-hub:(\S+)$", r"the hub \1 through USBDEVFS_IOCTL"),
     (r"^gpio-line(event|handle|request):(\S+)$", r"a line\1 fd of \2"),
     (r"^tun:attached$", "a /dev/net/tun fd after TUNSETIFF"),
     (r"^seccomp:listener$", "a seccomp listener fd"),
