@@ -776,11 +776,20 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
         # rest of gpio.h: a message names the first few
         return (-max(len(os.path.commonprefix([name, lab])) for lab in labels), name)
 
-    missing = sorted({name for fam in families for name in uapi.families[fam]
-                      if name not in mentioned and name not in taken
-                      and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
+    names = sorted({name for fam in families for name in uapi.families[fam]
+                    if name not in mentioned and name not in taken
+                    and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
+    # a command of arch/sparc/include/uapi exists on sparc only (atyfb's
+    # Sun ioctls beside the <linux/fb.h> ones)
+    arch = {name: uapi.commands[name][0].split("/")[1] for name in names
+            if uapi.commands[name][0].startswith("arch/")}
+    missing = [n if n not in arch or cf.path.startswith(f"arch/{arch[n]}/") else f"{n}[on {arch[n]}]"
+               for n in names]
+    # an #ifdef CONFIG_COMPAT case of a 32-bit layout (AUTOFS_IOC_SETTIMEOUT32)
+    # is the native command itself on a 32-bit kernel: nothing to say of it
     missing += sorted(f"{name}[{when}]" for name, when in conditional.items()
-                      if name in uapi.commands and name not in taken)
+                      if name in uapi.commands and name not in taken
+                      and not ("COMPAT" in when and re.search(r"32$", name)))
     return ",".join(missing) if missing else "-"
 
 

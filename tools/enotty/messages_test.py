@@ -511,3 +511,23 @@ def test_a_line_built_in_one_configuration_makes_no_abi_claim() -> None:
     assert body.startswith("The changed line of sisfb_ioctl() is built only with SIS_NEW_CONFIG_COMPAT "
                            "undefined. There, callers now get ENOTTY instead of EINVAL")
     assert "32-bit" not in body and body.count("is built only with") == 1
+
+
+def test_a_range_check_measured_answering_enotty_narrows_the_claim() -> None:
+    rows = [{"target": "dir:/autofs", "source": "fs/autofs/root.c", "function": "f", "command": c,
+             "abi": abi, "before": b, "after": "ENOTTY", "patch": "p"}
+            for c, b in (("foreign:X", "ENOTTY"), ("own:Y", "EINVAL")) for abi in ("native", "compat")]
+    assert messages.only_own_type_changed(rows)
+    assert not messages.only_own_type_changed([dict(r, before="EINVAL") for r in rows])
+    s = _site("fs/autofs/root.c", 1, "autofs_root_ioctl", "file_operations.unlocked_ioctl")
+    body = _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>", own_type_only=True))
+    assert "autofs_root_ioctl() answers an unknown ioctl command of its own type with -EINVAL." in body
+    assert "now get ENOTTY instead of EINVAL for such a command." in body
+
+
+def test_a_command_of_an_arch_header_is_said_for_that_arch() -> None:
+    s = _site("drivers/video/fbdev/aty/atyfb_base.c", 1, "atyfb_ioctl", "fb_ops.fb_ioctl",
+              uncased="FBIOGET_VBLANK,FBIO_WID_ALLOC[on sparc],FBIO_WID_FREE[on sparc]")
+    body = _flat(_sentences([s]))
+    assert "On sparc, FBIO_WID_ALLOC and FBIO_WID_FREE have no case in atyfb_ioctl() and get ENOTTY too." in body
+    assert "FBIOGET_VBLANK, defined in the same uapi header" in body

@@ -393,7 +393,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                             used = sorted({s.rule for s in v.patch.plan.sites})
                             v.patch.message = messages.commit_message(
                                 v.patch.subject, v.patch.plan.sites, ifaces, used, signoff, tested=line,
-                                docs=[d.path for d in v.patch.plan.docs])
+                                docs=[d.path for d in v.patch.plan.docs],
+                                own_type_only=messages.only_own_type_changed(mine))
                 run.to = _union([v.patch.to for v in accepted])
                 run.cc = _union([v.patch.cc for v in accepted], run.to)
                 subj = messages.subject(titles[run.plan.name], [s for v in accepted for s in v.patch.plan.sites])
