@@ -100,6 +100,13 @@ setup_joystick() {
 	return 1
 }
 
+setup_rpcpipefs() {
+	# The sunrpc pipe filesystem; its gssd/clntXX/gssd pipe is there
+	# without any RPC client.
+	mkdir -p /var/lib/nfs/rpc_pipefs &&
+	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs
+}
+
 setup_securityfs() {
 	mount -t securityfs securityfs /sys/kernel/security
 }
