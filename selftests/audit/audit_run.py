@@ -58,6 +58,10 @@ GUEST_TOOLS = {"macvtap": [Path("/bin/ip")]}
 DEFAULT_TIMEOUT = 600
 DEFAULT_PROBE_TIMEOUT = 240
 SCRATCH = "@SCRATCH/"
+# @ACPI/NAME: selftests/audit/acpi/NAME.asl compiled by iasl (an SSDT for
+# -acpitable, a device the firmware of a real machine would describe).
+ACPI = "@ACPI/"
+ACPI_DIR = HERE / "acpi"
 FLOPPY_BYTES = 1474560
 SCRATCH_BYTES = 4 << 20     # a power of two, as QEMU's sd-card wants
 MUTANTS = {name: HERE / f"mutant-{name}.patch" for name in ("einval", "untouched", "epoll")}
@@ -222,6 +226,36 @@ def scratch_images(qemu: list[str], folder: Path) -> list[str]:
     return out
 
 
+def acpi_tables(qemu: list[str], folder: Path, sources: Path = ACPI_DIR) -> list[str]:
+    """Compile the tables @ACPI/NAME names; the argv with the .aml paths.
+    The file name carries the table's hash: a boot is kept by its argv, and
+    an edited table must not reuse the boot of the old one."""
+    out = []
+    for arg in qemu:
+        while ACPI in arg:
+            start = arg.index(ACPI)
+            end = start + len(ACPI)
+            while end < len(arg) and arg[end] not in ",; ":
+                end += 1
+            name = arg[start + len(ACPI):end]
+            asl = sources / f"{name}.asl"
+            if not asl.is_file():
+                raise AuditError(f"{ACPI}{name}: no {asl}")
+            with tempfile.TemporaryDirectory() as tmp:
+                res = subprocess.run(["iasl", "-p", f"{tmp}/{name}", str(asl)],
+                                     capture_output=True, text=True, check=False)
+                aml = Path(tmp) / f"{name}.aml"
+                if res.returncode != 0 or not aml.is_file():
+                    last = (res.stdout + res.stderr).strip().splitlines()[-1:] or ["no output"]
+                    raise AuditError(f"iasl {asl.name}: exit {res.returncode}: {last[0]}")
+                data = aml.read_bytes()
+            path = folder / f"{name}-{hashlib.sha256(data).hexdigest()[:16]}.aml"
+            path.write_bytes(data)
+            arg = arg[:start] + str(path) + arg[end:]
+        out.append(arg)
+    return out
+
+
 def qemu_argv(bzimage: Path, initramfs: Path, console: Path, extra: list[str],
               cmdline: list[str]) -> list[str]:
     argv = ["qemu-system-x86_64", "-M", "pc", "-m", "1G", "-smp", "1", "-accel", "tcg",
@@ -377,7 +411,7 @@ def _run(args, started, source, version, root, out, everything, selected, rows, 
     qemu, cmdline, setups = guest_options(rows, [s for s in audited_rows if s not in dropped])
     run_dir = cache / "run"
     run_dir.mkdir(parents=True, exist_ok=True)
-    qemu = scratch_images(qemu, run_dir)
+    qemu = acpi_tables(scratch_images(qemu, run_dir), run_dir)
     named = audit_table.explicit_targets(rows, [s for s in audited_rows if s not in dropped])
     initramfs = build_initramfs(probes, setups, named, args.probe_timeout,
                                 run_dir / "initramfs.cpio", programs,

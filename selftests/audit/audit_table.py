@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import fnmatch
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -58,6 +59,17 @@ def _words(cell: str) -> tuple[str, ...]:
     return () if cell.strip() in ("", "-") else tuple(cell.split())
 
 
+def _argv(cell: str) -> tuple[str, ...]:
+    """The qemu column: words as a shell splits them, so that one argument
+    can hold a space in quotes (an SMBIOS manufacturer)."""
+    if cell.strip() in ("", "-"):
+        return ()
+    try:
+        return tuple(shlex.split(cell))
+    except ValueError as err:
+        raise ValueError(f"qemu: {err}") from None
+
+
 def parse_pattern(text: str) -> TargetPattern:
     named = text.startswith("!")
     rest, plus, setup = text.lstrip("!").partition("+")
@@ -104,8 +116,12 @@ def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
         if how == "audit" and not patterns:
             raise TableError(f"{where}: {source} is audited but names no target")
         symbols = tuple(s.removeprefix("CONFIG_") for s in _words(config))
+        try:
+            qemu_args = _argv(qemu)
+        except ValueError as err:
+            raise TableError(f"{where}: {err}") from None
         rows[source] = Row(source=source, audit=how == "audit", config=symbols,
-                           qemu=_words(qemu), cmdline=_words(cmdline),
+                           qemu=qemu_args, cmdline=_words(cmdline),
                            setup=tuple(s for s in setup.split(",") if s.strip() not in ("", "-")),
                            targets=patterns, reason=reason.strip())
     return rows

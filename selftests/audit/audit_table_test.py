@@ -36,6 +36,21 @@ def test_parse_audit_and_skip_rows():
     assert not rows["arch/sparc/kernel/apc.c"].audit
 
 
+def test_qemu_column_is_split_like_a_shell():
+    text = HEADER + row("drivers/platform/x86/sony-laptop.c", "audit", "-",
+                        "-smbios 'type=1,manufacturer=Sony Corporation' -acpitable file=@ACPI/x",
+                        "-", "-", "/dev/sonypi", "an SMBIOS vendor with a space")
+    rows = audit_table.parse_table(text)
+    assert rows["drivers/platform/x86/sony-laptop.c"].qemu == (
+        "-smbios", "type=1,manufacturer=Sony Corporation", "-acpitable", "file=@ACPI/x")
+
+
+def test_qemu_column_unbalanced_quote():
+    text = HEADER + row("a.c", "audit", "-", "-smbios 'type=1", "-", "-", "/dev/x", "r")
+    with pytest.raises(audit_table.TableError, match="qemu: No closing quotation"):
+        audit_table.parse_table(text)
+
+
 @pytest.mark.parametrize("line,message", [
     (row("a.c", "audit", "-", "-", "-", "-", "/dev/x"), "7 columns"),
     (row("a.c", "maybe", "-", "-", "-", "-", "/dev/x", "r"), "how is 'maybe'"),

@@ -100,6 +100,24 @@ setup_joystick() {
 	return 1
 }
 
+setup_rpcpipefs() {
+	# The sunrpc pipe filesystem; its gssd/clntXX/gssd pipe is there
+	# without any RPC client.
+	mkdir -p /var/lib/nfs/rpc_pipefs &&
+	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs
+}
+
+setup_cachefiles() {
+	# The cache of the probe's on-demand cachefiles daemon: cachefiles
+	# wants user xattrs and sync_fs of its filesystem, which tmpfs lacks;
+	# an ext2 image on a loop device has both (busybox's mke2fs does not
+	# make user_xattr a default mount option).
+	dd if=/dev/zero of=/tmp/fscache.img bs=1024 count=8192 2>/dev/null &&
+	mke2fs -F -b 4096 /tmp/fscache.img >/dev/null &&
+	mkdir -p /var/cache/fscache &&
+	mount -t ext2 -o loop,user_xattr /tmp/fscache.img /var/cache/fscache
+}
+
 setup_securityfs() {
 	mount -t securityfs securityfs /sys/kernel/security
 }

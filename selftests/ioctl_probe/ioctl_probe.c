@@ -19,7 +19,8 @@
  *                            reported as absent), and fds that devices
  *                            hand out: media requests, IIO buffers, GPIO
  *                            lines of gpio-sim chips; USB hubs get their
- *                            commands through USBDEVFS_IOCTL
+ *                            commands through USBDEVFS_IOCTL; the anonymous
+ *                            fd cachefiles hands its on-demand daemon
  *   files                    /proc/self/maps and pagemap, debugfs and
  *                            securityfs hooks, and any path named on the
  *                            command line
@@ -69,6 +70,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +82,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -88,6 +91,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/auto_fs.h>
+#include <linux/cachefiles.h>
 #include <linux/android/binder.h>
 #include <linux/cec.h>
 #include <linux/fb.h>
@@ -110,6 +114,7 @@
 #include <linux/random.h>
 #include <linux/rtc.h>
 #include <linux/seccomp.h>
+#include <linux/sonypi.h>
 #include <linux/filter.h>
 #include <linux/tty.h>
 #include <linux/uinput.h>
@@ -271,6 +276,12 @@ static const struct rule rules[] = {
 	{ "/dev/hmm_dmirror*", NULL, OWN(HMM_UNUSED, _IOWR('H', 0x7f, struct blob)), NO_SMOKE },
 	{ "/dev/snd/hwC*", NULL, OWN(HWDEP_UNUSED, _IOWR('H', 0x7f, struct blob)),
 	  SMOKE(SNDRV_HWDEP_IOCTL_PVERSION) },
+	/*
+	 * binderfs's binder-control knows BINDER_CTL_ADD ('b' 1) alone: no
+	 * read-only command to check it by (BINDER_VERSION is unknown there).
+	 */
+	{ "*/binder-control", NULL, OWN(BINDER_CTL_UNUSED, _IOWR('b', 0x7f, struct blob)),
+	  NO_SMOKE },
 	{ "*binder*", NULL, OWN(BINDER_UNUSED, _IOWR('b', 0x7f, struct blob)),
 	  SMOKE(BINDER_VERSION) },
 	{ "/dev/userfaultfd", NULL, OWN(UFFD_UNUSED, _IOWR(0xAA, 0x20, struct blob)), NO_SMOKE },
@@ -284,6 +295,9 @@ static const struct rule rules[] = {
 	  SMOKE(HIDIOCGRDESCSIZE) },
 	{ "/dev/uinput", NULL, OWN(UINPUT_UNUSED, _IOWR('U', 0x7f, struct blob)),
 	  SMOKE(UI_GET_VERSION) },
+	/* SONYPI_IOCGBLUE reads the driver's own copy of the Bluetooth state */
+	{ "/dev/sonypi", NULL, OWN(SONYPI_UNUSED, _IOWR('v', 0x7f, struct blob)),
+	  SMOKE(SONYPI_IOCGBLUE) },
 	{ "/dev/rio_cm", NULL, OWN(RIO_CM_UNUSED, _IOWR('c', 0x7f, struct blob)), NO_SMOKE },
 	/*
 	 * The MegaRAID management nodes take every command of their magic
@@ -295,6 +309,13 @@ static const struct rule rules[] = {
 	  SMOKE(OSS_GETVERSION) },
 	{ "seccomp:*", NULL, OWN(SECCOMP_UNUSED, _IOWR('!', 0x7f, struct blob)),
 	  SMOKE(SECCOMP_IOCTL_NOTIF_ID_VALID) },
+	/*
+	 * The anonymous fd of a cachefiles object in on-demand mode; making one
+	 * binds a cache and starts an erofs mount: only when named.  Its one
+	 * command, READ_COMPLETE, completes a read request: no smoke command.
+	 */
+	{ "cachefiles:*", NULL, OWN(CACHEFILES_UNUSED, _IOWR(0x98, 0x7f, struct blob)), NO_SMOKE,
+	  NULL, R_EXPLICIT },
 	{ "kvm:vcpu", NULL, OWN(KVM_UNUSED, _IOWR(KVMIO, 0xff, struct blob)),
 	  SMOKE(KVM_GET_MP_STATE) },
 	{ "/dev/media*", NULL, OWN(MEDIA_UNUSED, _IOWR('|', 0x70, struct blob)),
@@ -320,6 +341,8 @@ static const struct rule rules[] = {
 	 */
 	{ "pty-ldisc:serport", NULL, OWN(SERPORT_UNUSED, _IOWR('q', 0x7f, struct blob)),
 	  SMOKE(TIOCGETD) },
+	/* an rpc_pipefs pipe (rpc_pipe_ioctl() knows FIONREAD alone) */
+	{ "*/rpc_pipefs/*", NULL, OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(FIONREAD) },
 	{ "pipe:*", NULL, OWN(WATCH_QUEUE_UNUSED, _IOWR('W', 0x6f, struct blob)), SMOKE(FIONREAD) },
 	{ "epoll:*", NULL, OWN(EPOLL_UNUSED, _IOWR(0x8A, 0x3f, struct blob)), SMOKE(EPIOCGPARAMS) },
 	{ "userfaultfd:*", NULL, OWN(UFFD_UNUSED, _IOWR(0xAA, 0x20, struct blob)), NO_SMOKE },
@@ -390,7 +413,7 @@ enum how {
 	H_NODE, H_FILE, H_DIR, H_SOCKET, H_PIPE, H_EPOLL, H_EVENTFD, H_UFFD,
 	H_PIDFD, H_PTY_MASTER, H_PTY_SLAVE, H_PTY_LDISC, H_MEDIA_REQUEST, H_TUN,
 	H_GPIO_HANDLE, H_GPIO_EVENT, H_GPIO_REQUEST, H_IIO_BUFFER, H_USB_HUB, H_SECCOMP,
-	H_KVM_VCPU,
+	H_KVM_VCPU, H_CACHEFILES,
 };
 
 struct target {
@@ -434,6 +457,7 @@ static const struct {
 	{ "socket:bluetooth/rfcomm", H_SOCKET, AF_BLUETOOTH, SOCK_STREAM, BTPROTO_RFCOMM },
 	{ "seccomp:listener", H_SECCOMP },
 	{ "kvm:vcpu", H_KVM_VCPU },
+	{ "cachefiles:ondemand", H_CACHEFILES },
 	{ "socket:mctp", H_SOCKET, AF_MCTP, SOCK_DGRAM, 0 },
 };
 
@@ -862,6 +886,70 @@ static int open_pty(int *master)
 }
 
 /*
+ * cachefiles in on-demand mode, as erofs-over-fscache's daemon runs it: bind
+ * a cache in CACHEFILES_DIR (on a filesystem with xattrs and sync_fs: the
+ * guest's setup mounts an ext2 image there), mount erofs with an fsid in a
+ * child, and read the OPEN request that the mount's cookie sends: it
+ * carries the object's anonymous fd.  The mount waits for the answer
+ * (copen) that never comes: closing the daemon's fd (*keep) when the
+ * target's child exits fails the pending requests, and with them the mount.
+ */
+#define CACHEFILES_DIR "/var/cache/fscache"
+
+static int open_cachefiles_object(int *absent, int *keep)
+{
+	static const char * const cmds[] = {
+		"dir " CACHEFILES_DIR, "tag ioctl_probe", "bind ondemand",
+	};
+	char mnt[] = "/tmp/ioctl_probe_erofs.XXXXXX";
+	static char buf[CACHEFILES_MSG_MAX_SIZE];
+	struct cachefiles_msg *msg = (struct cachefiles_msg *)buf;
+	struct pollfd pfd;
+	size_t i;
+	ssize_t len;
+	pid_t pid;
+	int cfd;
+
+	cfd = open("/dev/cachefiles", O_RDWR | O_CLOEXEC);
+	*absent = cfd < 0 && errno == ENOENT;
+	if (cfd < 0)
+		return -1;
+	*keep = cfd;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (write(cfd, cmds[i], strlen(cmds[i])) < 0)
+			return -1;
+	if (!mkdtemp(mnt))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* the daemon's fd must close with the target's child, not here */
+		close(cfd);
+		mount("none", mnt, "erofs", 0, "fsid=ioctl_probe");
+		_exit(0);
+	}
+	pfd.fd = cfd;
+	pfd.events = POLLIN;
+	for (;;) {
+		/* within the open's alarm (timeout_s, 5 s by default) */
+		int ready = poll(&pfd, 1, 4000);
+
+		if (ready <= 0) {
+			if (ready == 0)
+				errno = ETIMEDOUT;
+			return -1;
+		}
+		len = read(cfd, buf, sizeof(buf));
+		if (len < 0)
+			return -1;
+		if ((size_t)len >= sizeof(*msg) + sizeof(struct cachefiles_open) &&
+		    msg->opcode == CACHEFILES_OP_OPEN)
+			return (int)((struct cachefiles_open *)msg->data)->fd;
+	}
+}
+
+/*
  * Opens a target; the fd, or -1 with errno set.  *absent: the kernel lacks
  * this kind of file (family, line discipline, syscall).  *keep: an extra fd
  * that must stay open while probing (a pty master, a media device).
@@ -1015,6 +1103,8 @@ static int open_target(const struct target *t, int *absent, int *keep)
 	}
 	case H_USB_HUB:
 		return open_node(t->path, 0);
+	case H_CACHEFILES:
+		return open_cachefiles_object(absent, keep);
 	case H_TUN: {
 		struct ifreq ifr;
 

@@ -33,8 +33,9 @@ NEEDS: dict[str, tuple[str, ...]] = {
 # addresses with Mail::Address (libmailtools-perl).
 NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
 # The audit's guest setup copies /bin/ip into the initramfs (a macvtap link);
-# its in-tree kselftests link libcap statically (epoll_busy_poll).
-NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev")
+# its in-tree kselftests link libcap statically (epoll_busy_poll); iasl
+# compiles the SSDTs of selftests/audit/acpi (qemu -acpitable).
+NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools")
 # The cross compilers of `make patches` are asked for by the run that needs
 # them (crossbuild.ensure_compilers); make check's real cross build is m68k's.
 NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"])
