@@ -489,15 +489,14 @@ def effects_sentences(sites: list[Site]) -> list[str]:
     elif said_checks:
         out.append("A command still fails with " + "; ".join(
             f"{text} in {f}()" for f, text in said_checks.items()) + ".")
-    # Named by header, not by family: the iio buffer fd's handler shares
-    # type 'i' with events.h, whose commands it never saw either.
+    # No family or header is claimed: the iio buffer fd's handler shares
+    # type 'i' with events.h, and atyfb's cases come from two headers.
     if uncased:
         names = [n for ns in uncased.values() for n in ns]
-        whose = (f"the commands {next(iter(uncased))}() handles" if len(uncased) == 1
-                 else "the commands of these handlers")
-        verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
-        out.append(f"{_some(names, 3 if len(uncased) == 1 else 2)}, defined in the same uapi "
-                   f"header as {whose}, {verbs[0]} no case there and {verbs[1]} ENOTTY too.")
+        whom = f"{next(iter(uncased))}() has" if len(uncased) == 1 else "these handlers have"
+        one = len(names) == 1
+        out.append(f"The uapi command{'' if one else 's'} {_some(names, 3 if len(uncased) == 1 else 2)}, "
+                   f"which {whom} no case for, {'gets' if one else 'get'} ENOTTY too.")
     if forwarded:
         froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
         out.append("sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "
@@ -662,10 +661,11 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
     who = " ".join(effects_sentences(sites))
     if own_type_only and paras:
         # measured: commands of other types got ENOTTY already
-        paras[0] = paras[0].replace("an ioctl command it does not know",
-                                    "an unknown ioctl command of its own type", 1).replace(
-                                    "an ioctl command they do not know",
-                                    "an unknown ioctl command of their own type", 1)
+        for they, own in (("it does", "its"), ("they do", "their")):
+            paras[0] = paras[0].replace(
+                f"an ioctl command {they} not know with -EINVAL.",
+                f"some unknown ioctl commands of {own} own type with -EINVAL; commands of "
+                "other types already get -ENOTTY.", 1)
         who = who.replace("for an unknown command.", "for such a command.", 1)
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
