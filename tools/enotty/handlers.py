@@ -9,7 +9,9 @@ series would leave with its old answer:
 - an #if twin that keeps -EINVAL where the converted branch changes
   (sis: only the branch Coccinelle parsed changes);
 - a check before the dispatch that answers every unknown command first:
-  a command normaliser whose miss stays, `if (cmd)`, or a check of the
+  a command normaliser whose miss stays, `if (cmd)`, a check of the state
+  that answers the old errno itself (hfi1 before a context is assigned,
+  ppdev before PPCLAIM), or a check of the
   argument before the command is looked at (rpmsg_ctrl's copy_from_user(),
   6.12's pidfd_ioctl(): only testing the command first, as mainline pidfs
   now does, would make the answer complete);
@@ -276,8 +278,12 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 if twin and twin not in left:
                     left.append(twin)
             lines = {s.line for s in group}
+            # A state check that answers the handler's own old errno first
+            # (hfi1 before HFI1_IOCTL_ASSIGN_CTXT, ppdev before PPCLAIM) leaves
+            # an unknown command on a fresh fd with EINVAL: the pidfs shape.
             first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
-                            if kind in _FIRST_ANSWERS and line not in lines})
+                            if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_))
+                            and line not in lines})
             if first:
                 kinds = sorted({k for k, _e in first})
                 left.append("a check before the command is looked at (" + ", ".join(kinds) + ") answers "
@@ -339,3 +345,28 @@ def write_tsv(handlers: Iterable[Handler], series_of: dict[Site, str], fh: TextI
 
 def read_tsv(fh: TextIO) -> list[dict[str, str]]:
     return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
+    """Sentences for the handlers left out whole beside a patch's: the same
+    interface in the same folder (tape_34xx_ioctl() beside tape_3590_ioctl(),
+    both the tape discipline's ioctl_fn), so that the message says which
+    devices keep their answer and why."""
+    mine = list(patch_sites)
+    model = list(model)
+    # a small family of alternatives (two tape disciplines), not the many
+    # unrelated drivers of one folder that share file_operations
+    count: dict[str, int] = {}
+    for h in model:
+        for i in {s.interface for s in h.sites}:
+            count[i] = count.get(i, 0) + 1
+    interfaces = {(s.interface, s.file.rpartition("/")[0]) for s in mine if count.get(s.interface, 0) <= 3}
+    names = {handler_of(s) for s in mine}
+    out = []
+    for h in model:
+        if h.complete or h.name in names or not h.sites:
+            continue
+        s = h.sites[0]
+        if (s.interface, h.file.rpartition("/")[0]) in interfaces and h.left:
+            out.append(f"{h.name}() keeps -{s.from_}: {h.left[0]}.")
+    return sorted(set(out))

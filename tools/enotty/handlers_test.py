@@ -315,3 +315,19 @@ def test_the_else_twin_of_a_leaf_converts_whole(tmp_path: Path) -> None:
     assert found[0].effects is not None
     assert found[0].effects.branches.startswith("only with NEW_COMPAT undefined (the other branch")
     assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_left_out_sibling_of_a_small_family_is_named(tmp_path: Path) -> None:
+    # tape_34xx_ioctl() beside tape_3590_ioctl(): the other discipline keeps EINVAL
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    a = dataclasses.replace(found[0], file="d/a.c", interface="tape_discipline.ioctl_fn")
+    b = dataclasses.replace(a, file="d/b.c", function="b_ioctl")
+    kept = handlers.Handler("d/b.c", "b_ioctl", (b,), ("X reaches it and a tool reads its EINVAL",))
+    done = handlers.Handler("d/a.c", "a_ioctl", (a,), ())
+    assert handlers.kept_siblings([a], [done, kept]) == [
+        "b_ioctl() keeps -EINVAL: X reaches it and a tool reads its EINVAL."]
+    # many drivers share file_operations: no sentence for the others
+    many = [dataclasses.replace(kept, name=f"h{i}", sites=(dataclasses.replace(
+        b, interface="file_operations.unlocked_ioctl"),)) for i in range(4)]
+    f = dataclasses.replace(a, interface="file_operations.unlocked_ioctl")
+    assert handlers.kept_siblings([f], many) == []

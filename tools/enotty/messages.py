@@ -491,12 +491,20 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             f"{text} in {f}()" for f, text in said_checks.items()) + ".")
     # No family or header is claimed: the iio buffer fd's handler shares
     # type 'i' with events.h, and atyfb's cases come from two headers.
+    whom_many = ""
+    if len(uncased) > 1:
+        # cxl: each handler's list holds the other's commands; only a
+        # command none of them has a case for changes for every fd
+        common = set.intersection(*(set(ns) for ns in uncased.values()))
+        uncased = {"": [n for n in next(iter(uncased.values())) if n in common]} if common else {}
+        whom_many = "none of these handlers has a case for"
     if uncased:
         names = [n for ns in uncased.values() for n in ns]
-        whom = f"{next(iter(uncased))}() has" if len(uncased) == 1 else "these handlers have"
+        whom = f"{next(iter(uncased))}() has" if "" not in uncased else "these handlers have"
         one = len(names) == 1
-        out.append(f"The uapi command{'' if one else 's'} {_some(names, 3 if len(uncased) == 1 else 2)}, "
-                   f"which {whom} no case for, {'gets' if one else 'get'} ENOTTY too.")
+        which = f"which {whom} no case for" if "" not in uncased else f"which {whom_many}"
+        out.append(f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
+                   f"{which}, {'gets' if one else 'get'} ENOTTY too.")
     if forwarded:
         froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
         out.append("sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "
@@ -646,7 +654,8 @@ def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
 
 def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
                    rules: list[str], signoff: str, tested: str = "",
-                   docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False) -> str:
+                   docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
+                   kept: list[str] | tuple[str, ...] = ()) -> str:
     """Subject, body wrapped at 75 columns and Signed-off-by.
 
     The body says what the handlers answered and why that changes, who
@@ -669,6 +678,9 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
         who = who.replace("for an unknown command.", "for such a command.", 1)
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
+    if kept:
+        # handlers.kept_siblings(): the drives or devices that keep their answer
+        who += " " + " ".join(kept)
     if who.strip():
         paras.append(who.strip())
     if tested:

@@ -324,7 +324,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                     subj = messages.subject(prefix, pp.sites)
                     used = sorted({s.rule for s in pp.sites})
                     msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff,
-                                                  docs=[d.path for d in pp.docs])
+                                                  docs=[d.path for d in pp.docs],
+                                                  kept=handlers.kept_siblings(pp.sites, prep.model))
                 patches.append(series.Patch(pp, subj, msg))
             # A first write, without recipients: the files checkpatch and
             # get_maintainer.pl read, and the patched files for the build.
@@ -394,7 +395,8 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
                             v.patch.message = messages.commit_message(
                                 v.patch.subject, v.patch.plan.sites, ifaces, used, signoff, tested=line,
                                 docs=[d.path for d in v.patch.plan.docs],
-                                own_type_only=messages.only_own_type_changed(mine))
+                                own_type_only=messages.only_own_type_changed(mine),
+                                kept=handlers.kept_siblings(v.patch.plan.sites, prep.model))
                 run.to = _union([v.patch.to for v in accepted])
                 run.cc = _union([v.patch.cc for v in accepted], run.to)
                 subj = messages.subject(titles[run.plan.name], [s for v in accepted for s in v.patch.plan.sites])
