@@ -207,6 +207,52 @@ def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[i
     return f"the final -{m.group(1)} of {fn_name}() would stay"
 
 
+_CALL_UNLESS = re.compile(r"\bif\s*\((?P<cond>[^;{}]*?)\)\s*(?P<var>\w+)\s*=\s*(?P<call>\w+)\s*\([^;]*\)\s*;"
+                         r"\s*else\b(?P<other>[^;]*;)")
+
+
+def _dispatch_refused(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
+    """The function keeps its -EINVAL initialiser for every command when a
+    state check refuses the dispatch: nbd_ioctl() calls __nbd_ioctl() only
+    on a device not bound through netlink (or for two named commands)."""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, line) if cf else None
+    if cf is None or fn is None:
+        return ""
+    body = cf.code[fn.body:fn.end]
+    for m in _CALL_UNLESS.finditer(body):
+        var, other = m.group("var"), m.group("other")
+        if re.search(r"\b%s\s*=" % re.escape(var), other):
+            continue
+        if re.search(r"\b%s\s*=\s*-\s*EINVAL\s*;" % re.escape(var), body[:m.start()]):
+            return (f"{fn_name}() calls {m.group('call')}() only when a check of the state passes, "
+                    "and answers -EINVAL to every other command first")
+    return ""
+
+
+_NUMBER_ONLY = re.compile(r"\b_IOC_NR\s*\(")
+
+
+def _number_only(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
+    """The handler picks its command from a table by _IOC_NR alone and no
+    function of the file looks at _IOC_TYPE: a command of another type
+    whose number is in the table is taken for the table's (dma-heap)."""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, line) if cf else None
+    if cf is None or fn is None:
+        return ""
+    body = cf.code[fn.body:fn.end]
+    cmd = effects.cmd_param(fn)
+    # cxlflash names its commands in a switch first: only the index is by number
+    compared = re.search(r"\bswitch\s*\(\s*%s\s*\)|\b%s\s*[!=]=|[!=]=\s*%s\b"
+                         % ((re.escape(cmd),) * 3), body)
+    if _NUMBER_ONLY.search(body) and re.search(r"\[\s*\w+\s*\]", body) and not compared \
+            and not re.search(r"\b_IOC_TYPE\s*\(", cf.code):
+        return (f"{fn_name}() selects the command by its number alone, so a command of another "
+                "type whose number is in its table is taken for that command")
+    return ""
+
+
 def _handed_on(tree: effects.Tree, file: str, fn_name: str, line: int, converted: set[str]) -> str:
     """A converted type guard in a function whose default hands the other
     commands of its own type to a function the series leaves
@@ -293,6 +339,11 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 why = _caller_twin(tree, root, file, fn_name)
                 if why and why not in left:
                     left.append(why)
+            for s in visible:
+                for why in (_dispatch_refused(tree, file, s.function, s.line),
+                            _number_only(tree, file, s.function, s.line)):
+                    if why and why not in left:
+                        left.append(why)
             for s in visible:
                 if s.rule == "ioctl_ioc_guard":
                     why = _handed_on(tree, file, s.function, s.line, functions)

@@ -331,3 +331,52 @@ def test_a_left_out_sibling_of_a_small_family_is_named(tmp_path: Path) -> None:
         b, interface="file_operations.unlocked_ioctl"),)) for i in range(4)]
     f = dataclasses.replace(a, interface="file_operations.unlocked_ioctl")
     assert handlers.kept_siblings([f], many) == []
+
+
+NBD = """\
+static int x_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd, unsigned long arg)
+{
+	int error = -EINVAL;
+
+	if (_IOC_TYPE(cmd) != 0xab)
+		return -EINVAL;
+	if (!test_bit(BOUND, &flags) || cmd == X_DISCONNECT)
+		error = __x_ioctl(bdev, cmd, arg);
+	else
+		dev_err(dev, "netlink controlled\\n");
+	return error;
+}
+"""
+
+HEAP = """\
+static long h_ioctl(struct file *file, unsigned int ucmd, unsigned long arg)
+{
+	int nr = _IOC_NR(ucmd);
+	unsigned int kcmd;
+
+	if (nr >= ARRAY_SIZE(h_cmds))
+		return -EINVAL;
+	kcmd = h_cmds[nr];
+	return h_do(file, kcmd, arg);
+}
+"""
+
+
+def test_a_dispatch_a_state_check_refuses_keeps_the_handler_out(tmp_path: Path) -> None:
+    # nbd_ioctl(): a netlink-bound device answers -EINVAL to every command
+    found = analysed(tmp_path, "a.c", NBD, [(line_of(NBD, "return -EINVAL"), "x_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("x_ioctl() calls __x_ioctl() only when a check of the state passes, and answers "
+                      "-EINVAL to every other command first",)
+
+
+def test_a_table_picked_by_number_alone_keeps_the_handler_out(tmp_path: Path) -> None:
+    # dma_heap_ioctl(): a command of another type numbered 0 is taken for ALLOC
+    found = analysed(tmp_path, "a.c", HEAP, [(line_of(HEAP, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("h_ioctl() selects the command by its number alone, so a command of another type "
+                      "whose number is in its table is taken for that command",)
+    # with a type check in the file, or the command compared first, it is whole
+    typed = HEAP.replace("\tint nr", "\tif (_IOC_TYPE(ucmd) != 'H')\n\t\treturn -ENOTTY;\n\tint nr")
+    found = analysed(tmp_path, "b.c", typed, [(line_of(typed, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
+    assert handlers.model(found, tmp_path)[0].complete
