@@ -422,6 +422,10 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             out += [f"The changed line of {f}() is built {b}." for f, b in
                     sorted({(s.function, s.effects.branches) for s in visible if s.effects})]
             out.append(f"There, callers now get ENOTTY instead of {before} for an unknown command{on}.")
+        elif "unknown" in paths:
+            # which ABIs reach it is not known (dvb_ca's handler is passed to
+            # dvb_usercopy()): say it of the command, not of every caller
+            out.append(f"An unknown command{on} that reaches it now gets ENOTTY instead of {before}.")
         else:
             out.append(f"{who} now get ENOTTY instead of {before} for an unknown command{on}.")
     elif not without_op:
@@ -675,7 +679,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
                 f"an ioctl command {they} not know with -EINVAL.",
                 f"some unknown ioctl commands of {own} own type with -EINVAL; commands of "
                 "other types already get -ENOTTY.", 1)
-        who = who.replace("for an unknown command.", "for such a command.", 1)
+        who = who.replace("for an unknown command.", "for such a command.", 1).replace(
+            "An unknown command that reaches it now gets", "Such a command now gets", 1)
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
     if kept:

@@ -57,7 +57,7 @@ def test_commit_message_is_wrapped_and_complete() -> None:
     # no sentence true of every patch: no tool, no rule, no "behave as before"
     assert "Coccinelle" not in body and "ioctl_default_return" not in body and "as before" not in body
     # no effects known: no claim about paths
-    assert "Callers now get ENOTTY instead of EINVAL for an unknown command." in body
+    assert "An unknown command that reaches it now gets ENOTTY instead of EINVAL." in body
     # a plain file_operations handler: the system call's part goes without saying
     gpio = [_site("drivers/gpio/gpiolib-cdev.c", n, f, "file_operations.unlocked_ioctl")
             for n, f in ((1, "gpio_ioctl"), (2, "linereq_ioctl"))]
@@ -188,7 +188,7 @@ def test_a_mixed_patch_names_only_the_visible_old_values() -> None:
     msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>"))
     assert "y_hwdep_ioctl() answers an ioctl command it does not know with -ENOSYS." in msg
     assert "and that -ENOSYS there is wrong." in msg
-    assert "now get ENOTTY instead of ENOSYS for an unknown command." in msg
+    assert "now gets ENOTTY instead of ENOSYS." in msg
     assert "In x_hwdep_ioctl() -ENOIOCTLCMD becomes -ENOTTY; user space already saw ENOTTY there." in msg
 
 
@@ -527,7 +527,7 @@ def test_a_range_check_measured_answering_enotty_narrows_the_claim() -> None:
     body = _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>", own_type_only=True))
     assert ("autofs_root_ioctl() answers some unknown ioctl commands of its own type with -EINVAL; "
             "commands of other types already get -ENOTTY.") in body
-    assert "now get ENOTTY instead of EINVAL for such a command." in body
+    assert "Such a command now gets ENOTTY instead of EINVAL." in body
 
 
 def test_a_command_of_an_arch_header_is_said_for_that_arch() -> None:
