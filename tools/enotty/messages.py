@@ -271,6 +271,7 @@ TARGET_WORDS: tuple[tuple[str, str], ...] = (
     (r"^userfaultfd:new$", "a userfaultfd"),
     (r"^media-request:(\S+)$", r"a request fd of \1"),
     (r"^kvm:vcpu$", "a KVM vCPU fd"),
+    (r"^cachefiles:ondemand$", "an on-demand request fd (anon_inode:[cachefiles])"),
     (r"^pty-ldisc:(\w+)$", r"a pty with the \1 line discipline"),
 )
 
