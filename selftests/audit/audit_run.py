@@ -208,52 +208,51 @@ def guest_options(rows: dict[str, audit_table.Row], sources: list[str]) -> tuple
     return qemu, cmdline, setups
 
 
-def scratch_images(qemu: list[str], folder: Path) -> list[str]:
-    """Create the blank images @SCRATCH/NAME names; the argv with real paths."""
+def _replace_names(qemu: list[str], token: str, path_of) -> list[str]:
+    """The argv with each TOKEN/NAME (up to a ',', ';' or ' ') replaced by
+    path_of(NAME): @SCRATCH/ images and @ACPI/ tables alike."""
     out = []
     for arg in qemu:
-        while SCRATCH in arg:
-            start = arg.index(SCRATCH)
-            end = start + len(SCRATCH)
+        while token in arg:
+            start = arg.index(token)
+            end = start + len(token)
             while end < len(arg) and arg[end] not in ",; ":
                 end += 1
-            name = arg[start + len(SCRATCH):end]
-            path = folder / name
-            with open(path, "wb") as f:
-                f.truncate(FLOPPY_BYTES if name.startswith("fd") else SCRATCH_BYTES)
-            arg = arg[:start] + str(path) + arg[end:]
+            arg = arg[:start] + str(path_of(arg[start + len(token):end])) + arg[end:]
         out.append(arg)
     return out
+
+
+def scratch_images(qemu: list[str], folder: Path) -> list[str]:
+    """Create the blank images @SCRATCH/NAME names; the argv with real paths."""
+    def blank(name: str) -> Path:
+        path = folder / name
+        with open(path, "wb") as f:
+            f.truncate(FLOPPY_BYTES if name.startswith("fd") else SCRATCH_BYTES)
+        return path
+    return _replace_names(qemu, SCRATCH, blank)
 
 
 def acpi_tables(qemu: list[str], folder: Path, sources: Path = ACPI_DIR) -> list[str]:
     """Compile the tables @ACPI/NAME names; the argv with the .aml paths.
     The file name carries the table's hash: a boot is kept by its argv, and
     an edited table must not reuse the boot of the old one."""
-    out = []
-    for arg in qemu:
-        while ACPI in arg:
-            start = arg.index(ACPI)
-            end = start + len(ACPI)
-            while end < len(arg) and arg[end] not in ",; ":
-                end += 1
-            name = arg[start + len(ACPI):end]
-            asl = sources / f"{name}.asl"
-            if not asl.is_file():
-                raise AuditError(f"{ACPI}{name}: no {asl}")
-            with tempfile.TemporaryDirectory() as tmp:
-                res = subprocess.run(["iasl", "-p", f"{tmp}/{name}", str(asl)],
-                                     capture_output=True, text=True, check=False)
-                aml = Path(tmp) / f"{name}.aml"
-                if res.returncode != 0 or not aml.is_file():
-                    last = (res.stdout + res.stderr).strip().splitlines()[-1:] or ["no output"]
-                    raise AuditError(f"iasl {asl.name}: exit {res.returncode}: {last[0]}")
-                data = aml.read_bytes()
-            path = folder / f"{name}-{hashlib.sha256(data).hexdigest()[:16]}.aml"
-            path.write_bytes(data)
-            arg = arg[:start] + str(path) + arg[end:]
-        out.append(arg)
-    return out
+    def compiled(name: str) -> Path:
+        asl = sources / f"{name}.asl"
+        if not asl.is_file():
+            raise AuditError(f"{ACPI}{name}: no {asl}")
+        with tempfile.TemporaryDirectory() as tmp:
+            res = subprocess.run(["iasl", "-p", f"{tmp}/{name}", str(asl)],
+                                 capture_output=True, text=True, check=False)
+            aml = Path(tmp) / f"{name}.aml"
+            if res.returncode != 0 or not aml.is_file():
+                last = (res.stdout + res.stderr).strip().splitlines()[-1:] or ["no output"]
+                raise AuditError(f"iasl {asl.name}: exit {res.returncode}: {last[0]}")
+            data = aml.read_bytes()
+        path = folder / f"{name}-{hashlib.sha256(data).hexdigest()[:16]}.aml"
+        path.write_bytes(data)
+        return path
+    return _replace_names(qemu, ACPI, compiled)
 
 
 def qemu_argv(bzimage: Path, initramfs: Path, console: Path, extra: list[str],
