@@ -402,8 +402,9 @@ def _guard_words(condition: str, kind: str = "") -> str:
     return ""
 
 
-def effects_sentences(sites: list[Site]) -> list[str]:
-    """Who sees the difference, from the effect columns of a patch's sites."""
+def effects_sentences(sites: list[Site], own_type_only: bool = False) -> list[str]:
+    """Who sees the difference, from the effect columns of a patch's sites;
+    own_type_only: only_own_type_changed() of the patch's audit rows."""
     out: list[str] = []
     visible = [s for s in sites if not is_leaf(s) and
                (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
@@ -416,19 +417,21 @@ def effects_sentences(sites: list[Site]) -> list[str]:
         who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat)
         only = sorted({REACHED_ONLY[s.interface] for s in visible if s.interface in REACHED_ONLY})
         on = f" {' or '.join(only)}" if only else ""
+        command = "such a command" if own_type_only else "an unknown command"
         if all(s.effects and s.effects.branches.startswith("only with ")
                and "COMPAT" in s.effects.branches.split("(")[0] for s in visible):
             # sis: the changed line is the #else of SIS_NEW_CONFIG_COMPAT, so
             # the ABIs found for the usual (compat) configuration say nothing of it
             out += [f"The changed line of {f}() is built {b}." for f, b in
                     sorted({(s.function, s.effects.branches) for s in visible if s.effects})]
-            out.append(f"There, callers now get ENOTTY instead of {before} for an unknown command{on}.")
+            out.append(f"There, callers now get ENOTTY instead of {before} for {command}{on}.")
         elif "unknown" in paths:
             # which ABIs reach it is not known (dvb_ca's handler is passed to
             # dvb_usercopy()): say it of the command, not of every caller
-            out.append(f"An unknown command{on} that reaches it now gets ENOTTY instead of {before}.")
+            out.append(f"{'Such a command' if own_type_only else f'An unknown command{on} that reaches it'}"
+                       f" now gets ENOTTY instead of {before}.")
         else:
-            out.append(f"{who} now get ENOTTY instead of {before} for an unknown command{on}.")
+            out.append(f"{who} now get ENOTTY instead of {before} for {command}{on}.")
     elif not without_op:
         out.append("User space sees no change.")
     for s in without_op:
@@ -496,18 +499,18 @@ def effects_sentences(sites: list[Site]) -> list[str]:
             f"{text} in {f}()" for f, text in said_checks.items()) + ".")
     # No family or header is claimed: the iio buffer fd's handler shares
     # type 'i' with events.h, and atyfb's cases come from two headers.
-    whom_many = ""
-    if len(uncased) > 1:
+    names: list[str] = []
+    if len(uncased) == 1:
+        (function, names), = uncased.items()
+        which = f"which {function}() has no case for"
+    elif uncased:
         # cxl: each handler's list holds the other's commands; only a
         # command none of them has a case for changes for every fd
         common = set.intersection(*(set(ns) for ns in uncased.values()))
-        uncased = {"": [n for n in next(iter(uncased.values())) if n in common]} if common else {}
-        whom_many = "none of these handlers has a case for"
-    if uncased:
-        names = [n for ns in uncased.values() for n in ns]
-        whom = f"{next(iter(uncased))}() has" if "" not in uncased else "these handlers have"
+        names = [n for n in next(iter(uncased.values())) if n in common]
+        which = "which none of these handlers has a case for"
+    if names:
         one = len(names) == 1
-        which = f"which {whom} no case for" if "" not in uncased else f"which {whom_many}"
         out.append(f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
                    f"{which}, {'gets' if one else 'get'} ENOTTY too.")
     if forwarded:
@@ -586,7 +589,8 @@ def why_sentence(froms: set[str], tos: set[str]) -> str:
             + (f", and that {wrong} there is wrong." if wrong else "."))
 
 
-def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list[str]:
+def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo],
+                own_type_only: bool = False) -> list[str]:
     """What the handlers answered, what the core does with it, and why: one paragraph."""
     visible = [s for s in sites if not is_leaf(s)]
     text: list[str] = []
@@ -618,6 +622,11 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo]) -> list
                         f"with {errno_phrase(froms)} when the driver behind "
                         f"{'it' if one else 'them'} provides no "
                         f"{_join(sorted(set(ops)))} operation.")
+        elif own_type_only:
+            # measured: commands of other types got ENOTTY already
+            text.append(f"{who} {verb} some unknown ioctl commands of "
+                        f"{'its' if len(callers) == 1 else 'their'} own type with "
+                        f"{errno_phrase(froms)}; commands of other types already get -ENOTTY.")
         else:
             text.append(f"{who} {verb} an ioctl command "
                         f"{'it does' if len(callers) == 1 else 'they do'} not know with "
@@ -671,17 +680,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
     business, not a commit message's.  docs are the documentation files the
     patch changes too (enotty.doc_updates).
     """
-    paras = explanation(sites, interfaces)
-    who = " ".join(effects_sentences(sites))
-    if own_type_only and paras:
-        # measured: commands of other types got ENOTTY already
-        for they, own in (("it does", "its"), ("they do", "their")):
-            paras[0] = paras[0].replace(
-                f"an ioctl command {they} not know with -EINVAL.",
-                f"some unknown ioctl commands of {own} own type with -EINVAL; commands of "
-                "other types already get -ENOTTY.", 1)
-        who = who.replace("for an unknown command.", "for such a command.", 1).replace(
-            "An unknown command that reaches it now gets", "Such a command now gets", 1)
+    paras = explanation(sites, interfaces, own_type_only)
+    who = " ".join(effects_sentences(sites, own_type_only))
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
     if kept:
