@@ -188,14 +188,24 @@ def _line(tree: effects.Tree, file: str, line: int, before: int) -> str:
     return "\n".join(cf.line_text(n) for n in range(max(1, line - before), line + 1))
 
 
+def _function(tree: effects.Tree, file: str, fn_name: str, line: int
+              ) -> tuple[effects.CFile, effects.Function, str] | None:
+    """The file, the function fn_name around line and its body, or None."""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, line) if cf else None
+    if cf is None or fn is None:
+        return None
+    return cf, fn, cf.code[fn.body:fn.end]
+
+
 def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[int]) -> str:
     """The function's last statement is `return -EINVAL;` (or -ENOSYS) and
     the series leaves it while it converts another exit of the function."""
-    cf = tree.file(file)
-    fn = effects.function_at(cf, fn_name, min(lines)) if cf else None
-    if cf is None or fn is None:
+    found = _function(tree, file, fn_name, min(lines))
+    if found is None:
         return ""
-    body = cf.code[fn.body:fn.end].rstrip()
+    cf, fn, body = found
+    body = body.rstrip()
     if re.search(r"\bdefault\s*:", body):
         return ""      # the default answers unknown commands; the final return is someone else's
     m = re.search(r"\breturn\s+\(?\s*-\s*(EINVAL|ENOSYS)\s*\)?\s*;\s*}?$", body)
@@ -215,11 +225,10 @@ def _dispatch_refused(tree: effects.Tree, file: str, fn_name: str, line: int) ->
     """The function keeps its -EINVAL initialiser for every command when a
     state check refuses the dispatch: nbd_ioctl() calls __nbd_ioctl() only
     on a device not bound through netlink (or for two named commands)."""
-    cf = tree.file(file)
-    fn = effects.function_at(cf, fn_name, line) if cf else None
-    if cf is None or fn is None:
+    found = _function(tree, file, fn_name, line)
+    if found is None:
         return ""
-    body = cf.code[fn.body:fn.end]
+    body = found[2]
     for m in _CALL_UNLESS.finditer(body):
         var, other = m.group("var"), m.group("other")
         if re.search(r"\b%s\s*=" % re.escape(var), other):
@@ -237,11 +246,10 @@ def _number_only(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
     """The handler picks its command from a table by _IOC_NR alone and no
     function of the file looks at _IOC_TYPE: a command of another type
     whose number is in the table is taken for the table's (dma-heap)."""
-    cf = tree.file(file)
-    fn = effects.function_at(cf, fn_name, line) if cf else None
-    if cf is None or fn is None:
+    found = _function(tree, file, fn_name, line)
+    if found is None:
         return ""
-    body = cf.code[fn.body:fn.end]
+    cf, fn, body = found
     cmd = effects.cmd_param(fn)
     # cxlflash names its commands in a switch first: only the index is by number
     compared = re.search(r"\bswitch\s*\(\s*%s\s*\)|\b%s\s*[!=]=|[!=]=\s*%s\b"
@@ -258,12 +266,11 @@ def _handed_on(tree: effects.Tree, file: str, fn_name: str, line: int, converted
     commands of its own type to a function the series leaves
     (kvm_vcpu_ioctl(): default: r = kvm_arch_vcpu_ioctl(filp, ioctl, arg);
     an unused KVM number still gets the arch's -EINVAL)."""
-    cf = tree.file(file)
-    fn = effects.function_at(cf, fn_name, line) if cf else None
-    if cf is None or fn is None:
+    found = _function(tree, file, fn_name, line)
+    if found is None:
         return ""
+    _cf, fn, body = found
     cmd = effects.cmd_param(fn)
-    body = cf.code[fn.body:fn.end]
     for m in re.finditer(r"\bdefault\s*:", body):
         arm = re.split(r"\bbreak\s*;|\bcase\b", body[m.end():], maxsplit=1)[0]
         # the value of a call that is given the command is the answer
