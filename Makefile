@@ -74,5 +74,5 @@ audit:
 # (get_maintainer.pl, checkpatch.pl) and headers must run, not skip.
 check:
 	@$(PKGS) check
-	@$(PY) -m enotty.tree >/dev/null
+	@$(PY) -m enotty.kernel.tree >/dev/null
 	@cd $(CURDIR) && $(PY) -m pytest $(PYTEST_ARGS)

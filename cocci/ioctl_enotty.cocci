@@ -25,7 +25,7 @@
 //           a site beside a comment that mentions user space, ABI or
 //           compat.  virtual tsv prints one ENOTTY-SITE line per site:
 //           file, line, function, interface, from, to and the shape.
-//           Assembled by tools/enotty/rules.py from cocci/lib/*.smpl,
+//           Assembled by tools/enotty/find/rules.py from cocci/lib/*.smpl,
 //           cocci/shapes/*.smpl and cocci/interfaces.tsv.
 // Options: --no-includes --noadd-typedef-root
 
@@ -35,14 +35,14 @@ virtual org
 virtual report
 virtual tsv
 
-// Assembled by `python3 -m enotty.rules --sync` from cocci/lib/*.smpl,
+// Assembled by `python3 -m enotty.find.rules --sync` from cocci/lib/*.smpl,
 // cocci/shapes/*.smpl and cocci/interfaces.tsv: edit those, not this file.
 
 // ---- lib/handlers.smpl
 
 // Handler discovery and the site table, shared by every shape.
 //
-// Not a semantic patch on its own: tools/enotty/rules.py assembles it, with
+// Not a semantic patch on its own: tools/enotty/find/rules.py assembles it, with
 // the rows of cocci/interfaces.tsv, the shapes (cocci/shapes/*.smpl) and
 // the output rules (cocci/lib/output.smpl), into cocci/ioctl_enotty.cocci.
 //
@@ -133,7 +133,7 @@ enotty_handlers = {}   # file -> {function: interface}
 enotty_helpers = {}    # file -> {function: (interface, cmd index)}
 enotty_trynext = {}    # file -> {function whose value a caller compares}
 enotty_static = {}     # file -> {static function}
-# Targets that discovery in other files found (tools/enotty/facts.py), from
+# Targets that discovery in other files found (tools/enotty/find/facts.py), from
 # -D enotty_facts=FILE: file -> {function: (interface, cmd index)}.
 enotty_fact_rows = {}
 # Fallbacks of a try-next chain: file -> {function: set of call positions
@@ -1332,7 +1332,7 @@ def enotty_message(ps):
             "answer -%s" % (fn, frm, iface, to))
 
 // Targets found across files: -D enotty_facts=FILE names a TSV of rows
-// file, function, interface, cmd_arg (tools/enotty/facts.py).  Without it
+// file, function, interface, cmd_arg (tools/enotty/find/facts.py).  Without it
 // this rule does not run (its one metavariable has no value).
 @script:python@
 facts << virtual.enotty_facts;
@@ -2016,7 +2016,7 @@ enotty_claim(p, fn, err, "ioctl_lookup_miss")
 // the switch on the command, fallen into or not, or outside any such
 // switch, never under a case label (enotty_missing_operation_site).  Such
 // a site is listed and in no series: the operations behind it answer
-// unknown commands themselves (tools/enotty/handlers.py).
+// unknown commands themselves (tools/enotty/judge/handlers.py).
 @mo exists@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};

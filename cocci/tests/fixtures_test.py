@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import rules
+from enotty.find import rules
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = sorted(TESTS.glob("*.c"))
@@ -200,7 +200,7 @@ FACTS = TESTS / "facts"
 @pytest.mark.parametrize("c", sorted(FACTS.glob("*.c")), ids=lambda p: p.stem)
 def test_facts_add_targets_from_other_files(tmp_path, c):
     """-D enotty_facts=FILE (rows file, function, interface, cmd_arg, as
-    tools/enotty/facts.py writes them): the functions it names in this file
+    tools/enotty/find/facts.py writes them): the functions it names in this file
     become targets; a row for another file or for an interface outside the
     table adds nothing.  Without the virtual the file stays as it is."""
     with_facts = tmp_path / "with"

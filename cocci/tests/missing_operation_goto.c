@@ -3,7 +3,7 @@
 // missing, braced with a jump to the common exit.  Under the default of
 // the switch on the command (here fallen into: the known commands above
 // reach the operation too), or outside any switch (a table entry without
-// a function).  Listed; no series carries them (tools/enotty/handlers.py).
+// a function).  Listed; no series carries them (tools/enotty/judge/handlers.py).
 #include <linux/fs.h>
 
 static long dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

@@ -9,7 +9,7 @@ import fnmatch
 from dataclasses import dataclass, field
 
 from audit_table import Exception_, Row, source_for
-from enotty.messages import AUDIT_COLUMNS  # audit.tsv's columns, read there, written here
+from enotty.render.messages import AUDIT_COLUMNS  # audit.tsv's columns, read there, written here
 
 TSV_HEADER = "\t".join(AUDIT_COLUMNS)
 # The unknown commands every patched handler must answer ENOTTY after its

@@ -193,5 +193,5 @@ def test_unpatched_targets_and_unlikely_commands_are_not_held_to_enotty():
 
 
 def test_tsv_columns_are_the_readers():
-    from enotty.messages import AUDIT_COLUMNS
+    from enotty.render.messages import AUDIT_COLUMNS
     assert ac.TSV_HEADER.split("\t") == list(AUDIT_COLUMNS)

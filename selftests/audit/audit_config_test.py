@@ -44,7 +44,7 @@ def test_a_file_built_through_a_make_variable_takes_the_tables_symbols():
     # virt/kvm/kvm_main.c is built by arch/x86/kvm/Makefile through
     # $(KVM): the Makefiles cannot say which symbol builds it
     import audit_table
-    from enotty import tree
+    from enotty.kernel import tree
     source = tree.resolve(None, need_kernel=True)
     line = "virt/kvm/kvm_main.c\taudit\t{}\t-\t-\t-\tkvm:vcpu\tvcpu\n"
     with_config = audit_table.parse_table(line.format("VIRTUALIZATION KVM KVM_AMD"))
@@ -60,7 +60,7 @@ def test_only_the_objects_symbols_must_survive_not_one_way_into_its_folder():
     # drivers/Makefile enters usb/ for USB_PHY (no prompt: a select sets
     # it) or USB or USB_GADGET...: usblp needs USB_PRINTER, not USB_PHY
     import audit_table
-    from enotty import tree
+    from enotty.kernel import tree
     source = tree.resolve(None, need_kernel=True)
     rows = audit_table.parse_table(
         "drivers/usb/class/usblp.c\taudit\tUSB_G_PRINTER\t-\t-\t-\t/dev/usb/lp*\tprinter\n")

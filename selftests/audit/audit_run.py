@@ -35,10 +35,10 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tools"))
 
-from enotty import initramfs, tree  # noqa: E402
+from enotty.kernel import initramfs, tree  # noqa: E402
 from enotty.errors import UsageError  # noqa: E402
 from enotty.requests import default_jobs  # noqa: E402
-from enotty.worktree import WorkTree, kbuild_env  # noqa: E402
+from enotty.kernel.worktree import WorkTree, kbuild_env  # noqa: E402
 
 import audit_compare  # noqa: E402
 import audit_config  # noqa: E402

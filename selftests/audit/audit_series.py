@@ -10,7 +10,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "tools"))
 
 from enotty.errors import UsageError  # noqa: E402
-from enotty.worktree import series_patches, touched_files  # noqa: E402
+from enotty.kernel.worktree import series_patches, touched_files  # noqa: E402
 
 from audit_compare import Claim  # noqa: E402
 

@@ -11,7 +11,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent / "tools"))
 
 import kconfig_symbols as ks  # noqa: E402
-from enotty import tree as enotty_tree  # noqa: E402
+from enotty.kernel import tree as enotty_tree  # noqa: E402
 
 
 def write(root: Path, rel: str, text: str) -> None:

@@ -1,6 +1,6 @@
 """Which in-tree kselftests exercise a patched source file.
 
-A static search of tools/testing/selftests, as enotty.selftest_search does
+A static search of tools/testing/selftests, as enotty.judge.selftest_search does
 for EINVAL assertions, but for any test that talks to the file's handler at
 all: a test file is a candidate for a source file when
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "tools"))
 
-from enotty import effects, selftest_search  # noqa: E402
+from enotty.judge import effects, selftest_search  # noqa: E402
 
 SELFTESTS = "tools/testing/selftests"
 _NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")

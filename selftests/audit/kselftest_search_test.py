@@ -13,7 +13,7 @@ TREE = Path.home() / ".cache" / "enotty" / "src" / "linux-source-6.12"
 REPO = Path(__file__).resolve().parent.parent.parent
 
 pytestmark = pytest.mark.skipif(not (TREE / kselftest_search.SELFTESTS).is_dir(),
-                                reason="the default tree is not unpacked (python3 -m enotty.tree)")
+                                reason="the default tree is not unpacked (python3 -m enotty.kernel.tree)")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from enotty import tap
+from enotty.kernel import tap
 from kselftests import Kselftest, Selection
 
 KSFT_SKIP = 4
@@ -59,7 +59,7 @@ class Run:
 
 
 def parse(name: str, lines: list[str], rc: int | None, secs: int | None = None) -> Run:
-    """The TAP cases of one framed section (enotty.tap reads them)."""
+    """The TAP cases of one framed section (enotty.kernel.tap reads them)."""
     return Run(name, rc, cases=tap.cases(lines), secs=secs)
 
 

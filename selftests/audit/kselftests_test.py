@@ -13,7 +13,7 @@ def test_the_committed_table_loads_and_every_run_row_builds_from_tree_files():
     rows = kselftests.load()
     assert {r.how for r in rows} == {"run", "control", "skip"}
     if not TREE.is_dir():
-        pytest.skip("the default tree is not unpacked (python3 -m enotty.tree)")
+        pytest.skip("the default tree is not unpacked (python3 -m enotty.kernel.tree)")
     for row in rows:
         if row.how == "skip":
             continue

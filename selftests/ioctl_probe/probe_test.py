@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import probe_output  # noqa: E402
-from enotty import tree  # noqa: E402
+from enotty.kernel import tree  # noqa: E402
 
 SAFE = ["/dev/null", "/dev/zero", "pipe:*", "eventfd:*", "epoll:*", "pty:*",
         "socket:unix/stream", "debugfs:enotty-no-such-file"]

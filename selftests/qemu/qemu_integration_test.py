@@ -26,7 +26,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
 import qemu_run  # noqa: E402
-from enotty import tree  # noqa: E402
+from enotty.kernel import tree  # noqa: E402
 
 # vivid's fb_ioctl answers unknown commands with -EINVAL on 6.12 (the fb
 # core itself says -ENOTTY when a driver has no fb_ioctl).  The 32-bit

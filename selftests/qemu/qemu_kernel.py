@@ -8,10 +8,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from enotty import companions, initramfs
+from enotty.render import companions
+from enotty.kernel import initramfs
 from enotty.errors import UsageError
 from enotty.requests import default_jobs
-from enotty.worktree import kbuild_env
+from enotty.kernel.worktree import kbuild_env
 
 import qemu_tree
 

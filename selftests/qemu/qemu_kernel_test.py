@@ -81,7 +81,7 @@ def test_builds_run_without_the_calling_make_and_with_our_ccache(tmp_path: Path,
 def test_the_selftest_patch_is_added_once(tmp_path: Path):
     """Every run builds the kselftest from the tree: a patch set without it
     gets the media series' kselftest diff; one that adds it is left as is."""
-    from enotty import tree
+    from enotty.kernel import tree
     source = tree.resolve(None, need_kernel=True)
     conversion = tmp_path / "0001-conversion.patch"
     conversion.write_text("--- a/drivers/x.c\n+++ b/drivers/x.c\n")

@@ -29,7 +29,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tools"))
 
-from enotty import tree  # noqa: E402
+from enotty.kernel import tree  # noqa: E402
 from enotty.errors import UsageError  # noqa: E402
 
 import qemu_kernel  # noqa: E402

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from enotty import tap
+from enotty.kernel import tap
 
 MARKER = "ENOTTY-QEMU:"
 DONE = f"{MARKER} DONE"
@@ -81,7 +81,7 @@ def sections(text: str) -> list[Section]:
 
 
 def parse_tap(lines: list[str]) -> TapResult:
-    """Test results of one kselftest program's TAP output (enotty.tap, the
+    """Test results of one kselftest program's TAP output (enotty.kernel.tap, the
     reader the audit's kselftests share)."""
     return TapResult(tap.cases(lines), tap.totals(lines))
 

@@ -1,15 +1,16 @@
-"""The QEMU runner's work tree: enotty.worktree under the runner's old names.
+"""The QEMU runner's work tree: enotty.kernel.worktree under the runner's old names.
 
 The work tree is a hard-link copy of the user's tree (cache/qemu/tree) that
 gets the patch set of a run (pristine, media series, mutant) by content;
-enotty.worktree does all of it.  These names stay for the runner until it
-calls enotty.worktree.WorkTree directly.
+enotty.kernel.worktree does all of it.  These names stay for the runner until it
+calls enotty.kernel.worktree.WorkTree directly.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from enotty.worktree import WorkTree, patched_contents, replace_file, series_patches, touched_files
+from enotty.kernel.worktree import (WorkTree, patched_contents, replace_file, series_patches,
+                                    touched_files)
 
 __all__ = ["apply_patch_set", "ensure_work_tree", "replace_file", "series_patches",
            "touched_files", "wanted_contents"]

@@ -1,6 +1,6 @@
-"""The runner's names for enotty.worktree: the work tree it keeps in
+"""The runner's names for enotty.kernel.worktree: the work tree it keeps in
 cache/qemu/tree with its state file cache/qemu/touched.txt.  The work tree's
-behaviour itself is tested in tools/enotty/worktree_test.py."""
+behaviour itself is tested in tools/enotty/kernel/worktree_test.py."""
 from __future__ import annotations
 
 import sys

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from enotty import cache
+from . import cache
 
 
 def test_keys_separate_their_parts() -> None:

@@ -21,8 +21,13 @@ from typing import NoReturn
 
 import enotty
 
-from . import (bench, candidates, coccicheck, console, effects, facts, generated, mailout, messages, patches,
-               rules, scan, selftest_search, series, sites, tree)
+from .measure import bench, candidates, coccicheck, generated
+from .judge import effects, selftest_search
+from . import console, patches
+from .find import facts, rules, scan, sites
+from .write import mailout
+from .render import messages, series
+from .kernel import tree
 from .errors import ToolError, UsageError
 from .requests import (BenchRequest, CoccicheckRequest, Identity, KernelTree, MailoutRequest,
                        PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs)

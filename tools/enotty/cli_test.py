@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty import cli
+from . import cli
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "tree"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from . import scan
+from .find import scan
 from .progress import Progress
 from .requests import ScanRequest
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from enotty import packages
-from enotty.errors import UsageError
+from . import packages
+from .errors import UsageError
 
 
 def test_missing_reports_only_absent_packages() -> None:

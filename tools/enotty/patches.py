@@ -1,9 +1,9 @@
 """`enotty patches`: scan, split, verify and write mail-ready series into OUT.
 
-Stages: scan the tree (enotty.scan) -> split per subsystem and driver
-(enotty.split) -> apply every patch in order in a scratch git repository
-(enotty.series) -> checkpatch, x86_64 allmodconfig build and fixpoint
-(enotty.verify) -> write OUT atomically (enotty.output).
+Stages: scan the tree (enotty.find.scan) -> split per subsystem and driver
+(enotty.partition.split) -> apply every patch in order in a scratch git repository
+(enotty.render.series) -> checkpatch, x86_64 allmodconfig build and fixpoint
+(enotty.verify.verify) -> write OUT atomically (enotty.write.output).
 
 A patch that fails to apply, to build or checkpatch is not part of its
 series: it is numbered out, written to OUT/rejected/SERIES/ with its first
@@ -25,11 +25,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import (cleanup, console, crossbuild, effects, handlers, messages, output, prefixes, rules, scan,
-               selftest_search, series, sites, split, verify)
-from . import companions
+from .render import cleanup, messages, series
+from . import console
+from .verify import crossbuild, verify
+from .judge import effects, handlers, selftest_search
+from .write import output
+from .partition import prefixes, split
+from .find import rules, scan, sites
+from .render import companions
 from .errors import UsageError
-from .maintainers import Maintainers, get_maintainer
+from .partition.maintainers import Maintainers, get_maintainer
 from .requests import PatchesRequest, ScanRequest
 
 RUN_RECORD = "run.json"
@@ -486,11 +491,11 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
       f"{result.candidates} of {result.c_files} .c files scanned after the prefilter\n")
     w(f"- {sum(1 for r in runs if r.written)} series, {patches} patches, {len(rejected)} rejected\n")
     w(f"- {len(result.failed)} files spatch could not fully parse or timed out: failed.tsv\n")
-    w("- split: " + ("MAINTAINERS sections (tools/enotty/split.py)" if has_maintainers
+    w("- split: " + ("MAINTAINERS sections (tools/enotty/partition/split.py)" if has_maintainers
                      else "by path (no MAINTAINERS)") + "\n")
     w("- checks: apply = `git apply` in order on the pristine files; checkpatch = "
       "scripts/checkpatch.pl; build = object build in x86_64 allmodconfig, or where that does not"
-      " build a file, on the first platform of tools/enotty/crossbuild.py whose configuration does"
+      " build a file, on the first platform of tools/enotty/verify/crossbuild.py whose configuration does"
       + (" (not run)" if no_build else "") + "; fixpoint = the rules find nothing in the patched files\n\n")
     w("| series | subsystem | patches | files | sites | rejected |\n|---|---|---:|---:|---:|---:|\n")
     for r in runs:
@@ -525,7 +530,7 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
                         if c.status == verify.NOT_BUILT})
     if not_built:
         w("\n## Not built\n\nNeither x86_64 allmodconfig nor another platform's configuration"
-          " (tools/enotty/crossbuild.py) compiles these:\n\n")
+          " (tools/enotty/verify/crossbuild.py) compiles these:\n\n")
         details = {rel: c.detail for r in runs for v in r.verdicts for rel, c in v.build.items()
                    if c.status == verify.NOT_BUILT}
         for rel in not_built:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from enotty import cli, patches
-from enotty.mailout import recipients
+from . import cli, patches
+from .write.mailout import recipients
 
 FIXTURES = Path(__file__).parent / "testdata" / "series"
 KERNEL = FIXTURES / "kernel"
@@ -149,7 +149,7 @@ def test_E2E_real_subtree(subdir: str, tmp_path: Path, capsys: pytest.CaptureFix
 @needs_spatch
 def test_a_patch_failing_checkpatch_is_numbered_out_and_reported(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from enotty import verify
+    from .verify import verify
     real = verify.checkpatch
 
     def strict(root: Path, patch: Path, use_cache: bool = True) -> verify.Check:

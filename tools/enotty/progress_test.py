@@ -1,6 +1,6 @@
 import io
 
-from enotty.progress import Progress
+from .progress import Progress
 
 
 class Clock:

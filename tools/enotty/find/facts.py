@@ -1,0 +1,854 @@
+"""Phase 1 of the scan: which functions of each file the rules must treat
+as ioctl targets although nothing in that file says so.
+
+The rules run per file (spatch --no-includes, a per-file cache), so they
+see a handler only when its ops table is in the same file, and follow only
+the static helpers of the same file.  This module reads the whole tree
+once, per file and cached by content, and joins the facts of all files:
+
+  * ops bindings: `.F = fn` in an initialiser of `struct S`, run-time
+    `x.F = fn` / `x->F = fn` with x declared `struct S`, `hw->ops.F = fn`
+    for the ops structures in EMBEDDED_OPS (S.F a row of
+    cocci/interfaces.tsv, or F the field of exactly one row when S is not
+    in the text);
+  * per function, the calls that hand a parameter on and return the
+    callee's value (`return helper(.., p, ..)`, `ret = helper(.., p, ..)`
+    with `return ret` in the function), the callbacks handed to such a call
+    (`return dvb_usercopy(file, cmd, arg, fn)`), and whether the call can
+    be reached with an unknown command: not when it sits under explicit
+    `case` labels of a switch on p, or in the then-branch of `if (p == A)`
+    (`||` chains of such tests, or `&&` with one, count too);
+  * the functions whose value a caller compares with -EINVAL,
+    -ENOIOCTLCMD, -ENOTTY or -ENOSYS (a try-next protocol): never targets;
+  * per function, the ops members it hands the command to
+    (`disk->fops->ioctl(.., cmd, ..)`, `wrapper(.., cmd, .., dev->kernel_ioctl)`).
+
+From the bound handlers it follows, two levels deep like the rules, the
+calls that can be reached with an unknown command, and reports for each
+file the targets defined there that the rules cannot find on their own: a
+handler whose ops table is in another file, a non-static helper, a helper
+whose caller is in another file or is itself such a target, a callback, a
+helper whose returned value its caller adjusts first.  A wrapper that is
+handed a callback with the command is never a target, and neither is a
+core (core_functions(): the table's dispatch column, the KVM defaults,
+a function that hands the command to an ops member of a table field, a
+function that files of several other folders bind or call): its own
+answers are its core's, and its helpers are not followed.
+
+Files without `ioctl`/`vidioc_default` only contribute their non-static
+function definitions (read without cleaning the text, which is the slow
+part), unless one of those takes an integer parameter named like a
+command (cmd, command, req, ...): such a file is read whole, so that a
+helper's own helpers in other files are followed too.
+
+Interface (the scan's phase 1):
+
+    extra_targets(root, files, jobs=1, cache=None) -> {rel: [Target, ...]}
+        files: the .c files to read, relative to root (the whole tree, for
+        tree-wide discovery); cache: default tree.cache_dir()/facts.  Each
+        file's facts are cached by its content, the targets by every
+        file's content key: a rerun, or another subdirectory, reads no file
+        whose stat is unchanged and joins nothing; a changed file is read
+        again and the join redone.
+    tsv_text(targets) / write_tsv(targets, out)
+        `file<TAB>function<TAB>interface<TAB>cmd_arg` rows, no header, for
+        -D enotty_facts=FILE and the scan's per-file cache key; of one
+        function's rows the most cautious interface comes first.
+    python3 -m enotty facts [--kdir DIR] [--jobs N] [--time]
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import time
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Iterable, Sequence, TextIO
+
+from . import csource, rules
+from ..kernel import tree
+
+# Bump when the per-file record changes meaning: it is part of the cache key.
+VERSION = "enotty-facts-9"
+DEPTH = 2                     # helper levels below a bound handler, as the rules
+IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
+ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
+
+# Ops structures that are members of another structure, set at run time
+# through it (hw->ops.ioctl = fn): container struct.member -> ops struct.
+# The same table as ENOTTY_EMBEDDED_OPS in cocci/lib/handlers.smpl: the
+# member's type is only in headers, which neither reads.
+EMBEDDED_OPS = {
+    "snd_hwdep.ops": "snd_hwdep_ops",
+    "video_device.ioctl_ops": "v4l2_ioctl_ops",
+}
+TRYNEXT_ERRNOS = r"-\s*E(?:INVAL|NOIOCTLCMD|NOTTY|NOSYS)\b"
+
+
+@dataclass(frozen=True, order=True)
+class Target:
+    file: str          # relative to the tree root, as the scan gives it to spatch
+    function: str
+    interface: str     # struct.field, a row of cocci/interfaces.tsv
+    cmd_arg: int       # 0-based index of the command parameter
+
+
+# ------------------------------------------------------------ per file
+
+_RAW_DEF = re.compile(
+    r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)\)[^;{}()=]*\{",
+    re.M)
+_CAST = re.compile(r"^\(\s*(?:unsigned\s+)?\w+\s*\)\s*")
+_RETURN_PREFIX = re.compile(r"\breturn\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
+_ASSIGN_PREFIX = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?$")
+_NOT_A_TYPE = re.compile(r"[=;]|\btypedef\b")
+_COMMAND_PARAM = re.compile(r"\b(?:unsigned(?:\s+int)?|u_?int|int|u32|__u32)\s+"
+                            r"(?:cmd|command|ioctl_cmd|ioc|iocmd|req|request|ioctl)\s*(?:,|$)")
+_RETURNED_NAME = re.compile(r"\breturn\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*;")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_NOT_CALLEES = csource.NOT_FUNCTIONS | {"_IOC_NR", "_IOC_TYPE", "_IOC_DIR", "_IOC_SIZE"}
+
+
+def _definitions_uncleaned(text: str) -> dict[str, list]:
+    """name -> [False, parameter names] of the non-static definitions of
+    the raw text: all that matters of a file that binds no handler and
+    calls nothing with a command (its static functions cannot be reached
+    from another file), at a fraction of the cost of cleaning it."""
+    defs = {}
+    for m in _RAW_DEF.finditer(text):
+        name = m.group(2)
+        head = m.group(1) or ""
+        if name in csource.NOT_FUNCTIONS or "static" in head or _NOT_A_TYPE.search(head):
+            continue
+        line_before = text[text.rfind("\n", 0, max(0, m.start() - 1)) + 1:m.start()]
+        if "static" in line_before:
+            continue
+        defs[name] = [False, " ".join(m.group(3).split())]
+    return defs
+
+
+def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[tuple[int, int]]:
+    """Spans of a body that only explicit commands reach: sections under
+    case labels of a switch on the command (unless a default above falls
+    into them), then-branches of equality tests of the command (names:
+    the command parameter and the variables computed from it)."""
+    alternatives = "|".join(re.escape(w) for w in sorted(names))
+    words = re.compile(rf"\b(?:{alternatives})\b")
+    equality = re.compile(rf"\b(?:{alternatives})\s*==|==\s*(?:{alternatives})\b")
+    bounds = (re.compile(rf"\b(?:{alternatives})\s*>|<=?\s*(?:{alternatives})\b"),
+              re.compile(rf"\b(?:{alternatives})\s*<|>=?\s*(?:{alternatives})\b"))
+    spans = []
+    start, end = fn.body_start, fn.body_end
+    for m in re.finditer(r"\bswitch\s*\(", text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = csource.match_close(text, open_paren)
+        if close_paren < 0 or not words.search(text, open_paren, close_paren):
+            continue
+        brace = re.compile(r"\s*\{").match(text, close_paren + 1)
+        if not brace:
+            continue
+        sw_start = brace.end() - 1
+        sw_end = csource.match_close(text, sw_start)
+        if sw_end < 0:
+            continue
+        labels = csource.switch_labels(text, sw_start + 1, sw_end)
+        falling_default = False
+        for k, (l_start, l_end, is_default) in enumerate(labels):
+            section_end = labels[k + 1][0] if k + 1 < len(labels) else sw_end
+            section = text[l_end:section_end]
+            if is_default:
+                falling_default = True
+            elif not falling_default:
+                spans.append((l_end, section_end))
+            # A section that leaves the switch ends the fall-through.
+            if re.search(r"\b(break|return|goto|continue)\b[^;]*;\s*$", section.rstrip()):
+                falling_default = False
+    for m in re.finditer(r"\bif\s*\(", text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = csource.match_close(text, open_paren)
+        if close_paren < 0:
+            continue
+        cond = text[open_paren + 1:close_paren]
+        if not re.search(r"==|[<>]", cond) or not _explicit_test(cond, equality, bounds):
+            continue
+        body_end = _statement_end(text, close_paren + 1, end)
+        spans.append((close_paren + 1, body_end))
+    return spans
+
+
+def _explicit_test(cond: str, equality: re.Pattern,
+                   bounds: tuple[re.Pattern, re.Pattern] | None = None) -> bool:
+    """`p == A`, `p == A || p == B`, `p == A && x`: true only for
+    recognised commands (equality: a test `p ==` of the command).  With
+    bounds (a lower and an upper bound on p), an alternative may also be
+    a closed range `(p >= A && p <= B)`, the private commands of
+    net/core/dev_ioctl.c (`cmd >= SIOCDEVPRIVATE && cmd <= SIOCDEVPRIVATE + 15`)."""
+    alternatives = csource.split_top(cond.replace("||", "\x00"), "\x00")
+
+    def explicit(alternative: str) -> bool:
+        alternative = alternative.strip()
+        while alternative.startswith("(") and csource.match_close(alternative, 0) == len(alternative) - 1:
+            alternative = alternative[1:-1].strip()
+        parts = csource.split_top(alternative.replace("&&", "\x01"), "\x01")
+        if any(equality.search(part) for part in parts):
+            return True
+        return bounds is not None and all(any(b.search(part) for part in parts) for b in bounds)
+
+    return all(explicit(a) for a in alternatives)
+
+
+def _statement_end(text: str, i: int, limit: int) -> int:
+    while i < limit and text[i] in " \t\n":
+        i += 1
+    if i >= limit:
+        return limit
+    if text[i] == "{":
+        close = csource.match_close(text, i)
+        return close + 1 if close >= 0 else limit
+    m = re.match(r"(if|while|for|switch)\s*\(", text[i:i + 10])
+    if m:
+        close = csource.match_close(text, i + m.end() - 1)
+        return _statement_end(text, close + 1, limit) if close >= 0 else limit
+    depth = 0
+    for j in range(i, limit):
+        ch = text[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ";" and depth <= 0:
+            return j + 1
+    return limit
+
+
+# An argument that is a bare name, possibly cast: `, cmd)`, `((u32)cmd,`.
+_BARE_ARGUMENT = re.compile(r"[(,]\s*(?:\(\s*(?:unsigned\s+)?\w+\s*\)\s*)?([A-Za-z_]\w*)\s*(?=[,)])")
+_CALLEE = re.compile(r"\b([A-Za-z_]\w*)\s*\($")
+_MEMBER_END = re.compile(r"(?:->|\.)\s*$")
+_MEMBER_ARGUMENT = re.compile(r"(?:->|\.)\s*([A-Za-z_]\w*)$")
+_COMPARED = re.compile(r"[!=]=\s*" + TRYNEXT_ERRNOS)
+_COMPARED_FIRST = re.compile(TRYNEXT_ERRNOS + r"\s*[!=]=\s*([A-Za-z_]\w*)\b(?!\s*\()")
+
+
+def _enclosing_paren(text: str, i: int, limit: int) -> int:
+    """The `(` of the innermost parenthesis open at i, or -1."""
+    depth = 0
+    j = i - 1
+    while j >= limit:
+        ch = text[j]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return j
+            depth -= 1
+        elif ch in ";{}":
+            return -1
+        j -= 1
+    return -1
+
+
+def _compared_callees(text: str, funcs: list[csource.Function]) -> set[str]:
+    """Functions whose value the text compares with a try-next errno:
+    `f(..) == -ENOIOCTLCMD`, or `r = f(..)` and later `r != -ENOIOCTLCMD`."""
+    found = set()
+    for m in _COMPARED_FIRST.finditer(text):       # -ENOIOCTLCMD != ret
+        fn = next((f for f in funcs if f.body_start <= m.start() < f.body_end), None)
+        if fn is not None:
+            found.update(_assigned_from(text, fn, m.group(1), m.start()))
+    for m in _COMPARED.finditer(text):
+        before = text[max(0, m.start() - 400):m.start()].rstrip()
+        if before.endswith(")"):
+            open_paren = before.rfind("(")
+            depth = 0
+            for k in range(len(before) - 1, -1, -1):
+                if before[k] == ")":
+                    depth += 1
+                elif before[k] == "(":
+                    depth -= 1
+                    if depth == 0:
+                        open_paren = k
+                        break
+            callee = _CALLEE.search(before[:open_paren + 1])
+            if callee and callee.group(1) not in _NOT_CALLEES:
+                found.add(callee.group(1))
+        var = re.search(r"([A-Za-z_]\w*)\s*$", before)
+        if not var:
+            continue
+        fn = next((f for f in funcs if f.body_start <= m.start() < f.body_end), None)
+        if fn is not None:
+            found.update(_assigned_from(text, fn, var.group(1), m.start()))
+    return found
+
+
+def _assigned_from(text: str, fn: csource.Function, var: str, before: int) -> set[str]:
+    """The functions whose value fn assigns to var before offset `before`."""
+    return {a.group(1) for a in re.finditer(
+        rf"(?<![=!<>])\b{re.escape(var)}\s*=\s*(?:\(\s*[\w\s\*]+\)\s*)?([A-Za-z_]\w*)\s*\(",
+        text[fn.body_start:before]) if a.group(1) not in _NOT_CALLEES}
+
+
+def _is_integer_param(decl: str) -> bool:
+    return "*" not in decl and "struct" not in decl and "union" not in decl
+
+
+def file_facts(data: bytes) -> dict:
+    """The facts of one C file, as a JSON-able record:
+
+    defs:      {name: [static, parameter list as written]} (parsed in the
+               join, for the few functions it reaches)
+    bindings:  [[struct or '', field, function, container struct.member or '']]
+    calls:     [[caller, param index, callee, argument index, reaches unknown,
+                 the rules' form]]  -- the callee's value is returned
+    callbacks: [[caller, param index, wrapper, argument index of the command,
+                 callback, reaches unknown]]
+    dispatches: [[caller, ops member it hands the command to]]
+    trynext:   [functions whose value this file compares with an errno]
+    """
+    text = csource.decode(data)
+    if not any(t in data for t in IOCTL_TOKENS):
+        defs = _definitions_uncleaned(text)
+        # A non-static function taking a command may be a helper that hands
+        # it on further: read such a file whole (118 files in 6.12).
+        if not any(_COMMAND_PARAM.search(params) for _, params in defs.values()):
+            return {"defs": defs}
+    text = csource.clean(text)
+    funcs = csource.functions(text)
+    defs = {f.name: [f.static, ", ".join(f.params)] for f in funcs}
+    bindings = [[b.struct, b.field, b.function, b.via] for b in csource.bindings(text)]
+    calls, callbacks = [], []
+    dispatches: list[list[str]] = []
+    local_functions = {f.name for f in funcs}
+    trynext = _compared_callees(text, funcs) if re.search(r"[!=]=", text) else set()
+    for fn in funcs:
+        names = fn.param_names()
+        params = {n: i for i, (n, d) in enumerate(zip(names, fn.params)) if n and _is_integer_param(d)}
+        if not params:
+            continue
+        body = text[fn.body_start:fn.body_end]
+        members: set[str] = set()
+        returned = None
+        restricted: dict[str, list[tuple[int, int]]] = {}
+        done = set()
+        for hit in _BARE_ARGUMENT.finditer(text, fn.body_start, fn.body_end):
+            if hit.group(1) not in params:
+                continue
+            open_paren = _enclosing_paren(text, hit.start() + 1, fn.body_start)
+            if open_paren < 0 or open_paren in done:
+                continue
+            done.add(open_paren)
+            m = _CALLEE.search(text, max(fn.body_start, open_paren - 64), open_paren + 1)
+            if not m or m.group(1) in _NOT_CALLEES:
+                continue
+            callee = m.group(1)
+            prefix = text[max(fn.body_start, m.start() - 80):m.start()]
+            if _MEMBER_END.search(prefix):
+                # ops->F(.., cmd, ..): a dispatch through an ops structure,
+                # no call of a function by that name.
+                members.add(callee)
+                continue
+            if _RETURN_PREFIX.search(prefix):
+                plain = True
+            else:
+                assigned = _ASSIGN_PREFIX.search(prefix)
+                if not assigned:
+                    continue
+                if returned is None:
+                    returned = set(_RETURNED_NAME.findall(body))
+                if assigned.group(1) not in returned:
+                    continue
+                close_paren = csource.match_close(text, open_paren)
+                # The rules' form: nothing assigns the variable again.
+                plain = not re.search(rf"\b{re.escape(assigned.group(1))}\s*=(?!=)",
+                                      text[close_paren:fn.body_end])
+            close_paren = csource.match_close(text, open_paren)
+            if close_paren < 0:
+                continue
+            args = [a.strip() for a in csource.split_top(text[open_paren + 1:close_paren])]
+            p = hit.group(1)
+            if p not in restricted:
+                restricted[p] = _restricted_spans(text, fn, csource.command_words(body, p))
+            reaches = not any(a <= m.start() < b for a, b in restricted[p])
+            i = next((k for k, a in enumerate(args) if _CAST.sub("", a) == p), -1)
+            if i < 0:
+                continue
+            calls.append([fn.name, params[p], callee, i, reaches, plain])
+            for j, other in enumerate(args):
+                cb = other.lstrip("&").strip()
+                # A function of this file, or a name the body neither
+                # declares nor uses elsewhere (not a local variable).
+                if j != i and (member := _MEMBER_ARGUMENT.search(other)):
+                    members.add(member.group(1))     # wrapper(.., cmd, .., ops->F)
+                elif j != i and _NAME.fullmatch(cb) and cb not in names and (
+                        cb in local_functions or len(re.findall(rf"\b{cb}\b", body)) == 1):
+                    callbacks.append([fn.name, params[p], callee, i, cb, reaches])
+        dispatches.extend([fn.name, member] for member in sorted(members))
+    return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
+            "dispatches": dispatches, "trynext": sorted(trynext)}
+
+
+# ------------------------------------------------------------ cache
+
+# One SQLite file: 15,000 small files cost more to create than the facts
+# cost to extract.  Three tables:
+#   facts  content key -> the file's record (file_facts, as JSON)
+#   seen   file path -> (its stat, its content key): a file whose stat is
+#          unchanged is not read again (reading the whole tree is most of
+#          a warm phase 1: 620 MB for 6.12); "" for a file that takes no part
+#   joins  join key (every taking part file's path and content key) ->
+#          the targets (join()), so that a second subdirectory, or a rerun,
+#          does not pay for the join either
+DB_NAME = "facts.sqlite3"
+_SCHEMA = ("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, record TEXT NOT NULL)",
+           "CREATE TABLE IF NOT EXISTS seen (path TEXT PRIMARY KEY, stat TEXT NOT NULL, key TEXT NOT NULL)",
+           "CREATE TABLE IF NOT EXISTS joins (key TEXT PRIMARY KEY, targets TEXT NOT NULL)")
+# A file changed this shortly before it was read may change again within
+# the clock's granularity and keep its stat (git's "racy" index entries):
+# such a file's stat is not remembered, so it is read again next time.
+RACY_NS = 2_000_000_000
+_now_ns = time.time_ns
+
+
+@functools.lru_cache(maxsize=None)
+def code_version() -> str:
+    """VERSION and the source of this module and csource: a change to the
+    code that extracts or joins the facts is a new key, bumped or not."""
+    h = hashlib.sha256(VERSION.encode())
+    for path in (Path(__file__), Path(csource.__file__)):
+        h.update(b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def cache_key(data: bytes) -> str:
+    return hashlib.sha256(code_version().encode() + b"\0" + data).hexdigest()
+
+
+def join_key(keys: dict[str, str]) -> str:
+    """The key of join()'s result: the code, the interface table and every
+    taking part file (path and content key)."""
+    h = hashlib.sha256(code_version().encode() + b"\0")
+    h.update((rules.cocci_dir() / "interfaces.tsv").read_bytes() + b"\0")
+    for rel in sorted(keys):
+        h.update(f"{rel}\0{keys[rel]}\n".encode())
+    return h.hexdigest()
+
+
+def _stat_id(st: os.stat_result) -> str:
+    """A file's stat, with the code version: the content key it is
+    remembered with was made by that code."""
+    return f"{code_version()[:16]}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
+
+
+# Readers by (process, folder): a connection must not cross a fork.
+_readers: dict[tuple[int, str], sqlite3.Connection | None] = {}
+
+
+def _reader(folder: str) -> sqlite3.Connection | None:
+    key = (os.getpid(), folder)
+    if key not in _readers:
+        try:
+            _readers[key] = sqlite3.connect(os.path.join(folder, DB_NAME), timeout=30)
+        except sqlite3.Error:
+            _readers[key] = None
+    return _readers[key]
+
+
+def _lookup(folder: str, query: str, key: str) -> tuple | None:
+    con = _reader(folder)
+    if con is None:
+        return None
+    try:
+        return con.execute(query, (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+
+
+def _load(folder: str, key: str) -> dict | None:
+    row = _lookup(folder, "SELECT record FROM facts WHERE key = ?", key)
+    try:
+        return json.loads(row[0]) if row else None
+    except ValueError:
+        return None
+
+
+def _prepare(folder: Path) -> None:
+    """The cache file and its tables, before any worker reads it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(folder / DB_NAME, timeout=30) as con:
+            for statement in _SCHEMA:
+                con.execute(statement)
+        con.close()
+    except (OSError, sqlite3.Error):
+        pass
+
+
+def _store(folder: Path, table: str, rows: list[tuple[str, ...]]) -> None:
+    """New rows in one transaction.  A cache that cannot be written only
+    costs time."""
+    if not rows:
+        return
+    marks = ", ".join("?" * len(rows[0]))
+    try:
+        with sqlite3.connect(folder / DB_NAME, timeout=30) as con:
+            con.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", rows)
+        con.close()
+    except (OSError, sqlite3.Error):
+        pass
+
+
+@dataclass(frozen=True)
+class _Known:
+    rel: str
+    key: str                          # content key; "" for a file that takes no part
+    record: dict | None = None        # extracted now (None: in the cache, loaded when needed)
+    fresh: str | None = None          # that record as JSON, new to the cache
+    seen: tuple[str, str, str] | None = None   # (path, stat, key) to remember
+
+
+def _read(job: tuple[str, str, str]) -> _Known:
+    """One file's content key, and its facts when the cache does not hold
+    them.  A file without an ioctl or errno token takes no part."""
+    root, rel, folder = job
+    path = os.path.join(root, rel)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _Known(rel, "")
+    stat_id = _stat_id(st)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return _Known(rel, "")
+    key = ""
+    if any(t in data for t in IOCTL_TOKENS) or any(t in data for t in ERRNO_TOKENS):
+        key = cache_key(data)
+    # The stat is taken before the read: a later change gives a new stat.
+    racy = max(st.st_mtime_ns, st.st_ctime_ns) > _now_ns() - RACY_NS
+    seen = None if racy else (path, stat_id, key)
+    if not key or _lookup(folder, "SELECT 1 FROM facts WHERE key = ?", key):
+        return _Known(rel, key, seen=seen)
+    record = file_facts(data)
+    return _Known(rel, key, record, json.dumps(record, separators=(",", ":")), seen)
+
+
+def _known_files(root: Path, files: Sequence[str], jobs: int, folder: Path,
+                 trust_stat: bool = True) -> list[_Known]:
+    """The files whose stat is remembered unchanged are known here (one
+    query for every remembered stat: a query per file costs more than the
+    stat).  Each worker stats, reads, hashes and extracts its own files of
+    the rest: sending the bytes from one reader would cost more than the
+    reading."""
+    known: list[_Known] = []
+    remembered = _remembered(folder) if trust_stat else {}
+    rest = []
+    for rel in files:
+        path = os.path.join(root, rel)
+        row = remembered.get(path)
+        try:
+            if row is not None and row[0] == _stat_id(os.stat(path)):
+                known.append(_Known(rel, row[1]))
+                continue
+        except OSError:
+            continue                  # gone: takes no part
+        rest.append(rel)
+    order = {rel: i for i, rel in enumerate(files)}
+    return sorted(known + _read_files(root, rest, jobs, folder), key=lambda k: order[k.rel])
+
+
+def _remembered(folder: Path) -> dict[str, tuple[str, str]]:
+    """path -> (stat, content key) of every remembered file."""
+    con = _reader(str(folder))
+    if con is None:
+        return {}
+    try:
+        return {path: (stat, key) for path, stat, key in con.execute("SELECT path, stat, key FROM seen")}
+    except sqlite3.Error:
+        return {}
+
+
+def _read_files(root: Path, files: list[str], jobs: int, folder: Path) -> list[_Known]:
+    work = [(str(root), rel, str(folder)) for rel in files]
+    if jobs > 1 and len(work) > 1:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            found = list(pool.map(_read, work, chunksize=256))
+    else:
+        found = [_read(job) for job in work]
+    # Records before the stats that point to them: a reader never meets
+    # a remembered key whose record is missing, unless a write failed.
+    _store(folder, "facts", [(k.key, k.fresh) for k in found if k.fresh is not None])
+    _store(folder, "seen", [k.seen for k in found if k.seen is not None])
+    return found
+
+
+def collect(root: Path, files: Iterable[str], jobs: int = 1,
+            cache: Path | None = None) -> dict[str, dict]:
+    """rel -> facts for the files that can take part (an ioctl or errno
+    token in them), from the cache where the content is known."""
+    folder = cache if cache is not None else tree.cache_dir() / "facts"
+    _prepare(folder)
+    return _records(root, _known_files(root, list(files), jobs, folder), jobs, folder)
+
+
+def _records(root: Path, found: list[_Known], jobs: int, folder: Path) -> dict[str, dict]:
+    records = {}
+    lost = []
+    for k in found:
+        if not k.key:
+            continue
+        record = k.record if k.record is not None else _load(str(folder), k.key)
+        if record is None:
+            lost.append(k.rel)
+        else:
+            records[k.rel] = record
+    # A remembered key whose record could not be written or read: read again.
+    for k in _known_files(root, lost, jobs, folder, trust_stat=False) if lost else ():
+        if k.key:
+            records[k.rel] = k.record if k.record is not None else _load(str(folder), k.key) or {"defs": {}}
+    return records
+
+
+def cached_join(root: Path, files: Iterable[str], jobs: int = 1,
+                cache: Path | None = None) -> list[Target]:
+    """join() of the files' facts, answered by the cache when no file
+    taking part, the code and the interface table changed since."""
+    folder = cache if cache is not None else tree.cache_dir() / "facts"
+    _prepare(folder)
+    found = _known_files(root, list(files), jobs, folder)
+    key = join_key({k.rel: k.key for k in found if k.key})
+    row = _lookup(str(folder), "SELECT targets FROM joins WHERE key = ?", key)
+    if row is not None:
+        try:
+            return [Target(*t) for t in json.loads(row[0])]
+        except (ValueError, TypeError):
+            pass
+    targets = join(_records(root, found, jobs, folder))
+    _store(folder, "joins", [(key, json.dumps([list(astuple(t)) for t in targets]))])
+    return targets
+
+
+# ------------------------------------------------------------ the join
+
+def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
+    """(struct, field) -> cmd_arg; field -> its interfaces."""
+    table: dict[tuple[str, str], int] = {}
+    by_field: dict[str, list[str]] = {}
+    for i in rules.interfaces():
+        table[(i.struct, i.field)] = i.cmd_arg
+        by_field.setdefault(i.field, []).append(i.name)
+    return table, by_field
+
+
+def join(records: dict[str, dict]) -> list[Target]:
+    """Every target that the per-file rules cannot see on their own."""
+    table, by_field = _interfaces()
+    defined: dict[str, list[tuple[str, bool, str]]] = {}
+    for rel, rec in records.items():
+        for name, (static, params) in rec["defs"].items():
+            defined.setdefault(name, []).append((rel, static, params))
+    trynext = set()
+    for rec in records.values():
+        trynext.update(rec.get("trynext", ()))
+    calls: dict[tuple[str, str], list] = {}
+    callbacks: dict[tuple[str, str], list] = {}
+    for rel, rec in records.items():
+        for c in rec.get("calls", ()):
+            calls.setdefault((rel, c[0]), []).append(c)
+        for c in rec.get("callbacks", ()):
+            callbacks.setdefault((rel, c[0]), []).append(c)
+
+    # A function handed a callback with the command (dvb_usercopy,
+    # video_usercopy) is a wrapper: it copies the argument and calls the
+    # handler, so its own -EINVALs are about the argument.
+    wrappers = {c[2] for found in callbacks.values() for c in found if c[4] in defined}
+    cores = core_functions(records)
+
+    # Definitions by name with their parameter names, parsed once each.
+    def resolve(name: str, near: str) -> list[tuple[str, bool, tuple[str, ...]]]:
+        if name in trynext or name in wrappers or name in cores.names:
+            return []
+        defs = defined.get(name, [])
+        local = [d for d in defs if d[0] == near]
+        found = local[-1:] if local else [d for d in defs if not d[1]]
+        return [(rel, static, parameter_names(text)) for rel, static, text in found
+                if (rel, name) not in cores.dispatchers]
+
+    # (file, function, interface, cmd_arg) -> (shallowest depth, whether
+    # the rules reach it on their own along some path).  A target is
+    # visited again when a shallower or an own path turns up.
+    seen: dict[tuple[str, str, str, int], tuple[int, bool]] = {}
+    work: list[tuple[str, str, str, int, int, bool]] = []
+
+    def visit(rel: str, fn: str, iface: str, cmd_arg: int, params: Sequence[str], depth: int, own: bool) -> None:
+        if cmd_arg >= len(params) or not params[cmd_arg]:
+            return
+        key = (rel, fn, iface, cmd_arg)
+        old = seen.get(key)
+        if old is not None and old[0] <= depth and (old[1] or not own):
+            return
+        if old is not None:
+            depth, own = min(depth, old[0]), own or old[1]
+        seen[key] = (depth, own)
+        work.append((rel, fn, iface, cmd_arg, depth, own))
+
+    for rel, rec in sorted(records.items()):
+        for struct, field, fn, via in rec.get("bindings", ()):
+            struct = EMBEDDED_OPS.get(via, struct)
+            if (struct, field) in table:
+                iface = f"{struct}.{field}"
+            elif not struct and len(by_field.get(field, ())) == 1:
+                iface = by_field[field][0]
+            else:
+                continue
+            owner, member = iface.split(".")
+            cmd_arg = table[(owner, member)]
+            for where, _static, params in resolve(fn, rel):
+                visit(where, fn, iface, cmd_arg, params, 0, where == rel)
+    while work:
+        rel, fn, iface, cmd_arg, depth, own = work.pop()
+        if depth >= DEPTH:
+            continue
+        for _, p_index, callee, arg, reaches, plain in calls.get((rel, fn), ()):
+            if p_index != cmd_arg or not reaches:
+                continue
+            for where, static, params in resolve(callee, rel):
+                visit(where, callee, iface, arg, params, depth + 1,
+                      own and plain and static and where == rel)
+        for _, p_index, _wrapper, arg, cb, reaches in callbacks.get((rel, fn), ()):
+            if p_index != cmd_arg or not reaches:
+                continue
+            for where, _static, params in resolve(cb, rel):
+                index = _callback_command(params, params_name(records, rel, fn, cmd_arg), arg)
+                visit(where, cb, iface, index, params, depth + 1, False)
+    # The rules take a function's first row: of the interfaces one function
+    # serves, the one that keeps -ENOIOCTLCMD (a core tries the next
+    # handler on it) comes first, so that no caller loses that value.
+    cautious = {i.name: (not i.keep_enoioctlcmd, i.to != "ENOIOCTLCMD") for i in rules.interfaces()}
+    found = {Target(rel, fn, iface, cmd_arg)
+             for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own}
+    found.update(reported_cores(records))
+    return sorted(found, key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
+
+
+# Cores whose own unknown-command answers the scan lists, although no
+# series changes them (tools/enotty/judge/handlers.py CORES says why each stays):
+# the missing-operation answers of atm_dev_ioctl() and the table miss of
+# drm_ioctl() (cocci/shapes/ioctl_missing_operation.smpl).  Listed so that
+# recall counts them and a reviewer sees them; (file, function) ->
+# (interface whose answer it gives, index of the command parameter).
+REPORTED_CORES = {
+    ("net/atm/resources.c", "atm_dev_ioctl"): ("atmdev_ops.ioctl", 0),
+    ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl"): ("file_operations.unlocked_ioctl", 1),
+}
+
+
+def reported_cores(records: dict[str, dict]) -> list[Target]:
+    """The REPORTED_CORES the read files define, as targets."""
+    out = []
+    for (rel, fn), (iface, cmd_arg) in sorted(REPORTED_CORES.items()):
+        if fn in records.get(rel, {}).get("defs", {}):
+            out.append(Target(rel, fn, iface, cmd_arg))
+    return out
+
+
+# Functions that are no driver's handler although a table row reaches
+# them, and keep their answers (cocci/INTERFACES.rst, "KVM arch ioctls:
+# decision"): the architectures' defaults under kvm_main.c's own default
+# labels are KVM ABI that the selftests read as "not supported".
+KEEP_DEFAULTS = frozenset({"kvm_arch_dev_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_vm_ioctl"})
+
+
+@dataclass(frozen=True)
+class Cores:
+    names: frozenset[str]                        # never a target, in any file
+    dispatchers: frozenset[tuple[str, str]]      # (file, function): never a target
+
+
+# A handler or helper that files of this many other folders bind or call
+# is a library of a core (drm_ioctl, video_ioctl2, sock_no_ioctl,
+# tty_mode_ioctl, vfio_pci_core_ioctl), not one driver's.
+SHARED_FOLDERS = 2
+
+
+def core_functions(records: dict[str, dict]) -> Cores:
+    """The cores, whose answers are the core's to change, not a driver's:
+    every function the `dispatch` column of cocci/interfaces.tsv names
+    (blkdev_ioctl, scsi_ioctl, __video_do_ioctl, ...), the KVM defaults
+    above, every function that hands the command on through an ops
+    member named like a table field (`disk->fops->ioctl(.., cmd, ..)`,
+    `dvb_usercopy(file, cmd, arg, dvbdev->kernel_ioctl)`), and every
+    function that files in SHARED_FOLDERS or more other folders bind or
+    hand a command to: the answer such a function gives of its own (a
+    missing operation, a foreign command, a table's unknown entry) is its
+    core's, for every driver behind it, and belongs in a core patch."""
+    fields = {i.field for i in rules.interfaces()}
+    names = {i.dispatch.rpartition(":")[2] for i in rules.interfaces() if i.dispatch}
+    dispatchers = {(rel, fn) for rel, rec in records.items()
+                   for fn, member in rec.get("dispatches", ()) if member in fields}
+    exported: dict[str, list[str]] = {}
+    for rel, rec in records.items():
+        for name, (static, _params) in rec["defs"].items():
+            if not static:
+                exported.setdefault(name, []).append(rel)
+    users: dict[tuple[str, str], set[str]] = {}
+    for rel, rec in records.items():
+        used = ([b[2] for b in rec.get("bindings", ())] + [c[2] for c in rec.get("calls", ())]
+                + [c[4] for c in rec.get("callbacks", ())])
+        for name in used:
+            if name in rec["defs"]:
+                continue          # the file's own function
+            for where in exported.get(name, ()):
+                users.setdefault((where, name), set()).add(os.path.dirname(rel))
+    shared = {key for key, folders in users.items()
+              if len(folders - {os.path.dirname(key[0])}) >= SHARED_FOLDERS}
+    return Cores(frozenset(names | KEEP_DEFAULTS), frozenset(dispatchers | shared))
+
+
+def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:
+    params = parameter_names(records[rel]["defs"].get(fn, [False, ""])[1])
+    return params[index] if index < len(params) else ""
+
+
+@functools.lru_cache(maxsize=None)
+def parameter_names(params: str) -> tuple[str, ...]:
+    """'struct file *f, unsigned int cmd' -> ('f', 'cmd')."""
+    return tuple(csource.param_name(p) for p in csource.split_top(params)) if params.strip() else ()
+
+
+def _callback_command(params: Sequence[str], caller_cmd: str, wrapper_index: int) -> int:
+    """The callback's command parameter: the one named like the caller's,
+    else one named cmd, else the position the wrapper got it in."""
+    for name in (caller_cmd, "cmd"):
+        if name and name in params:
+            return params.index(name)
+    return wrapper_index
+
+
+def extra_targets(root: Path, files: Iterable[str], jobs: int = 1,
+                  cache: Path | None = None) -> dict[str, list[Target]]:
+    """Phase 1: file (relative to root) -> the targets defined there that
+    the rules cannot find on their own, for the files given (the scan's C
+    files; a target is only looked for among them)."""
+    by_file: dict[str, list[Target]] = {}
+    for t in cached_join(Path(root), files, jobs, cache):
+        by_file.setdefault(t.file, []).append(t)
+    return by_file
+
+
+def write_tsv(targets: Iterable[Target], out: TextIO) -> None:
+    """The rows the rules read with -D enotty_facts=FILE: no header, one
+    `file<TAB>function<TAB>interface<TAB>cmd_arg` line per target, in the
+    order given (join's: a function's most cautious interface first)."""
+    for t in targets:
+        out.write(f"{t.file}\t{t.function}\t{t.interface}\t{t.cmd_arg}\n")
+
+
+def tsv_text(targets: Iterable[Target]) -> str:
+    """The same rows as one string (for the scan's per-file cache key)."""
+    return "".join(f"{t.file}\t{t.function}\t{t.interface}\t{t.cmd_arg}\n" for t in targets)

@@ -1,0 +1,459 @@
+"""Tests for phase 1: per-file facts, their cache and the tree-wide join."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from . import facts
+from ..kernel import tree
+
+FIXTURE = Path(__file__).resolve().parents[1] / "testdata" / "facts"
+
+# What testdata/facts/drivers/demo should give, and why:
+EXPECTED = {
+    # Non-static helper of the same file: the rules follow static ones only.
+    ("drivers/demo/fops.c", "local_exported", "file_operations.compat_ioctl", 1),
+    # Static, but its value is adjusted before it is returned.
+    ("drivers/demo/fops.c", "adjusted", "file_operations.compat_ioctl", 1),
+    # Bound in fops.c (an initialiser, and a run-time ops->ioctl = fn).
+    ("drivers/demo/handler.c", "ext_handler", "file_operations.unlocked_ioctl", 1),
+    ("drivers/demo/handler.c", "ext_tty_handler", "tty_operations.ioctl", 1),
+    # hw->ops.ioctl = fn, hw a struct snd_hwdep: the command is argument 2.
+    ("drivers/demo/handler.c", "ext_hwdep_ioctl", "snd_hwdep_ops.ioctl", 2),
+    # Static helper of a handler bound elsewhere; the command is argument 2.
+    ("drivers/demo/handler.c", "ext_fallback", "file_operations.unlocked_ioctl", 2),
+    # Callback handed to dvb_usercopy with the command.
+    ("drivers/demo/handler.c", "ext_do_ioctl", "file_operations.unlocked_ioctl", 1),
+    # Non-static helpers in a file without any ops member: after the
+    # switch, and under a default that falls into a case label.
+    ("drivers/demo/helper.c", "shared_helper", "file_operations.compat_ioctl", 1),
+    ("drivers/demo/helper.c", "fall_helper", "file_operations.compat_ioctl", 1),
+    # Two levels down, through helper.c: another file without ops members.
+    ("drivers/demo/deep.c", "deeper_helper", "file_operations.compat_ioctl", 1),
+}
+# Not expected: local_handler/local_static (the rules see them in fops.c),
+# case_only_helper (case label), equal_only_helper (cmd == A || cmd == B),
+# trynext_helper (compared with -ENOIOCTLCMD), ext_static (cmd == A),
+# dvb_usercopy (dispatcher), handler.c's static shared_helper.
+
+
+def rows(targets: dict[str, list[facts.Target]]) -> set[tuple[str, str, str, int]]:
+    return {(t.file, t.function, t.interface, t.cmd_arg) for ts in targets.values() for t in ts}
+
+
+def copy_fixture(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+def test_fixture_tree_targets(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache")
+    assert rows(got) == EXPECTED
+    assert all(t.file == rel for rel, ts in got.items() for t in ts)
+
+
+def test_two_jobs_agree_with_one(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    files = sorted(tree.c_files(root))
+    assert rows(facts.extra_targets(root, files, 2, tmp_path / "c2")) == EXPECTED
+
+
+def test_cache_is_used_and_an_edit_reruns_only_that_file(tmp_path: Path, monkeypatch) -> None:
+    root = copy_fixture(tmp_path)
+    files = sorted(tree.c_files(root))
+    cache = tmp_path / "cache"
+    facts.extra_targets(root, files, 1, cache)
+
+    seen = []
+    real = facts.file_facts
+
+    def counting(data: bytes) -> dict:
+        seen.append(data)
+        return real(data)
+
+    monkeypatch.setattr(facts, "file_facts", counting)
+    assert rows(facts.extra_targets(root, files, 1, cache)) == EXPECTED
+    assert seen == []
+    # helper.c no longer tests the command: shared_helper stays a target
+    # (only the caller decides that), and only helper.c is read again.
+    helper = root / "drivers/demo/helper.c"
+    helper.write_text(helper.read_text().replace("if (cmd != DEMO_FIVE)", "if (!arg)"))
+    assert rows(facts.extra_targets(root, files, 1, cache)) == EXPECTED
+    assert len(seen) == 1 and b"if (!arg)" in seen[0]
+    # fops.c stops binding ext_handler: handler.c's rows change.
+    fops = root / "drivers/demo/fops.c"
+    fops.write_text(fops.read_text().replace(".unlocked_ioctl\t= ext_handler,", ""))
+    got = rows(facts.extra_targets(root, files, 1, cache))
+    assert len(seen) == 2
+    assert not any(r[0] == "drivers/demo/handler.c" and r[2] == "file_operations.unlocked_ioctl"
+                   for r in got)
+    assert ("drivers/demo/handler.c", "ext_tty_handler", "tty_operations.ioctl", 1) in got
+
+
+@pytest.mark.parametrize("test, reaches", [
+    ("switch (cmd) { case A: return h(f, cmd); default: return 0; }", False),
+    ("switch (cmd) { case A: break; default: return h(f, cmd); }", True),
+    ("switch (_IOC_NR(cmd)) { case 1: case 2: return h(f, cmd); }", False),
+    ("unsigned int nr = _IOC_NR(cmd); switch (nr) { case 1: return h(f, cmd); }", False),
+    ("switch (cmd) { default: case A: return h(f, cmd); }", True),
+    ("switch (cmd) { default: break; case A: return h(f, cmd); }", False),
+    ("if (cmd == A) return h(f, cmd); return 0;", False),
+    ("if (cmd == A || B == cmd) { return h(f, cmd); } return 0;", False),
+    ("if (cmd == A && arg) return h(f, cmd); return 0;", False),
+    ("if (cmd == A || arg) return h(f, cmd); return 0;", True),
+    ("if (cmd != A) return h(f, cmd); return 0;", True),
+    ("switch (arg) { case 1: return h(f, cmd); } return 0;", True),
+    # A closed range of commands is as explicit as a list of them
+    # (net/core/dev_ioctl.c: the private ioctls); an open one is not.
+    ("if (cmd == A || (cmd >= P && cmd <= P + 15)) return h(f, cmd); return 0;", False),
+    ("if (cmd >= P && P + 15 >= cmd) return h(f, cmd); return 0;", False),
+    ("if (cmd >= P) return h(f, cmd); return 0;", True),
+    ("if (cmd == A || cmd >= P) return h(f, cmd); return 0;", True),
+])
+def test_call_context(test: str, reaches: bool) -> None:
+    src = ("static long g(struct file *f, unsigned int cmd, unsigned long arg)\n{\n\t"
+           + test + "\n}\nstatic const struct file_operations o = { .unlocked_ioctl = g };\n")
+    record = facts.file_facts(src.encode())
+    assert [c[2:5] for c in record["calls"]] == [["h", 1, reaches]]
+
+
+def test_try_next_and_value_flow() -> None:
+    src = b"""
+static long g(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	long err;
+
+	if (first(f, cmd) == -ENOTTY)
+		return 0;
+	err = second(f, cmd);
+	if (-EINVAL != err)
+		return err;
+	ignored(f, cmd);
+	err = checked(cmd);
+	if (err)
+		return err;
+	return (long)last(f, (unsigned int)cmd, arg);
+}
+static const struct file_operations o = { .unlocked_ioctl = g };
+"""
+    record = facts.file_facts(src)
+    assert set(record["trynext"]) == {"first", "second"}
+    # ignored: its value is dropped; the others flow to a return, second's
+    # not in the rules' form (err is assigned again before the return).
+    assert {(c[2], c[3], c[5]) for c in record["calls"]} == {
+        ("second", 1, False), ("checked", 0, True), ("last", 1, True)}
+    assert record["bindings"] == [["file_operations", "unlocked_ioctl", "g", ""]]
+
+
+def test_file_without_ops_member_gives_only_its_exported_definitions() -> None:
+    record = facts.file_facts(b"static int a(int nr)\n{\n\treturn -EINVAL;\n}\n"
+                              b"int\nb(struct file *f, unsigned int nr)\n{\n\treturn a(nr);\n}\n")
+    assert record == {"defs": {"b": [False, "struct file *f, unsigned int nr"]}}
+    # Unless an exported function takes a command: then its calls count.
+    record = facts.file_facts(b"static int a(int cmd)\n{\n\treturn -EINVAL;\n}\n"
+                              b"int\nb(struct file *f, unsigned int cmd)\n{\n\treturn a(cmd);\n}\n")
+    assert record["calls"] == [["b", 1, "a", 0, True, True]]
+    assert record["defs"]["a"] == [True, "int cmd"]
+
+
+def test_tsv_rows() -> None:
+    targets = [facts.Target("drivers/a.c", "h", "fb_ops.fb_ioctl", 1),
+               facts.Target("drivers/a.c", "g", "file_operations.unlocked_ioctl", 2)]
+    out = io.StringIO()
+    facts.write_tsv(targets, out)
+    assert out.getvalue() == ("drivers/a.c\th\tfb_ops.fb_ioctl\t1\n"
+                              "drivers/a.c\tg\tfile_operations.unlocked_ioctl\t2\n")
+    assert facts.tsv_text(targets) == out.getvalue()
+
+
+def test_command_line(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    tools = Path(__file__).resolve().parents[2]
+    env = {"PYTHONPATH": str(tools), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "ENOTTY_CACHE": str(tmp_path / "cache")}
+    res = subprocess.run(["/usr/bin/python3", "-m", "enotty", "facts", "--kdir", str(root), "--jobs", "2"],
+                         capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+    got = {tuple(line.split("\t")) for line in res.stdout.splitlines()}
+    assert got == {(f, fn, i, str(a)) for f, fn, i, a in EXPECTED}
+    assert (tmp_path / "cache" / "facts" / facts.DB_NAME).is_file()
+    for bad in (["--kdir", str(root / "nope")], ["--kdir", str(root), "--jobs", "0"]):
+        res = subprocess.run(["/usr/bin/python3", "-m", "enotty", "facts", *bad], capture_output=True,
+                             text=True, env=env)
+        assert res.returncode == 2 and res.stderr.startswith("enotty: ") and "Traceback" not in res.stderr
+
+
+def arch_hook_records(hook: str) -> dict[str, dict]:
+    """A core handler hands unknown commands to each architecture's hook
+    (non-static, defined once per architecture)."""
+    params = "struct file *filp, unsigned int ioctl, unsigned long arg"
+    return {
+        "virt/demo/main.c": {
+            "defs": {"demo_vm_ioctl": [True, params]},
+            "bindings": [["file_operations", "unlocked_ioctl", "demo_vm_ioctl", ""]],
+            "calls": [["demo_vm_ioctl", 1, hook, 1, True, True]],
+            "callbacks": [], "trynext": []},
+        "arch/powerpc/demo/powerpc.c": {"defs": {hook: [False, params]}},
+        "arch/x86/demo/x86.c": {"defs": {hook: [False, params]}},
+    }
+
+
+def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
+    records = arch_hook_records("demo_arch_vm_ioctl")
+    assert facts.join(records) == [
+        facts.Target("arch/powerpc/demo/powerpc.c", "demo_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1),
+        facts.Target("arch/x86/demo/x86.c", "demo_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
+    # One caller anywhere compares its value: a try-next protocol, no target.
+    records["arch/x86/demo/x86.c"]["trynext"] = ["demo_arch_vm_ioctl"]
+    assert facts.join(records) == []
+
+
+@pytest.mark.parametrize("hook", sorted(facts.KEEP_DEFAULTS))
+def test_kvm_arch_defaults_stay(hook: str) -> None:
+    # kvm_vm_ioctl and friends hand unknown commands to the architecture
+    # from their own default; those defaults are KVM ABI
+    # (cocci/INTERFACES.rst, "KVM arch ioctls: decision").
+    assert facts.join(arch_hook_records(hook)) == []
+
+
+def test_cores_are_no_targets_and_not_followed() -> None:
+    params = "struct file *f, unsigned int cmd, unsigned long arg"
+    records: dict[str, dict] = {
+        "drivers/a/fops.c": {
+            "defs": {}, "callbacks": [], "trynext": [], "calls": [],
+            "bindings": [["file_operations", "unlocked_ioctl", "blkdev_ioctl", ""],
+                         ["file_operations", "compat_ioctl", "lib_ioctl", ""]]},
+        # Named in the dispatch column of cocci/interfaces.tsv.
+        "block/ioctl.c": {
+            "defs": {"blkdev_ioctl": [False, params]},
+            "calls": [["blkdev_ioctl", 1, "blk_helper", 1, True, True]],
+            "callbacks": [], "trynext": []},
+        # Hands the command on through an ops member named like a table field.
+        "lib/core.c": {
+            "defs": {"lib_ioctl": [False, params]},
+            "calls": [["lib_ioctl", 1, "lib_helper", 1, True, True]],
+            "dispatches": [["lib_ioctl", "unlocked_ioctl"]],
+            "callbacks": [], "trynext": []},
+        "lib/helper.c": {"defs": {"lib_helper": [False, params], "blk_helper": [False, params]}},
+    }
+    assert facts.join(records) == []
+    assert facts.core_functions(records) == facts.Cores(
+        facts.core_functions({}).names, frozenset({("lib/core.c", "lib_ioctl")}))
+    assert "blkdev_ioctl" in facts.core_functions({}).names
+    # An ops member outside the table (->read) makes no core.
+    records["lib/core.c"]["dispatches"] = [["lib_ioctl", "read"]]
+    assert [(t.file, t.function) for t in facts.join(records)] == [
+        ("lib/core.c", "lib_ioctl"), ("lib/helper.c", "lib_helper")]
+
+
+def test_a_handler_that_drivers_of_several_folders_share_is_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    # drm_ioctl: bound by drivers all over drivers/gpu/drm and beyond; its
+    # answers are the DRM core's (a table-driven dispatch).  (The scan lists
+    # its own table miss through REPORTED_CORES, tested below.)
+    monkeypatch.setattr(facts, "REPORTED_CORES", {})
+    params = "struct file *f, unsigned int cmd, unsigned long arg"
+    records: dict[str, dict] = {
+        "drivers/gpu/drm/drm_ioctl.c": {"defs": {"drm_ioctl": [False, params]}},
+        "drivers/gpu/drm/a/a_drv.c": {"defs": {}, "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]},
+        "drivers/gpu/drm/b/b_drv.c": {"defs": {}, "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]},
+    }
+    assert facts.join(records) == []
+    # Two files of one driver folder are one user: still that driver's handler.
+    records["drivers/gpu/drm/b/b_drv.c"]["bindings"] = []
+    records["drivers/gpu/drm/a/a_kms.c"] = {"defs": {}, "calls": [["a_ioctl", 1, "drm_ioctl", 1, True, True]]}
+    records["drivers/gpu/drm/a/a_kms.c"]["defs"] = {"a_ioctl": [True, params]}
+    assert facts.join(records) == [facts.Target("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl",
+                                                "file_operations.unlocked_ioctl", 1)]
+    # A static function of the same name in a user is that file's own.
+    records["drivers/gpu/drm/b/b_drv.c"] = {
+        "defs": {"drm_ioctl": [True, params]},
+        "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]}
+    assert ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl") not in facts.core_functions(records).dispatchers
+
+
+def test_member_calls_and_member_callbacks_are_dispatches() -> None:
+    record = facts.file_facts(b"""
+static long a(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct gendisk *disk = f->private_data;
+
+	if (!disk->fops->ioctl)
+		return -ENOIOCTLCMD;
+	return disk->fops->ioctl(disk, cmd, arg);
+}
+static long b(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	return dvb_usercopy(f, cmd, arg, dvbdev->kernel_ioctl);
+}
+static const struct file_operations o = { .unlocked_ioctl = a, .compat_ioctl = b };
+""")
+    assert record["dispatches"] == [["a", "ioctl"], ["b", "kernel_ioctl"]]
+    # A member call is no call of a function named like the member.
+    assert [c[:3] for c in record["calls"]] == [["b", 1, "dvb_usercopy"]]
+    assert record["callbacks"] == []
+
+
+def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> None:
+    # The rules take the first row of a function: tty_operations.ioctl
+    # keeps -ENOIOCTLCMD (the tty core tries the line discipline next).
+    records: dict[str, dict] = {
+        "drivers/a.c": {
+            "defs": {"a_ioctl": [True, "struct file *f, unsigned int cmd, unsigned long arg"],
+                     "a_tty_ioctl": [True, "struct tty_struct *tty, unsigned int cmd, unsigned long arg"]},
+            "bindings": [["file_operations", "unlocked_ioctl", "a_ioctl", ""],
+                         ["tty_operations", "ioctl", "a_tty_ioctl", ""]],
+            "calls": [["a_ioctl", 1, "common", 1, True, True], ["a_tty_ioctl", 1, "common", 1, True, True]],
+            "callbacks": [], "trynext": []},
+        "drivers/b.c": {"defs": {"common": [False, "void *x, unsigned int cmd"]}},
+    }
+    assert [t.interface for t in facts.join(records)] == ["tty_operations.ioctl",
+                                                          "file_operations.unlocked_ioctl"]
+
+
+# ------------------------------------------------------------ the whole result cached
+
+def fresh_targets(root: Path) -> list[facts.Target]:
+    """join() of every file's facts read now, no cache involved."""
+    records = {}
+    for rel in sorted(tree.c_files(root)):
+        data = (root / rel).read_bytes()
+        if any(t in data for t in facts.IOCTL_TOKENS + facts.ERRNO_TOKENS):
+            records[rel] = facts.file_facts(data)
+    return facts.join(records)
+
+
+def cached_rows(root: Path, cache: Path, jobs: int = 1) -> list[facts.Target]:
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), jobs, cache)
+    return [t for rel in sorted(got) for t in got[rel]]
+
+
+FIXTURE_TREES = [FIXTURE.parent / d for d in ("across_files", "facts", "tree")]
+
+
+def as_if_later(monkeypatch) -> None:
+    """The clock past RACY_NS: files written by the test (copied: their
+    ctime is now) count as old enough for their stat to be trusted."""
+    later = facts._now_ns() + 2 * facts.RACY_NS
+    monkeypatch.setattr(facts, "_now_ns", lambda: later)
+
+
+def remembered(cache: Path) -> set[str]:
+    with sqlite3.connect(cache / facts.DB_NAME) as con:
+        paths = {row[0] for row in con.execute("SELECT path FROM seen")}
+    con.close()
+    return paths
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_TREES, ids=lambda p: p.name)
+def test_cached_targets_equal_fresh_ones(fixture: Path, tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "tree"
+    shutil.copytree(fixture, root)
+    want = fresh_targets(root)
+    cache = tmp_path / "cache"
+    as_if_later(monkeypatch)
+    assert cached_rows(root, cache, 1) == want            # cold: computed and stored
+    # Warm: the stats are remembered and the join is stored, so no file is
+    # read and nothing is joined again.
+    monkeypatch.setattr(facts, "join", lambda records: pytest.fail("joined again"))
+    monkeypatch.setattr(facts, "open", lambda *a, **k: pytest.fail(f"read again: {a[0]}"), raising=False)
+    assert cached_rows(root, cache) == want
+
+
+@pytest.mark.skipif(not (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "MAINTAINERS").is_file(),
+                    reason="needs the unpacked default tree")
+def test_cached_targets_equal_fresh_ones_on_a_real_subtree(tmp_path: Path) -> None:
+    """drivers/nvme/host of the default tree (read only), as its own root."""
+    root = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "drivers" / "nvme" / "host"
+    want = fresh_targets(root)
+    assert len(want) > 5, "nvme's handlers hand the command to helpers in other files"
+    cache = tmp_path / "cache"
+    assert cached_rows(root, cache, 2) == want
+    assert cached_rows(root, cache, 2) == want
+
+
+def test_a_changed_file_is_read_again_and_the_join_redone(tmp_path: Path, monkeypatch) -> None:
+    root = copy_fixture(tmp_path)
+    cache = tmp_path / "cache"
+    cached_rows(root, cache)
+    joins = []
+    real_join = facts.join
+
+    def counting(records: dict[str, dict]) -> list[facts.Target]:
+        joins.append(1)
+        return real_join(records)
+
+    monkeypatch.setattr(facts, "join", counting)
+    fops = root / "drivers/demo/fops.c"
+    fops.write_text(fops.read_text().replace(".unlocked_ioctl\t= ext_handler,", ""))
+    got = cached_rows(root, cache)
+    assert joins == [1] and got == fresh_targets(root)
+    assert not any(t.function == "ext_handler" and t.interface == "file_operations.unlocked_ioctl"
+                   for t in got)
+
+
+def test_a_file_changed_just_now_is_not_trusted_by_its_stat(tmp_path: Path, monkeypatch) -> None:
+    """Within RACY_NS of its change a file could change again with the same
+    stat: it is read every time until it is older."""
+    root = copy_fixture(tmp_path)
+    cache = tmp_path / "cache"
+    cached_rows(root, cache)
+    assert remembered(cache) == set(), "every file of the copy was written just now"
+    as_if_later(monkeypatch)
+    cached_rows(root, cache)
+    helper = root / "drivers/demo/helper.c"
+    assert str(helper) in remembered(cache)
+    helper.write_text(helper.read_text().replace("if (cmd != DEMO_FIVE)", "if (!arg)"))
+    monkeypatch.setattr(facts, "_now_ns", time.time_ns)
+    assert cached_rows(root, cache) == fresh_targets(root)
+    with sqlite3.connect(cache / facts.DB_NAME) as con:
+        (stat,) = con.execute("SELECT stat FROM seen WHERE path = ?", (str(helper),)).fetchone()
+    con.close()
+    assert stat != facts._stat_id(helper.stat()), "its new stat is not remembered yet"
+
+
+def test_the_code_version_follows_the_source(tmp_path: Path) -> None:
+    key = facts.cache_key(b"int x;")
+    assert len(key) == 64 and key != facts.cache_key(b"int y;")
+    assert facts.join_key({"a.c": key}) != facts.join_key({"a.c": key, "b.c": key})
+    assert facts.join_key({"a.c": key}) != facts.join_key({"b.c": key})
+
+
+def test_a_new_code_version_trusts_no_remembered_stat(tmp_path: Path, monkeypatch) -> None:
+    """A remembered content key was made by the code of its time: after a
+    change to the code every file is read again, not just joined again."""
+    root = copy_fixture(tmp_path)
+    cache = tmp_path / "cache"
+    as_if_later(monkeypatch)
+    cached_rows(root, cache)
+    assert remembered(cache)
+    read = []
+    real = facts.file_facts
+
+    def counting(data: bytes) -> dict:
+        read.append(data)
+        return real(data)
+
+    monkeypatch.setattr(facts, "file_facts", counting)
+    monkeypatch.setattr(facts, "code_version", lambda: "0" * 64)
+    got = cached_rows(root, cache)
+    taking_part = [rel for rel in tree.c_files(root)
+                   if any(t in (root / rel).read_bytes() for t in facts.IOCTL_TOKENS + facts.ERRNO_TOKENS)]
+    assert len(read) == len(taking_part) > 0
+    assert got == fresh_targets(root)
+
+
+def test_the_reported_cores_are_targets_where_defined() -> None:
+    records: dict[str, dict] = {"net/atm/resources.c": {"defs": {"atm_dev_ioctl": [False, "unsigned int cmd"]}},
+               "drivers/gpu/drm/drm_ioctl.c": {"defs": {}}}
+    assert facts.reported_cores(records) == [facts.Target("net/atm/resources.c", "atm_dev_ioctl",
+                                                          "atmdev_ops.ioctl", 0)]

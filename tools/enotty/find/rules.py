@@ -1,0 +1,250 @@
+"""The Coccinelle rules: one semantic patch, assembled from small sources.
+
+cocci/ioctl_enotty.cocci is the one rule file that the scan and the kernel's
+`make coccicheck COCCI=...` both run.  It is committed, and assembled from:
+
+    cocci/lib/header.smpl     the /// description, // Options: and virtuals
+    cocci/lib/handlers.smpl   handler discovery (table from interfaces.tsv)
+    cocci/shapes/NAME.smpl    one shape each; NAME is the site's rule column
+    cocci/lib/output.smpl     the one output (tsv, report, org, context, patch)
+
+`--sync` rewrites the rule file from them; `--check` fails when it is out
+of date; `--combined` prints the assembled text.
+
+    python3 -m enotty.find.rules --sync | --check | --combined
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+
+SITE_MARKER = "ENOTTY-SITE"
+COCCI_DIR = Path(__file__).resolve().parents[3] / "cocci"
+RULE_FILE = "ioctl_enotty.cocci"
+HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch")
+VIRTUALS = ("patch", "context", "org", "report", "tsv")
+ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
+GENERATED = ("// Assembled by `python3 -m enotty.find.rules --sync` from cocci/lib/*.smpl,\n"
+             "// cocci/shapes/*.smpl and cocci/interfaces.tsv: edit those, not this file.\n")
+
+
+@dataclass(frozen=True)
+class Interface:
+    struct: str
+    field: str
+    cmd_arg: int
+    to: str
+    keep_enoioctlcmd: bool
+    dispatch: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.struct}.{self.field}"
+
+
+def cocci_dir() -> Path:
+    return COCCI_DIR
+
+
+def rule_file(root: Path | None = None) -> Path:
+    """The one semantic patch: what the scan, bench and coccicheck run."""
+    return (root or cocci_dir()) / RULE_FILE
+
+
+def shape_files(root: Path | None = None) -> list[Path]:
+    """cocci/shapes/*.smpl, sorted: the order in which shapes claim sites."""
+    return sorted(((root or cocci_dir()) / "shapes").glob("*.smpl"))
+
+
+def shape_names(root: Path | None = None) -> list[str]:
+    """The shapes, as the rule column of the site records names them."""
+    return [p.stem for p in shape_files(root)]
+
+
+def spatch_options(root: Path | None = None) -> list[str]:
+    """The options of the rule file's `// Options:` line, as coccicheck
+    passes them (it greps every line holding "Options:", so there is one)."""
+    path = rule_file(root)
+    lines = [l for l in path.read_text().splitlines() if "Options:" in l]
+    if len(lines) != 1 or not lines[0].startswith("// Options:"):
+        raise UsageError(f"{path}: needs exactly one '// Options:' line")
+    return lines[0].split(":", 1)[1].split()
+
+
+def parse_interfaces(text: str, where: str = "interfaces.tsv") -> list[Interface]:
+    """Rows of interfaces.tsv, checked; UsageError names the bad line."""
+    rows = list(csv.reader(io.StringIO(text), delimiter="\t"))
+    if not rows or tuple(rows[0]) != HEADER:
+        raise UsageError(f"{where}: header must be {' '.join(HEADER)}")
+    out: list[Interface] = []
+    seen: set[str] = set()
+    ident = re.compile(r"^[A-Za-z_]\w*$")
+    for lineno, row in enumerate(rows[1:], start=2):
+        if not row or row[0].startswith("#"):
+            continue
+        if len(row) != len(HEADER):
+            raise UsageError(f"{where}:{lineno}: expected {len(HEADER)} tab-separated fields, got {len(row)}")
+        struct, field, cmd_arg, to, keep, dispatch = (c.strip() for c in row)
+        if not ident.match(struct) or not ident.match(field):
+            raise UsageError(f"{where}:{lineno}: struct and field must be C identifiers")
+        if not cmd_arg.isdigit():
+            raise UsageError(f"{where}:{lineno}: cmd_arg must be a 0-based index, got {cmd_arg!r}")
+        if to not in ERRNOS:
+            raise UsageError(f"{where}:{lineno}: to must be one of {', '.join(ERRNOS)}, got {to!r}")
+        if keep not in ("yes", "no"):
+            raise UsageError(f"{where}:{lineno}: keep_enoioctlcmd must be yes or no, got {keep!r}")
+        iface = Interface(struct, field, int(cmd_arg), to, keep == "yes", dispatch)
+        if iface.name in seen:
+            raise UsageError(f"{where}:{lineno}: {iface.name} listed twice")
+        seen.add(iface.name)
+        out.append(iface)
+    return out
+
+
+def interfaces(root: Path | None = None) -> list[Interface]:
+    path = (root or cocci_dir()) / "interfaces.tsv"
+    return parse_interfaces(path.read_text(), str(path))
+
+
+def interfaces_python(ifaces: list[Interface]) -> str:
+    """The table as the Python the discovery block expects."""
+    lines = ["ENOTTY_INTERFACES = {"]
+    for i in ifaces:
+        lines.append(f"    ({i.struct!r}, {i.field!r}): ({i.cmd_arg}, {i.to!r}, "
+                     f"{i.keep_enoioctlcmd}, {i.dispatch!r}),")
+    lines.append("}")
+    lines.append("ENOTTY_ORDER = [" + ", ".join(repr(i.name) for i in ifaces) + "]")
+    return "\n".join(lines)
+
+
+def _source(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError as err:
+        raise UsageError(f"{path}: {err.strerror}") from None
+
+
+def rule_names(text: str) -> list[str]:
+    """Named rules of a piece of SmPL (for the uniqueness check)."""
+    names = []
+    for m in re.finditer(r"^@([^@\n]*)@\s*$", text, re.M):
+        words = m.group(1).split()
+        if not words:
+            continue
+        first = words[0]
+        if first.startswith(("script:", "initialize:", "finalize:")):
+            if len(words) > 1 and words[1] != "depends":
+                names.append(words[1])
+            continue
+        if first != "depends":
+            names.append(first)
+    return names
+
+
+def assembled(root: Path | None = None) -> str:
+    """The text cocci/ioctl_enotty.cocci must hold: header, discovery with
+    the table, every shape, the output."""
+    root = root or cocci_dir()
+    header = _source(root / "lib" / "header.smpl")
+    lib = _source(root / "lib" / "handlers.smpl")
+    if "@@INTERFACES@@" not in lib:
+        raise UsageError(f"{root}/lib/handlers.smpl: no @@INTERFACES@@ placeholder")
+    lib = lib.replace("@@INTERFACES@@", interfaces_python(interfaces(root)))
+    shapes = shape_files(root)
+    if not shapes:
+        raise UsageError(f"{root}/shapes: no *.smpl shape")
+    parts = [(root / "lib" / "handlers.smpl", lib)]
+    parts += [(p, _source(p)) for p in shapes]
+    parts.append((root / "lib" / "output.smpl", _source(root / "lib" / "output.smpl")))
+    seen: dict[str, str] = {}
+    for path, text in parts:
+        for name in rule_names(text):
+            if name in seen:
+                raise UsageError(f"rule {name} is defined in {seen[name]} and {path.name}")
+            seen[name] = path.name
+    for path, text in [(root / "lib" / "header.smpl", header), *parts]:
+        if path.name != "header.smpl" and "Options:" in text:
+            raise UsageError(f"{path}: only lib/header.smpl may say 'Options:'"
+                             " (coccicheck greps every such line)")
+    out = [header.rstrip() + "\n\n", GENERATED]
+    for path, text in parts:
+        out.append(f"\n// ---- {path.parent.name}/{path.name}\n\n{text.strip()}\n")
+    return "".join(out)
+
+
+def out_of_sync(root: Path | None = None) -> list[Path]:
+    """[the rule file] when it differs from its sources, else []."""
+    path = rule_file(root)
+    want = assembled(root)
+    try:
+        have = path.read_text()
+    except OSError:
+        have = None
+    return [path] if have != want else []
+
+
+def sync(root: Path | None = None) -> list[Path]:
+    """Rewrite the rule file from its sources; returns it when it changed."""
+    path = rule_file(root)
+    stale = out_of_sync(root)
+    if stale:
+        tmp = path.with_suffix(".cocci.tmp")
+        tmp.write_text(assembled(root))
+        tmp.replace(path)
+    return stale
+
+
+def rules_digest(root: Path | None = None) -> str:
+    """sha256 over the rule file and its sources (cache key)."""
+    root = root or cocci_dir()
+    sources = [rule_file(root), root / "lib" / "header.smpl", root / "lib" / "handlers.smpl",
+               root / "lib" / "output.smpl", *shape_files(root), root / "interfaces.tsv"]
+    h = hashlib.sha256()
+    for path in sources:
+        h.update(f"{path.parent.name}/{path.name}".encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+ACTIONS = ("sync", "check", "combined")
+
+
+def command(action: str) -> int:
+    """Assemble cocci/ioctl_enotty.cocci from its sources (sync), check it
+    (check, exit 1 when stale) or print the assembled text (combined)."""
+    if action == "sync":
+        for path in sync():
+            print(f"enotty: updated {path}", file=sys.stderr)
+    elif action == "check":
+        if out_of_sync():
+            print(f"enotty: {rule_file()} is out of sync with cocci/lib, cocci/shapes and"
+                  " interfaces.tsv; run python3 -m enotty rules --sync", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(assembled())
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """`python3 -m enotty.find.rules --sync | --check | --combined`, the command
+    the rule file's header names.  It imports nothing of the command line:
+    the rest of the package imports this module."""
+    actions = [a.lstrip("-") for a in argv]
+    if len(actions) != 1 or actions[0] not in ACTIONS:
+        given = " ".join(argv) or "nothing"
+        print(f"enotty: argument action: invalid choice: {given.lstrip('-')!r} (choose from"
+              f" {', '.join(repr(a) for a in ACTIONS)}) (try: enotty rules --help)", file=sys.stderr)
+        return 2
+    return command(actions[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

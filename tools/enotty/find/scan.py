@@ -1,0 +1,880 @@
+"""Run the rules over a tree: the one module that runs spatch.
+
+Pipeline: a byte-level prefilter picks the C files the rules could match;
+each candidate is looked up in a per-file cache; the rest go to spatch in
+batches (one file group per file, so nothing matches across files), all
+rules in one pass with `-D patch -D tsv`, a few spatch processes in
+parallel.  stdout gives the ENOTTY-SITE lines and the unified diffs; stderr
+says which file spatch was handling and what went wrong with it (parse
+errors, timeouts, exceptions).  Nothing is ever written into the tree.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence, TextIO
+
+from .. import cache
+from . import facts as phase1, rules
+from ..kernel import tree
+from ..errors import UsageError
+from ..progress import Progress
+from .sites import Site, is_site_line, parse_site_line, sort_sites
+
+# Bump when the cached record or the spatch options change meaning.
+CACHE_FORMAT = "enotty-scan-5"
+
+# The rule file's own `// Options:` (rules.spatch_options(), what
+# coccicheck passes too) come first:
+#   --no-includes: the rules match an ops table and its handler in one .c
+#     file and need no types from headers.  Reading local headers made 12
+#     ivtv files 1.5x slower for the same sites, and would make a file's
+#     result depend on other files, which the per-file cache (keyed on the
+#     file's own content) could not see.
+#   --noadd-typedef-root: keep a typedef spatch guesses inside a function
+#     local to it.  `struct x *p __free(kfree) = NULL;` makes spatch guess
+#     that kfree is a type; made global, every later `kfree(p->q);` fails
+#     to parse (sound/core/timer.c, compress_offload.c).
+# Then what only this driver needs:
+#   -D patch -D tsv: the diff and the ENOTTY-SITE lines in one run.
+#   --parse-error-msg --verbose-parsing: report each unparsed region with
+#     its first line on stderr, so no file's problems are dropped silently.
+#   --no-scanner: with --file-groups spatch otherwise runs `cd FILE; git
+#     grep` per group and reports files it rules out only as "0 files
+#     match", unnamed; without it each such file gets a "Skipping: FILE".
+#   --macro-file-builtins (standard.h and KERNEL_MACROS): macros spatch's
+#     standard.h lacks, used from the first parsing pass on.  Given with
+#     --macro-file they only join the on-demand expansion of the third pass,
+#     next to the file's own #defines, and too late for some files (see
+#     KERNEL_MACROS).
+#   no --in-place / --out-place: spatch only prints the diff.
+DRIVER_OPTIONS = ("-D", "patch", "-D", "tsv", "--no-scanner", "--parse-error-msg",
+                  "--verbose-parsing")
+
+
+def spatch_options() -> tuple[str, ...]:
+    """Every option of a scan's spatch run but the files and the timeout."""
+    return (*rules.spatch_options(), *DRIVER_OPTIONS)
+
+
+# Added to spatch's standard.h and given with --macro-file-builtins: kernel
+# macros that standard.h lacks, each of which left ioctl files of 6.12
+# partly unparsed (tools/enotty/find/scan_test.py has a fixture per macro).
+# spatch expands the builtins from its first pass on; the macros of
+# --macro-file only in the third pass, on demand around the error, and with
+# them the file's own #defines: in sound/core/rawmidi.c the third pass
+# expanded the file's `rmidi_warn(.., fmt, args...)` into `, ##args` before
+# a cast and failed where the first pass, knowing scoped_guard, parses.
+#   scoped_guard() and friends: statement macros that take a body, like a
+#     for_each iterator (sound/core/control.c: 12 regions, the drm ones 6
+#     ioctl files of drm drivers);
+#   for_each_vma_range(): also the while of a do-while (fs/userfaultfd.c);
+#   for_each_possible_cpu(): an iterator whose body starts with `*`
+#     (`*per_cpu_ptr(p, cpu) = -1;`) is otherwise read as a declaration
+#     (arch/arm64/kvm/mmu.c);
+#   __free(): `u32 *p __free(kfree) = ..` declarations; an attribute, not
+#     nothing (defined empty, fs/pidfs.c and sound/core/seq/seq_compat.c
+#     failed) (drivers/gpu/drm/amd/amdgpu/amdgpu_debugfs.c);
+#   __ETHTOOL_DECLARE_LINK_MODE_MASK(): an array declarator with an
+#     initializer (drivers/net/phy/phylink.c, drivers/net/usb/lan78xx.c);
+#   darray_str(): a declarator of bcachefs (fs/bcachefs/chardev.c);
+#   COMPAT_SYSCALL_DEFINE3/6(): as standard.h has SYSCALL_DEFINE3/6
+#     (fs/ioctl.c, fs/eventpoll.c);
+#   UVERBS_HANDLER(): the name of an RDMA method handler, pasted from the
+#     file's UVERBS_MODULE_NAME (`static int UVERBS_HANDLER(ID)(..)`, 7
+#     files of drivers/infiniband); the name is shorter than the kernel's,
+#     which no rule needs;
+#   DEF_SCSI_QCMD(): a function definition without a semicolon
+#     (drivers/scsi/3w-xxxx.c, pmcraid.c);
+#   BPF_CALL_1/2/3(): BPF helpers, `u64 name(t1 a1, ..)` (kernel/bpf/bpf_lsm.c);
+#   DEB(): debugging code of SCSI drivers, empty as without their DEBUG
+#     (drivers/scsi/st.c: `if ( DEB( debugging || ) !STp->inited)`); it
+#     replaces standard.h's DEB, a statement, which that is not.
+KERNEL_MACROS = """\
+#define scoped_guard(_name, args...) YACFE_ITERATOR
+#define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
+#define drm_exec_until_all_locked(exec) YACFE_ITERATOR
+#define with_intel_runtime_pm(rpm, wf) YACFE_ITERATOR
+#define for_each_vma_range(__vmi, __vma, __end) while ((__vma = vma_find(&(__vmi), (__end))) != NULL)
+#define for_each_possible_cpu(cpu) YACFE_ITERATOR
+#define __free(_name) __maybe_unused
+#define __ETHTOOL_DECLARE_LINK_MODE_MASK(name) unsigned long name[__ETHTOOL_LINK_MODE_MASK_NBITS]
+#define darray_str(name) darray_char_p name
+#define COMPAT_SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3) \\
+    long compat_sys_##name(t1 a1, t2 a2, t3 a3)
+#define COMPAT_SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6) \\
+    long compat_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
+#define UVERBS_HANDLER(id) uverbs_handler_##id
+#define DEF_SCSI_QCMD(func_name) \\
+    int func_name(struct Scsi_Host *shost, struct scsi_cmnd *cmd) { return func_name##_lck(cmd); }
+#define BPF_CALL_1(name, t1, a1) u64 name(t1 a1)
+#define BPF_CALL_2(name, t1, a1, t2, a2) u64 name(t1 a1, t2 a2)
+#define BPF_CALL_3(name, t1, a1, t2, a2, t3, a3) u64 name(t1 a1, t2 a2, t3 a3)
+#define DEB(a)
+"""
+
+# Every rule rewrites one of these tokens (none adds a default label), so a
+# file without them has no site.
+ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
+
+DEFAULT_TIMEOUT = 120
+# partial: spatch skipped some code, but none that names an ioctl member or
+# an errno, so no site can hide there; parse-error: a site may hide there.
+OK, PARTIAL, PARSE_ERROR, TIMEOUT, ERROR = "ok", "partial", "parse-error", "timeout", "error"
+
+
+class ScanError(Exception):
+    """spatch itself failed (broken semantic patch, crash before any file)."""
+
+
+# ---------------------------------------------------------------- prefilter
+
+def ioctl_tokens() -> tuple[bytes, ...]:
+    """`ioctl` plus every ioctl member of the interface table.
+
+    The rules need the ops table and the handler in the same file, so a
+    file that names none of these members cannot match.  "ioctl" already
+    covers every member whose name contains it.
+    """
+    fields = {i.field.encode() for i in rules.interfaces()}
+    return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))
+
+
+def binding_pattern(tokens: Sequence[bytes]) -> re.Pattern[bytes]:
+    """`.F =` or `->F =` (not `==`) where F contains one of tokens: a
+    static initializer, a run-time assignment or an embedded ops member."""
+    alt = b"|".join(re.escape(t) for t in tokens)
+    return re.compile(rb"(?:\.|->)\s*\w*(?:" + alt + rb")\w*\s*=(?!=)")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    rel: str        # path relative to the tree root, as given to spatch
+    size: int
+    sha256: str
+    facts: str = ""   # the phase-1 rows of this file (-D enotty_facts), part of its cache key
+
+
+@dataclass
+class Prefilter:
+    candidates: list[Candidate]
+    c_files: int          # .c files under the scope
+    seconds: float
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (rel, error)
+
+
+def _c_files(scope: Path, skip: frozenset[str] = frozenset()) -> Iterable[str]:
+    """Every *.c under scope; .git and the `skip` folders left out,
+    symlinked folders not followed."""
+    stack = [str(scope)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != ".git" and entry.path not in skip:
+                    stack.append(entry.path)
+            elif entry.name.endswith(".c") and entry.is_file():
+                yield entry.path
+
+
+def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
+              errnos: Sequence[bytes] = ERRNO_TOKENS,
+              facts: Mapping[str, str] | None = None) -> Prefilter:
+    """The .c files under scope that bind an ioctl member (`.F =` or `->F =`,
+    F naming an ioctl token) and name an errno token, and those with
+    phase-1 rows (facts: file -> rows) that name an errno token: a helper
+    found across files is bound elsewhere.  The rules find a file's
+    handlers through such a binding in the same file or through its rows,
+    so a file that only calls an ioctl function or says "ioctl" in a
+    comment has no site (in 6.12, 1682 files name the token, 988 bind it).
+
+    Headers are left out: in 6.12 one header (libata.h) sets an ioctl
+    member, to a handler defined in a .c file.  So is a kernel tree's
+    tools/ (userspace: selftests, perf, libbpf), unless scope is inside it:
+    74 candidates in 6.12 without a kernel ioctl handler, and 16 of the 53
+    files spatch could not parse.
+    """
+    start = time.monotonic()
+    ioctl = tuple(ioctl) if ioctl is not None else ioctl_tokens()
+    binds = binding_pattern(ioctl)
+    skip: frozenset[str] = frozenset()
+    if tree.is_kernel_tree(Path(root)) and Path(scope).resolve() == Path(root).resolve():
+        skip = frozenset({os.path.join(str(scope), "tools")})   # as _c_files spells it
+    candidates = []
+    unreadable = []
+    total = 0
+    for path in _c_files(scope, skip):
+        total += 1
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as err:
+            unreadable.append((os.path.relpath(path, root), err.strerror or str(err)))
+            continue
+        rel = os.path.relpath(path, root)
+        rows = (facts or {}).get(rel, "")
+        if (rows or binds.search(data)) and any(t in data for t in errnos):
+            candidates.append(Candidate(rel=rel, size=len(data),
+                                        sha256=hashlib.sha256(data).hexdigest(), facts=rows))
+    candidates.sort(key=lambda c: c.rel)
+    return Prefilter(candidates, total, time.monotonic() - start, sorted(unreadable))
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass
+class FileResult:
+    file: str                 # relative to the root
+    status: str               # ok | partial | parse-error | timeout | error
+    reason: str = ""
+    sites: list[Site] = field(default_factory=list)
+    hunks: str = ""           # the diff's body, from the first @@ on
+    cached: bool = False
+
+    @property
+    def diff(self) -> str:
+        if not self.hunks:
+            return ""
+        return f"--- a/{self.file}\n+++ b/{self.file}\n{self.hunks}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    file: str
+    status: str               # parse-error | timeout | error
+    reason: str
+
+
+FAILED_COLUMNS = ("file", "status", "reason")
+
+
+def write_failed_tsv(failures: Iterable[Failure], out: TextIO) -> None:
+    """failed.tsv: header `file status reason`, one row per file, by file."""
+    out.write("\t".join(FAILED_COLUMNS) + "\n")
+    for f in sorted(failures, key=lambda f: f.file):
+        out.write(f"{f.file}\t{f.status}\t{f.reason}\n")
+
+
+@dataclass
+class ScanResult:
+    root: Path
+    scope: Path
+    sites: list[Site]                 # sorted, files relative to root
+    diffs: dict[str, str]             # file -> unified diff (a/ b/ headers)
+    failed: list[Failure]             # sorted by file: sites may be missing
+    partial: list[Failure]            # parsed in part; no site can hide in the rest
+    c_files: int                      # .c files under the scope
+    candidates: int                   # passed the prefilter
+    spatch_runs: int                  # files spatch handled in this run
+    cached: int                       # files answered by the cache
+    prefilter_seconds: float
+    seconds: float                    # whole scan, phase 1 included
+    warnings: list[str] = field(default_factory=list)
+    facts: dict[str, str] = field(default_factory=dict)   # file -> its phase-1 rows, as given to spatch
+    facts_seconds: float = 0.0        # phase 1 (tree-wide discovery), when the scan ran it
+    scanned: list[str] = field(default_factory=list)     # the files spatch handled in this run
+
+    def patch(self) -> str:
+        """Every diff, in file order: applies with `patch -p1` or `git apply`
+        from the root.  Encode with errors="surrogateescape" (see decode())."""
+        return "".join(self.diffs[f] for f in sorted(self.diffs))
+
+
+# ---------------------------------------------------------------- spatch output
+
+_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+@dataclass
+class _Stdout:
+    sites: dict[str, list[Site]] = field(default_factory=dict)
+    hunks: dict[str, str] = field(default_factory=dict)
+    noise: list[str] = field(default_factory=list)
+
+
+def decode(data: bytes) -> str:
+    """spatch output as text; bytes that are not UTF-8 survive as surrogates
+    (write diffs back with errors="surrogateescape" to get them back)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def parse_stdout(text: str) -> _Stdout:
+    """Site lines and per-file diffs from spatch's stdout.
+
+    Hunks are read by their line counts, so a removed line that happens to
+    start with `-- ` cannot be taken for a new file header.
+    """
+    out = _Stdout()
+    # Only "\n" ends a line: str.splitlines() would also split at the form
+    # feeds some kernel sources hold (sound/isa/wavefront/wavefront_synth.c).
+    lines = [line + "\n" for line in text.split("\n")]
+    if lines[-1] == "\n":
+        lines.pop()
+    i = 0
+
+    def take_site(line: str) -> None:
+        try:
+            site = parse_site_line(line)
+        except ValueError as err:
+            out.noise.append(str(err))
+            return
+        out.sites.setdefault(site.file, []).append(site)
+
+    while i < len(lines):
+        line = lines[i]
+        if is_site_line(line):
+            take_site(line)
+            i += 1
+        elif line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            path = line[4:].rstrip("\n").split("\t")[0]
+            i += 2
+            body: list[str] = []
+            while i < len(lines) and (m := _HUNK.match(lines[i])):
+                old = int(m.group(1)) if m.group(1) is not None else 1
+                new = int(m.group(2)) if m.group(2) is not None else 1
+                body.append(lines[i])
+                i += 1
+                while i < len(lines) and (old > 0 or new > 0 or lines[i].startswith("\\")):
+                    hunk_line = lines[i]
+                    if is_site_line(hunk_line):
+                        take_site(hunk_line)     # a whole line printed mid-diff
+                        i += 1
+                        continue
+                    kind = hunk_line[:1]
+                    if kind in (" ", "\n"):
+                        old, new = old - 1, new - 1
+                    elif kind == "-":
+                        old -= 1
+                    elif kind == "+":
+                        new -= 1
+                    elif kind != "\\":
+                        break
+                    body.append(hunk_line if hunk_line.endswith("\n") else hunk_line + "\n")
+                    i += 1
+                if old > 0 or new > 0:
+                    out.noise.append(f"{path}: diff hunk cut short")
+            out.hunks[path] = out.hunks.get(path, "") + "".join(body)
+        else:
+            if line.strip():
+                out.noise.append(line.rstrip("\n"))
+            i += 1
+    return out
+
+
+@dataclass
+class _Outcome:
+    skipped: bool = False     # spatch's own token check ruled it out
+    exception: str = ""
+    bad_lines: int = 0
+    first_bad: int = 0
+    bad_tokens: set[str] = field(default_factory=set)   # of those asked for, in unparsed lines
+    bad_at: set[int] = field(default_factory=set)       # first lines of the errors counted
+
+
+_BAD_AT = re.compile(r'^ =\s?File "(.*)", line (\d+), column')
+_LEXEME = re.compile(r'/\*|//|"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?')
+
+
+def code_only(line: str, in_comment: bool) -> tuple[str, bool]:
+    """The line without its comments and string and character literals,
+    and whether a comment is still open at its end (in_comment: one was
+    open at its start).  A word there names nothing a rule could match."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        if in_comment:
+            end = line.find("*/", i)
+            if end < 0:
+                return "".join(out), True
+            i, in_comment = end + 2, False
+            out.append(" ")
+            continue
+        m = _LEXEME.search(line, i)
+        if not m:
+            out.append(line[i:])
+            break
+        out.append(line[i:m.start()] + " ")
+        if m.group() == "//":
+            break
+        if m.group() == "/*":
+            in_comment = True
+        i = m.end()
+    return "".join(out), in_comment
+
+
+def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outcome], list[str]]:
+    """What spatch said about each file, in the order it handled them.
+
+    tokens: words to look for in the code of the lines spatch could not
+    parse, not in their comments and literals (an unparsed region of
+    drivers/scsi/pmcraid.c named ioctl only in a comment), and not in
+    lines of a #define (the line that opens it, a line ending in a
+    backslash when spatch says it recovered at the end of a #define, the
+    lines backslashes continue it into, and such lines again when the next
+    report repeats them): the rules never match inside
+    a macro body, so no site can hide there (ioctl tables built by macros
+    in drivers/gpu/drm/drm_ioctl.c, v4l2-ioctl.c, iommufd/main.c).
+    """
+    outcomes: dict[str, _Outcome] = {}
+    order: list[str] = []
+    current: _Outcome | None = None
+    counting = False   # inside an error report about a region not yet counted
+    continued = False  # the last unparsed line was a #define line ending in a backslash
+    in_macro = False   # spatch's last error recovery stopped at the end of a #define
+    macro_lines: set[str] = set()   # lines of this file found in a #define
+    in_comment = False  # the last unparsed line ended inside a /* comment
+
+    def start(path: str, skipped: bool) -> _Outcome:
+        outcome = outcomes.setdefault(path, _Outcome())
+        outcome.skipped = skipped
+        order.append(path)
+        return outcome
+
+    for line in text.splitlines():
+        if line.startswith("HANDLING: "):
+            current, counting = start(line[len("HANDLING: "):].strip(), False), False
+            macro_lines = set()
+        elif line.startswith("Skipping: "):
+            current, counting = start(line[len("Skipping: "):].strip(), True), False
+        elif line.startswith("EXN: ") and " in " in line:
+            exn, path = line[len("EXN: "):].rsplit(" in ", 1)
+            outcomes.setdefault(path.strip(), _Outcome()).exception = exn.strip()
+        elif line.startswith("ERROR-RECOV: "):
+            in_macro = "end of #define" in line
+        elif current is None:
+            continue
+        elif m := _BAD_AT.match(line):
+            # In patch mode spatch parses a file again after matching, and
+            # then its own output (a /tmp path): count each region once.
+            at = int(m.group(2))
+            counting = m.group(1) == order[-1] and at not in current.bad_at
+            continued = in_comment = False
+            if counting:
+                current.bad_at.add(at)
+                current.first_bad = min(current.bad_at)
+        elif not counting:
+            continue
+        elif line.startswith("badcount: "):
+            current.bad_lines += int(line.split()[1])
+        elif line.startswith(("bad:", "BAD:")):
+            code = line.split(" ", 1)[1] if " " in line else ""
+            # A region may start with the last line of the #define before
+            # (drivers/gpu/drm/amd/amdkfd/kfd_chardev.c).
+            in_define = (continued or code.lstrip().startswith("#define") or code in macro_lines
+                         or (in_macro and code.rstrip().endswith("\\")))
+            if in_define and code.strip():
+                macro_lines.add(code)
+            continued = in_define and code.rstrip().endswith("\\")
+            words, in_comment = code_only(code, in_comment)
+            if not in_define:
+                current.bad_tokens.update(t for t in tokens if t in words)
+    return outcomes, order
+
+
+def _file_result(rel: str, outcome: _Outcome | None, stdout: _Stdout, timeout: int) -> FileResult:
+    sites = stdout.sites.get(rel, [])
+    hunks = stdout.hunks.get(rel, "")
+    if outcome is None:
+        return FileResult(rel, ERROR, "spatch did not report on this file")
+    if "Timeout" in outcome.exception:
+        # spatch prints no diff for a file it gave up on; drop its partial
+        # site lines too, so the report and the patches agree.
+        return FileResult(rel, TIMEOUT, f"spatch timeout after {timeout} s")
+    if outcome.exception:
+        return FileResult(rel, ERROR, f"spatch exception {outcome.exception}")
+    if outcome.bad_lines:
+        where = f" from line {outcome.first_bad}" if outcome.first_bad else ""
+        reason = f"{outcome.bad_lines} lines not parsed{where}"
+        if not outcome.bad_tokens:
+            return FileResult(rel, PARTIAL, reason, sites, hunks)
+        reason += ", naming " + ", ".join(sorted(outcome.bad_tokens))
+        return FileResult(rel, PARSE_ERROR, reason, sites, hunks)
+    return FileResult(rel, OK, "", sites, hunks)
+
+
+def removed_lines(hunks: str) -> set[int]:
+    """Line numbers, in the unmodified file, of the lines a diff removes."""
+    removed: set[int] = set()
+    old = 0
+    for line in hunks.split("\n"):
+        if m := re.match(r"^@@ -(\d+)", line):
+            old = int(m.group(1))
+        elif line.startswith("-"):
+            removed.add(old)
+            old += 1
+        elif line.startswith(" ") or line == "":
+            old += 1
+    return removed
+
+
+def disagreement(result: FileResult) -> str:
+    """Where a file's diff and its sites disagree ("" when they agree).
+
+    Each site is one changed line, so the report and the patches can only
+    agree when the lines the diff removes are the site lines.
+    """
+    changed = removed_lines(result.hunks)
+    named = {s.line for s in result.sites}
+    problems = []
+    if changed - named:
+        problems.append("the diff changes line(s) " + ", ".join(map(str, sorted(changed - named)))
+                        + " that no site names")
+    if named - changed:
+        problems.append("site line(s) " + ", ".join(map(str, sorted(named - changed)))
+                        + " not changed by the diff")
+    return f"{result.file}: " + "; ".join(problems) if problems else ""
+
+
+# ---------------------------------------------------------------- cache
+
+class ScanCache:
+    """One JSON file per (file content, rules, spatch) under cache_dir()/scan."""
+
+    def __init__(self, folder: Path, salt: str) -> None:
+        self.folder = folder
+        self.salt = salt
+        self.store = cache.JsonCache(folder)
+
+    def _key(self, candidate: Candidate) -> str:
+        digest = hashlib.sha256(f"{self.salt}\0{candidate.sha256}".encode())
+        if candidate.facts:
+            # Only a file with rows changes its key: the rows decide its targets.
+            digest.update(b"\0" + candidate.facts.encode())
+        return digest.hexdigest()
+
+    def get(self, candidate: Candidate, timeout: int) -> FileResult | None:
+        record = self.store.get(self._key(candidate))
+        if record is None:
+            return None
+        try:
+            status = record["status"]
+            if status == TIMEOUT and record["timeout"] < timeout:
+                return None   # it may finish with the longer timeout
+            sites = [Site(candidate.rel, line, function, interface, from_, to, rule)
+                     for line, function, interface, from_, to, rule in record["sites"]]
+            return FileResult(candidate.rel, status, record["reason"], sites,
+                              record["hunks"], cached=True)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, candidate: Candidate, result: FileResult, timeout: int) -> None:
+        if result.status == ERROR:
+            return   # crashes may be transient (memory, a killed run): retry next time
+        record = {
+            "status": result.status, "reason": result.reason, "timeout": timeout,
+            "sites": [[s.line, s.function, s.interface, s.from_, s.to, s.rule]
+                      for s in result.sites],
+            "hunks": result.hunks,
+        }
+        if not self.store.put(self._key(candidate), record):
+            raise OSError(f"cannot write the scan cache under {self.folder}")
+
+
+# ---------------------------------------------------------------- running spatch
+
+_version_lock = threading.Lock()
+_versions: dict[str, str] = {}
+
+
+def spatch_binary() -> str:
+    path = shutil.which("spatch")
+    if not path:
+        raise UsageError("spatch not found on PATH: apt-get install coccinelle")
+    return path
+
+
+def spatch_version(binary: str) -> str:
+    with _version_lock:
+        if binary not in _versions:
+            res = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
+            _versions[binary] = (res.stdout.splitlines() or ["unknown"])[0].strip()
+        return _versions[binary]
+
+
+_STANDARD_H = re.compile(r"--macro-file-builtins\s+<file>\s+\(default=([^)]+)\)")
+
+
+def builtin_macros(binary: str) -> str:
+    """spatch's own standard.h followed by KERNEL_MACROS, for
+    --macro-file-builtins (which replaces standard.h)."""
+    home = os.environ.get("COCCINELLE_HOME")
+    if home:
+        path = Path(home) / "standard.h"
+    else:
+        res = subprocess.run([binary, "--longhelp"], capture_output=True, text=True, check=False)
+        m = _STANDARD_H.search(res.stdout + res.stderr)
+        path = Path(m.group(1).strip()) if m else Path()
+    try:
+        standard = path.read_text(errors="replace")
+    except OSError as err:
+        raise UsageError(f"cannot read spatch's standard.h ({path}): {err}") from None
+    return standard + "\n" + KERNEL_MACROS
+
+
+class _Runner:
+    """Runs spatch batches; tracks the live processes so ^C can end them."""
+
+    def __init__(self, binary: str, root: Path, smpl_path: Path, workdir: Path, timeout: int,
+                 tokens: Sequence[str]) -> None:
+        self.binary = binary
+        self.tokens = tokens
+        self.root = root
+        self.smpl_path = smpl_path
+        self.workdir = workdir
+        self.timeout = timeout
+        self.stop = threading.Event()
+        self._lock = threading.Lock()
+        self._procs: set[subprocess.Popen] = set()
+        self._serial = 0
+
+    def kill_all(self) -> None:
+        self.stop.set()
+        with self._lock:
+            for proc in self._procs:
+                if proc.poll() is None:
+                    proc.kill()
+
+    def _spatch(self, rels: list[str]) -> tuple[int, str, str]:
+        with self._lock:
+            self._serial += 1
+            serial = self._serial
+        groups = self.workdir / f"groups-{serial}"
+        # One group per file: each file is matched on its own.
+        groups.write_text("\n\n".join(rels) + "\n")
+        tmpdir = self.workdir / f"tmp-{serial}"
+        tmpdir.mkdir()
+        cmd = [self.binary, "--sp-file", str(self.smpl_path), *spatch_options(),
+               "--macro-file-builtins", str(self.workdir / "macros.h"),
+               "--timeout", str(self.timeout), "--file-groups", str(groups)]
+        facts = self.workdir / "facts.tsv"
+        if facts.exists():
+            cmd += ["-D", f"enotty_facts={facts}"]
+        # spatch's own scratch files (cocci-output-*) go to our temp folder;
+        # unbuffered Python keeps site lines whole between spatch's writes.
+        env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
+        # Bytes, not text mode: text mode would turn a CRLF file's "\r\n"
+        # into "\n" and the diff would no longer apply.
+        with self._lock:
+            # Checked and started under the lock kill_all() takes, so no
+            # spatch can start after ^C without being killed.
+            if self.stop.is_set():
+                shutil.rmtree(tmpdir, ignore_errors=True)
+                raise KeyboardInterrupt
+            proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self._procs.add(proc)
+        killed = ""
+        try:
+            # spatch enforces the per-file timeout; this bounds a hung process.
+            out, err = proc.communicate(timeout=self.timeout * len(rels) + 60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            killed = f"\nenotty: spatch killed after {self.timeout * len(rels) + 60} s\n"
+        finally:
+            with self._lock:
+                self._procs.discard(proc)
+            shutil.rmtree(tmpdir, ignore_errors=True)
+            groups.unlink(missing_ok=True)
+        if self.stop.is_set():
+            raise KeyboardInterrupt
+        return proc.returncode, decode(out), decode(err) + killed
+
+    def run(self, rels: list[str], rerun: bool = False) -> tuple[list[FileResult], list[str]]:
+        """Results for these files, in order, and warnings (stray output).
+
+        rerun: a file run alone after its batch crashed; its crash is its
+        own failure, not a sign of a broken semantic patch.
+        """
+        rc, out, err = self._spatch(rels)
+        outcomes, order = parse_stderr(err, self.tokens)
+        noise: list[str] = []
+        if rc != 0 and not order and not rerun:
+            tail = " | ".join(err.strip().splitlines()[-3:])
+            raise ScanError(f"spatch exited with status {rc} before any file: {tail}")
+        stdout = parse_stdout(out)
+        results: list[FileResult] = []
+        for rel in rels:
+            outcome = outcomes.get(rel)
+            # After a crash even a finished file's diff may have been lost in
+            # spatch's unflushed stdout buffer: only a skipped file is sure.
+            if rc != 0 and (outcome is None or not outcome.skipped):
+                if len(rels) == 1:
+                    tail = " | ".join(err.strip().splitlines()[-2:])
+                    results.append(FileResult(rel, ERROR, f"spatch exited with status {rc}: {tail}"))
+                else:
+                    # A crash mid-batch: run each such file on its own.
+                    alone, alone_noise = self.run([rel], rerun=True)
+                    results.extend(alone)
+                    noise.extend(alone_noise)
+                continue
+            results.append(_file_result(rel, outcome, stdout, self.timeout))
+        claimed = set(rels)
+        stray = stdout.noise + [f"site for a file not in the batch: {f}"
+                                for f in stdout.sites if f not in claimed]
+        noise.extend(f"unexpected spatch output: {line}" for line in stray)
+        return results, noise
+
+
+def _batches(candidates: list[Candidate], jobs: int) -> list[list[Candidate]]:
+    """Largest files first (the long ones start early); batches small enough
+    that every worker gets several, large enough to amortise spatch start-up."""
+    ordered = sorted(candidates, key=lambda c: (-c.size, c.rel))
+    size = max(1, min(48, -(-len(ordered) // (jobs * 2))))   # ceil
+    return [ordered[i:i + size] for i in range(0, len(ordered), size)]
+
+
+def discover(root: Path, jobs: int, folder: Path | None = None) -> dict[str, str]:
+    """Phase 1 over the whole tree: file -> its rows (facts.tsv_text) of
+    the targets the per-file rules cannot see on their own.  The whole
+    tree even when only a folder is scanned: the ops table of a handler
+    in that folder may be anywhere."""
+    found = phase1.extra_targets(root, sorted(tree.c_files(root)), jobs, folder)
+    return {rel: phase1.tsv_text(targets) for rel, targets in found.items()}
+
+
+def facts_tsv(facts: Mapping[str, str]) -> str:
+    """discover()'s rows as one -D enotty_facts file: the scan hands each
+    spatch the rows of its files; a coccicheck run gets them all (the rule
+    looks a file's rows up by its path)."""
+    return "".join(facts[rel] for rel in sorted(facts))
+
+
+def default_rules() -> tuple[str, str]:
+    """(semantic patch text, digest) of the project's rule file."""
+    return rules.rule_file().read_text(), rules.rules_digest()
+
+
+def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
+         rules_digest: str | None = None, jobs: int | None = None,
+         timeout: int = DEFAULT_TIMEOUT, use_cache: bool = True,
+         cache_folder: Path | None = None,
+         progress: Callable[[int, int], Progress] | None = None,
+         warn: Callable[[str], None] | None = None,
+         facts: Mapping[str, str] | None = None, across_files: bool = False,
+         facts_folder: Path | None = None) -> ScanResult:
+    """Scan the .c files under scope (default: root) with the rules.
+
+    facts: phase 1 (enotty.find.facts), file -> its rows
+    `file<TAB>function<TAB>interface<TAB>cmd_arg`, as facts.tsv_text()
+    gives them: the rules treat those functions as targets too
+    (-D enotty_facts=FILE), and each file's rows join its cache key, so
+    a changed file rescans itself and the files whose rows it changed.
+    across_files: run phase 1 first (discover(), its cache in
+    facts_folder, default cache_dir()/facts) and use its rows as facts.
+
+    smpl/rules_digest: the semantic patch text and its digest; the
+    project's rules when omitted.  use_cache=False rescans every file (the
+    fresh results still go to the cache).  progress(files, bytes) makes a
+    Progress; None for silence.  Raises UsageError (no spatch) and
+    ScanError (spatch failed before handling any file).
+    """
+    start = time.monotonic()
+    root = Path(root).resolve()
+    scope = Path(scope).resolve() if scope else root
+    binary = spatch_binary()
+    facts_seconds = 0.0
+    if across_files:
+        facts = discover(root, max(1, jobs or len(os.sched_getaffinity(0))), facts_folder)
+        facts_seconds = time.monotonic() - start
+    if smpl is None:
+        smpl, rules_digest = default_rules()
+    smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
+    jobs = max(1, jobs or len(os.sched_getaffinity(0)))
+    macros = builtin_macros(binary)
+    salt = "\0".join([CACHE_FORMAT, spatch_version(binary), rules_digest or "", smpl_digest,
+                      " ".join(spatch_options()), macros])
+    cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
+
+    ioctl = ioctl_tokens()
+    found = prefilter(root, scope, ioctl, facts=facts)
+    results: dict[str, FileResult] = {}
+    todo: list[Candidate] = []
+    for candidate in found.candidates:
+        hit = cache.get(candidate, timeout) if use_cache else None
+        if hit is not None:
+            results[candidate.rel] = hit
+        else:
+            todo.append(candidate)
+
+    warnings: list[str] = []
+    meter = progress(len(todo), sum(c.size for c in todo)) if progress and todo else None
+    if todo:
+        with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
+            smpl_path = Path(workdir) / "rules.cocci"
+            smpl_path.write_text(smpl)
+            (Path(workdir) / "macros.h").write_text(macros)
+            rows = "".join(c.facts for c in todo)
+            if rows:
+                (Path(workdir) / "facts.tsv").write_text(rows)
+            runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
+                             [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
+            by_rel = {c.rel: c for c in todo}
+            cache_broken = False
+            pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+            try:
+                futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
+                           for batch in _batches(todo, jobs)}
+                for future in concurrent.futures.as_completed(futures):
+                    batch_results, noise = future.result()
+                    for result in batch_results:
+                        results[result.file] = result
+                        if not cache_broken:
+                            try:
+                                cache.put(by_rel[result.file], result, timeout)
+                            except OSError as err:
+                                # A read-only or full cache costs speed, not results.
+                                cache_broken = True
+                                noise.append(f"cache not written: {err}")
+                    for line in noise:
+                        warnings.append(line)
+                        if warn:
+                            if meter:
+                                meter.finish()   # the warning gets a line of its own
+                            warn(line)
+                    if meter:
+                        meter.advance(len(batch_results), sum(c.size for c in futures[future]),
+                                      sum(len(r.sites) for r in batch_results))
+            except BaseException:
+                runner.kill_all()
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            finally:
+                if meter:
+                    meter.finish()
+            pool.shutdown(wait=True)
+
+    ordered = [results[c.rel] for c in found.candidates]
+    ordered += [FileResult(rel, ERROR, f"cannot read: {why}") for rel, why in found.unreadable]
+    ordered.sort(key=lambda r: r.file)
+    for result in ordered:
+        if result.status in (OK, PARTIAL, PARSE_ERROR) and (problem := disagreement(result)):
+            warnings.append(problem)
+            if warn:
+                warn(problem)
+    return ScanResult(
+        root=root, scope=scope,
+        sites=sort_sites(s for r in ordered for s in r.sites),
+        diffs={r.file: r.diff for r in ordered if r.hunks},
+        failed=[Failure(r.file, r.status, r.reason) for r in ordered if r.status not in (OK, PARTIAL)],
+        partial=[Failure(r.file, r.status, r.reason) for r in ordered if r.status == PARTIAL],
+        c_files=found.c_files, candidates=len(found.candidates),
+        spatch_runs=len(todo),
+        cached=sum(1 for r in ordered if r.cached),
+        prefilter_seconds=found.seconds, seconds=time.monotonic() - start,
+        warnings=warnings, facts=dict(facts or {}), facts_seconds=facts_seconds,
+        scanned=sorted(c.rel for c in todo),
+    )

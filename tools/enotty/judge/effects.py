@@ -1,0 +1,1094 @@
+"""What a converted site changes for user space, read from the kernel text.
+
+A site says "this line answered -EINVAL and will answer -ENOTTY".  Whether a
+program ever sees the difference depends on the code around the line and
+on the core that calls the handler.  This module reads the C text (no C
+parser, so each verdict is conservative and "unknown" is an allowed value)
+and answers, per site:
+
+  paths     native, compat, both, native+SIOC-compat (sockets: 32-bit callers
+            only with the SIOC* commands compat_sock_ioctl_trans() passes on),
+            native+V-compat (V4L2: 32-bit callers only
+            with 'V' commands below BASE_VIDIOC_PRIVATE) or unknown: which
+            ioctl syscall brings an unknown command to the converted line.
+  reach     yes, partly, no or unknown: whether an unknown command gets past
+            the checks before the dispatch (floppy's normalize_ioctl(),
+            fsl-diu's `if (!arg) return -EINVAL;`); no-operation: the line
+            answers only when the driver behind the dispatcher has no
+            operation for it (uacce's `if (uacce->ops->ioctl) .. else`).
+  guard     the check that answers first ("-" when none).
+  branches  "all", or the #if/#else twin that keeps the old answer.
+  uncased   known commands of the handler's ioctl family (from the uapi
+            header that defines the handled ones) that have no case and now
+            reach the converted line, minus those a core before the driver
+            takes (FILTERS); a case that only one #if branch holds is
+            NAME[CONFIG_X=n]: in that configuration it reaches the line too.
+  forward   what a socket handler's -ENOIOCTLCMD now lets through.
+  fallback  where the core still answers EINVAL after the driver.
+  visible   yes, invisible (a leaf -ENOIOCTLCMD that the VFS already made
+            ENOTTY) or unreachable (no unknown command reaches the line).
+  entry     the function the ops table binds when the site's function is
+            its helper (amiflop's fd_ioctl() for fd_locked_ioctl()), or "-".
+
+Entry point: analyse_sites(sites, tree) -> {Site: Effects}.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import AbstractSet
+
+from ..find.sites import Effects, Site
+
+OLD_ANSWERS = ("EINVAL", "ENOSYS")
+# Answers of a moment (a signal, no memory, try again): a check that gives
+# one is no state an unknown command is kept from ENOTTY by.
+TRANSIENT = ("ERESTARTSYS", "EINTR", "ENOMEM", "EAGAIN")
+_ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
+_CMD_NAMES = ("cmd", "command", "ioctl", "ioctl_cmd", "ioctl_num", "iocmd", "no", "req",
+              "request", "code", "cmnd", "num")
+
+# --- C text -----------------------------------------------------------------
+
+_LEXEMES = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
+
+
+def blank(text: str) -> str:
+    """Comments, strings and character literals as spaces; offsets and lines kept."""
+    return _LEXEMES.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def match_close(text: str, i: int) -> int:
+    """Offset of the bracket closing text[i] ('(' or '{'), -1 if unbalanced."""
+    pairs = {"(": ")", "{": "}", "[": "]"}
+    want = pairs[text[i]]
+    opening = text[i]
+    depth = 0
+    for j in range(i, len(text)):
+        c = text[j]
+        if c == opening:
+            depth += 1
+        elif c == want:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+@dataclass
+class CFile:
+    """One source file: raw text, blanked text and line offsets."""
+    path: str
+    raw: str
+    code: str = ""
+    starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.code = blank(self.raw)
+        self.starts = [0] + [m.end() for m in re.finditer("\n", self.raw)]
+
+    def offset(self, line: int) -> int:
+        return self.starts[min(line, len(self.starts)) - 1]
+
+    def line_of(self, offset: int) -> int:
+        lo, hi = 0, len(self.starts)
+        while lo + 1 < hi:
+            mid = (lo + hi) // 2
+            if self.starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid
+        return lo + 1
+
+    def line_text(self, line: int) -> str:
+        return self.raw.splitlines()[line - 1] if 0 < line <= len(self.starts) else ""
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    start: int        # offset of the name
+    params: str       # text between the parentheses
+    body: int         # offset of '{'
+    end: int          # offset of the matching '}'
+
+
+def functions(cf: CFile, name: str | None = None) -> list[Function]:
+    """Definitions (name followed by parameters and a body), optionally of one name."""
+    pattern = re.compile(r"\b(%s)\s*\(" % (re.escape(name) if name else r"[A-Za-z_]\w*"))
+    out: list[Function] = []
+    code = cf.code
+    pos = 0
+    while True:
+        m = pattern.search(code, pos)
+        if not m:
+            return out
+        pos = m.end()
+        if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof"):
+            continue
+        close = match_close(code, m.end() - 1)
+        if close < 0:
+            continue
+        k = close + 1
+        while k < len(code) and code[k] in " \t\n":
+            k += 1
+        if k < len(code) and code[k] == "{":
+            end = match_close(code, k)
+            if end > 0:
+                out.append(Function(m.group(1), m.start(), code[m.end():close], k, end))
+                pos = end
+
+
+def function_at(cf: CFile, name: str, line: int) -> Function | None:
+    off = cf.offset(line)
+    for fn in functions(cf, name):
+        if fn.body <= off <= fn.end:
+            return fn
+    return None
+
+
+def cmd_param(fn: Function) -> str:
+    names = [re.findall(r"(\w+)\s*$", p.strip())[0] for p in fn.params.split(",")
+             if re.findall(r"(\w+)\s*$", p.strip())]
+    for candidate in _CMD_NAMES:
+        if candidate in names:
+            return candidate
+    return "cmd"
+
+
+def _mentions(text: str, word: str) -> bool:
+    return re.search(r"\b%s\b" % re.escape(word), text) is not None
+
+
+def depth_profile(code: str, start: int, end: int) -> list[int]:
+    """Brace depth before each offset of code[start:end], relative to start."""
+    depth, out = 0, []
+    for c in code[start:end]:
+        out.append(depth)
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+    return out
+
+
+_LABEL = re.compile(r"\b(?:case\b[^:;{}]*|default\s*):(?!:)")
+
+
+def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
+    """Whether every block open at pos is still open at anchor (start: body
+    '{'), and no case label of the same block lies between them: a check
+    under `case LOOP_SET_BLOCK_SIZE:` is not on the way to `default:`."""
+    prof = depth_profile(code, start, anchor + 1)
+    d = prof[pos - start]
+    if min(prof[pos - start:]) < d:
+        return False
+    return not any(prof[m.start() - start] == d for m in _LABEL.finditer(code, pos, anchor))
+
+
+def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
+    """(keyword offset, '{', '}') of each switch in a body."""
+    out = []
+    for m in re.finditer(r"\bswitch\s*\(", code[fn.body:fn.end]):
+        kw = fn.body + m.start()
+        close = match_close(code, fn.body + m.end() - 1)
+        k = close + 1
+        while k < fn.end and code[k] in " \t\n":
+            k += 1
+        if k < fn.end and code[k] == "{":
+            out.append((kw, k, match_close(code, k)))
+    return out
+
+
+def anchor_of(cf: CFile, fn: Function, line: int) -> int:
+    """Where the dispatch that holds the converted line starts."""
+    off = cf.offset(line)
+    inside = [s for s in switches(cf.code, fn) if s[1] < off < s[2]]
+    if inside:
+        return max(inside)[0]
+    before = [s for s in switches(cf.code, fn) if s[2] < off]
+    if before:
+        # a switch without default: the line after it answers what no case took
+        return before[-1][0]
+    return off
+
+
+# --- guards before the dispatch ----------------------------------------------
+
+@dataclass(frozen=True)
+class Guard:
+    line: int
+    text: str        # the condition or call, shortened
+    errno: str       # what it answers
+    kind: str        # "unknown-command answer" (a check on the command alone),
+                     # "command normaliser" (a call that rewrites &cmd from a table),
+                     # "every command" (`if (cmd)`), "argument check", "state check",
+                     # "no operation" (the site itself: the driver has no ->f)
+
+
+_IF = re.compile(r"\bif\s*\(")
+
+
+def _then_branch(code: str, after: int, limit: int) -> str:
+    """The statement an if runs, if it leaves unconditionally (return or goto), else ''."""
+    k = after
+    while k < limit and code[k] in " \t\n":
+        k += 1
+    if k < limit and code[k] == "{":
+        end = match_close(code, k)
+        block = code[k + 1:end]
+        prof = depth_profile(block, 0, len(block))
+        statements = [""]
+        for i, c in enumerate(block):
+            statements[-1] += c
+            if c == ";" and prof[i] == 0:
+                statements.append("")
+        last = [st.strip() for st in statements if st.strip()]
+        if not last or not re.match(r"(return|goto)\b", last[-1]):
+            return ""
+        return block
+    end = code.find(";", k, limit)
+    if end < 0:
+        return ""
+    text = code[k:end + 1]
+    return text if re.match(r"(return|goto)\b", text) else ""
+
+
+def operands(cond: str) -> list[str]:
+    """The top-level && / || operands of a condition."""
+    text = cond.strip()
+    while text.startswith("(") and match_close(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    out, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        depth += c == "("
+        depth -= c == ")"
+        if depth == 0 and text[i:i + 2] in ("&&", "||"):
+            out.append(cur.strip())
+            cur, i = "", i + 2
+            continue
+        cur += c
+        i += 1
+    out.append(cur.strip())
+    return [o for o in out if o]
+
+
+def _callee_errnos(cf: CFile, callee: str, converted: AbstractSet[int] = frozenset()) -> set[str]:
+    """The errnos callee returns, but on the lines the series converts: a
+    lookup helper whose table miss the series changes (floppy's
+    normalize_ioctl(), ioctl_lookup_miss) no longer answers the old value."""
+    out: set[str] = set()
+    for fn in functions(cf, callee):
+        for m in re.finditer(r"\breturn\s+-\s*(E[A-Z0-9]+)\s*;", cf.code[fn.body:fn.end]):
+            if cf.line_of(fn.body + m.start()) not in converted:
+                out.add(m.group(1))
+    return out
+
+
+def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[Guard]:
+    """Early returns of an old answer on the way from the body to anchor."""
+    code = cf.code
+    cmd = cmd_param(fn)
+    found = []
+    for m in _IF.finditer(code, fn.body, anchor):
+        if not on_path(code, fn.body, m.start(), anchor):
+            continue
+        line = cf.line_of(m.start())
+        cond_close = match_close(code, m.end() - 1)
+        if cond_close < 0 or cond_close > anchor:
+            continue
+        cond = " ".join(code[m.end():cond_close].split())
+        prev_word = code[max(fn.body, m.start() - 6):m.start()]
+        if "else" in prev_word:
+            continue
+        then = _then_branch(code, cond_close + 1, anchor)
+        if not re.search(r"\b(return|goto)\b", then):
+            continue
+        last = cf.line_of(code.find(then, cond_close) + len(then))
+        if skip_lines & set(range(line, last + 1)):
+            continue          # the series converts this check itself
+        errnos = set(_ERRNO.findall(then))
+        via = ""
+        if not errnos and re.search(r"\bgoto\b", then):
+            # `ret = -EBADFD; if (!tun) goto unlock;` (tun): the value set
+            # just before the test is what the jump returns
+            before = code[max(fn.body, m.start() - 120):m.start()]
+            set_just_before = re.search(r"\b\w+\s*=\s*-\s*(E[A-Z0-9]+)\s*;\s*$", before)
+            if set_just_before:
+                errnos = {set_just_before.group(1)}
+        if not errnos:
+            ret = re.search(r"\breturn\s+(\w+)\s*;", then)
+            var = ret.group(1) if ret else (cond.strip("!() ") if re.fullmatch(r"!?\(?\w+\)?", cond) else "")
+            if not var:
+                continue
+            call = None
+            for c in re.finditer(r"\b%s\s*=\s*(\w+)\s*\(([^;]*)\)\s*;" % re.escape(var),
+                                 code[fn.body:m.start()]):
+                call = c
+            if not call:
+                continue
+            via = call.group(1)
+            errnos = _callee_errnos(cf, via, skip_lines)
+            cond = f"{via}({' '.join(call.group(2).split())})"
+        old = sorted(errnos & set(OLD_ANSWERS))
+        # Another answer before the dispatch (-EBADFD for a tun fd not yet
+        # attached, -EPERM without CAP_SYS_ADMIN) also keeps an unknown
+        # command from ENOTTY while it holds: a state or argument check.
+        other = sorted(errnos - set(OLD_ANSWERS) - {"ENOTTY", "ENOIOCTLCMD"} - set(TRANSIENT))
+        if not old and not (other and not _mentions(cond, cmd)):
+            continue
+        old = old or other
+        if re.match(r"(unlikely\s*\(\s*)?(WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b", cond):
+            continue          # an assertion, not an answer
+        terms = operands(cond)
+        equality = re.compile(r"\b%s\s*==\s*[A-Z_][A-Z0-9_]*" % re.escape(cmd))
+        cmd_terms = [t for t in terms if _mentions(t, cmd)]
+        if cmd_terms and all(equality.search(t) and not _mentions(equality.sub("", t), cmd)
+                             and "!" not in t.replace("!=", "") for t in cmd_terms):
+            continue          # refuses named known commands only
+        copied = set(re.findall(r"\bcopy_from_user\s*\(\s*&?\s*(\w+)", code[fn.body:m.start()]))
+        if all(_mentions(t, cmd) for t in terms):
+            if via and re.search(r"&\s*%s\b" % re.escape(cmd), cond):
+                kind = "command normaliser"
+            elif re.fullmatch(r"\(?\s*%s\s*\)?" % re.escape(cmd), cond):
+                kind = "every command"
+            else:
+                kind = "unknown-command answer"
+        elif any(re.search(r"\b(arg|argp|uarg|param|data|p|ptr|buf|user)\b", t)
+                 or re.search(r"\b(copy_from_user|get_user)\s*\(", t)   # mptctl's header
+                 or any(_mentions(t, v) for v in copied)
+                 for t in terms if not _mentions(t, cmd)):
+            kind = "argument check"
+        else:
+            kind = "state check"
+        found.append(Guard(line, cond if len(cond) <= 60 else cond[:57] + "...", old[0], kind))
+    return found
+
+
+# The answer a dispatcher gives when the driver behind it has no operation
+# for the command at all: `if (!ops->f) return -EINVAL;`, `if (ops->f) ret =
+# ops->f(..); else ret = -EINVAL;`, or the return after `if (ops->f) return
+# ops->f(..);` (uacce's default, dmasound's mixer_ioctl()).  Drivers that
+# provide the operation answer for themselves, so this line is what user
+# space sees only on a driver without one.
+_OP = r"([A-Za-z_][\w.]*(?:->\w+|\.\w+)+)"
+_MISSING_OP = (
+    re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*" + _OP + r"\s*\)?\s*\)\s*\{?\s*$"),
+    re.compile(r"\bif\s*\(\s*" + _OP + r"\s*\)\s*[^;{}]*;\s*else\s*\{?\s*$"),
+    re.compile(r"\bif\s*\(\s*" + _OP + r"\s*\)\s*return\b[^;{}]*;\s*$"),
+)
+
+
+def missing_operation(cf: CFile, fn: Function, line: int) -> str:
+    """The operation (uacce->ops->ioctl) whose absence is the only way to
+    the site's line, or ""."""
+    before = cf.code[fn.body + 1:cf.offset(line)]
+    for pattern in _MISSING_OP:
+        m = pattern.search(before)
+        if m:
+            return m.group(1)
+    # a local holding the operation (drm_ioctl(): func = ioctl->func;
+    # if (unlikely(!func)) { ..; retcode = -EINVAL; goto err_i1; })
+    m = _MISSING_LOCAL.search(before)
+    if m:
+        held = re.findall(r"\b%s\s*=(?!=)\s*([^;]*);" % re.escape(m.group(1)), before[:m.start()])
+        if held and re.fullmatch(r"\s*" + _OP + r"\s*", held[-1]):
+            return held[-1].strip()
+    return ""
+
+
+_MISSING_LOCAL = re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*([A-Za-z_]\w*)\s*\)?\s*\)\s*\{[^{}]*$")
+
+
+def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:
+    """(caller, offset of the call) for in-file calls of name."""
+    out = []
+    for fn in functions(cf):
+        if fn.name == name:
+            continue
+        for m in re.finditer(r"\b%s\s*\(" % re.escape(name), cf.code[fn.body:fn.end]):
+            out.append((fn, fn.body + m.start()))
+    return out
+
+
+# --- #if twins ------------------------------------------------------------------
+
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def conditional_groups(cf: CFile, first: int, last: int) -> list[list[tuple[int, int, str]]]:
+    """Each #if group inside lines [first, last] as branches (from, to, directive)."""
+    stack: list[list[tuple[int, int, str]]] = []
+    groups = []
+    lines = cf.raw.splitlines()
+    for n in range(first, min(last, len(lines)) + 1):
+        m = _DIRECTIVE.match(lines[n - 1])
+        if not m:
+            continue
+        kind = m.group(1)
+        directive = f"#{kind}{m.group(2).rstrip()}"
+        if kind.startswith("if"):
+            stack.append([(n, n, directive)])
+        elif stack and kind in ("elif", "else"):
+            a, _, d = stack[-1][-1]
+            stack[-1][-1] = (a, n, d)
+            stack[-1].append((n, n, directive))
+        elif stack and kind == "endif":
+            a, _, d = stack[-1][-1]
+            stack[-1][-1] = (a, n, d)
+            groups.append(stack.pop())
+    return groups
+
+
+def other_branch_answer(cf: CFile, group: list[tuple[int, int, str]], mine: tuple[int, int, str],
+                        errnos: re.Pattern[str], skip: AbstractSet[int] = frozenset()
+                        ) -> tuple[int, str, str] | None:
+    """(line, errno, directive) of the first answer matching errnos in a
+    branch of the #if group other than mine, lines in skip aside."""
+    for a, b, directive in group:
+        if (a, b, directive) == mine:
+            continue
+        for n in range(a + 1, b):
+            m = re.search(r"(?:return|=)\s*-\s*(E[A-Z0-9]+)\b", cf.line_text(n))
+            if m and errnos.fullmatch(m.group(1)) and n not in skip:
+                return n, m.group(1), directive
+    return None
+
+
+_OLD_ANSWER = re.compile(r"EINVAL|ENOSYS")
+
+
+def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> str:
+    """'all', or which #if branch keeps an old answer the patch does not touch."""
+    first, last = cf.line_of(fn.start), cf.line_of(fn.end)
+    for group in sorted(conditional_groups(cf, first, last), key=lambda g: g[0][0], reverse=True):
+        mine = [b for b in group if b[0] < line < b[1]]
+        if not mine:
+            continue
+        kept = other_branch_answer(cf, group, mine[0], _OLD_ANSWER, converted)
+        if kept:
+            n, errno, directive = kept
+            return f"{directive.split()[0]} branch (of {group[0][2]}) keeps -{errno} at line {n}"
+        twins = [b for b in group if b != mine[0]]
+        if len(group) == 2 and mine[0] == group[1] and group[1][2].startswith("#else") and any(
+                re.search(r"\breturn\s*\(?\s*-\s*ENOIOCTLCMD\b", cf.line_text(n))
+                for a, b, _d in twins for n in range(a + 1, b)):
+            # sisfb_ioctl(): #ifdef SIS_NEW_CONFIG_COMPAT return -ENOIOCTLCMD;
+            # #else return -EINVAL; the other branch already reaches user
+            # space as ENOTTY, so only the configuration of this one changes
+            cfg = absent_when(group[0][2], negate=False)
+            if cfg != "config":
+                return (f"only with {cfg} (the other branch of {group[0][2]} answers -ENOIOCTLCMD,"
+                        " which user space already sees as ENOTTY)")
+        answers_too = any(n in converted or re.search(
+            r"(?:return|=)\s*-\s*E(?:INVAL|NOSYS|NOIOCTLCMD|NOTTY)\b", cf.line_text(n))
+            for a, b, _d in twins for n in range(a + 1, b))
+        if len(group) == 2 and group[1][2].startswith("#else") and not answers_too:
+            # he_ioctl(): the #ifdef CONFIG_ATM_HE_USE_SUNI branch hands the
+            # command to the PHY, the #else one answers -EINVAL: the change
+            # is one of that configuration only
+            cfg = absent_when(group[0][2], negate=mine[0] == group[0])
+            if cfg != "config":
+                return f"only with {cfg} (the other branch of {group[0][2]} answers otherwise)"
+    # a second definition of the same function under another #if branch
+    for other in functions(cf, fn.name):
+        if other.start == fn.start:
+            continue
+        body = cf.code[other.body:other.end]
+        for m in re.finditer(r"(?:return|=)\s*-\s*(EINVAL|ENOSYS)\b", body):
+            n = cf.line_of(other.body + m.start())
+            if n not in converted:
+                return f"other definition of {fn.name}() keeps -{m.group(1)} at line {n}"
+    return "all"
+
+
+# --- uapi families -----------------------------------------------------------------
+
+_IOC_DEFINE = re.compile(
+    r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,", re.M)
+
+
+class Uapi:
+    """Ioctl command macros of a tree's uapi headers: name -> (header, type)."""
+
+    def __init__(self, tree: Path):
+        self.tree = tree
+        self.commands: dict[str, tuple[str, str]] = {}
+        self.families: dict[tuple[str, str], list[str]] = {}
+        generic: set[str] = set()
+        roots = [tree / "include/uapi"] + sorted(tree.glob("arch/*/include/uapi"))
+        for root in roots:
+            for header in sorted(root.rglob("*.h")):
+                rel = str(header.relative_to(tree))
+                text = header.read_text(errors="replace")
+                if root == roots[0]:
+                    # names the generic headers define in any form (FIONREAD
+                    # is a number there, an _IOR() on some architectures)
+                    generic |= set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
+                for m in _IOC_DEFINE.finditer(text):
+                    name, kind = m.group(1), " ".join(m.group(2).split())
+                    if root != roots[0] and name in generic:
+                        continue
+                    if name not in self.commands:
+                        self.commands[name] = (rel, kind)
+                        self.families.setdefault((rel, kind), []).append(name)
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A core switch that answers some commands before the driver sees them."""
+    file: str
+    function: str
+    forward: str      # regex: a case body matching it passes the command on
+
+
+NEVER = r"(?!)"     # a forward pattern no case matches: every case is the core's
+
+# Cores whose own switch runs before the driver's handler.  Commands a
+# non-forwarding case of these switches takes never reach the driver.
+FILTERS: dict[str, tuple[Filter, ...]] = {
+    "snd_seq_oss_callback.ioctl": (
+        Filter("sound/core/seq/oss/seq_oss_ioctl.c", "snd_seq_oss_ioctl", r"\bsnd_seq_oss_synth_ioctl\s*\("),),
+    "fb_ops.fb_ioctl": (
+        Filter("drivers/video/fbdev/core/fb_chrdev.c", "do_fb_ioctl", r"\bfb_ioctl\s*\("),),
+    "snd_hwdep_ops.ioctl": (
+        Filter("sound/core/hwdep.c", "snd_hwdep_ioctl", r"\bops\.ioctl\s*\("),),
+    "file_operations.unlocked_ioctl": (
+        Filter("fs/ioctl.c", "do_vfs_ioctl", r"\bvfs_ioctl\s*\(|\bbreak\s*;"),),
+    # Every command do_vcc_ioctl() names is a socket-level one: its case
+    # answers it, or loads the protocol module (pppoatm, br2684, mpoa,
+    # clip, lec) whose handler on ioctl_list takes it; a device driver sees
+    # one only when that module declines it, with an argument that is no
+    # struct atmif_sioc.  The PF_ATMSVC socket answers ATM_ADDPARTY and
+    # ATM_DROPPARTY in svc_ioctl() before vcc_ioctl().
+    "atmdev_ops.ioctl": (
+        Filter("net/atm/svc.c", "svc_ioctl", r"\bvcc_ioctl\s*\("),
+        Filter("net/atm/ioctl.c", "do_vcc_ioctl", NEVER),
+        Filter("net/atm/resources.c", "atm_dev_ioctl", r"ops->ioctl\s*\("),),
+    "block_device_operations.ioctl": (
+        Filter("block/ioctl.c", "blkdev_common_ioctl", r"ENOIOCTLCMD"),
+        Filter("block/ioctl.c", "blkdev_ioctl", r"\bfops->ioctl\s*\("),),
+}
+
+
+def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
+    """(labels, body) of each case group of a switch, default as 'default'.
+
+    A group that ends in `fallthrough;` joins the next one: its commands
+    get that group's treatment too.
+    """
+    _, open_, close = sw
+    body = code[open_ + 1:close]
+    prof = depth_profile(body, 0, len(body))
+    labels_at = [m for m in re.finditer(r"\b(?:case\s+([^:]+?)\s*:(?!:)|default\s*:)", body)
+                 if prof[m.start()] == 0]
+    groups: list[tuple[list[str], str]] = []
+    pending: list[str] = []
+    for i, m in enumerate(labels_at):
+        pending.append(m.group(1).strip() if m.group(1) else "default")
+        end = labels_at[i + 1].start() if i + 1 < len(labels_at) else len(body)
+        text = body[m.end():end]
+        if text.strip() and not re.search(r"\bfallthrough\s*;\s*$", text):
+            groups.append((pending, text))
+            pending = []
+    if pending:
+        groups.append((pending, ""))
+    return groups
+
+
+class Tree:
+    """A kernel tree read once per file."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._files: dict[str, CFile | None] = {}
+        self._uapi: Uapi | None = None
+
+    def file(self, rel: str) -> CFile | None:
+        if rel not in self._files:
+            path = self.root / rel
+            self._files[rel] = CFile(rel, path.read_text(errors="replace")) if path.is_file() else None
+        return self._files[rel]
+
+    @property
+    def uapi(self) -> Uapi:
+        if self._uapi is None:
+            self._uapi = Uapi(self.root)
+        return self._uapi
+
+    def filtered(self, interface: str) -> tuple[set[str], bool] | None:
+        """(commands the core answers itself, whether the rest are passed on)."""
+        specs = FILTERS.get(interface)
+        if not specs:
+            return None
+        taken: set[str] = set()
+        for spec in specs:
+            cf = self.file(spec.file)
+            fns = functions(cf, spec.function) if cf else []
+            if cf is None or not fns:
+                return None
+            for sw in switches(cf.code, fns[0])[:1]:
+                for labels, text in case_groups(cf.code, sw):
+                    if not re.search(spec.forward, text):
+                        taken |= {lab for lab in labels if lab != "default"}
+            # commands the core tests by name outside its switch: counted as
+            # taken, so that no command is called uncased on a guess
+            body = cf.code[fns[0].body:fns[0].end]
+            taken |= set(re.findall(r"\bcmd\s*==\s*([A-Z_][A-Z0-9_]*)", body))
+        return taken, True
+
+
+# usbfs hands a driver the ioctl_code of USBDEVFS_IOCTL, a sub-command:
+# the other USBDEVFS_* of the same header never reach it as such.
+NO_FAMILY = {"usb_driver.unlocked_ioctl"}
+
+
+def callees(cf: CFile, name: str, depth: int = 3) -> set[str]:
+    """The in-file functions name calls, directly or through others, up to depth levels."""
+    bodies = {f.name: cf.code[f.body:f.end] for f in functions(cf)}
+    seen: set[str] = set()
+    frontier = {name}
+    for _ in range(depth):
+        nxt = {other for f in frontier if f in bodies for other in bodies
+               if other not in seen and other != f and _calls(bodies[f], other)}
+        seen |= nxt
+        frontier = nxt
+    return seen - {name}
+
+
+def _calls(body: str, name: str) -> bool:
+    return re.search(r"\b%s\s*\(" % re.escape(name), body) is not None
+
+
+def mentioned_on_path(cf: CFile, fn: Function) -> set[str]:
+    """Upper-case names the handler's path mentions: the file outside any
+    function (macros, tables) and the functions that call fn or that fn or
+    its callers call.  A command named only by another handler of the file
+    (linehandle_ioctl()'s GPIOHANDLE_SET_* beside lineevent_ioctl()) is no
+    case of this one."""
+    path = chain(cf, fn.name)
+    path |= {c for name in set(path) for c in callees(cf, name)}
+    text = list(cf.code)
+    for other in functions(cf):
+        if other.name not in path:
+            text[other.body:other.end + 1] = " " * (other.end + 1 - other.body)
+    return set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", "".join(text)))
+
+
+_IFDEF = re.compile(r"#\s*(ifdef|ifndef)\s+(\w+)$")
+_IF_CONFIG = re.compile(r"#\s*if\s+(?:(?:IS_ENABLED|IS_BUILTIN|defined)\s*\(\s*(\w+)\s*\)|(\w+))$")
+
+
+def absent_when(directive: str, negate: bool) -> str:
+    """The configuration in which the branch that directive opens is left out
+    ('CONFIG_GPIO_CDEV_V1=n' for `#ifdef CONFIG_GPIO_CDEV_V1`); negate: the
+    branch is that directive's #else.  'config' when the condition is no
+    single symbol."""
+    m = _IFDEF.match(directive.strip())
+    if m:
+        on = (m.group(1) == "ifdef") != negate
+        name = m.group(2)
+    else:
+        m2 = _IF_CONFIG.match(directive.strip())
+        if not m2:
+            return "config"
+        on, name = not negate, m2.group(1) or m2.group(2)
+    if not name.startswith("CONFIG_"):
+        return f"{name} {'undefined' if on else 'defined'}"
+    return f"{name}={'n' if on else 'y'}"
+
+
+def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
+    """Case labels of a switch that only one #if branch inside it holds:
+    label -> the configuration that leaves it out (absent_when)."""
+    first, last = cf.line_of(sw[1]), cf.line_of(sw[2])
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    body = cf.code[sw[1] + 1:sw[2]]
+    prof = depth_profile(body, 0, len(body))
+    labels = [(m.group(1).strip(), cf.line_of(sw[1] + 1 + m.start()))
+              for m in re.finditer(r"\bcase\s+([^:]+?)\s*:(?!:)", body) if prof[m.start()] == 0]
+    groups = conditional_groups(cf, first, last)
+    for label, line in labels:
+        seen[label] = seen.get(label, 0) + 1
+        inner = [(g, b) for g in groups for b in g if b[0] < line < b[1]]
+        if not inner:
+            continue
+        group, branch = max(inner, key=lambda gb: gb[1][0])     # the innermost
+        negate = branch[2].startswith("#else")
+        out[label] = absent_when(group[0][2] if negate else branch[2], negate) \
+            if branch[2].startswith(("#if", "#else")) else "config"
+    return {k: v for k, v in out.items() if seen[k] == 1}
+
+
+def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict[str, str]] | None:
+    """(commands the dispatch holding the site names, those it names under
+    an #if only -> absent_when), or None when the line is in no dispatch."""
+    code = cf.code
+    off = cf.offset(site.line)
+    inside = [s for s in switches(code, fn) if s[1] < off < s[2]]
+    before = [s for s in switches(code, fn) if s[2] < off]
+    if inside:
+        sw = max(inside)
+    elif site.rule == "ioctl_switch_no_default" and before:
+        sw = before[-1]
+    elif site.rule == "ioctl_if_chain":
+        cmd = re.escape(cmd_param(fn))
+        body = code[fn.body:fn.end]
+        named = set(re.findall(r"\b%s\s*==\s*([A-Z_][A-Z0-9_]*)" % cmd, body))
+        named |= set(re.findall(r"\b([A-Z_][A-Z0-9_]*)\s*==\s*%s\b" % cmd, body))
+        return named, {}
+    else:
+        return None
+    labels = {lab for labels, _ in case_groups(code, sw) for lab in labels}
+    return labels, conditional_labels(cf, sw)
+
+
+def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
+    """Known commands of the handled family that reach the converted line,
+    comma-separated, or '-': those with no case, and those whose case only
+    one #if branch holds, as NAME[CONFIG_X=n] (absent_when)."""
+    if site.interface in NO_FAMILY:
+        return "-"
+    found = dispatch_labels(cf, fn, site)
+    if found is None:
+        return "-"
+    labels, conditional = found
+    uapi = tree.uapi
+    families = {uapi.commands[lab] for lab in labels if lab in uapi.commands}
+    if not families:
+        return "-"
+    # A command another function of the file handles belongs to that
+    # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
+    # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
+    mentioned = mentioned_on_path(cf, fn) | set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", cf.code))
+    filtered = tree.filtered(site.interface)
+    taken = filtered[0] if filtered else set()
+    def handled_by_variant(name: str) -> bool:
+        # ppdev handles PPGETTIME as PPGETTIME32/PPGETTIME64: same number, other name
+        return any(m.startswith(name) and m[len(name):] in ("32", "64", "_32", "_64", "_OLD",
+                                                            "_NEW", "_COMPAT")
+                   for m in mentioned)
+
+    def kin_first(name: str) -> tuple[int, str]:
+        # GPIOHANDLE_SET_* beside a handled GPIOHANDLE_GET_* before the
+        # rest of gpio.h: a message names the first few
+        return (-max(len(os.path.commonprefix([name, lab])) for lab in labels), name)
+
+    names = sorted({name for fam in families for name in uapi.families[fam]
+                    if name not in mentioned and name not in taken
+                    and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
+    # a command of arch/sparc/include/uapi exists on sparc only (atyfb's
+    # Sun ioctls beside the <linux/fb.h> ones)
+    arch = {name: uapi.commands[name][0].split("/")[1] for name in names
+            if uapi.commands[name][0].startswith("arch/")}
+    missing = [n if n not in arch or cf.path.startswith(f"arch/{arch[n]}/") else f"{n}[on {arch[n]}]"
+               for n in names]
+    # an #ifdef CONFIG_COMPAT case of a 32-bit layout (AUTOFS_IOC_SETTIMEOUT32)
+    # is the native command itself on a 32-bit kernel: nothing to say of it
+    missing += sorted(f"{name}[{when}]" for name, when in conditional.items()
+                      if name in uapi.commands and name not in taken
+                      and not ("COMPAT" in when and re.search(r"32$", name)))
+    return ",".join(missing) if missing else "-"
+
+
+# --- paths, forward, fallback ------------------------------------------------------
+
+COMPAT_FIELD = {
+    "file_operations.unlocked_ioctl": ("compat_ioctl", ("compat_ptr_ioctl",)),
+    "fb_ops.fb_ioctl": ("fb_compat_ioctl", ()),
+    "block_device_operations.ioctl": ("compat_ioctl", ("blkdev_compat_ptr_ioctl",)),
+    # compat_sock_ioctl_trans() calls sock_do_ioctl() only for listed SIOC*
+    # commands and answers -ENOIOCTLCMD to the rest: unknown compat commands
+    # reach the native op only through the protocol's own compat_ioctl.
+    "proto_ops.ioctl": ("compat_ioctl", ()),
+    "atmdev_ops.ioctl": ("compat_ioctl", ()),
+    "scsi_host_template.ioctl": ("compat_ioctl", ()),
+    "snd_hwdep_ops.ioctl": ("ioctl_compat", ()),
+    "tty_ldisc_ops.ioctl": ("compat_ioctl", ()),
+    # dvb_generic_ioctl() (the fops' unlocked_ioctl) calls kernel_ioctl
+    "dvb_device.kernel_ioctl": ("compat_ioctl", ("dvb_generic_ioctl",)),
+}
+# Native ops the core also calls for a compat caller, checked in 6.12:
+# tty_compat_ioctl() retries ld->ops->ioctl on -ENOIOCTLCMD (tty_io.c);
+# usbfs proc_ioctl_compat() calls proc_ioctl(); tapechar_compat_ioctl()
+# and odev_ioctl_compat() call the native path; v4l2_compat_ioctl32()
+# hands 'V' commands to the native unlocked_ioctl.
+COMPAT_BY_CORE = {"tty_ldisc_ops.ioctl", "usb_driver.unlocked_ioctl",
+                  "tape_discipline.ioctl_fn", "snd_seq_oss_callback.ioctl"}
+# v4l2_compat_ioctl32() passes only 'V' commands below BASE_VIDIOC_PRIVATE
+# to the native unlocked_ioctl; other compat commands go to compat_ioctl32.
+SOME_COMPAT = {"v4l2_subdev_core_ops.ioctl", "v4l2_ioctl_ops.vidioc_default"}
+
+
+def chain(cf: CFile, name: str, depth: int = 3) -> set[str]:
+    """name and the in-file functions that call it, up to depth levels."""
+    seen = {name}
+    frontier = {name}
+    for _ in range(depth):
+        nxt = {caller.name for f in frontier for caller, _ in callers(cf, f)} - seen
+        seen |= nxt
+        frontier = nxt
+    return seen
+
+
+def initialisers(cf: CFile, field_name: str, value_in: set[str]) -> list[str]:
+    """Texts of the brace initialisers (or assignment statements) binding field to a name in value_in."""
+    out = []
+    for m in re.finditer(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(field_name), cf.code):
+        if m.group(1) not in value_in:
+            continue
+        # the enclosing brace block
+        depth, k = 0, m.start()
+        while k > 0:
+            k -= 1
+            if cf.code[k] == "}":
+                depth += 1
+            elif cf.code[k] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+        end = match_close(cf.code, k) if cf.code[k] == "{" else -1
+        out.append(cf.code[k:end + 1] if end > 0 else cf.code[m.start():m.end()])
+    return out
+
+
+def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | None:
+    """Whether compat_fn passes an unknown command on to one of natives."""
+    fns = functions(cf, compat_fn)
+    if not fns:
+        return None
+    fn = fns[0]
+    code = cf.code
+    calls = [fn.body + m.start() for m in re.finditer(
+        r"\b(%s)\s*\(" % "|".join(map(re.escape, sorted(natives))), code[fn.body:fn.end])]
+    if not calls:
+        return False
+    sws = switches(code, fn)
+    for off in calls:
+        inside = [s for s in sws if s[1] < off < s[2]]
+        if not inside:
+            return True
+        sw = max(inside)
+        labels_before = [m for m in re.finditer(r"\b(case\s+[^:]+?\s*:(?!:)|default\s*:)",
+                                                code[sw[1]:off])]
+        if labels_before and labels_before[-1].group(1).startswith("default"):
+            return True
+    return False
+
+
+def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
+    """Which ioctl syscalls bring an unknown command to the site's function."""
+    verdict = _compat_paths(cf, fn, site)
+    if verdict == "unknown" and tree is not None:
+        # A helper whose ops table is in another file of its folder
+        # (rfcomm_dev_ioctl() in rfcomm/tty.c, called from rfcomm/sock.c's
+        # .ioctl, which its .compat_ioctl calls too): judge from the caller.
+        verdict = _paths_from_siblings(tree, cf, fn, site)
+    if site.interface == "proto_ops.ioctl" and verdict in ("native", "unknown"):
+        # compat_sock_ioctl_trans() in net/socket.c hands the SIOC* commands
+        # it knows to sock_do_ioctl(), and so to ops->ioctl, whatever the
+        # protocol's own .compat_ioctl does with the rest.
+        return "native+SIOC-compat"
+    return verdict
+
+
+def _in_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> list[tuple[CFile, Function]]:
+    """Other .c files of the site's folder that bind fn in an ops table
+    (cxlflash/main.c: .ioctl = cxlflash_ioctl, defined in superpipe.c) or
+    call it (rfcomm/sock.c calls rfcomm/tty.c's rfcomm_dev_ioctl()), each
+    with the function to judge there: fn itself, or its caller."""
+    folder = os.path.dirname(cf.path)
+    try:
+        names = sorted(os.listdir(tree.root / folder))
+    except OSError:
+        return []
+    member = re.escape(site.interface.partition(".")[2])
+    bound = re.compile(r"\.\s*%s\s*=\s*&?\s*%s\b" % (member, re.escape(fn.name)))
+    call = re.compile(r"\b%s\s*\(" % re.escape(fn.name))
+    out = []
+    for name in names:
+        rel = os.path.join(folder, name)
+        if not name.endswith(".c") or rel == site.file:
+            continue
+        other = tree.file(rel)
+        if other is None:
+            continue
+        if bound.search(other.code):
+            out.append((other, Function(fn.name, -1, fn.params, -1, -1)))
+            continue
+        if call.search(other.code):
+            out += [(other, caller) for caller, _offset in callers(other, fn.name)]
+    return out
+
+
+def _paths_from_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> str:
+    found = {_compat_paths(other, f, site) for other, f in _in_siblings(tree, cf, fn, site)}
+    for verdict in ("both", "native", "compat"):
+        if verdict in found:
+            return verdict
+    return "unknown"
+
+
+def _compat_paths(cf: CFile, fn: Function, site: Site) -> str:
+    member = site.interface.partition(".")[2]
+    if "compat" in member:
+        return "compat"
+    if site.interface in COMPAT_BY_CORE:
+        return "both"
+    if site.interface in SOME_COMPAT:
+        return "native+V-compat"
+    spec = COMPAT_FIELD.get(site.interface)
+    if spec is None:
+        return "unknown"
+    compat_member, pass_through = spec
+    reaching = chain(cf, fn.name)
+    bound_member, bound_names = member, reaching
+    if site.interface == "dvb_device.kernel_ioctl":
+        bound_member, bound_names = "unlocked_ioctl", {"dvb_generic_ioctl"}
+    blocks = initialisers(cf, bound_member, bound_names)
+    assigned = re.findall(r"\b%s\s*=\s*(\w+)\s*;" % re.escape(compat_member), cf.code)
+    if not blocks and not assigned:
+        return "unknown"
+    values = {v for v in assigned if v in reaching}
+    for block in blocks:
+        values |= set(re.findall(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(compat_member), block))
+    verdict = "native"
+    for value in sorted(values):
+        bound = set(re.findall(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(bound_member),
+                               "".join(blocks)))
+        if value in pass_through or value in bound or value == fn.name:
+            return "both"
+        reached = _reaches_unknown(cf, value, reaching - {value})
+        if reached is None:
+            verdict = "unknown"
+        elif reached:
+            return "both"
+    return verdict
+
+
+def forward(site: Site) -> str:
+    if site.interface in ("proto_ops.ioctl", "proto_ops.compat_ioctl") and site.to == "ENOIOCTLCMD" \
+            and site.from_ != "ENOIOCTLCMD":
+        return ("sock_do_ioctl() passes SIOC* commands (is_socket_ioctl_cmd()) on to "
+                "dev_ioctl(); other commands get -ENOTTY")
+    return "-"
+
+
+# interface -> (ops member whose absence the core answers with -EINVAL, path, where)
+CORE_FALLBACKS = {
+    "scsi_host_template.ioctl": ("compat_ioctl", "compat", "scsi_ioctl() in drivers/scsi/scsi_ioctl.c"),
+    "atmdev_ops.ioctl": ("compat_ioctl", "compat", "atm_dev_ioctl() in net/atm/resources.c"),
+}
+
+
+def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
+    spec = CORE_FALLBACKS.get(site.interface)
+    if not spec:
+        return "-"
+    missing, path, where = spec
+    member = site.interface.partition(".")[2]
+    blocks = initialisers(cf, member, chain(cf, fn.name))
+    if not blocks and tree is not None:
+        # the ops table in another file of the folder (cxlflash/main.c)
+        for other, f in _in_siblings(tree, cf, fn, site):
+            blocks += initialisers(other, member, chain(other, f.name) | {f.name})
+    if not blocks:
+        return "unknown"
+    if any(re.search(r"\.\s*%s\s*=" % missing, b) for b in blocks):
+        return "-"
+    return f"{path}: {where} answers -EINVAL (no .{missing})"
+
+
+# --- the handler user space calls -------------------------------------------------
+
+def entry(cf: CFile, fn: Function, site: Site) -> str:
+    """The function the ops table binds whose helper the site's function is
+    (amiflop's .ioctl = fd_ioctl, which calls fd_locked_ioctl()), names
+    comma-separated; '-' when the site's function is bound itself or no
+    binding of the interface's member to an in-file caller is found."""
+    member = site.interface.partition(".")[2]
+    if not member:
+        return "-"
+    bound_to = re.compile(r"(?:\.\s*|\b)%s\s*=\s*&?\s*(\w+)\s*[,;}\n]" % re.escape(member))
+    bound = set(bound_to.findall(cf.code))
+    if fn.name in bound:
+        return "-"
+    found = sorted((chain(cf, fn.name) - {fn.name}) & bound)
+    return ",".join(found) if found else "-"
+
+
+# --- the verdict -----------------------------------------------------------------
+
+def is_leaf(site: Site) -> bool:
+    return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
+
+
+def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
+    """The effect columns of one site; converted: lines of the file the series changes."""
+    cf = tree.file(site.file)
+    fn = function_at(cf, site.function, site.line) if cf else None
+    if cf is None or fn is None:
+        return Effects("unknown", "unknown", "-", "unknown", "-", forward(site), "unknown",
+                       "invisible" if is_leaf(site) else "unknown")
+    anchor = anchor_of(cf, fn, site.line)
+    found = guards(cf, fn, anchor, converted)
+    for caller, call in callers(cf, fn.name):
+        found += guards(cf, caller, call, converted)
+    operation = missing_operation(cf, fn, site.line)
+    if any(g.kind in ("command normaliser", "every command") for g in found):
+        reach = "no"
+    elif operation:
+        reach = "no-operation"
+        found.append(Guard(site.line, f"!{operation}", site.from_, "no operation"))
+    elif found:
+        reach = "partly"
+    else:
+        reach = "yes"
+    guard = "; ".join(f"line {g.line}: {g.text} -> -{g.errno} ({g.kind})" for g in found) or "-"
+    if is_leaf(site):
+        visible = "invisible"
+    elif reach == "no":
+        visible = "unreachable"
+    else:
+        visible = "yes"
+    return Effects(
+        paths=compat_paths(cf, fn, site, tree), reach=reach, guard=guard,
+        branches=twin_branches(cf, fn, site.line, converted),
+        uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
+        forward=forward(site), fallback=fallback(cf, fn, site, tree), visible=visible,
+        entry=entry(cf, fn, site))
+
+
+def analyse_sites(sites: list[Site], root: Path) -> dict[Site, Effects]:
+    """Effects of every site, reading each file of the tree once."""
+    tree = Tree(root)
+    by_file: dict[str, set[int]] = {}
+    for s in sites:
+        by_file.setdefault(s.file, set()).add(s.line)
+    return {s: analyse(tree, s, by_file[s.file]) for s in sites}
+
+
+NOTABLE = ("guard", "branches", "uncased", "forward", "fallback")
+
+
+def summary(found: dict[Site, Effects]) -> str:
+    """The verdict counts and every site whose effects are more than 'it changes'."""
+    lines = []
+    for column in ("paths", "reach", "visible"):
+        counts = collections.Counter(getattr(e, column) for e in found.values())
+        lines.append(f"{column}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for column in NOTABLE:
+        n = sum(getattr(e, column) not in ("-", "all") for e in found.values())
+        lines.append(f"{column}: {n} sites")
+    for s in sorted(found, key=Site.sort_key):
+        e = found[s]
+        notes = [f"{c}={getattr(e, c)}" for c in NOTABLE if getattr(e, c) not in ("-", "all")]
+        if notes or e.reach not in ("yes",) or "unknown" in (e.paths, e.visible):
+            lines.append(f"{s.file}:{s.line} {s.function}() paths={e.paths} reach={e.reach} "
+                         f"visible={e.visible} " + " | ".join(notes))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,405 @@
+"""effects.py on excerpts of the real 6.12 handlers (testdata/effects/tree)."""
+from pathlib import Path
+
+import pytest
+
+from .. import cli
+from . import effects
+from ..find.sites import Site
+
+TREE = Path(__file__).parents[1] / "testdata" / "effects" / "tree"
+
+
+def site(file, line, function, interface="file_operations.unlocked_ioctl", from_="EINVAL",
+         to="ENOTTY", rule="ioctl_default_return"):
+    return Site(file, line, function, interface, from_, to, rule)
+
+
+def analyse(*sites):
+    return effects.analyse_sites(list(sites), TREE)
+
+
+FLOPPY_NATIVE = site("drivers/block/floppy.c", 84, "fd_locked_ioctl",
+                     "block_device_operations.ioctl")
+FLOPPY_COMPAT = site("drivers/block/floppy.c", 120, "fd_compat_ioctl",
+                     "block_device_operations.compat_ioctl", rule="ioctl_switch_no_default")
+
+
+def test_floppy_guard_and_normaliser_make_the_native_default_unreachable():
+    got = analyse(FLOPPY_NATIVE, FLOPPY_COMPAT)
+    native = got[FLOPPY_NATIVE]
+    assert native.reach == "no"
+    assert native.visible == "unreachable"
+    # both checks before the switch, each with its line and its kind
+    assert "line 43: !((cmd & 0xff00) == 0x0200) -> -EINVAL (unknown-command answer)" in native.guard
+    assert "line 48: normalize_ioctl(&cmd, &size) -> -EINVAL (command normaliser)" in native.guard
+    # the WARN_ON assertion and the copy-in block are not answers to unknown commands
+    assert "WARN_ON" not in native.guard and "line 63" not in native.guard
+    # fd_compat_ioctl() calls fd_ioctl() only for listed commands: native only
+    assert native.paths == "native"
+
+
+def test_floppy_compat_default_is_reached():
+    got = analyse(FLOPPY_NATIVE, FLOPPY_COMPAT)[FLOPPY_COMPAT]
+    assert (got.paths, got.reach, got.guard, got.visible) == ("compat", "yes", "-", "yes")
+
+
+def test_fsl_diu_argument_check_answers_first():
+    s = site("drivers/video/fbdev/fsl-diu-fb.c", 31, "fsl_diu_ioctl", "fb_ops.fb_ioctl",
+             from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    got = analyse(s)[s]
+    assert got.reach == "partly"
+    assert got.guard == "line 10: !arg -> -EINVAL (argument check)"
+    assert got.visible == "invisible"       # a leaf: the VFS made it ENOTTY already
+    assert got.paths == "native"            # no .fb_compat_ioctl
+
+
+def test_sis_else_twin_keeps_einval():
+    s = site("drivers/video/fbdev/sis/sis_main.c", 20, "sisfb_ioctl", "fb_ops.fb_ioctl",
+             from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    got = analyse(s)[s]
+    assert got.branches == "#else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 22"
+    assert got.paths == "both"              # .fb_compat_ioctl = sisfb_ioctl
+
+
+def test_twin_converted_too_is_all():
+    a = site("drivers/video/fbdev/sis/sis_main.c", 20, "sisfb_ioctl", "fb_ops.fb_ioctl",
+             from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    b = site("drivers/video/fbdev/sis/sis_main.c", 22, "sisfb_ioctl", "fb_ops.fb_ioctl")
+    got = analyse(a, b)
+    assert got[a].branches == "all"
+    # the #else line is built only without the #ifdef branch, whose leaf
+    # -ENOIOCTLCMD user space already sees as ENOTTY
+    assert got[b].branches.startswith("only with SIS_NEW_CONFIG_COMPAT undefined (the other branch")
+
+
+def test_opl3_known_commands_without_a_case():
+    s = site("sound/drivers/opl3/opl3_oss.c", 24, "snd_opl3_ioctl_seq_oss",
+             "snd_seq_oss_callback.ioctl")
+    got = analyse(s)[s]
+    # RESETSAMPLES is passed on by snd_seq_oss_ioctl(), PERCMODE and
+    # SYNTH_CONTROL by its default; RESET, SYNC and PANIC the core answers
+    # itself; 'T' is another family.  Kin of a handled command
+    # (SNDCTL_SYNTH_MEMAVL) come first.
+    assert got.uncased == "SNDCTL_SYNTH_CONTROL,SNDCTL_SEQ_PERCMODE,SNDCTL_SEQ_RESETSAMPLES"
+    assert got.uncased_commands()[2] == "SNDCTL_SEQ_RESETSAMPLES"
+    assert got.paths == "both"
+
+
+def test_socket_handler_forwards_to_dev_ioctl():
+    s = site("net/mctp/af_mctp.c", 18, "mctp_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
+             rule="ioctl_switch_no_default")
+    got = analyse(s)[s]
+    assert "dev_ioctl()" in got.forward and "SIOC*" in got.forward
+    # mctp_compat_ioctl() handles its own commands and answers -ENOIOCTLCMD
+    # for the rest; compat_sock_ioctl_trans() then hands the SIOC* commands
+    # it knows to sock_do_ioctl(), and so to mctp_ioctl()
+    assert got.paths == "native+SIOC-compat"
+    not_socket = site("drivers/char/ppdev.c", 38, "pp_do_ioctl")
+    assert analyse(not_socket)[not_socket].forward == "-"
+
+
+def test_scsi_core_fallback_on_compat_without_compat_ioctl():
+    s = site("drivers/scsi/smartpqi/smartpqi_init.c", 23, "pqi_ioctl", "scsi_host_template.ioctl",
+             rule="ioctl_default_assign")
+    got = analyse(s)[s]
+    assert got.fallback == ("compat: scsi_ioctl() in drivers/scsi/scsi_ioctl.c answers "
+                            "-EINVAL (no .compat_ioctl)")
+    assert got.paths == "native"
+    # the header's other 'B' commands have no case
+    assert got.uncased == "CCISS_GETHEARTBEAT,CCISS_RESCANDISK"
+
+
+def test_if_cmd_rejects_every_command():
+    s = site("drivers/staging/media/atomisp/pci/atomisp_ioctl.c", 17, "atomisp_vidioc_default",
+             "v4l2_ioctl_ops.vidioc_default", rule="ioctl_default_assign")
+    got = analyse(s)[s]
+    assert (got.reach, got.visible) == ("no", "unreachable")
+    assert got.guard == "line 6: cmd -> -EINVAL (every command)"
+    # v4l2_compat_ioctl32() passes only 'V' commands below BASE_VIDIOC_PRIVATE on
+    assert got.paths == "native+V-compat"
+
+
+def test_guard_for_named_known_commands_is_not_a_guard():
+    s = site("fs/udf/file.c", 29, "udf_ioctl", from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")
+    got = analyse(s)[s]
+    # the EINVAL check names known commands only: no guard; the permission
+    # check before the switch answers every command first: a state check
+    assert got.reach == "partly" and "UDF_GETVOLIDENT" not in got.guard
+    assert got.guard.startswith("line 8: file_permission(filp, MAY_READ) != 0 -> -EPERM (state check)")
+
+
+def test_state_check_before_second_switch_and_compat_ptr_ioctl():
+    s = site("drivers/char/ppdev.c", 38, "pp_do_ioctl")
+    got = analyse(s)[s]
+    assert got.reach == "partly"
+    assert got.guard == "line 22: (pp->flags & PP_CLAIMED) == 0 -> -EINVAL (state check)"
+    assert got.paths == "both"       # pp_ioctl() and .compat_ioctl = compat_ptr_ioctl
+    # PPGETTIME is handled as PPGETTIME32 (same number); PPGETMODES has no case
+    assert got.uncased == "PPGETMODES"
+
+
+def test_no_compat_ioctl_is_native():
+    s = site("drivers/char/ppdev.c", 68, "nocompat_ioctl")
+    got = analyse(s)[s]
+    # PPEXCL and PPRSTATUS are pp_do_ioctl()'s cases: another function's
+    # commands of the file are not listed as this handler's
+    assert (got.paths, got.reach, got.branches, got.uncased) == ("native", "yes", "all", "PPGETMODES")
+
+
+def test_missing_file_or_function_is_unknown_not_a_guess():
+    s = site("drivers/none.c", 3, "x_ioctl")
+    got = analyse(s)[s]
+    assert (got.paths, got.reach, got.visible) == ("unknown", "unknown", "unknown")
+
+
+@pytest.mark.parametrize("cond,terms", [
+    ("!arg && ((cmd == A) || (cmd == B))", ["!arg", "((cmd == A) || (cmd == B))"]),
+    ("(a || b)", ["a", "b"]),
+    ("f(x && y)", ["f(x && y)"]),
+])
+def test_operands(cond, terms):
+    assert effects.operands(cond) == terms
+
+
+def test_blank_keeps_offsets_and_hides_braces_in_strings():
+    text = 'a("{"); /* } */ b\n// {\nc'
+    got = effects.blank(text)
+    assert len(got) == len(text) and got.count("\n") == 2
+    assert "{" not in got and "}" not in got
+
+
+GENWQE_GUARD = site("drivers/misc/genwqe/card_dev.c", 15, "genwqe_ioctl", rule="ioctl_ioc_guard")
+GENWQE_DEFAULT = site("drivers/misc/genwqe/card_dev.c", 22, "genwqe_ioctl")
+
+
+def test_type_guard_answers_first_unless_the_series_converts_it():
+    alone = analyse(GENWQE_DEFAULT)[GENWQE_DEFAULT]
+    assert alone.reach == "partly"
+    assert alone.guard == ("line 11: pci_channel_offline(pci_dev) -> -EIO (state check); "
+                           "line 14: _IOC_TYPE(cmd) != GENWQE_IOC_CODE -> -EINVAL (unknown-command answer)")
+    both = analyse(GENWQE_GUARD, GENWQE_DEFAULT)[GENWQE_DEFAULT]
+    # the series converts the type guard; a dead PCI channel still answers first
+    assert (both.reach, both.guard) == ("partly", "line 11: pci_channel_offline(pci_dev) -> -EIO (state check)")
+    # genwqe_compat_ioctl() is not in the file: no verdict on the compat path
+    assert both.paths == "unknown"
+
+
+def test_main_summary_and_one_line_errors(tmp_path, capsys):
+    tsv = tmp_path / "sites.tsv"
+    tsv.write_text("\t".join(("file", "line", "function", "interface", "from", "to", "rule",
+                              "subsystem", "series")) + "\n"
+                   "drivers/block/floppy.c\t84\tfd_locked_ioctl\tblock_device_operations.ioctl\t"
+                   "EINVAL\tENOTTY\tioctl_default_return\tFLOPPY DRIVER\tfloppy\n")
+    assert cli.main(["effects", str(tsv), "--kdir", str(TREE), "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "reach: no 1" in out and "drivers/block/floppy.c:84 fd_locked_ioctl() paths=native reach=no" in out
+    assert cli.main(["effects", str(tsv), "--kdir", str(TREE)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].endswith("\tpaths\treach\tguard\tbranches\tuncased\tforward\tfallback\tvisible"
+                             "\tentry")
+    assert table[1].split("\t")[9:11] == ["native", "no"]
+    assert cli.main(["effects", str(tmp_path / "none.tsv"), "--kdir", str(TREE)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("enotty: ") and err.count("\n") == 1
+
+
+def test_case_groups_join_a_fallthrough_to_the_next_group():
+    code = effects.blank("""int f(int cmd)
+{
+	switch (cmd) {
+	case A:
+		return 0;
+	case B:
+		if (!capable(CAP_NET_ADMIN))
+			return -EPERM;
+		fallthrough;
+	case C:
+	default:
+		return dev->ops->ioctl(dev, cmd);
+	}
+}
+""")
+    cf = effects.CFile("x.c", code)
+    (fn,) = effects.functions(cf, "f")
+    (sw,) = effects.switches(cf.code, fn)
+    groups = [(labels, "ops->ioctl" in text) for labels, text in effects.case_groups(cf.code, sw)]
+    assert groups == [(["A"], False), (["B", "C", "default"], True)]
+
+
+def test_an_error_set_before_a_jump_is_the_guard_answer(tmp_path):
+    # tun: `ret = -EBADFD; if (!tun) goto unlock;` answers every command on
+    # an fd not attached to a device yet, before the switch
+    c = tmp_path / "drivers" / "net" / "tun.c"
+    c.parent.mkdir(parents=True)
+    c.write_text("static long __tun_chr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)\n"
+                 "{\n\tstruct tun_struct *tun;\n\tint ret;\n\n\ttun = tun_get(file);\n"
+                 "\tret = -EBADFD;\n\tif (!tun)\n\t\tgoto unlock;\n\n\tswitch (cmd) {\n"
+                 "\tcase TUNGETIFF:\n\t\tret = 0;\n\t\tbreak;\n\tdefault:\n\t\tret = -EINVAL;\n"
+                 "\t\tbreak;\n\t}\nunlock:\n\treturn ret;\n}\n")
+    s = Site("drivers/net/tun.c", 16, "__tun_chr_ioctl", "file_operations.unlocked_ioctl",
+             "EINVAL", "ENOTTY", "ioctl_default_assign")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.reach == "partly" and got.guard == "line 8: !tun -> -EBADFD (state check)"
+
+
+GPIO = "drivers/gpio/gpiolib-cdev.c"
+
+
+def test_gpio_if_chain_leaves_the_commands_of_other_handlers_out():
+    # lineevent_ioctl() handles GPIOHANDLE_GET_LINE_VALUES_IOCTL only; the
+    # SET_* ones belong to linehandle_ioctl() of the same file, another fd:
+    # listing them read as if working commands broke (cxl, vduse reviews)
+    s = site(GPIO, 96, "lineevent_ioctl", rule="ioctl_if_chain")
+    got = analyse(s)[s]
+    names = got.uncased_commands()
+    assert "GPIOHANDLE_SET_CONFIG_IOCTL" not in names
+    assert "GPIOHANDLE_SET_LINE_VALUES_IOCTL" not in names
+    assert "GPIOHANDLE_GET_LINE_VALUES_IOCTL" not in names
+
+
+def test_gpio_cases_under_ifdef_are_uncased_in_that_configuration():
+    s = site(GPIO, 135, "gpio_ioctl")
+    got = analyse(s)[s]
+    conditional = [c for c in got.uncased.split(",") if "[" in c]
+    assert conditional == [f"GPIO_GET_{n}_IOCTL[CONFIG_GPIO_CDEV_V1=n]"
+                           for n in ("LINEEVENT", "LINEHANDLE", "LINEINFO", "LINEINFO_WATCH")]
+    assert "GPIO_GET_CHIPINFO_IOCTL" not in got.uncased_commands()
+    # the line fds' commands have no case on the chip fd
+    assert "GPIO_V2_LINE_SET_VALUES_IOCTL" in got.uncased_commands()
+    assert "GPIO_GET_LINEHANDLE_IOCTL" in got.uncased_commands()   # the name, without its condition
+    assert got.entry == "-"                                        # .unlocked_ioctl = gpio_ioctl
+
+
+@pytest.mark.parametrize("directive,negate,absent", [
+    ("#ifdef CONFIG_GPIO_CDEV_V1", False, "CONFIG_GPIO_CDEV_V1=n"),
+    ("#ifdef CONFIG_GPIO_CDEV_V1", True, "CONFIG_GPIO_CDEV_V1=y"),
+    ("#ifndef CONFIG_COMPAT", False, "CONFIG_COMPAT=y"),
+    ("#if IS_ENABLED(CONFIG_PPC64)", False, "CONFIG_PPC64=n"),
+    ("#ifdef __sparc__", False, "__sparc__ undefined"),
+    ("#if defined(A) && defined(B)", False, "config"),
+])
+def test_absent_when(directive, negate, absent):
+    assert effects.absent_when(directive, negate) == absent
+
+
+def test_atm_socket_level_commands_are_not_the_drivers():
+    # do_vcc_ioctl() and svc_ioctl() take ATM_SETBACKEND, ATM_NEWBACKENDIF,
+    # ATM_ADDPARTY and ATM_DROPPARTY (socket level, for protocol modules);
+    # atm_dev_ioctl() passes ATM_SETCIRANGE and SONET_* on to the driver
+    s = site("drivers/atm/fore200e.c", 28, "fore200e_ioctl", "atmdev_ops.ioctl", from_="ENOSYS",
+             rule="ioctl_switch_no_default")
+    got = analyse(s)[s]
+    names = got.uncased_commands()
+    assert not {"ATM_SETBACKEND", "ATM_NEWBACKENDIF", "ATM_ADDPARTY", "ATM_DROPPARTY",
+                "ATM_SETSC", "ATM_GETNAMES", "ATM_GETTYPE"} & set(names)
+    assert sorted(names) == ["ATM_SETCIRANGE", "SONET_CLRDIAG", "SONET_GETFRAMING",
+                             "SONET_GETFRSENSE", "SONET_GETSTATZ", "SONET_SETDIAG",
+                             "SONET_SETFRAMING"]
+
+
+def test_atm_without_the_core_files_no_command_is_called_uncased(tmp_path):
+    # a tree without net/atm/: no filter, so no guess either way is made
+    # about the core; the family's other commands are listed
+    for rel in ("drivers/atm/fore200e.c", "include/uapi/linux/atmdev.h",
+                "include/uapi/linux/sonet.h"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text((TREE / rel).read_text())
+    s = site("drivers/atm/fore200e.c", 28, "fore200e_ioctl", "atmdev_ops.ioctl", from_="ENOSYS",
+             rule="ioctl_switch_no_default")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert "ATM_SETBACKEND" in got.uncased_commands()
+
+
+def test_entry_is_the_bound_function_of_a_helper():
+    # floppy: .ioctl = fd_ioctl, which calls fd_locked_ioctl()
+    got = analyse(FLOPPY_NATIVE)[FLOPPY_NATIVE]
+    assert got.entry == "fd_ioctl"
+    bound = site("drivers/char/ppdev.c", 68, "nocompat_ioctl")
+    assert analyse(bound)[bound].entry == "-"
+
+
+@pytest.mark.parametrize("body, op", [
+    ("\tdefault:\n\t\tif (d->ops->ioctl)\n\t\t\tret = d->ops->ioctl(d, cmd, arg);\n\t\telse\n"
+     "\t\t\tret = -EINVAL;\n\t}\n\treturn ret;\n", "d->ops->ioctl"),
+    ("\tdefault:\n\t\tif (unlikely(!d->ops->ioctl))\n\t\t\tret = -EINVAL;\n\t\telse\n"
+     "\t\t\tret = d->ops->ioctl(d, cmd, arg);\n\t}\n\treturn ret;\n", "d->ops->ioctl"),
+    ("\t}\n\tif (mach.mixer_ioctl)\n\t\treturn mach.mixer_ioctl(cmd, arg);\n\treturn -EINVAL;\n",
+     "mach.mixer_ioctl"),
+    ("\tdefault:\n\t\tret = -EINVAL;\n\t}\n\treturn ret;\n", ""),
+])
+def test_an_answer_only_a_driver_without_the_operation_gets(tmp_path, body, op):
+    """uacce's default and dmasound's mixer_ioctl(): the line answers only
+    when the driver behind the dispatcher has no operation."""
+    text = ("static long d_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n"
+            "\tlong ret;\n\n\tswitch (cmd) {\n\tcase D_GET:\n\t\treturn d_get(f);\n" + body + "}\n")
+    (tmp_path / "d.c").write_text(text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "-EINVAL" in l)
+    s = site("d.c", line, "d_ioctl", rule="ioctl_default_assign")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    if op:
+        assert got.reach == "no-operation"
+        assert f"!{op} -> -EINVAL (no operation)" in got.guard
+    else:
+        assert got.reach == "yes" and got.guard == "-"
+
+
+def test_a_check_under_another_case_label_is_not_on_the_way(tmp_path):
+    """loop: lo_ioctl() checks the open mode under case LOOP_SET_BLOCK_SIZE:
+    only; an unknown command reaches lo_simple_ioctl() from default: with no
+    check, so the helper's site is reached, not 'partly'."""
+    text = ("static int lo_simple_ioctl(struct loop_device *lo, unsigned int cmd, unsigned long arg)\n{\n"
+            "\tswitch (cmd) {\n\tcase LOOP_SET_CAPACITY:\n\t\treturn 0;\n\tdefault:\n"
+            "\t\treturn -EINVAL;\n\t}\n}\n\n"
+            "static int lo_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,\n"
+            "\t\t    unsigned long arg)\n{\n\tswitch (cmd) {\n\tcase LOOP_SET_BLOCK_SIZE:\n"
+            "\t\tif (!(mode & BLK_OPEN_WRITE) && !capable(CAP_SYS_ADMIN))\n\t\t\treturn -EPERM;\n"
+            "\t\treturn lo_set_block_size(bdev, arg);\n\tdefault:\n"
+            "\t\treturn lo_simple_ioctl(bdev->bd_disk->private_data, cmd, arg);\n\t}\n}\n")
+    (tmp_path / "loop.c").write_text(text)
+    s = site("loop.c", 7, "lo_simple_ioctl", "block_device_operations.ioctl")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert (got.reach, got.guard) == ("yes", "-")
+
+
+def test_a_line_of_one_configuration_only_says_which(tmp_path):
+    """drivers/atm/he.c: the #else branch of #ifdef CONFIG_ATM_HE_USE_SUNI
+    answers -EINVAL, the #ifdef one hands the command to the PHY."""
+    text = ("static int he_ioctl(struct atm_dev *atm_dev, unsigned int cmd, void __user *arg)\n{\n"
+            "\tint err = 0;\n\n\tswitch (cmd) {\n\tcase HE_GET_REG:\n\t\treturn he_get_reg(arg);\n"
+            "\tdefault:\n#ifdef CONFIG_ATM_HE_USE_SUNI\n\t\tif (atm_dev->phy && atm_dev->phy->ioctl)\n"
+            "\t\t\terr = atm_dev->phy->ioctl(atm_dev, cmd, arg);\n#else /* CONFIG_ATM_HE_USE_SUNI */\n"
+            "\t\terr = -EINVAL;\n#endif /* CONFIG_ATM_HE_USE_SUNI */\n\t\tbreak;\n\t}\n\treturn err;\n}\n")
+    (tmp_path / "he.c").write_text(text)
+    s = site("he.c", 13, "he_ioctl", "atmdev_ops.ioctl", rule="ioctl_default_assign")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.branches == ("only with CONFIG_ATM_HE_USE_SUNI=n (the other branch of "
+                            "#ifdef CONFIG_ATM_HE_USE_SUNI answers otherwise)")
+
+
+def test_a_helper_bound_in_another_file_of_its_folder_takes_its_callers_paths(tmp_path):
+    """rfcomm_dev_ioctl() (rfcomm/tty.c) is called from rfcomm/sock.c's
+    .ioctl, which its .compat_ioctl calls too: both paths reach it."""
+    (tmp_path / "rfcomm").mkdir()
+    (tmp_path / "rfcomm" / "tty.c").write_text(
+        "int rfcomm_dev_ioctl(struct sock *sk, unsigned int cmd, void __user *arg)\n{\n"
+        "\tswitch (cmd) {\n\tcase RFCOMMCREATEDEV:\n\t\treturn rfcomm_create_dev(sk, arg);\n\t}\n\n"
+        "\treturn -EINVAL;\n}\n")
+    (tmp_path / "rfcomm" / "sock.c").write_text(
+        "static int rfcomm_sock_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)\n{\n"
+        "\tint err = bt_sock_ioctl(sock, cmd, arg);\n\n\tif (err == -ENOIOCTLCMD)\n"
+        "\t\terr = rfcomm_dev_ioctl(sock->sk, cmd, (void __user *)arg);\n\treturn err;\n}\n\n"
+        "static int rfcomm_sock_compat_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)\n{\n"
+        "\treturn rfcomm_sock_ioctl(sock, cmd, (unsigned long)compat_ptr(arg));\n}\n\n"
+        "static const struct proto_ops rfcomm_sock_ops = {\n\t.ioctl\t\t= rfcomm_sock_ioctl,\n"
+        "\t.compat_ioctl\t= rfcomm_sock_compat_ioctl,\n};\n")
+    s = site("rfcomm/tty.c", 8, "rfcomm_dev_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
+             rule="ioctl_switch_no_default")
+    assert effects.analyse_sites([s], tmp_path)[s].paths == "both"
+
+
+def test_a_header_copied_from_the_argument_is_an_argument_check():
+    # mptctl copies its header from the argument before it looks at the command
+    s = site("drivers/message/fusion/mptctl.c", 29, "__mptctl_ioctl", rule="ioctl_default_assign")
+    got = analyse(s)[s]
+    assert got.guard.startswith("line 12: copy_from_user(&khdr, uhdr, sizeof(khdr)) -> -EFAULT (argument check)")

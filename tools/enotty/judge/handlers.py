@@ -1,0 +1,430 @@
+"""The handler model: a series converts a handler whole, or not at all.
+
+A maintainer reviews a handler's contract ("a command this driver does not
+know fails with ENOTTY"), not a line.  The sites the rules find are grouped
+by the handler user space calls (the ops-table function, `entry`, for a
+helper's site) and each handler is checked for an unknown-command exit the
+series would leave with its old answer:
+
+- an #if twin that keeps -EINVAL where the converted branch changes
+  (sis: only the branch Coccinelle parsed changes);
+- a check before the dispatch that answers every unknown command first:
+  a command normaliser whose miss stays, `if (cmd)`, a check of the state
+  that answers the old errno itself (hfi1 before a context is assigned,
+  ppdev before PPCLAIM), or a check of the
+  argument before the command is looked at (rpmsg_ctrl's copy_from_user(),
+  6.12's pidfd_ioctl(): only testing the command first, as mainline pidfs
+  now does, would make the answer complete);
+- a direction or size check of the same handler that stays while another
+  is converted (usblp: GET_DEVICE_ID and GET_PROTOCOLS would answer the
+  same mistake differently);
+- a final `return -EINVAL;` of a function whose other exit is converted
+  (evdev: the type guard converted, the fall-through after the _IOC_NR
+  chain not);
+- a site of the handler that another reason keeps out of the series (an
+  in-tree test expects the old answer).
+
+Such a handler is left out whole, with one line saying why.  So is a site
+whose line user space cannot reach today (the answer of a missing operation
+that every in-tree driver provides, an exit behind a check that answers
+first): it changes nothing anyone sees, and the exits users do hit are the
+operations' own.
+"""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, TextIO
+
+from . import effects
+from ..find.sites import Site
+
+COLUMNS = ("file", "handler", "functions", "sites", "series", "verdict", "left")
+# User-space programs that read EINVAL after a known command a driver has
+# no case for (tape390_crypt: "Kernel does not support tape encryption"):
+# a handler whose converted default such a command reaches stays as it is.
+CONSUMERS = Path(__file__).with_name("consumers.tsv")
+
+# Guard kinds (effects.guards) that answer an unknown command before the
+# dispatch whatever the state of the device.
+_FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer", "argument check")
+_GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
+_IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
+# Cores whose own answers the scan lists (enotty.find.facts.REPORTED_CORES) but
+# no driver series may change: (file, function) -> why.  atm_dev_ioctl()
+# needs no row: its sites answer for a missing operation only (_unreachable).
+CORES = {
+    ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl"):
+        "the DRM core's table miss answers for every GPU driver (a core patch for dri-devel,"
+        " not a driver series; drm_ioctl.c records user space that reads EINVAL, drm_getclient())",
+}
+# an #else that answers with anything but the new answers
+_ANSWER_BY_ITSELF = re.compile(r"(?!ENOTTY$|ENOIOCTLCMD$)E[A-Z0-9]+")
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One handler and the unknown-command exits the series leaves alone."""
+    file: str
+    name: str                  # the function user space reaches through the ops table
+    sites: tuple[Site, ...]
+    left: tuple[str, ...]      # why the handler is not converted whole; () when it is
+
+    @property
+    def complete(self) -> bool:
+        return not self.left
+
+    def reason(self) -> str:
+        return f"{self.file}: {self.name}() left out: " + "; ".join(self.left)
+
+
+def handler_of(site: Site) -> str:
+    entry = site.effects.entry if site.effects else "-"
+    return site.function if entry in ("-", "", "unknown") else entry.split(",")[0]
+
+
+def _guards(site: Site) -> list[tuple[int, str, str, str]]:
+    if site.effects is None or site.effects.guard in ("-", "unknown"):
+        return []
+    out = []
+    for part in site.effects.guard.split("; "):
+        m = _GUARD.match(part)
+        if m:
+            out.append((int(m.group(1)), m.group(2), m.group(3), m.group(4)))
+    return out
+
+
+def _twin(site: Site) -> str:
+    branches = site.effects.branches if site.effects else "all"
+    if branches.startswith(("#", "other definition")):
+        return re.sub(r" at line \d+", "", branches)
+    return ""
+
+
+def _unreachable(site: Site) -> str:
+    e = site.effects
+    if e is None:
+        return ""
+    if e.reach == "no-operation":
+        return (f"{site.function}() answers for a missing operation only; the operations "
+                "behind it answer unknown commands themselves")
+    if e.visible == "unreachable":
+        return "a check before it answers every unknown command first"
+    return ""
+
+
+@dataclass(frozen=True)
+class Consumer:
+    command: str
+    consumer: str
+    reads: str
+    source: str
+    keep: bool = True      # False: the consumer takes ENOTTY as "not supported"
+
+
+def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
+    """consumers.tsv by command; no file, no consumers."""
+    out: dict[str, list[Consumer]] = {}
+    if not path.is_file():
+        return out
+    rows = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    for row in csv.DictReader(rows, delimiter="\t"):
+        c = Consumer(row["command"], row["consumer"], row["reads"], row["source"],
+                     row.get("keep", "yes") != "no")
+        out.setdefault(c.command, []).append(c)
+    return out
+
+
+def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> str:
+    """Why a known command that reaches the converted line must keep its
+    answer, or ''."""
+    # a row whose command is the handler's source file: the consumer sends
+    # unknown commands (an in-tree test asserting errno 22)
+    for c in consumers.get(site.file, ()):
+        if c.keep:
+            return f"{c.consumer.split(' (')[0]} expects EINVAL for an unknown command"
+    names = site.effects.uncased_commands() if site.effects else []
+    for name in names:
+        for c in consumers.get(name, ()):
+            if c.keep:
+                return f"{name} reaches it and {c.consumer.split(' (')[0]} reads its EINVAL"
+    return ""
+
+
+def _ioc_checks_left(tree: effects.Tree, file: str, fn_name: str, sites: list[Site]) -> str:
+    """'N of M' when the series converts some _IOC_DIR/_IOC_SIZE checks of
+    fn and leaves others of the same function."""
+    converted = {s.line for s in sites if s.function == fn_name and
+                 s.rule == "ioctl_ioc_guard" and _IOC_CHECK.search(_line(tree, file, s.line, 2))}
+    if not converted:
+        return ""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, min(converted)) if cf else None
+    if cf is None or fn is None:
+        return ""
+    checks = []
+    for m in re.finditer(r"\bif\s*\(", cf.code[fn.body:fn.end]):
+        start = fn.body + m.end() - 1
+        close = effects.match_close(cf.code, start)
+        # a check that refuses: its branch answers an errno (usblp's
+        # `if (length > _IOC_SIZE(cmd))` only truncates)
+        refuses = re.match(r"\s*\{?\s*(?:\w+\s*=\s*|return\s+)\(?\s*-\s*E[A-Z0-9]+",
+                           cf.code[close + 1:close + 120]) if close > 0 else None
+        if refuses and _IOC_CHECK.search(cf.code[start:close]):
+            checks.append(cf.line_of(start))
+    # a converted line is the return under the check, one or two lines on
+    done = [c for c in checks if any(0 < line - c <= 3 for line in converted)]
+    if len(done) < len(checks):
+        return f"{len(done)} of {len(checks)} direction and size checks of {fn_name}() would change"
+    return ""
+
+
+def _line(tree: effects.Tree, file: str, line: int, before: int) -> str:
+    cf = tree.file(file)
+    if cf is None:
+        return ""
+    return "\n".join(cf.line_text(n) for n in range(max(1, line - before), line + 1))
+
+
+def _function(tree: effects.Tree, file: str, fn_name: str, line: int
+              ) -> tuple[effects.CFile, effects.Function, str] | None:
+    """The file, the function fn_name around line and its body, or None."""
+    cf = tree.file(file)
+    fn = effects.function_at(cf, fn_name, line) if cf else None
+    if cf is None or fn is None:
+        return None
+    return cf, fn, cf.code[fn.body:fn.end]
+
+
+def _final_return_left(tree: effects.Tree, file: str, fn_name: str, lines: set[int]) -> str:
+    """The function's last statement is `return -EINVAL;` (or -ENOSYS) and
+    the series leaves it while it converts another exit of the function."""
+    found = _function(tree, file, fn_name, min(lines))
+    if found is None:
+        return ""
+    cf, fn, body = found
+    body = body.rstrip()
+    if re.search(r"\bdefault\s*:", body):
+        return ""      # the default answers unknown commands; the final return is someone else's
+    m = re.search(r"\breturn\s+\(?\s*-\s*(EINVAL|ENOSYS)\s*\)?\s*;\s*}?$", body)
+    if not m:
+        return ""
+    line = cf.line_of(fn.body + m.start())
+    if line in lines:
+        return ""
+    return f"the final -{m.group(1)} of {fn_name}() would stay"
+
+
+_CALL_UNLESS = re.compile(r"\bif\s*\((?P<cond>[^;{}]*?)\)\s*(?P<var>\w+)\s*=\s*(?P<call>\w+)\s*\([^;]*\)\s*;"
+                         r"\s*else\b(?P<other>[^;]*;)")
+
+
+def _dispatch_refused(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
+    """The function keeps its -EINVAL initialiser for every command when a
+    state check refuses the dispatch: nbd_ioctl() calls __nbd_ioctl() only
+    on a device not bound through netlink (or for two named commands)."""
+    found = _function(tree, file, fn_name, line)
+    if found is None:
+        return ""
+    body = found[2]
+    for m in _CALL_UNLESS.finditer(body):
+        var, other = m.group("var"), m.group("other")
+        if re.search(r"\b%s\s*=" % re.escape(var), other):
+            continue
+        if re.search(r"\b%s\s*=\s*-\s*EINVAL\s*;" % re.escape(var), body[:m.start()]):
+            return (f"{fn_name}() calls {m.group('call')}() only when a check of the state passes, "
+                    "and answers -EINVAL to every other command first")
+    return ""
+
+
+_NUMBER_ONLY = re.compile(r"\b_IOC_NR\s*\(")
+
+
+def _number_only(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
+    """The handler picks its command from a table by _IOC_NR alone and no
+    function of the file looks at _IOC_TYPE: a command of another type
+    whose number is in the table is taken for the table's (dma-heap)."""
+    found = _function(tree, file, fn_name, line)
+    if found is None:
+        return ""
+    cf, fn, body = found
+    cmd = effects.cmd_param(fn)
+    # cxlflash names its commands in a switch first: only the index is by number
+    compared = re.search(r"\bswitch\s*\(\s*%s\s*\)|\b%s\s*[!=]=|[!=]=\s*%s\b"
+                         % ((re.escape(cmd),) * 3), body)
+    if _NUMBER_ONLY.search(body) and re.search(r"\[\s*\w+\s*\]", body) and not compared \
+            and not re.search(r"\b_IOC_TYPE\s*\(", cf.code):
+        return (f"{fn_name}() selects the command by its number alone, so a command of another "
+                "type whose number is in its table is taken for that command")
+    return ""
+
+
+def _handed_on(tree: effects.Tree, file: str, fn_name: str, line: int, converted: set[str]) -> str:
+    """A converted type guard in a function whose default hands the other
+    commands of its own type to a function the series leaves
+    (kvm_vcpu_ioctl(): default: r = kvm_arch_vcpu_ioctl(filp, ioctl, arg);
+    an unused KVM number still gets the arch's -EINVAL)."""
+    found = _function(tree, file, fn_name, line)
+    if found is None:
+        return ""
+    _cf, fn, body = found
+    cmd = effects.cmd_param(fn)
+    for m in re.finditer(r"\bdefault\s*:", body):
+        arm = re.split(r"\bbreak\s*;|\bcase\b", body[m.end():], maxsplit=1)[0]
+        # the value of a call that is given the command is the answer
+        call = re.search(r"(?:\breturn\s+|\b\w+\s*=\s*)([A-Za-z_]\w*)\s*\([^;]*\b%s\b" % re.escape(cmd), arm)
+        if call and call.group(1) not in converted:
+            return f"{fn_name}() hands the other commands of its own type to {call.group(1)}(), which keeps its answer"
+    return ""
+
+
+def _caller_twin(tree: effects.Tree, root: Path, file: str, fn_name: str) -> str:
+    """A caller in the same folder that calls fn under an #if whose other
+    branch answers by itself (rfcomm_sock_ioctl(): #ifdef
+    CONFIG_BT_RFCOMM_TTY err = rfcomm_dev_ioctl(..); #else err = -EOPNOTSUPP;):
+    in that configuration the unknown command never reaches fn."""
+    folder = Path(file).parent
+    call = re.compile(r"\b%s\s*\(" % re.escape(fn_name))
+    for path in sorted((root / folder).glob("*.c")):
+        rel = str(folder / path.name)
+        cf = tree.file(rel)
+        if cf is None or not call.search(cf.code):
+            continue
+        for m in call.finditer(cf.code):
+            line = cf.line_of(m.start())
+            if effects.function_at(cf, fn_name, line) is not None and rel == file:
+                continue        # its own definition
+            for group in effects.conditional_groups(cf, max(1, line - 40), line + 40):
+                mine = [b for b in group if b[0] < line < b[1]]
+                if not mine:
+                    continue
+                answered = effects.other_branch_answer(cf, group, mine[0], _ANSWER_BY_ITSELF)
+                if answered:
+                    cfg = effects.absent_when(mine[0][2], negate=mine[0] != group[0])
+                    when = f"with {cfg}, " if cfg != "config" else "in another configuration "
+                    return f"{when}{path.name} answers -{answered[1]} instead of calling {fn_name}()"
+    return ""
+
+
+def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None,
+          consumers: dict[str, list[Consumer]] | None = None) -> list[Handler]:
+    """Every handler of the sites, with what a series converting them would
+    leave, or the known command whose user-space consumer it would break."""
+    kept_out = kept_out or {}
+    consumers = read_consumers() if consumers is None else consumers
+    tree = effects.Tree(root)
+    groups: dict[tuple[str, str], list[Site]] = {}
+    for s in sites:
+        groups.setdefault((s.file, handler_of(s)), []).append(s)
+    out = []
+    for (file, name), group in sorted(groups.items()):
+        visible = [s for s in group if s not in kept_out and not _unreachable(s)
+                   and not (s.effects and s.effects.visible == "invisible")]
+        left: list[str] = []
+        if (file, name) in CORES:
+            left.append(CORES[(file, name)])
+        if visible:
+            for s in visible:
+                twin = _twin(s)
+                if twin and twin not in left:
+                    left.append(twin)
+            lines = {s.line for s in group}
+            # A state check that answers the handler's own old errno first
+            # (hfi1 before HFI1_IOCTL_ASSIGN_CTXT, ppdev before PPCLAIM) leaves
+            # an unknown command on a fresh fd with EINVAL: the pidfs shape.
+            first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
+                            if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_))
+                            and line not in lines})
+            if first:
+                kinds = sorted({k for k, _e in first})
+                left.append("a check before the command is looked at (" + ", ".join(kinds) + ") answers "
+                            + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first")
+            functions = {s.function for s in group}
+            for fn_name in sorted({s.function for s in visible}):
+                why = _caller_twin(tree, root, file, fn_name)
+                if why and why not in left:
+                    left.append(why)
+            for s in visible:
+                for why in (_dispatch_refused(tree, file, s.function, s.line),
+                            _number_only(tree, file, s.function, s.line)):
+                    if why and why not in left:
+                        left.append(why)
+            for s in visible:
+                if s.rule == "ioctl_ioc_guard":
+                    why = _handed_on(tree, file, s.function, s.line, functions)
+                    if why and why not in left:
+                        left.append(why)
+            for fn_name in sorted({s.function for s in visible}):
+                fn_lines = {s.line for s in group if s.function == fn_name}
+                for why in (_ioc_checks_left(tree, file, fn_name, visible),
+                            _final_return_left(tree, file, fn_name, fn_lines)):
+                    if why and why not in left:
+                        left.append(why)
+            for s in visible:
+                why = _consumed(s, consumers)
+                if why and why not in left:
+                    left.append(why)
+            held = sorted({kept_out[s] for s in group if s in kept_out and s.effects
+                           and s.effects.visible != "invisible"})
+            if held:
+                left.append("another site of it stays: " + held[0])
+        out.append(Handler(file, name, tuple(group), tuple(left)))
+    return out
+
+
+def left_out(handlers: Iterable[Handler]) -> dict[Site, str]:
+    """The sites no series carries, and why: every site of an incomplete
+    handler, and each site whose change no one can see."""
+    out: dict[Site, str] = {}
+    for h in handlers:
+        for s in h.sites:
+            if h.left:
+                out[s] = h.reason()
+            elif _unreachable(s):
+                out[s] = f"{s.file}: {_unreachable(s)}"
+    return out
+
+
+def write_tsv(handlers: Iterable[Handler], series_of: dict[Site, str], fh: TextIO) -> None:
+    """handlers.tsv: one row per handler; `left` is empty for a handler a
+    series converts whole."""
+    w = csv.writer(fh, delimiter="\t", lineterminator="\n")
+    w.writerow(COLUMNS)
+    for h in handlers:
+        names = sorted({series_of[s] for s in h.sites if series_of.get(s, "-") != "-"})
+        in_series = [s for s in h.sites if series_of.get(s, "-") != "-"]
+        verdict = "converted" if in_series and not h.left else ("left out" if h.left else "no change")
+        w.writerow([h.file, h.name, ",".join(sorted({s.function for s in h.sites})),
+                    ",".join(str(s.line) for s in sorted(h.sites, key=Site.sort_key)),
+                    ",".join(names) or "-", verdict, "; ".join(h.left) or "-"])
+
+
+def read_tsv(fh: TextIO) -> list[dict[str, str]]:
+    return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
+    """Sentences for the handlers left out whole beside a patch's: the same
+    interface in the same folder (tape_34xx_ioctl() beside tape_3590_ioctl(),
+    both the tape discipline's ioctl_fn), so that the message says which
+    devices keep their answer and why."""
+    mine = list(patch_sites)
+    model = list(model)
+    # a small family of alternatives (two tape disciplines), not the many
+    # unrelated drivers of one folder that share file_operations
+    count: dict[str, int] = {}
+    for h in model:
+        for i in {s.interface for s in h.sites}:
+            count[i] = count.get(i, 0) + 1
+    interfaces = {(s.interface, s.file.rpartition("/")[0]) for s in mine if count.get(s.interface, 0) <= 3}
+    names = {handler_of(s) for s in mine}
+    out = []
+    for h in model:
+        if h.complete or h.name in names or not h.sites:
+            continue
+        s = h.sites[0]
+        if (s.interface, h.file.rpartition("/")[0]) in interfaces and h.left:
+            out.append(f"{h.name}() keeps -{s.from_}: {h.left[0]}.")
+    return sorted(set(out))

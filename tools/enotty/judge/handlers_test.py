@@ -1,0 +1,382 @@
+"""The handler model on small C files, with the effects computed as the
+pipeline computes them (effects.analyse_sites)."""
+from __future__ import annotations
+
+import dataclasses
+import io
+from pathlib import Path
+
+from . import effects, handlers
+from ..find.sites import Site
+
+FOPS = "file_operations.unlocked_ioctl"
+
+
+def analysed(tmp_path: Path, name: str, code: str, found: list[tuple[int, str, str]]) -> list[Site]:
+    (tmp_path / name).write_text(code)
+    raw = [Site(name, line, fn, FOPS, "EINVAL", "ENOTTY", rule) for line, fn, rule in found]
+    eff = effects.analyse_sites(raw, tmp_path)
+    return [dataclasses.replace(s, effects=eff[s]) for s in raw]
+
+
+def line_of(code: str, text: str, nth: int = 1) -> int:
+    lines = code.splitlines()
+    hits = [i + 1 for i, l in enumerate(lines) if text in l]
+    return hits[nth - 1]
+
+
+PLAIN = """\
+static long a_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+static const struct file_operations fops = { .unlocked_ioctl = a_ioctl };
+"""
+
+ARGUMENT_FIRST = """\
+static long r_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct info info;
+	int ret = 0;
+
+	if (copy_from_user(&info, (void __user *)arg, sizeof(info)))
+		return -EFAULT;
+	switch (cmd) {
+	case 1:
+		ret = 1;
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	return ret;
+}
+static const struct file_operations fops = { .unlocked_ioctl = r_ioctl };
+"""
+
+DIRECTIONS = """\
+static long u_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	int retval = 0;
+
+	switch (_IOC_NR(cmd)) {
+	case 1:
+		if (_IOC_DIR(cmd) != _IOC_READ) {
+			retval = -EINVAL;
+			goto done;
+		}
+		break;
+	case 2:
+		if (_IOC_DIR(cmd) != _IOC_READ ||
+		    _IOC_SIZE(cmd) < 8) {
+			retval = -EINVAL;
+			goto done;
+		}
+		if (len > _IOC_SIZE(cmd))
+			len = _IOC_SIZE(cmd);
+		break;
+	default:
+		retval = -ENOTTY;
+	}
+done:
+	return retval;
+}
+static const struct file_operations fops = { .unlocked_ioctl = u_ioctl };
+"""
+
+FINAL_RETURN = """\
+static long e_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	if (_IOC_TYPE(cmd) != 'E')
+		return -EINVAL;
+	if (_IOC_DIR(cmd) == _IOC_READ) {
+		if (_IOC_NR(cmd) == 3)
+			return 0;
+	}
+	return -EINVAL;
+}
+static const struct file_operations fops = { .unlocked_ioctl = e_ioctl };
+"""
+
+TWIN = """\
+static long s_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+#ifdef NEW_COMPAT
+		return -EINVAL;
+#else
+		return -EINVAL;
+#endif
+	}
+}
+static const struct file_operations fops = { .unlocked_ioctl = s_ioctl };
+"""
+
+
+def test_a_handler_with_one_plain_default_is_complete(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path)
+    assert (h.name, h.complete) == ("a_ioctl", True)
+    assert handlers.left_out([h]) == {}
+
+
+def test_an_argument_read_before_the_command_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "r.c", ARGUMENT_FIRST,
+                     [(line_of(ARGUMENT_FIRST, "ret = -EINVAL"), "r_ioctl", "ioctl_default_assign")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("a check before the command is looked at (argument check) answers -EFAULT first",)
+    assert set(handlers.left_out([h])) == set(found)
+
+
+def test_some_direction_checks_converted_and_others_not(tmp_path: Path) -> None:
+    first = line_of(DIRECTIONS, "retval = -EINVAL")
+    found = analysed(tmp_path, "u.c", DIRECTIONS, [(first, "u_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    # the truncation `if (len > _IOC_SIZE(cmd))` refuses nothing: 1 of 2
+    assert h.left == ("1 of 2 direction and size checks of u_ioctl() would change",)
+    both = analysed(tmp_path, "u.c", DIRECTIONS, [(first, "u_ioctl", "ioctl_ioc_guard"),
+                                                  (line_of(DIRECTIONS, "retval = -EINVAL", 2), "u_ioctl",
+                                                   "ioctl_ioc_guard")])
+    assert handlers.model(both, tmp_path)[0].complete
+
+
+def test_a_final_return_left_behind_a_converted_guard(tmp_path: Path) -> None:
+    guard = line_of(FINAL_RETURN, "return -EINVAL")
+    found = analysed(tmp_path, "e.c", FINAL_RETURN, [(guard, "e_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("the final -EINVAL of e_ioctl() would stay",)
+    whole = analysed(tmp_path, "e.c", FINAL_RETURN, [(guard, "e_ioctl", "ioctl_ioc_guard"),
+                                                     (line_of(FINAL_RETURN, "return -EINVAL", 2), "e_ioctl",
+                                                      "ioctl_if_chain")])
+    assert handlers.model(whole, tmp_path)[0].complete
+
+
+def test_one_ifdef_twin_converted_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "s.c", TWIN, [(line_of(TWIN, "return -EINVAL"), "s_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path)
+    assert len(h.left) == 1 and h.left[0].startswith("#else branch (of #ifdef NEW_COMPAT) keeps -EINVAL")
+    both = analysed(tmp_path, "s.c", TWIN, [(line_of(TWIN, "return -EINVAL"), "s_ioctl", "ioctl_default_return"),
+                                            (line_of(TWIN, "return -EINVAL", 2), "s_ioctl", "ioctl_default_return")])
+    assert handlers.model(both, tmp_path)[0].complete
+
+
+def test_a_site_kept_out_for_another_reason_keeps_its_handler_out(tmp_path: Path) -> None:
+    code = PLAIN.replace("\tcase 1:\n\t\treturn 0;", "\tcase 1:\n\t\treturn 0;\n\tcase 9:\n\t\treturn -EINVAL;")
+    found = analysed(tmp_path, "a.c", code, [(line_of(code, "return -EINVAL", 1), "a_ioctl", "ioctl_default_return"),
+                                             (line_of(code, "return -EINVAL", 2), "a_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path, {found[0]: "a.c: tools/testing/x expects EINVAL"})
+    assert h.left == ("another site of it stays: a.c: tools/testing/x expects EINVAL",)
+
+
+def test_handlers_tsv_names_the_series_and_the_verdict(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    out = io.StringIO()
+    handlers.write_tsv(handlers.model(found, tmp_path), {found[0]: "misc"}, out)
+    (row,) = handlers.read_tsv(io.StringIO(out.getvalue()))
+    assert (row["handler"], row["series"], row["verdict"], row["left"]) == ("a_ioctl", "misc", "converted", "-")
+
+
+def test_a_known_command_with_a_consumer_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    site = dataclasses.replace(found[0], effects=dataclasses.replace(found[0].effects, uncased="X_CRYPT_SET,X_OTHER"))
+    table = tmp_path / "consumers.tsv"
+    table.write_text("# what reads EINVAL\ncommand\tconsumer\treads\tsource\tkeep\n"
+                     "X_CRYPT_SET\ts390-tools tape390_crypt (v2.41)\tEINVAL: no encryption\thttps://example.org/t.c\tyes\n"
+                     "X_OTHER\tsystemd\tENOTTY: not supported\thttps://example.org/w.c\tno\n")
+    consumers = handlers.read_consumers(table)
+    (h,) = handlers.model([site], tmp_path, consumers=consumers)
+    assert h.left == ("X_CRYPT_SET reaches it and s390-tools tape390_crypt reads its EINVAL",)
+    # a consumer that takes ENOTTY as "not supported" keeps nothing out
+    only_other = dataclasses.replace(site, effects=dataclasses.replace(site.effects, uncased="X_OTHER"))
+    assert handlers.model([only_other], tmp_path, consumers=consumers)[0].complete
+    assert handlers.model(found, tmp_path, consumers=consumers)[0].complete
+    assert handlers.read_consumers(tmp_path / "none.tsv") == {}
+
+
+HANDED_ON = """\
+static long k_ioctl(struct file *f, unsigned int ioctl, unsigned long arg)
+{
+	long r;
+
+	if (_IOC_TYPE(ioctl) != KVMIO)
+		return -EINVAL;
+	switch (ioctl) {
+	case KVM_RUN:
+		r = 0;
+		break;
+	default:
+		r = kvm_arch_vcpu_ioctl(f, ioctl, arg);
+	}
+	return r;
+}
+static const struct file_operations fops = { .unlocked_ioctl = k_ioctl };
+"""
+
+
+def test_a_type_guard_whose_default_hands_the_rest_on_keeps_the_handler_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "k.c", HANDED_ON, [(line_of(HANDED_ON, "return -EINVAL"), "k_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("k_ioctl() hands the other commands of its own type to kvm_arch_vcpu_ioctl(),"
+                      " which keeps its answer",)
+    # a default that answers by itself leaves nothing behind
+    own = HANDED_ON.replace("r = kvm_arch_vcpu_ioctl(f, ioctl, arg);", "r = -ENOTTY;")
+    found = analysed(tmp_path, "k.c", own, [(line_of(own, "return -EINVAL"), "k_ioctl", "ioctl_ioc_guard")])
+    assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_caller_that_answers_by_itself_in_another_configuration(tmp_path: Path) -> None:
+    """rfcomm: sock.c calls the converted handler in tty.c only under
+    #ifdef CONFIG_BT_RFCOMM_TTY; its #else answers -EOPNOTSUPP."""
+    (tmp_path / "sock.c").write_text(
+        "static int s_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)\n{\n\tint err;\n"
+        "#ifdef CONFIG_X_TTY\n\terr = x_dev_ioctl(sock, cmd, arg);\n#else\n\terr = -EOPNOTSUPP;\n#endif\n"
+        "\treturn err;\n}\n")
+    code = PLAIN.replace("a_ioctl", "x_dev_ioctl")
+    found = analysed(tmp_path, "tty.c", code, [(line_of(code, "return -EINVAL"), "x_dev_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("with CONFIG_X_TTY=n, sock.c answers -EOPNOTSUPP instead of calling x_dev_ioctl()",)
+    (tmp_path / "sock.c").write_text((tmp_path / "sock.c").read_text().replace("-EOPNOTSUPP", "-ENOIOCTLCMD"))
+    found = analysed(tmp_path, "tty.c", code, [(line_of(code, "return -EINVAL"), "x_dev_ioctl", "ioctl_default_return")])
+    assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_consumer_of_the_file_keeps_its_handler_out(tmp_path: Path) -> None:
+    # tools/crypto/ccp/test_dbc.py sends dbc_ioctl() unknown commands and wants errno 22
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    table = tmp_path / "consumers.tsv"
+    table.write_text("command\tconsumer\treads\tsource\tkeep\n"
+                     "a.c\ttools/x/test_a.py (TestInvalid)\terrno 22\ttools/x/test_a.py\tyes\n"
+                     "b.c\tother\terrno 22\tb\tyes\n")
+    (h,) = handlers.model(found, tmp_path, consumers=handlers.read_consumers(table))
+    assert h.left == ("tools/x/test_a.py expects EINVAL for an unknown command",)
+
+
+CORE = """\
+long drm_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	const struct drm_ioctl_desc *ioctl = &drm_ioctls[_IOC_NR(cmd) % 8];
+	drm_ioctl_t *func;
+	int retcode = -EINVAL;
+
+	func = ioctl->func;
+	if (unlikely(!func)) {
+		retcode = -EINVAL;
+		goto err_i1;
+	}
+	retcode = func(filp, arg);
+err_i1:
+	return retcode;
+}
+"""
+
+
+def test_a_reported_core_is_listed_and_left_out(tmp_path: Path) -> None:
+    (tmp_path / "drivers/gpu/drm").mkdir(parents=True)
+    name = "drivers/gpu/drm/drm_ioctl.c"
+    found = analysed(tmp_path, name, CORE, [(line_of(CORE, "retcode = -EINVAL", 2), "drm_ioctl",
+                                             "ioctl_missing_operation")])
+    assert found[0].effects is not None and found[0].effects.reach == "no-operation"      # func = ioctl->func; if (!func)
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == (handlers.CORES[(name, "drm_ioctl")],)
+    assert set(handlers.left_out([h])) == set(found)
+
+
+SIS_TWIN = """\
+static int s_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	default:
+#ifdef NEW_COMPAT
+		return -ENOIOCTLCMD;
+#else
+		return -EINVAL;
+#endif
+	}
+	return 0;
+}
+static const struct fb_ops ops = { .fb_ioctl = s_ioctl };
+"""
+
+
+def test_the_else_twin_of_a_leaf_converts_whole(tmp_path: Path) -> None:
+    """sis: the #else -EINVAL converts; the #ifdef -ENOIOCTLCMD already
+    reaches user space as ENOTTY, so only the #else configuration changes."""
+    found = analysed(tmp_path, "s.c", SIS_TWIN, [(line_of(SIS_TWIN, "return -EINVAL"), "s_ioctl",
+                                                  "ioctl_default_twin")])
+    assert found[0].effects is not None
+    assert found[0].effects.branches.startswith("only with NEW_COMPAT undefined (the other branch")
+    assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_left_out_sibling_of_a_small_family_is_named(tmp_path: Path) -> None:
+    # tape_34xx_ioctl() beside tape_3590_ioctl(): the other discipline keeps EINVAL
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    a = dataclasses.replace(found[0], file="d/a.c", interface="tape_discipline.ioctl_fn")
+    b = dataclasses.replace(a, file="d/b.c", function="b_ioctl")
+    kept = handlers.Handler("d/b.c", "b_ioctl", (b,), ("X reaches it and a tool reads its EINVAL",))
+    done = handlers.Handler("d/a.c", "a_ioctl", (a,), ())
+    assert handlers.kept_siblings([a], [done, kept]) == [
+        "b_ioctl() keeps -EINVAL: X reaches it and a tool reads its EINVAL."]
+    # many drivers share file_operations: no sentence for the others
+    many = [dataclasses.replace(kept, name=f"h{i}", sites=(dataclasses.replace(
+        b, interface="file_operations.unlocked_ioctl"),)) for i in range(4)]
+    f = dataclasses.replace(a, interface="file_operations.unlocked_ioctl")
+    assert handlers.kept_siblings([f], many) == []
+
+
+NBD = """\
+static int x_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd, unsigned long arg)
+{
+	int error = -EINVAL;
+
+	if (_IOC_TYPE(cmd) != 0xab)
+		return -EINVAL;
+	if (!test_bit(BOUND, &flags) || cmd == X_DISCONNECT)
+		error = __x_ioctl(bdev, cmd, arg);
+	else
+		dev_err(dev, "netlink controlled\\n");
+	return error;
+}
+"""
+
+HEAP = """\
+static long h_ioctl(struct file *file, unsigned int ucmd, unsigned long arg)
+{
+	int nr = _IOC_NR(ucmd);
+	unsigned int kcmd;
+
+	if (nr >= ARRAY_SIZE(h_cmds))
+		return -EINVAL;
+	kcmd = h_cmds[nr];
+	return h_do(file, kcmd, arg);
+}
+"""
+
+
+def test_a_dispatch_a_state_check_refuses_keeps_the_handler_out(tmp_path: Path) -> None:
+    # nbd_ioctl(): a netlink-bound device answers -EINVAL to every command
+    found = analysed(tmp_path, "a.c", NBD, [(line_of(NBD, "return -EINVAL"), "x_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("x_ioctl() calls __x_ioctl() only when a check of the state passes, and answers "
+                      "-EINVAL to every other command first",)
+
+
+def test_a_table_picked_by_number_alone_keeps_the_handler_out(tmp_path: Path) -> None:
+    # dma_heap_ioctl(): a command of another type numbered 0 is taken for ALLOC
+    found = analysed(tmp_path, "a.c", HEAP, [(line_of(HEAP, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("h_ioctl() selects the command by its number alone, so a command of another type "
+                      "whose number is in its table is taken for that command",)
+    # with a type check in the file, or the command compared first, it is whole
+    typed = HEAP.replace("\tint nr", "\tif (_IOC_TYPE(ucmd) != 'H')\n\t\treturn -ENOTTY;\n\tint nr")
+    found = analysed(tmp_path, "b.c", typed, [(line_of(typed, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
+    assert handlers.model(found, tmp_path)[0].complete

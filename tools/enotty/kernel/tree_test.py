@@ -1,0 +1,111 @@
+"""Tests for finding, unpacking and checking kernel trees."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from . import tree
+from ..errors import UsageError
+
+
+def make_kernel(root: Path, sublevel: int = 118) -> Path:
+    (root / "drivers").mkdir(parents=True)
+    (root / "MAINTAINERS").write_text("")
+    (root / "Makefile").write_text(
+        f"# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = {sublevel}\nEXTRAVERSION =\n")
+    (root / "drivers" / "a.c").write_text("int x;\n")
+    return root
+
+
+def test_resolve_accepts_a_kernel_tree(tmp_path: Path) -> None:
+    root = make_kernel(tmp_path / "linux")
+    assert tree.resolve(str(root), need_kernel=True) == root.resolve()
+    assert tree.resolve(str(root), "drivers") == root.resolve()
+
+
+@pytest.mark.parametrize("case, message", [
+    ("missing", "is not a directory"),
+    ("no-c-files", "holds no C files"),
+    ("not-kernel", "is not a kernel tree"),
+    ("bad-subdir", "is not a directory under"),
+])
+def test_resolve_rejects_bad_input(tmp_path: Path, case: str, message: str) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "x.c").write_text("int x;\n")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "README").write_text("no code\n")
+    args = {
+        "missing": (str(tmp_path / "nope"), None, False),
+        "no-c-files": (str(empty), None, False),
+        "not-kernel": (str(plain), None, True),
+        "bad-subdir": (str(plain), "drivers", False),
+    }[case]
+    with pytest.raises(UsageError, match=message):
+        tree.resolve(*args)
+
+
+def test_plain_directory_of_c_files_is_enough_without_need_kernel(tmp_path: Path) -> None:
+    (tmp_path / "m.c").write_text("int x;\n")
+    assert tree.resolve(str(tmp_path)) == tmp_path.resolve()
+
+
+def test_kernel_version(tmp_path: Path) -> None:
+    assert tree.kernel_version(make_kernel(tmp_path / "k", 7)) == "6.12.7"
+    assert tree.kernel_version(tmp_path) == "unknown"
+
+
+def test_default_tree_unpacks_once_and_reuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = make_kernel(tmp_path / "pkg" / "linux-source-6.12")
+    tarball = tmp_path / "linux-source-6.12.tar.xz"
+    subprocess.run(["tar", "-cJf", str(tarball), "-C", str(src.parent), src.name], check=True)
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(tree.packages, "missing", lambda pkgs: [])
+    calls: list[int] = []
+
+    def fake_tarball() -> Path:
+        calls.append(1)
+        return tarball
+
+    monkeypatch.setattr(tree, "source_tarball", fake_tarball)
+    first = tree.default_tree()
+    assert first == tmp_path / "cache" / "src" / "linux-source-6.12"
+    assert tree.kernel_version(first) == "6.12.118"
+    assert tree.default_tree() == first
+    assert len(calls) == 1, "the second call must reuse the unpacked tree"
+    leftovers = [p.name for p in first.parent.iterdir() if p.name.startswith(".unpack-")]
+    assert leftovers == []
+
+
+def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ENOTTY_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert tree.cache_dir() == (tmp_path / "enotty").resolve()
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "elsewhere"))
+    assert tree.cache_dir() == (tmp_path / "elsewhere").resolve()
+
+
+@pytest.mark.parametrize("variable", ["XDG_CACHE_HOME", "HOME"])
+def test_default_tree_through_a_symlinked_cache_accepts_a_subdir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> None:
+    """The cache on another disk, reached through a symbolic link: M= on
+    the default tree must load, not be called outside the tree."""
+    disk = tmp_path / "disk"
+    cache_root = disk / ".cache" if variable == "HOME" else disk
+    make_kernel(cache_root / "enotty" / "src" / tree.SOURCE_PACKAGE)
+    link = tmp_path / "link"
+    link.symlink_to(disk, target_is_directory=True)
+    monkeypatch.delenv("ENOTTY_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv(variable, str(link))
+    monkeypatch.setattr(tree, "source_tarball", lambda: pytest.fail("the fake tree must not be unpacked"))
+    real = (cache_root / "enotty").resolve()
+    assert tree.cache_dir() == real
+    kernel = tree.load(None, "drivers", need_kernel=True)
+    assert kernel.root == real / "src" / tree.SOURCE_PACKAGE
+    assert kernel.version == "6.12.118"
+    with pytest.raises(UsageError, match="is outside"):
+        tree.load(None, "../../..")

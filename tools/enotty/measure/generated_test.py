@@ -1,0 +1,115 @@
+"""verify-generated: what it reads from the committed output, how it compares."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from . import generated
+from ..judge import handlers
+from ..errors import UsageError
+from ..requests import VerifyGeneratedRequest
+
+
+def test_recorded_request(tmp_path: Path) -> None:
+    kernel = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
+    (tmp_path / "run.json").write_text(json.dumps({
+        "command": "make patches M=drivers/watchdog BUILD=0", "kdir": str(kernel),
+        "subdir": "drivers/watchdog", "version": "6.12.0", "build": False, "cleanups": False,
+        "identity": "Jane Doe <jane@example.org>"}))
+    req = generated.recorded_request(tmp_path)
+    assert req.scan.tree.root == kernel.resolve() and req.scan.subdir == "drivers/watchdog"
+    assert (req.build, req.cleanups, str(req.identity)) == (False, False, "Jane Doe <jane@example.org>")
+    assert req.out == tmp_path
+    # A record without "facts" was made before phase 1 existed in the
+    # scan: the rerun has it; FACTS=0 is recorded as "facts": false.
+    assert req.scan.across_files is True
+    record = json.loads((tmp_path / "run.json").read_text())
+    (tmp_path / "run.json").write_text(json.dumps(dict(record, facts=False)))
+    assert generated.recorded_request(tmp_path).scan.across_files is False
+    with pytest.raises(UsageError, match="no run.json"):
+        generated.recorded_request(tmp_path / "media")
+    (tmp_path / "run.json").write_text("{}")
+    with pytest.raises(UsageError, match="not a run record"):
+        generated.recorded_request(tmp_path)
+
+
+def test_differences(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        (d / "s").mkdir(parents=True)
+        (d / "same").write_text("x\n")
+    (a / "s" / "p").write_text("one\ntwo\n")
+    (b / "s" / "p").write_text("one\nTWO\n")
+    (a / "gone").write_text("")
+    (b / "new").write_text("")
+    assert generated.differences(a, b) == [
+        "only in committed: gone", "only in fresh run: new", "differs: s/p: -two | +TWO"]
+    assert generated.differences(a / "s", a / "s") == []
+
+
+@pytest.mark.skipif(__import__("shutil").which("spatch") is None, reason="needs spatch")
+def test_verify_generated_on_the_fixture_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from .. import cli
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    kernel = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
+    out = tmp_path / "committed"
+    assert cli.main(["patches", "--kdir", str(kernel), "--subdir", "drivers/watchdog", "--out", str(out),
+                     "--signoff", "Jane Doe <jane@example.org>"]) == 0
+    assert generated.recorded_request(out).scan.subdir == "drivers/watchdog"
+    req = VerifyGeneratedRequest(tree=None, committed=out)
+    assert generated.verify_generated(req) == 0
+    patch = sorted((out / "watchdog-device-drivers").glob("0001-*.patch"))[0]
+    patch.write_text(patch.read_text().replace("ENOTTY", "EBADF"))
+    capsys.readouterr()
+    assert generated.verify_generated(req) == 1
+    err = capsys.readouterr().err
+    assert "differs from a fresh run" in err and f"differs: watchdog-device-drivers/{patch.name}" in err
+
+
+COMMITTED = Path(__file__).resolve().parents[3] / "generated-patches" / "linux-6.12.118"
+
+
+@pytest.mark.skipif(not (COMMITTED / "audit.tsv").is_file(), reason="no committed audit")
+def test_cover_letters_agree_with_the_audit() -> None:
+    """A series with measured patches (audit.tsv's patch column) must not
+    say that make audit reaches none of its drivers (the sound cover did,
+    when only its cleanup patch had been measured)."""
+    measured = {row.split("\t")[7].split("/")[0]
+                for row in (COMMITTED / "audit.tsv").read_text().splitlines()[1:] if row.split("\t")[7] != "-"}
+    assert measured
+    for series in sorted(measured):
+        cover = COMMITTED / series / "0000-cover-letter.patch"
+        if cover.is_file():
+            text = " ".join(cover.read_text().split())
+            assert "make audit reaches none of these drivers" not in text, series
+            assert "measured in a kernel booted in QEMU" in text, series
+
+
+def test_no_committed_handler_is_half_converted() -> None:
+    """The handler model of the committed output: a handler in a series has
+    no unknown-command exit left with its old answer, and every handler left
+    out for that reason is named, with why, in SUMMARY.md."""
+    with open(COMMITTED / "handlers.tsv") as fh:
+        rows = handlers.read_tsv(fh)
+    assert rows
+    summary = " ".join((COMMITTED / "SUMMARY.md").read_text().split())
+    converted = [r for r in rows if r["verdict"] == "converted"]
+    assert converted and all(r["left"] == "-" and r["series"] != "-" for r in converted)
+    for r in rows:
+        if r["verdict"] == "left out":
+            assert r["series"] == "-", r
+            assert f"{r['handler']}() left out: {r['left']}" in summary, r
+
+
+def test_readme_shows_the_committed_patch_and_cover_letter() -> None:
+    """README.rst quotes one patch and its cover letter in full; they are
+    the committed files, byte for byte (regenerating must update both)."""
+    readme = (Path(__file__).resolve().parents[3] / "README.rst").read_text()
+    section = readme.split("What a maintainer receives\n", 1)[1].split("\nThe QEMU selftest\n", 1)[0]
+    for name in ("0003-floppy-Return-ENOTTY-for-unknown-ioctl-commands.patch", "0000-cover-letter.patch"):
+        text = (COMMITTED / "block-layer" / name).read_text().rstrip("\n")
+        quoted = "\n".join(("    " + line) if line else "" for line in text.splitlines())
+        assert "::\n\n" + quoted + "\n\n" in section, name

@@ -1,0 +1,284 @@
+"""The series that go upstream beside the conversions: the semantic patch.
+
+Tree-wide Coccinelle campaigns send the rule itself to scripts/coccinelle/
+so that `make coccicheck` catches the next handler that answers -EINVAL.
+cocci/upstream/ioctl_enotty.cocci is that rule, sized like its neighbours
+in scripts/coccinelle/api/ (the per-file default shapes only; the scan's
+tree-wide discovery stays in cocci/ioctl_enotty.cocci).  rule_series()
+writes it as a one-patch series (no cover letter, as series.py does for
+every one-patch series), addressed as get_maintainer.pl says.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from ..find import rules, scan
+from . import series
+from ..partition import split
+from ..kernel import tree
+from ..verify import verify
+from ..partition.maintainers import get_maintainer
+from ..kernel.worktree import WorkTree
+
+UPSTREAM_RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
+RULE_PATH = "scripts/coccinelle/api/ioctl_enotty.cocci"
+RULE_SERIES = "coccinelle"
+# scripts/coccinelle additions upstream: "coccinelle: api: add device_attr_show script".
+RULE_SUBJECT = "coccinelle: api: add ioctl_enotty script"
+RULE_BODY = (
+    "An ioctl handler should answer a command it does not know with -ENOTTY,\n"
+    "or with -ENOIOCTLCMD where the core tries another handler next\n"
+    "(Documentation/driver-api/ioctl.rst, \"Return code\").  Many handlers\n"
+    "still end their switch on the command with \"default: return -EINVAL;\",\n"
+    "which tells user space that a known command got a bad argument.\n"
+    "\n"
+    "Add a semantic patch that finds such a default label, returning -EINVAL\n"
+    "or -ENOSYS or assigning it to the value the handler returns, in the\n"
+    "ioctl member of an ops structure initialized in the same file, and\n"
+    "replaces the error code with the answer that interface needs.  A\n"
+    "default that a case above it reaches by falling through is left alone,\n"
+    "since it also answers a known command.\n")
+
+
+def upstream_rule_text() -> str:
+    return UPSTREAM_RULE.read_text()
+
+
+def rule_table(text: str) -> dict[tuple[str, str], tuple[int, str]]:
+    """The IOCTL_OPS table of the upstream rule, as (struct, member) ->
+    (command index, answer)."""
+    rows = re.findall(r'^\s+\("(\w+)", "(\w+)"\):\s+\((\d+), "(\w+)"\),$', text, re.M)
+    return {(s, f): (int(n), to) for s, f, n, to in rows}
+
+
+def rule_diff(text: str) -> str:
+    """The diff adding the rule at RULE_PATH."""
+    lines = text.splitlines()
+    body = "".join(f"+{line}\n" for line in lines)
+    return (f"diff --git a/{RULE_PATH} b/{RULE_PATH}\nnew file mode 100644\n"
+            f"--- /dev/null\n+++ b/{RULE_PATH}\n@@ -0,0 +1,{len(lines)} @@\n{body}")
+
+
+def takes_rule(root: Path) -> bool:
+    """The tree has the folder the rule goes to (a kernel tree, not a
+    folder of C files or a fixture)."""
+    return (root / "scripts" / "coccinelle" / "api").is_dir()
+
+
+def takes_selftest(root: Path) -> bool:
+    """The tree has the kselftest build the test plugs into."""
+    return (root / "tools" / "testing" / "selftests" / "lib.mk").is_file()
+
+
+def rule_message(signoff: str) -> str:
+    return f"{RULE_SUBJECT}\n\n{RULE_BODY}\nSigned-off-by: {signoff}\n"
+
+
+def rule_series(root: Path, identity: tuple[str, str], signoff: str, outdir: Path,
+                use_cache: bool = True) -> Path:
+    """Write the rule's one-patch series into outdir (created); the mail's path."""
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        repo = series.ScratchRepo(Path(tmp) / "repo", *identity)
+        repo.git("commit", "-q", "--no-verify", "--allow-empty", "-m", "pristine")
+        repo.git("tag", "pristine")
+        error = repo.apply(rule_diff(upstream_rule_text()))
+        if error:
+            raise series.SeriesError(f"{RULE_PATH}: {error}")
+        repo.commit(rule_message(signoff))
+        outdir.mkdir(parents=True, exist_ok=True)
+        mails = repo.format_patch(outdir, 1)
+    if len(mails) != 1:
+        raise series.SeriesError(f"git format-patch wrote {len(mails)} files for the rule")
+    mail = mails[0]
+    to = get_maintainer(root, [mail], "to", use_cache=use_cache)
+    cc = [p for p in get_maintainer(root, [mail], "cc", use_cache=use_cache) if p not in to]
+    mail.write_text(series.add_recipients(mail.read_text(), to, cc))
+    return mail
+
+
+# ---------------------------------------------------------------- the media kselftest
+
+SELFTEST_SOURCE = rules.cocci_dir().parent / "selftests" / "ioctl_errno"
+SELFTEST_TARGET = "drivers/media"
+SELFTEST_DIR = f"tools/testing/selftests/{SELFTEST_TARGET}"
+SELFTESTS_MAKEFILE = "tools/testing/selftests/Makefile"
+# The Makefile as it goes upstream: lib.mk's rules, plus the 32-bit build
+# (the compat ioctl paths) where the compiler can build one.
+SELFTEST_MAKEFILE = """\
+# SPDX-License-Identifier: GPL-2.0
+CFLAGS += -O2 -Wall -Wno-unused-parameter -Wno-unused-function
+CFLAGS += -Wno-format-truncation -I../../ $(KHDR_INCLUDES)
+
+TEST_GEN_PROGS := ioctl_errno
+
+CAN_BUILD_32 := $(shell echo 'int main(void) { return 0; }' | \\
+	$(CC) -m32 -x c -o /dev/null - 2>/dev/null && echo 1)
+ifeq ($(ARCH)$(CAN_BUILD_32),x861)
+TEST_GEN_PROGS += ioctl_errno_32
+endif
+
+include ../../lib.mk
+
+$(OUTPUT)/ioctl_errno_32: ioctl_errno.c
+	$(CC) -m32 $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+"""
+SELFTEST_SUBJECT = "selftests: media: add ioctl errno test for vivid and vimc"
+SELFTEST_BODY = (
+    "Check what the nodes of the vivid and vimc test drivers (video, vbi,\n"
+    "radio, sdr, touch, meta, media, requests, sub-devices, CEC and the\n"
+    "vivid framebuffer) answer to ioctls: an unknown command of their own\n"
+    "range or of a foreign one, and a known command the node does not\n"
+    "support, must fail with ENOTTY as Documentation/driver-api/ioctl.rst\n"
+    "asks; a supported command with a bad argument still fails with EINVAL.\n"
+    "On x86 the test is also built as a 32-bit program, which takes the\n"
+    "compat ioctl paths on a 64-bit kernel.  Node kinds that are not present\n"
+    "are skipped.\n")
+
+
+def selftest_files() -> dict[str, str]:
+    """The new files of the kselftest patch, path -> content."""
+    return {
+        f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0-only\nioctl_errno\nioctl_errno_32\n",
+        f"{SELFTEST_DIR}/Makefile": SELFTEST_MAKEFILE,
+        f"{SELFTEST_DIR}/config": (SELFTEST_SOURCE / "config").read_text(),
+        f"{SELFTEST_DIR}/ioctl_errno.c": (SELFTEST_SOURCE / "ioctl_errno.c").read_text(),
+    }
+
+
+def new_file_diff(path: str, text: str) -> str:
+    lines = text.splitlines()
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+            f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines))
+
+
+def targets_diff(root: Path) -> str:
+    """tools/testing/selftests/Makefile with the target in TARGETS, in
+    order ('' when the tree lists it already or has no such list)."""
+    path = root / SELFTESTS_MAKEFILE
+    if not path.is_file():
+        return ""
+    old = path.read_text().splitlines(keepends=True)
+    entry = f"TARGETS += {SELFTEST_TARGET}\n"
+    if entry in old:
+        return ""
+    where = next((i for i, line in enumerate(old) if line.startswith("TARGETS += ")
+                  and line > entry and line.split()[2] > SELFTEST_TARGET), None)
+    if where is None:
+        return ""
+    new = old[:where] + [entry] + old[where:]
+    body = "".join(difflib.unified_diff(old, new, f"a/{SELFTESTS_MAKEFILE}", f"b/{SELFTESTS_MAKEFILE}"))
+    return f"diff --git a/{SELFTESTS_MAKEFILE} b/{SELFTESTS_MAKEFILE}\n{body}"
+
+
+def selftest_diff(root: Path) -> str:
+    return targets_diff(root) + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files().items()))
+
+
+def selftest_message(signoff: str) -> str:
+    return f"{SELFTEST_SUBJECT}\n\n{SELFTEST_BODY}\nSigned-off-by: {signoff}\n"
+
+
+@dataclass
+class NewFilesPlan(split.PatchPlan):
+    """A patch that adds files (and may touch a list of targets): no site,
+    nothing for the scan's build or rules; series.write seeds only
+    `seeded` (files that exist in the tree) and applies `added_diff`."""
+    added_diff: str = ""
+    seeded: list[str] = field(default_factory=list)
+
+    @property
+    def diff(self) -> str:
+        return self.added_diff
+
+    @property
+    def paths(self) -> list[str]:
+        return list(self.seeded)
+
+
+def selftest_patch(root: Path, signoff: str, use_cache: bool = True) -> series.Patch:
+    """The media series' kselftest patch, to go after its conversions,
+    addressed as get_maintainer.pl says for its files."""
+    plan = NewFilesPlan(key="selftest", driver="selftests", section="",
+                        added_diff=selftest_diff(root),
+                        seeded=[SELFTESTS_MAKEFILE] if targets_diff(root) else [])
+    patch = series.Patch(plan, SELFTEST_SUBJECT, selftest_message(signoff))
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        diff = Path(tmp) / "selftest.patch"
+        diff.write_text(plan.added_diff)
+        patch.to = get_maintainer(root, [diff], "to", use_cache=use_cache)
+        patch.cc = [p for p in get_maintainer(root, [diff], "cc", use_cache=use_cache)
+                    if p not in patch.to]
+    return patch
+
+
+# ---------------------------------------------------------------- their checks
+
+@dataclass(frozen=True)
+class CompanionVerdict:
+    """SUMMARY.md's row of a companion patch: checked like the others."""
+    series: str
+    filename: str
+    files: int
+    checkpatch: verify.Check
+    build: verify.Check
+
+
+def check_rule(use_cache: bool = True) -> verify.Check:
+    """The rule as it goes upstream parses: spatch --parse-cocci."""
+    text = upstream_rule_text()
+    key = verify.ResultCache.key("companion-rule", verify.digest(text.encode()), scan.spatch_binary())
+    results = verify.ResultCache()
+    if use_cache and (hit := results.get("companion", key)) is not None:
+        return hit
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        path = Path(tmp) / "ioctl_enotty.cocci"
+        path.write_text(text)
+        res = subprocess.run([scan.spatch_binary(), "--parse-cocci", str(path)],
+                             capture_output=True, text=True, check=False, cwd=tmp)
+    chk = (verify.Check(verify.OK, "", "spatch --parse-cocci") if res.returncode == 0 else
+           verify.Check(verify.FAILED, (res.stderr.strip().splitlines() or ["spatch failed"])[-1],
+                        "spatch --parse-cocci"))
+    results.put("companion", key, chk)
+    return chk
+
+
+def check_selftest(root: Path, log: TextIO = sys.stderr, use_cache: bool = True) -> verify.Check:
+    """The kselftest patch applied to a copy of the tree builds with the
+    kernel's own kselftest make (TARGETS=drivers/media, the tree's `make
+    headers`), both the native and the 32-bit binary on x86_64."""
+    diff = selftest_diff(root)
+    key = verify.ResultCache.key("companion-selftest", verify.tree_identity(root), verify.digest(diff.encode()))
+    results = verify.ResultCache()
+    if use_cache and (hit := results.get("companion", key)) is not None:
+        return hit
+    print("enotty: building the media kselftest with the kernel's kselftest make", file=log)
+    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
+        patch = Path(tmp) / "selftest.patch"
+        patch.write_text(diff)
+        copy = WorkTree(root, Path(tmp) / "tree")
+        copy.ensure()
+        copy.apply([patch])
+        out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
+        steps = [["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
+                 ["make", "-s", "-C", str(copy.path / "tools/testing/selftests"), "TARGETS=drivers/media",
+                  f"O={out}", "ARCH=x86", "LDFLAGS=-static", f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"]]
+        chk = verify.Check(verify.OK, "", "x86_64 kselftest")
+        for cmd in steps:
+            res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if res.returncode != 0:
+                lines = [l for l in res.stderr.splitlines() if "error" in l] or res.stderr.splitlines() or ["failed"]
+                chk = verify.Check(verify.FAILED, lines[0][:200], "x86_64 kselftest")
+                break
+        else:
+            built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
+            if "ioctl_errno" not in built:
+                chk = verify.Check(verify.FAILED, "no ioctl_errno binary", "x86_64 kselftest")
+    results.put("companion", key, chk)
+    return chk

@@ -1,0 +1,172 @@
+"""The upstream rule: in step with the scan's rule, sized for scripts/coccinelle,
+and under the kernel's own `make coccicheck MODE=report` it reports the
+series' per-file default sites of a folder, and nothing once they are applied."""
+from __future__ import annotations
+
+import csv
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from ..measure import coccicheck
+from . import companions, series
+from ..find import rules
+from ..partition import split
+from ..kernel import tree
+from ..verify import verify
+from ..kernel.worktree import WorkTree
+
+REPO = Path(__file__).resolve().parents[3]
+FIXTURES = REPO / "cocci" / "tests"
+OUTPUT = REPO / "generated-patches" / "linux-6.12.118"
+PER_FILE = ("ioctl_default_return", "ioctl_default_assign")
+# Small folders whose series hold per-file default sites only in handlers
+# of the file's own ops tables.
+FOLDERS = ("drivers/sbus/char",)
+
+
+def _report_lines(cocci: Path, c_file: Path, options: list[str], mode: str) -> set[int]:
+    res = subprocess.run(["spatch", "--very-quiet", *options, "-D", mode, "--cocci-file",
+                          str(cocci), str(c_file)], capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stderr
+    if mode == "tsv":
+        return {int(line.split("\t")[2]) for line in res.stdout.splitlines()
+                if line.startswith(rules.SITE_MARKER) and line.split("\t")[7] in PER_FILE}
+    return {n for _, n in coccicheck.report_positions(res.stdout)}
+
+
+def test_table_is_interfaces_tsv():
+    want = {(i.struct, i.field): (i.cmd_arg, i.to) for i in rules.interfaces()}
+    assert companions.rule_table(companions.upstream_rule_text()) == want
+
+
+def test_sized_and_shaped_like_its_neighbours():
+    text = companions.upstream_rule_text()
+    assert len(text.splitlines()) <= 400
+    assert text.startswith("// SPDX-License-Identifier: GPL-2.0-only\n///")
+    for key in ("// Confidence:", "// Copyright:", "// Comments:",
+                "// Options: --no-includes --include-headers"):
+        assert key in text
+    for mode in ("patch", "context", "org", "report"):
+        assert f"virtual {mode}\n" in text
+    assert "enotty_facts" not in text and "cocci/" not in text
+
+
+@pytest.mark.parametrize("name, lines", [
+    ("default_return_fops", {20}), ("default_assign_fops", {20}),
+    ("default_return_enosys", {16}), ("default_after_leaving_case", {20}),
+    ("trap_default_fallthrough_ifdef", set()), ("trap_case_before_default", set()),
+])
+def test_finds_a_subset_of_the_scan_rule(name, lines):
+    """Never a site the scan's rule leaves; the per-file defaults it names."""
+    c_file = FIXTURES / f"{name}.c"
+    up = _report_lines(companions.UPSTREAM_RULE, c_file, ["--no-includes", "--include-headers"],
+                       "report")
+    full = _report_lines(rules.rule_file(), c_file, rules.spatch_options(), "tsv")
+    assert up == lines
+    assert up <= full
+
+
+def _series_sites(folder: str) -> tuple[set[tuple[str, int]], list[Path]]:
+    with open(OUTPUT / "sites.tsv") as fh:
+        rows = [r for r in csv.DictReader(fh, delimiter="\t")
+                if r["file"].startswith(folder + "/") and r["rule"] in PER_FILE and r["series"] != "-"]
+    files = {r["file"] for r in rows}
+    patches = sorted(p for p in OUTPUT.glob("*/*.patch") if "rejected" not in p.parts
+                     and any(f"+++ b/{f}\n" in p.read_text(errors="replace") for f in files))
+    return {(r["file"], int(r["line"])) for r in rows}, patches
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_coccicheck_reports_the_series_sites_then_nothing(folder):
+    root = tree.resolve(None, need_kernel=True)
+    want, patches = _series_sites(folder)
+    assert want and patches
+    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
+        copy = WorkTree(root, Path(tmp) / "tree")
+        copy.ensure()
+        cmd = coccicheck.command(copy.path, companions.UPSTREAM_RULE, folder, 2, mode="report")
+        code, out = coccicheck.run_limited(cmd, 1800)
+        assert code == 0, out[-2000:]
+        assert coccicheck.report_positions(out, copy.path) == want
+        copy.apply(patches)
+        code, out = coccicheck.run_limited(cmd, 1800)
+        assert code == 0, out[-2000:]
+        assert coccicheck.report_positions(out, copy.path) == set()
+
+
+def test_rule_series_passes_checkpatch():
+    root = tree.resolve(None, need_kernel=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        mail = companions.rule_series(root, ("A U Thor", "author@example.org"),
+                                      "A U Thor <author@example.org>", Path(tmp) / "coccinelle",
+                                      use_cache=False)
+        text = mail.read_text()
+        assert mail.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
+        assert "Subject: [PATCH] coccinelle: api: add ioctl_enotty script" in text
+        assert f"+++ b/{companions.RULE_PATH}" in text
+        assert "Julia.Lawall@inria.fr" in text and "cocci@inria.fr" in text
+        assert verify.checkpatch(root, mail, use_cache=False).status == verify.OK
+        assert sorted(p.name for p in (Path(tmp) / "coccinelle").iterdir()) == [mail.name]
+
+
+def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
+    root = tree.resolve(None, need_kernel=True)
+    patch = companions.selftest_patch(root, "A U Thor <author@example.org>", use_cache=False)
+    plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
+    with tempfile.TemporaryDirectory() as tmp:
+        written = series.write(root, plan, [patch], ("A U Thor", "author@example.org"),
+                               Path(tmp) / "media", "unused", "unused", [], [], use_cache=False)
+        assert [p.subject for p in written.patches] == [companions.SELFTEST_SUBJECT]
+        mail = Path(tmp) / "media" / patch.filename
+        text = mail.read_text()
+        for name in (".gitignore", "Makefile", "config", "ioctl_errno.c"):
+            assert f"+++ b/{companions.SELFTEST_DIR}/{name}\n" in text
+        assert "+TARGETS += drivers/media\n" in text
+        assert "TEST_F(node, unknown_own_range)" in text and "ksft_exit_skip(" in text
+        assert "shuah@kernel.org" in text.lower() and "linux-kselftest@vger.kernel.org" in text
+        assert verify.checkpatch(root, mail, use_cache=False).status == verify.OK
+
+
+def test_selftest_builds_with_the_kernels_kselftest_makefile():
+    """The patch applied to a copy of the tree: make -C tools/testing/selftests
+    TARGETS=drivers/media builds both binaries with the tree's lib.mk."""
+    root = tree.resolve(None, need_kernel=True)
+    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
+        diff = Path(tmp) / "selftest.patch"
+        diff.write_text(companions.selftest_diff(root))
+        copy = WorkTree(root, Path(tmp) / "tree")
+        copy.ensure()
+        copy.apply([diff])
+        out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
+        # -m32 needs the tree's uapi headers (asm/ included), as kselftest
+        # builds take them from `make headers`.
+        subprocess.run(["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
+                       capture_output=True, check=True)
+        res = subprocess.run(["make", "-s", "-C", str(copy.path / "tools/testing/selftests"),
+                              "TARGETS=drivers/media", f"O={out}", "ARCH=x86", "LDFLAGS=-static",
+                              f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"],
+                             capture_output=True, text=True, check=False)
+        built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
+        assert res.returncode == 0, res.stderr[-2000:]
+        assert {"ioctl_errno", "ioctl_errno_32"} <= built, res.stdout[-2000:]
+
+
+def test_the_rule_patch_is_checked_by_spatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SUMMARY.md's build cell of the rule patch: spatch --parse-cocci on
+    the text that goes upstream; a rule that does not parse fails."""
+    ok = companions.check_rule(use_cache=False)
+    assert (ok.status, ok.arch) == (verify.OK, "spatch --parse-cocci")
+    monkeypatch.setattr(companions, "upstream_rule_text", lambda: "@r@\nidentifier f;\n@@\n- f(\n")
+    bad = companions.check_rule(use_cache=False)
+    assert bad.status == verify.FAILED and bad.detail
+
+
+def test_companions_only_for_a_tree_that_takes_them(tmp_path: Path) -> None:
+    """A folder of C files or a fixture kernel has no scripts/coccinelle/api
+    or kselftest build: no companion patch for it; Debian's tree has both."""
+    assert not companions.takes_rule(tmp_path) and not companions.takes_selftest(tmp_path)
+    root = tree.resolve(None, need_kernel=True)
+    assert companions.takes_rule(root) and companions.takes_selftest(root)

@@ -1,0 +1,706 @@
+"""The words of a series: commit messages and the cover letter's parts.
+
+Subject prefixes are enotty.partition.prefixes'.  Commit messages are wrapped at 75
+columns (checkpatch's limit).
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+from ..partition import doc_updates
+from ..find.sites import Site
+
+WIDTH = 75
+DOC = "Documentation/driver-api/ioctl.rst"
+
+def wrap(text: str) -> str:
+    """Paragraphs wrapped at WIDTH; lines starting with space or '-' kept as lists."""
+    out = []
+    for para in text.strip("\n").split("\n\n"):
+        lines = para.split("\n")
+        if any(ln.startswith((" ", "-", "*")) for ln in lines):
+            for ln in lines:
+                indent = "  " if ln.startswith(("-", "*")) else ""
+                out.append(textwrap.fill(ln, WIDTH, subsequent_indent=indent,
+                                         break_long_words=False, break_on_hyphens=False))
+            out.append("")
+        else:
+            out.append(textwrap.fill(" ".join(lines), WIDTH, break_long_words=False,
+                                     break_on_hyphens=False))
+            out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# The semantic patch the messages name (cocci/ in the toolkit, not the kernel).
+RULE_NAME = "ioctl_enotty.cocci"
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 site', '2 sites'; many for irregular forms."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def errno_phrase(tos: set[str]) -> str:
+    return "/".join(f"-{t}" for t in sorted(tos))
+
+
+# Input's maintainer keeps the summary after "Input: driver -" lower case
+# ("Input: joydev - fix ..."); the other trees capitalise it.
+LOWER_CASE_SUMMARY = ("Input:",)
+
+
+def subject(prefix: str, sites: list[Site]) -> str:
+    verb = "return" if prefix.startswith(LOWER_CASE_SUMMARY) else "Return"
+    return f"{prefix} {verb} {errno_phrase({s.to for s in sites})} for unknown ioctl commands"
+
+
+@dataclass(frozen=True)
+class InterfaceInfo:
+    name: str        # struct.field
+    to: str
+    dispatch: str    # file:function
+
+
+def is_leaf(site: Site) -> bool:
+    """-ENOIOCTLCMD -> -ENOTTY: the VFS already made the first the second."""
+    return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
+
+
+# What the core does with the handler's value, from cocci/INTERFACES.rst
+# (each sentence there is backed by a file:line of 6.12), said only where
+# it matters to the reader: the core answers some commands first, or goes
+# on to another handler on -ENOIOCTLCMD.  The ioctl system call returning
+# a file_operations handler's value as is goes without saying.
+DISPATCH: dict[str, str] = {
+    "v4l2_ioctl_ops.vidioc_default":
+        "__video_do_ioctl() calls {handler} for the commands the V4L2 core does not know.",
+    "snd_hwdep_ops.ioctl":
+        "snd_hwdep_ioctl() calls {handler} after its own SNDRV_HWDEP_IOCTL_* commands.",
+    "fb_ops.fb_ioctl":
+        "do_fb_ioctl() calls {handler} for the commands the fbdev core does not handle.",
+    "block_device_operations.ioctl":
+        "blkdev_ioctl() calls {handler} after the generic block commands.",
+    "block_device_operations.compat_ioctl":
+        "compat_blkdev_ioctl() calls {handler} after the generic block commands.",
+    "tty_operations.ioctl":
+        "tty_ioctl() goes on to the line discipline, where TCGETS and the other termios "
+        "commands are handled, only when {handler} answers -ENOIOCTLCMD.",
+    "tty_ldisc_ops.compat_ioctl":
+        "tty_compat_ioctl() tries the line discipline's native ->ioctl() only when {handler} "
+        "answers -ENOIOCTLCMD.",
+    "watchdog_ops.ioctl":
+        "watchdog_ioctl() runs the core's own WDIOC_* commands only when {handler} answers "
+        "-ENOIOCTLCMD.",
+    "v4l2_subdev_core_ops.ioctl":
+        "subdev_do_ioctl() returns the answer of {handler} for the commands the sub-device "
+        "core does not handle, and video_usercopy() turns -ENOIOCTLCMD into ENOTTY; "
+        "-ENOIOCTLCMD is what v4l2_subdev_call() answers for an operation that is missing.",
+    "proto_ops.ioctl":
+        "sock_do_ioctl() hands a command on to dev_ioctl() only when {handler} answers "
+        "-ENOIOCTLCMD.",
+    "proto_ops.compat_ioctl":
+        "compat_sock_ioctl() goes on to its own translations only when {handler} answers "
+        "-ENOIOCTLCMD.",
+    "scsi_host_template.ioctl":
+        "scsi_ioctl() calls {handler} for the commands the SCSI midlayer does not handle.",
+    "tape_discipline.ioctl_fn":
+        "__tapechar_ioctl() calls {handler} after MTIOCTOP, MTIOCPOS and MTIOCGET.",
+    "atmdev_ops.ioctl":
+        "atm_dev_ioctl() calls {handler} for a command it has no case for.",
+    "tty_ldisc_ops.ioctl":
+        "tty_ioctl() turns -ENOIOCTLCMD from {handler} into -ENOTTY and returns any other "
+        "value as is.",
+    "dvb_device.kernel_ioctl":
+        "dvb_usercopy() turns -ENOIOCTLCMD from {handler} into -ENOTTY and returns any other "
+        "value as is.",
+    "usb_driver.unlocked_ioctl":
+        "usbfs calls {handler} for USBDEVFS_IOCTL.",
+    "snd_seq_oss_callback.ioctl":
+        "snd_seq_oss_ioctl() hands a command it has no case for to synth device 0, on a "
+        "/dev/sequencer or /dev/music file opened for writing.",
+}
+
+# Where the core hands a handler an unknown command only under conditions
+# of its own (from the dispatch above): the user-visible sentence says them.
+REACHED_ONLY = {
+    "snd_seq_oss_callback.ioctl":
+        "on a sequencer file opened for writing whose synth device 0 is this driver's",
+    # usbdev_do_ioctl() answers other unknown commands with ENOTTY itself
+    "usb_driver.unlocked_ioctl":
+        "code of USBDEVFS_IOCTL (USBDEVFS_IOCTL32 reaches the same proc_ioctl())",
+}
+
+
+def dispatch_sentence(interface: str, info: InterfaceInfo | None, handler: str = "the handler") -> str:
+    """What the core does with handler's value; from INTERFACES.rst or the table row."""
+    if interface in DISPATCH:
+        return DISPATCH[interface].replace("{handler}", handler)
+    if not info or not info.dispatch:
+        return ""
+    file, _, func = info.dispatch.partition(":")
+    where = f"{func}() in {file}" if func else file
+    if info.to == "ENOIOCTLCMD":
+        return f"{where} tries its next handler only when {handler} answers -ENOIOCTLCMD."
+    return ""
+
+
+AUDIT_COLUMNS = ("target", "source", "function", "command", "abi", "before", "after", "patch")
+# The probe's checks (selftests/ioctl_probe): three unknown commands and one
+# known read-only "smoke" command; results that are no answer are skipped.
+UNKNOWN_CHECKS = ("foreign", "own", "unlikely")
+NOT_MEASURED = ("-", "missing", "absent", "TIMEOUT")
+CALLERS = {"native": "64-bit", "compat": "32-bit"}
+
+
+def read_audit(stream) -> list[dict[str, str]]:
+    """Rows of an audit.tsv (header AUDIT_COLUMNS); ValueError on another header."""
+    lines = [ln.rstrip("\r\n") for ln in stream if ln.strip()]
+    if not lines or tuple(lines[0].split("\t")) != AUDIT_COLUMNS:
+        raise ValueError(f"audit.tsv: expected header {' '.join(AUDIT_COLUMNS)}")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        cells = line.split("\t")
+        if len(cells) != len(AUDIT_COLUMNS):
+            raise ValueError(f"audit.tsv line {number}: {len(cells)} fields, expected "
+                             f"{len(AUDIT_COLUMNS)}")
+        rows.append(dict(zip(AUDIT_COLUMNS, cells)))
+    return rows
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _outcome(before: str, after: str) -> str:
+    def answer(result: str) -> str:
+        return "succeeds" if result == "0" else f"fails with {result}"
+    if before == after:
+        return f"still {answer(after)}"
+    return f"now {answer(after)} (was {'success' if before == '0' else before})"
+
+
+def _check(row: dict[str, str]) -> str:
+    """The probe's check of an audit.tsv row: `foreign` of `foreign:FOREIGN_E1_FE`."""
+    return row["command"].partition(":")[0]
+
+
+CHECK_WORDS = {"foreign": "a command with a foreign magic",
+               "own": "an unused command of the driver's own magic",
+               "unlikely": "a command with an unlikely magic"}
+
+
+def _target_groups(rows: list[dict[str, str]]) -> list[tuple[str, list[dict[str, str]]]]:
+    """(label, unknown-command rows) per target; numbered targets that
+    answered alike are one group (`/dev/nbd0 to /dev/nbd15`)."""
+    by_target: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        if _check(r) in UNKNOWN_CHECKS:
+            by_target.setdefault(r["target"], []).append(r)
+    groups: dict[tuple[str, frozenset], list[str]] = {}
+    for target, mine in by_target.items():
+        seen = frozenset((_check(r), r["abi"], r["before"], r["after"]) for r in mine)
+        groups.setdefault((re.sub(r"\d+$", "", target), seen), []).append(target)
+    out = []
+    for (_base, _seen), targets in groups.items():
+        targets.sort(key=lambda t: (re.sub(r"\d+$", "", t), int(m.group()) if (m := re.search(r"\d+$", t)) else -1))
+        label = target_words(targets[0]) if len(targets) == 1 else f"{targets[0]} to {targets[-1]}"
+        out.append((label, by_target[targets[0]]))
+    return sorted(out)
+
+
+def _per_check(rows: list[dict[str, str]]) -> str:
+    """What each kind of unknown command got, when they differ."""
+    parts = []
+    for check in UNKNOWN_CHECKS:
+        pairs = {(r["abi"], r["before"], r["after"]) for r in rows if _check(r) == check}
+        if not pairs:
+            continue
+        answers = {(b, a) for _abi, b, a in pairs}
+        if len(answers) == 1:
+            parts.append(f"{CHECK_WORDS[check]} {_outcome(*answers.pop())}")
+        else:
+            parts.append(f"{CHECK_WORDS[check]} " + " and ".join(
+                f"{_outcome(b, a)} for {CALLERS.get(abi, abi)} callers"
+                for abi, b, a in sorted(pairs, key=lambda p: (p[0] != "native", p[0]))))
+    return "; ".join(parts)
+
+
+_ON_TARGET = re.compile(r"^an unknown command on (.+?) ((?:now|still) .*)$")
+
+
+def _merge_targets(clauses: list[str | tuple[str, str]]) -> list[str | tuple[str, str]]:
+    """Targets whose callers and outcome are the same are one clause: 'an
+    unknown command on /dev/gpiochip0 or gpio-lineevent:... now fails ...'."""
+    out: list[str | tuple[str, str]] = []
+    where: dict[tuple[str, str], int] = {}
+    labels: dict[int, list[str]] = {}
+    for c in clauses:
+        m = _ON_TARGET.match(c[1]) if isinstance(c, tuple) else None
+        if not m or not isinstance(c, tuple):
+            out.append(c)
+            continue
+        key = (c[0], m.group(2))
+        if key in where:
+            labels[where[key]].append(m.group(1))
+            continue
+        where[key] = len(out)
+        labels[len(out)] = [m.group(1)]
+        out.append(c)
+    for (who, outcome), i in where.items():
+        if len(labels[i]) > 1:
+            names = labels[i]
+            out[i] = (who, f"an unknown command on {', '.join(names[:-1])} or {names[-1]} {outcome}")
+    return out
+
+
+# The probe's names for what is not a device node, in a maintainer's words.
+TARGET_WORDS: tuple[tuple[str, str], ...] = (
+    (r"^socket:bluetooth/(\w+)$", r"a Bluetooth \1 socket"),
+    (r"^socket:isdn/(\w+)$", r"an mISDN \1 socket"),
+    (r"^socket:(\w+)$", r"an AF_\1 socket"),
+    (r"^dir:(\S+)$", r"the directory \1"),
+    (r"^debugfs:(\S+)$", r"/sys/kernel/debug/\1"),
+    (r"^securityfs:(\S+)$", r"/sys/kernel/security/\1"),
+    (r"^iio-buffer:(\S+)$", r"the buffer fd of \1"),
+    (r"^usb-hub:(\S+)$", r"the hub \1 through USBDEVFS_IOCTL"),
+    (r"^gpio-line(event|handle|request):(\S+)$", r"a line\1 fd of \2"),
+    (r"^tun:attached$", "a /dev/net/tun fd after TUNSETIFF"),
+    (r"^seccomp:listener$", "a seccomp listener fd"),
+    (r"^userfaultfd:new$", "a userfaultfd"),
+    (r"^media-request:(\S+)$", r"a request fd of \1"),
+    (r"^kvm:vcpu$", "a KVM vCPU fd"),
+    (r"^cachefiles:ondemand$", "an on-demand request fd (anon_inode:[cachefiles])"),
+    (r"^pty-ldisc:(\w+)$", r"a pty with the \1 line discipline"),
+)
+
+
+def target_words(label: str) -> str:
+    """'/dev/fd0' as it is; 'tun:attached' as 'a /dev/net/tun fd after TUNSETIFF'."""
+    for pattern, words in TARGET_WORDS:
+        m = re.match(pattern, label)
+        if m:
+            return m.expand(words).replace("AF_mctp", "AF_MCTP")
+    return label
+
+
+def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
+    """The QEMU sentence for one patch from its audit.tsv rows, '' if none measured.
+
+    patch is the patch file name, alone or as series/name (audit.tsv's
+    form); arch names the QEMU machine the audit booted.
+    """
+    mine = [r for r in rows if (r["patch"] == patch or r["patch"].endswith("/" + patch))
+            and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
+    clauses: list[str | tuple[str, str]] = []
+    for label, unknown in _target_groups(mine):
+        per_abi: dict[str, set[tuple[str, str]]] = {}
+        for r in unknown:
+            per_abi.setdefault(r["abi"], set()).add((r["before"], r["after"]))
+        outcomes = {abi: next(iter(pairs)) for abi, pairs in per_abi.items() if len(pairs) == 1}
+        if len(outcomes) != len(per_abi):
+            clauses.append(f"on {label}, " + _per_check(unknown))
+            continue
+        abis = sorted(outcomes, key=lambda a: (a != "native", a))
+        if len(set(outcomes.values())) == 1:
+            who = _join([CALLERS.get(a, a) for a in abis]) + " callers"
+            clauses.append((who, f"an unknown command on {label} {_outcome(*outcomes[abis[0]])}"))
+        else:
+            parts = [f"{_outcome(*outcomes[a])} for {CALLERS.get(a, a)} callers" for a in abis]
+            clauses.append(f"an unknown command on {label} " + " and ".join(parts))
+    if not clauses:
+        return ""
+    clauses = _merge_targets(clauses)
+    whos = {c[0] for c in clauses if isinstance(c, tuple)}
+    if len(whos) == 1 and all(isinstance(c, tuple) for c in clauses):
+        head = f"Tested in QEMU ({arch}; {whos.pop()}): "
+        body = "; ".join(c[1] for c in clauses)
+    else:
+        head = f"Tested in QEMU ({arch}): "
+        body = "; ".join(f"{c[1]} for {c[0]}" if isinstance(c, tuple) else c for c in clauses)
+    smoke = [r for r in mine if _check(r) == "smoke"]
+    tail = ""
+    if smoke:
+        same = all(r["before"] == r["after"] for r in smoke)
+        # Said only when it changed: a known command the core answers
+        # before the driver proves nothing about the changed function.
+        tail = "" if same else " A known command changed its answer."
+    return head + body + "." + tail
+
+
+def without_line_numbers(text: str) -> str:
+    """An effects cell without the line numbers of one tree version
+    ('keeps -EINVAL at line 1834'): they are wrong on the tree a patch lands on."""
+    return re.sub(r"\s*\(line \d+\)|,? at line \d+|\bline \d+: ", "", text)
+
+
+def _functions_phrase(names: list[str]) -> str:
+    return _join([f"{n}()" for n in names])
+
+
+def _callers_phrase(paths: set[str], compat_functions: list[str]) -> str:
+    """Who sees an unknown command's new answer: the subject of 'now get'."""
+    if paths == {"native+V-compat"}:
+        return ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE "
+                "(the ones v4l2_compat_ioctl32() hands to the native handler),")
+    if paths in ({"native+SIOC-compat"}, {"native"}):
+        return "Native callers"
+    if paths == {"compat"}:
+        return "32-bit callers on a 64-bit kernel"
+    if paths == {"native", "both"}:
+        return f"Native callers, and 32-bit callers of {_functions_phrase(compat_functions)},"
+    if paths and paths <= {"native", "compat", "both"}:
+        return "Native and 32-bit callers"
+    return "Callers"
+
+
+# Checks before the dispatch, said in words (effects' guard cell holds the
+# C condition): (pattern of the condition, words after "still fails with
+# -EXXX first").  A condition matching none is "a check before the dispatch".
+GUARD_WORDS: tuple[tuple[str, str], ...] = (
+    (r"^!capable\((CAP_\w+)\)$", r"without \1"),
+    (r"copy_from_user\(", "when its argument cannot be copied from user space"),
+    (r"^!(argp|arg|p|uarg|data)$", "for a NULL argument"),
+    (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT",
+     "once the device is gone"),
+    (r"pci_channel_offline\(", "while the PCI channel is offline"),
+    (r"PP_CLAIMED", "until the port is claimed with PPCLAIM"),
+    (r"HFI1_IOCTL_ASSIGN_CTXT", "until a context is assigned with HFI1_IOCTL_ASSIGN_CTXT"),
+    (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",
+     r"unless the caller is the automount daemon or has \1"),
+    # one call and nothing else: a condition joined with && or || is more
+    # than "the check" of its first function
+    (r"^!?(?:unlikely\()?(\w+)\([^&|]*\)$", r"when the \1() check fails"),
+)
+
+
+def _guard_items(guard: str) -> list[tuple[str, str, str]]:
+    """(condition, errno, kind) of each check in effects' guard cell
+    ('line 10: !arg -> -EINVAL (argument check); ...')."""
+    out = []
+    for g in (g.strip() for g in guard.split(";")):
+        m = re.match(r"(?:line \d+: )?(.*) -> -(E\w+) \(([^)]*)\)$", g)
+        if m:
+            out.append((m.group(1), m.group(2), m.group(3)))
+    return out
+
+
+def _guard_words(condition: str, kind: str = "") -> str:
+    call = re.match(r"^!?(\w+)\(", condition)
+    if call and kind == "command normaliser":
+        return f"when {call.group(1)}() does not know it"
+    if call and kind == "unknown-command answer":
+        return f"when {call.group(1)}() rejects it"
+    for pattern, words in GUARD_WORDS:
+        m = re.search(pattern, condition)
+        if m:
+            return m.expand(words)
+    # No words of its own: the sentence is left out rather than said vaguely
+    # ("when a check of the state before the dispatch fails" told a
+    # reviewer nothing, and was said of a check no caller can fail).
+    return ""
+
+
+def effects_sentences(sites: list[Site], own_type_only: bool = False) -> list[str]:
+    """Who sees the difference, from the effect columns of a patch's sites;
+    own_type_only: only_own_type_changed() of the patch's audit rows."""
+    out: list[str] = []
+    visible = [s for s in sites if not is_leaf(s) and
+               (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
+    without_op = [s for s in visible if s.effects and s.effects.reach == "no-operation"]
+    visible = [s for s in visible if s not in without_op]
+    if visible:
+        before = " or ".join(sorted({s.from_ for s in visible}))
+        paths = {s.effects.paths if s.effects else "unknown" for s in visible}
+        compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
+        who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat)
+        only = sorted({REACHED_ONLY[s.interface] for s in visible if s.interface in REACHED_ONLY})
+        on = f" {' or '.join(only)}" if only else ""
+        command = "such a command" if own_type_only else "an unknown command"
+        if all(s.effects and s.effects.branches.startswith("only with ")
+               and "COMPAT" in s.effects.branches.split("(")[0] for s in visible):
+            # sis: the changed line is the #else of SIS_NEW_CONFIG_COMPAT, so
+            # the ABIs found for the usual (compat) configuration say nothing of it
+            out += [f"The changed line of {f}() is built {b}." for f, b in
+                    sorted({(s.function, s.effects.branches) for s in visible if s.effects})]
+            out.append(f"There, callers now get ENOTTY instead of {before} for {command}{on}.")
+        elif "unknown" in paths:
+            # which ABIs reach it is not known (dvb_ca's handler is passed to
+            # dvb_usercopy()): say it of the command, not of every caller
+            out.append(f"{'Such a command' if own_type_only else f'An unknown command{on} that reaches it'}"
+                       f" now gets ENOTTY instead of {before}.")
+        else:
+            out.append(f"{who} now get ENOTTY instead of {before} for {command}{on}.")
+    elif not without_op:
+        out.append("User space sees no change.")
+    for s in without_op:
+        out.append(f"Where the driver behind {s.function}() provides no {_missing_op(s)} "
+                   f"operation, a command {s.function}() does not handle itself now gets ENOTTY "
+                   f"instead of {s.from_}.")
+    forwarded: list[str] = []
+    uncased: dict[str, list[str]] = {}
+    checked: dict[str, list[str]] = {}
+    for s in sorted(sites, key=Site.sort_key):
+        e = s.effects
+        if e is None:
+            continue
+        if e.visible == "unreachable":
+            items = _guard_items(e.guard)
+            errno = items[0][1] if items else "EINVAL"
+            kind = items[0][2] if items else ""
+            if kind == "every command":
+                first = f"a check before the dispatch answers every command with -{errno}"
+            elif items and (words := _guard_words(items[0][0], kind)):
+                first = f"a command fails with -{errno} first {words}"
+            else:
+                first = f"a check before the dispatch answers -{errno} first"
+            if any(t.file == s.file and t.function == s.function and t.line < s.line for t in visible):
+                # floppy: the converted type guard comes first, the
+                # normaliser after it still rejects the rest
+                out.append(f"In {s.function}(), past the check this patch converts, {first}; "
+                           "this patch leaves that check alone.")
+            else:
+                out.append(f"In {s.function}() {first}, so no unknown command reaches the "
+                           "changed default; this patch leaves that check alone.")
+        elif e.reach == "partly" and not is_leaf(s):
+            # tosh_ioctl()'s `!argp` answers -EINVAL, its copy_from_user() -EFAULT
+            for condition, errno, _kind in _guard_items(e.guard):
+                words = _guard_words(condition, _kind)
+                said = f"-{errno} first {words}" if words else ""
+                if said and said not in checked.setdefault(s.function, []):
+                    checked[s.function].append(said)
+        if e.branches.startswith("only with "):
+            said = f"The changed line of {s.function}() is built {e.branches}."
+            if said not in out:
+                out.append(said)
+        elif e.branches not in ("all", "unknown"):
+            out.append(f"In {s.function}() the {without_line_numbers(e.branches)}; this patch does "
+                       "not change it.")
+        if not is_leaf(s):
+            always, conditional = uncased_sentences(s.function, e.uncased)
+            if always:
+                uncased[s.function] = always
+            out += conditional
+        if e.forward not in ("-", "unknown"):
+            forwarded += [c for c in entries(s) if c not in forwarded]
+        if e.fallback not in ("-", "unknown"):
+            path, _, rest = e.fallback.partition(": ")
+            who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
+            out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {without_line_numbers(rest)}.")
+    # Said per function, once, whatever the number of its sites.
+    said_checks = {f: _join(texts) for f, texts in checked.items() if texts}
+    if len(said_checks) == 1 or len(set(said_checks.values())) == 1:
+        text = next(iter(said_checks.values()), "")
+        if text:
+            out.append(f"A command still fails with {text}.")
+    elif said_checks:
+        out.append("A command still fails with " + "; ".join(
+            f"{text} in {f}()" for f, text in said_checks.items()) + ".")
+    # No family or header is claimed: the iio buffer fd's handler shares
+    # type 'i' with events.h, and atyfb's cases come from two headers.
+    names: list[str] = []
+    if len(uncased) == 1:
+        (function, names), = uncased.items()
+        which = f"which {function}() has no case for"
+    elif uncased:
+        # cxl: each handler's list holds the other's commands; only a
+        # command none of them has a case for changes for every fd
+        common = set.intersection(*(set(ns) for ns in uncased.values()))
+        names = [n for n in next(iter(uncased.values())) if n in common]
+        which = "which none of these handlers has a case for"
+    if names:
+        one = len(names) == 1
+        out.append(f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
+                   f"{which}, {'gets' if one else 'get'} ENOTTY too.")
+    if forwarded:
+        froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
+        out.append("sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "
+                   "command such as SIOCGIFINDEX on this socket can succeed where it failed with "
+                   f"{froms}.")
+        if any(s.effects and s.effects.paths == "native+SIOC-compat" for s in sites):
+            out.append("32-bit callers reach this code only with the SIOC* commands "
+                       "compat_sock_ioctl_trans() passes on, and take the same way.")
+    leaves = sorted({s.function for s in sites if is_leaf(s)})
+    if leaves and any(not is_leaf(s) for s in sites):
+        out.append(f"In {_functions_phrase(leaves)} -ENOIOCTLCMD becomes -ENOTTY; user space "
+                   "already saw ENOTTY there.")
+    return out
+
+
+def _some(names: list[str], few: int = 4) -> str:
+    """The first few names (all of up to six), and how many more."""
+    if len(names) <= max(few + 1, 6):
+        return _join(names)
+    return ", ".join(names[:few]) + f" and {len(names) - few} more"
+
+
+def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
+    """What the uncased cell says: the known commands that always reach the
+    changed line, and sentences for those whose case an #if leaves out
+    (NAME[CONFIG_X=n])."""
+    if cell in ("-", "unknown"):
+        return [], []
+    always = [c for c in cell.split(",") if "[" not in c]
+    out: list[str] = []
+    by_config: dict[str, list[str]] = {}
+    for c in cell.split(","):
+        if "[" in c:
+            name, _, when = c.rstrip("]").partition("[")
+            by_config.setdefault(when, []).append(name)
+    for when, names in sorted(by_config.items()):
+        name, _, state = when.partition(" ")
+        if when.startswith("on "):
+            cond = when     # a command of arch/<arch>/include/uapi
+        else:
+            cond = "in some configurations" if when == "config" else (
+                f"with {when}" if "=" in when else
+                f"when {name} is {'not ' if state == 'undefined' else ''}defined")
+        verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
+        out.append(f"{cond[0].upper() + cond[1:]}, {_some(names, 2)} "
+                   f"{verbs[0]} no case in {function}() and {verbs[1]} ENOTTY too.")
+    return always, out
+
+
+def _missing_op(site: Site) -> str:
+    """The operation whose absence alone brings a command to the site
+    (effects' reach no-operation: uacce->ops->ioctl), or ""."""
+    if site.effects is None or site.effects.reach != "no-operation":
+        return ""
+    for condition, _errno, kind in _guard_items(site.effects.guard):
+        if kind == "no operation" and condition.startswith("!"):
+            return condition[1:]
+    return "ioctl"
+
+
+def entries(site: Site) -> list[str]:
+    """The functions user space's call reaches the site through: the ops
+    table's (effects' entry column, fd_ioctl for amiflop's fd_locked_ioctl)
+    when the site's function is its helper, else the site's own."""
+    entry = site.effects.entry if site.effects else "-"
+    return entry.split(",") if entry not in ("-", "unknown", "") else [site.function]
+
+
+def why_sentence(froms: set[str], tos: set[str]) -> str:
+    """One sentence: what ioctl.rst says, in its own terms ("Some subsystems
+    return -ENOSYS or -EINVAL here for historic reasons, but this is wrong")."""
+    wrong = " or ".join(f"-{f}" for f in sorted(froms) if f in ("EINVAL", "ENOSYS"))
+    return (f"{DOC} says that a handler answers an unknown command with -ENOTTY or -ENOIOCTLCMD"
+            + (f", and that {wrong} there is wrong." if wrong else "."))
+
+
+def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo],
+                own_type_only: bool = False) -> list[str]:
+    """What the handlers answered, what the core does with it, and why: one paragraph."""
+    visible = [s for s in sites if not is_leaf(s)]
+    text: list[str] = []
+    if visible:
+        callers = sorted({c for s in visible for c in entries(s)})
+        froms = {s.from_ for s in visible}
+        verb = "answers" if len(callers) == 1 else "answer"
+
+        def through(caller: str) -> str:
+            helpers = sorted({s.function for s in visible
+                              if caller in entries(s) and s.function != caller})
+            if not helpers:
+                return ""
+            return f"through {_functions_phrase(helpers)}"
+        if len(callers) == 1:
+            how = through(callers[0])
+            who = f"{callers[0]}()" + (f", {how}," if how else "")
+        elif len({through(c) for c in callers}) == 1 and through(callers[0]):
+            # dmasound: two entries share one helper
+            who = f"{_functions_phrase(callers)} ({through(callers[0])})"
+        else:
+            who = _join([f"{c}()" + (f" ({through(c)})" if through(c) else "") for c in callers])
+        ops = [_missing_op(s) for s in visible]
+        if all(ops):
+            # uacce's default: the driver behind it answers when it can
+            one = len(callers) == 1
+            text.append(f"{who} {verb} an ioctl command "
+                        f"{'it does not handle itself' if one else 'they do not handle themselves'} "
+                        f"with {errno_phrase(froms)} when the driver behind "
+                        f"{'it' if one else 'them'} provides no "
+                        f"{_join(sorted(set(ops)))} operation.")
+        elif own_type_only:
+            # measured: commands of other types got ENOTTY already
+            text.append(f"{who} {verb} some unknown ioctl commands of "
+                        f"{'its' if len(callers) == 1 else 'their'} own type with "
+                        f"{errno_phrase(froms)}; commands of other types already get -ENOTTY.")
+        else:
+            text.append(f"{who} {verb} an ioctl command "
+                        f"{'it does' if len(callers) == 1 else 'they do'} not know with "
+                        f"{errno_phrase(froms)}.")
+        for name in sorted({s.interface for s in visible}):
+            named = sorted({c for s in visible if s.interface == name for c in entries(s)})
+            handler = _functions_phrase(named) if len(named) == 1 else "each of them"
+            sentence = dispatch_sentence(name, interfaces.get(name), handler)
+            if sentence:
+                text.append(sentence)
+        text.append(why_sentence(froms, {s.to for s in visible}))
+    leaves = sorted({s.function for s in sites if is_leaf(s)})
+    if leaves and not visible:
+        verb = "answers" if len(leaves) == 1 else "answer"
+        text.append(f"{_functions_phrase(leaves)} {verb} an unknown command with -ENOIOCTLCMD, "
+                    "which the ioctl system call turns into -ENOTTY; nothing on the way tries "
+                    f"another handler on it. {DOC} allows either value; return the final answer "
+                    "where it is decided.")
+    compat = [s for s in sites if is_leaf(s) and (
+        "compat" in s.interface.partition(".")[2] or (s.effects and s.effects.paths == "both"))]
+    if compat:
+        text.append("Before Linux 5.5 a compat_ioctl handler had to return -ENOIOCTLCMD to get "
+                    "the fallback conversion into native commands: keep that in mind when "
+                    "backporting.")
+    return [" ".join(text)]
+
+
+def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
+    """The audit measured a foreign command answered ENOTTY before and after
+    on every ABI, and an unused command of the driver's own type changing:
+    the handler's range check already answered the rest (autofs)."""
+    unknown = [r for r in rows if _check(r) in ("foreign", "own")
+               and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
+    foreign = [r for r in unknown if _check(r) == "foreign"]
+    own = [r for r in unknown if _check(r) == "own"]
+    return bool(foreign and own) and all(r["before"] == r["after"] == "ENOTTY" for r in foreign) \
+        and any(r["before"] != r["after"] for r in own)
+
+
+def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
+                   rules: list[str], signoff: str, tested: str = "",
+                   docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
+                   kept: list[str] | tuple[str, ...] = ()) -> str:
+    """Subject, body wrapped at 75 columns and Signed-off-by.
+
+    The body says what the handlers answered and why that changes, who
+    sees the difference, and how it was tested.  sites carry their effects
+    (effects.analyse_sites) when known; without them the message claims
+    nothing about checks or other paths.  tested is tested_line()'s
+    sentence or ''.  rules (the shapes that matched) are the cover letter's
+    business, not a commit message's.  docs are the documentation files the
+    patch changes too (enotty.partition.doc_updates).
+    """
+    paras = explanation(sites, interfaces, own_type_only)
+    who = " ".join(effects_sentences(sites, own_type_only))
+    if docs:
+        who += " " + " ".join(doc_updates.notes(list(docs)))
+    if kept:
+        # handlers.kept_siblings(): the drives or devices that keep their answer
+        who += " " + " ".join(kept)
+    if who.strip():
+        paras.append(who.strip())
+    if tested:
+        paras.append(tested)
+    body = wrap("\n\n".join(p for p in paras if p.strip()))
+    return f"{subject_line}\n\n{body}\nSigned-off-by: {signoff}\n"
+
+
+_MAILBOX = re.compile(r"^\s*(.*?)\s*<([^<>@\s]+@[^<>\s]+)>\s*$")
+
+
+def parse_signoff(text: str) -> tuple[str, str]:
+    """('Name', 'mail') from 'Name <mail>'; ValueError otherwise."""
+    m = _MAILBOX.match(text)
+    if not m or not m.group(1):
+        raise ValueError(f"not 'Name <mail>': {text!r}")
+    return m.group(1), m.group(2)

@@ -1,0 +1,400 @@
+"""Write a series for real with git: scratch repo, commits, format-patch, cover.
+
+The scratch repository (under enotty.kernel.tree.cache_dir()/series/, never in the
+tree) holds the pristine copies of just the files the series touches.  Each
+patch is applied with `git apply --index` (the apply check) and committed
+with a fixed author, committer and date, so `git format-patch` writes the same
+bytes on every run: committed output equals a fresh run.  format-patch runs
+without --thread because git stamps thread Message-Ids with the current time;
+`git send-email` threads the mails itself (cover letter first, every patch a
+reply to it), which is what the mailout does.  The user's git configuration
+is kept out (GIT_CONFIG_GLOBAL=/dev/null) so no diff.noprefix or
+format.signature changes the files.
+
+Kernel conventions (Documentation/process/submitting-patches.rst): a
+series of one patch is sent as `[PATCH]` without a cover letter; a tree
+tag goes into the subject prefix (`[PATCH net-next 0/3]`); when the tree
+is a git checkout, `base-commit:` names the commit the series applies to,
+as git format-patch --base writes it (the scratch repository has no such
+commit, so the line is added here).  Every series has a title of its own
+(cover_prefixes).
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from typing import Callable
+
+from .. import cache
+from ..partition import prefixes
+from ..kernel import tree
+from ..partition.split import PatchPlan, SeriesPlan
+
+# Author and committer date of every generated commit.  Mail clients and
+# git send-email use the time of sending, so this date only has to be fixed.
+FIXED_DATE = "Thu, 1 Jan 2026 00:00:00 +0000"
+
+
+class SeriesError(Exception):
+    """git failed where it cannot fail on good input."""
+
+
+@dataclass
+class Patch:
+    """One patch of a series, through its life: planned, applied, written."""
+    plan: PatchPlan
+    subject: str
+    message: str
+    apply_error: str = ""          # '' when it applied
+    filename: str = ""             # NNNN-....patch once written
+    text: str = ""                 # the mbox file's content once written
+    to: list[str] = field(default_factory=list)
+    cc: list[str] = field(default_factory=list)
+
+    @property
+    def diff(self) -> str:
+        return self.plan.diff
+
+
+@dataclass
+class Written:
+    cover: str                     # 0000-cover-letter.patch content ('' for one patch)
+    patches: list[Patch]           # in series order, text and filename set
+    files: dict[str, bytes] = field(default_factory=dict)   # patched files: rel -> content
+
+
+def git_env(name: str, email: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for key in list(env):
+        if key.startswith("GIT_"):
+            del env[key]
+    env.update({
+        "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": FIXED_DATE,
+        "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email,
+        "GIT_COMMITTER_DATE": FIXED_DATE, "TZ": "UTC", "LC_ALL": "C",
+    })
+    return env
+
+
+class ScratchRepo:
+    """A throw-away git repository seeded with pristine files of the tree."""
+
+    def __init__(self, folder: Path, name: str, email: str) -> None:
+        self.folder = folder
+        self.env = git_env(name, email)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "base")
+
+    def git(self, *args: str, stdin: str | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+        res = subprocess.run(["git", *args], cwd=self.folder, env=self.env, input=stdin,
+                             capture_output=True, text=True, check=False)
+        if check and res.returncode != 0:
+            raise SeriesError(f"git {' '.join(args[:2])}: {res.stderr.strip()}")
+        return res
+
+    def seed(self, root: Path, paths: list[str]) -> None:
+        """Commit the pristine copies of paths (read from root, never written)."""
+        for rel in paths:
+            dest = self.folder / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / rel, dest)
+        self.git("add", "--", *paths)
+        self.git("commit", "-q", "--no-verify", "-m", "pristine")
+        self.git("tag", "pristine")
+
+    def apply(self, diff: str) -> str:
+        """'' when the diff applies (and is staged), else git apply's reason."""
+        res = self.git("apply", "--index", "--whitespace=nowarn", "-", stdin=diff, check=False)
+        if res.returncode != 0:
+            self.git("reset", "-q", "--hard", "HEAD")
+            lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+            return "; ".join(lines[:3]) or "git apply failed"
+        return ""
+
+    def commit(self, message: str) -> None:
+        self.git("commit", "-q", "--no-verify", "-F", "-", stdin=message)
+
+    def format_patch(self, outdir: Path, count: int, subject_prefix: str = "PATCH") -> list[Path]:
+        """The `count` commits since pristine as mbox files, with a cover
+        letter template and numbers when there is more than one."""
+        several = ["--cover-letter", "--numbered"] if count > 1 else ["--no-numbered"]
+        self.git("format-patch", "-q", *several, "--zero-commit", "--no-signature", "--no-renames",
+                 f"--subject-prefix={subject_prefix}", "-o", str(outdir), "pristine..HEAD")
+        return sorted(outdir.glob("*.patch"))
+
+
+def scratch_root() -> Path:
+    folder = tree.cache_dir() / "series"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def apply_all(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+              repo_dir: Path) -> ScratchRepo:
+    """Seed, then apply and commit each patch in order; failures are recorded
+    in Patch.apply_error and left out of the history."""
+    repo = ScratchRepo(repo_dir, *identity)
+    repo.seed(root, sorted({p for patch in patches
+                            for p in patch.plan.paths + [d.path for d in patch.plan.docs]}))
+    for patch in patches:
+        error = repo.apply(patch.diff) if patch.diff else "empty diff"
+        patch.apply_error = error
+        if not error:
+            repo.commit(patch.message)
+    return repo
+
+
+_HEADER_END = "\n\n"
+
+
+def add_recipients(mbox: str, to: list[str], cc: list[str]) -> str:
+    """Insert To:/Cc: headers (folded, format-patch style) into one mail."""
+    head, sep, body = mbox.partition(_HEADER_END)
+    if not to and cc:
+        # an orphaned driver (ans-lcd): no maintainer, so its list, the
+        # first Cc get_maintainer.pl names, is whom the mail is to
+        to, cc = cc[:1], cc[1:]
+    extra = ""
+    for name, people in (("To", to), ("Cc", cc)):
+        if people:
+            extra += f"\n{name}: " + ",\n    ".join(people)
+    return head + extra + sep + body
+
+
+def fill_cover(cover: str, subject: str, blurb: str) -> str:
+    if "*** SUBJECT HERE ***" not in cover or "*** BLURB HERE ***" not in cover:
+        raise SeriesError("git format-patch wrote no cover letter template")
+    return cover.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb.rstrip("\n"))
+
+
+def add_base_commit(mbox: str, base: str | None) -> str:
+    """The `base-commit:` line git format-patch --base writes, at the end."""
+    if not base:
+        return mbox
+    return mbox.rstrip("\n") + f"\n\nbase-commit: {base}\n"
+
+
+def base_commit(root: Path) -> str | None:
+    """The commit a series made from root applies to: HEAD of a git checkout
+    without local changes to tracked files; None otherwise (a tarball, or a
+    tree whose files differ from every commit)."""
+    if not prefixes.is_git_checkout(root):
+        return None
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
+                          capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    if head.returncode != 0 or dirty.returncode != 0 or dirty.stdout.strip():
+        return None
+    return head.stdout.strip() or None
+
+
+# Bump when what write() produces changes for the same inputs.
+WRITE_FORMAT = "series-write-1"
+
+
+def _write_key(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+               cover: tuple[str, str, list[str], list[str]], base: str | None) -> str:
+    """Everything write()'s files follow from: the pristine files, each
+    patch's message, diff and recipients, the identity, the subject prefix,
+    the cover letter and the base; and git's version (format-patch's bytes)."""
+    paths = sorted({p for patch in patches for p in patch.plan.paths + [d.path for d in patch.plan.docs]})
+    parts = [WRITE_FORMAT, _git_version(), plan.subject_prefix, *identity, *cover[:2],
+             "\n".join(cover[2]), "\n".join(cover[3]), base or ""]
+    for rel in paths:
+        parts += [rel, cache.digest((root / rel).read_bytes())]
+    for patch in patches:
+        parts += [patch.message, patch.diff, "\n".join(patch.to), "\n".join(patch.cc)]
+    return cache.key(*parts)
+
+
+@functools.lru_cache(maxsize=1)
+def _git_version() -> str:
+    return subprocess.run(["git", "--version"], capture_output=True, text=True, check=False).stdout.strip()
+
+
+def write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+          outdir: Path, cover_subject: str, cover_blurb: str,
+          cover_to: list[str], cover_cc: list[str], base: str | None = None,
+          use_cache: bool = True) -> Written:
+    """Apply the patches in order to the pristine files and format those that
+    apply into outdir as a mail-ready series; the others keep their reason in
+    Patch.apply_error and are numbered out.  One patch that applies: no cover
+    letter (cover_* unused), `[PATCH]`.  base: the base-commit to name
+    (base_commit(root)), None for none.  Written.files holds the patched
+    files' content.
+
+    The files are kept by content (_write_key): a rerun on the same input
+    writes the same bytes without a git call."""
+    store = cache.JsonCache(tree.cache_dir() / "series-write")
+    k = _write_key(root, plan, patches, identity, (cover_subject, cover_blurb, cover_to, cover_cc), base)
+    hit = store.get(k) if use_cache else None
+    if isinstance(hit, dict) and len(hit.get("patches", ())) == len(patches):
+        outdir.mkdir(parents=True, exist_ok=True)
+        for name, text in hit["mails"]:
+            (outdir / name).write_text(text)
+        for patch, (error, name, text) in zip(patches, hit["patches"]):
+            patch.apply_error, patch.filename, patch.text = error, name, text
+        return Written(hit["cover"], [p for p in patches if not p.apply_error],
+                       {rel: data.encode("latin-1") for rel, data in hit["files"].items()})
+    written = _write(root, plan, patches, identity, outdir, cover_subject, cover_blurb,
+                     cover_to, cover_cc, base)
+    mails = [(p.name, p.read_text()) for p in sorted(outdir.glob("*.patch"))]
+    store.put(k, {"cover": written.cover, "mails": mails,
+                  "patches": [(p.apply_error, p.filename, p.text) for p in patches],
+                  "files": {rel: data.decode("latin-1") for rel, data in written.files.items()}})
+    return written
+
+
+def _write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
+           outdir: Path, cover_subject: str, cover_blurb: str,
+           cover_to: list[str], cover_cc: list[str], base: str | None) -> Written:
+    with tempfile.TemporaryDirectory(prefix=f"{plan.name}-", dir=scratch_root()) as tmp:
+        repo = apply_all(root, plan, patches, identity, Path(tmp) / "repo")
+        good = [p for p in patches if not p.apply_error]
+        if not good:
+            raise SeriesError(f"{plan.name}: no patch applies")
+        files = {rel: (repo.folder / rel).read_bytes() for p in good for rel in p.plan.paths}
+        outdir.mkdir(parents=True, exist_ok=True)
+        mails = repo.format_patch(outdir, len(good), plan.subject_prefix)
+    covered = len(good) > 1
+    if len(mails) != len(good) + covered:
+        raise SeriesError(f"git format-patch wrote {len(mails)} files for {len(good)} patches")
+    cover = ""
+    if covered:
+        cover_path, patch_paths = mails[0], mails[1:]
+        cover = fill_cover(cover_path.read_text(), cover_subject, cover_blurb)
+        cover = add_base_commit(add_recipients(cover, cover_to, cover_cc), base)
+        cover_path.write_text(cover)
+    else:
+        patch_paths = mails
+    for patch, path in zip(good, patch_paths):
+        text = add_recipients(path.read_text(), patch.to, patch.cc)
+        if not covered:
+            text = add_base_commit(text, base)
+        path.write_text(text)
+        patch.filename, patch.text = path.name, text
+    return Written(cover, good, files)
+
+
+def count(number: int, singular: str, plural: str | None = None) -> str:
+    """'1 site', '2 sites', '1 patch', '3 patches'."""
+    if number == 1:
+        return f"1 {singular}"
+    if plural is None:
+        plural = singular + ("es" if singular.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{number} {plural}"
+
+
+def cover_prefixes(plans: list[SeriesPlan], prefix_of: Callable[[PatchPlan], str]) -> dict[str, str]:
+    """Series name -> the prefix of its title, unique among the series.
+
+    prefix_of(patch) is the patch's subject prefix.  The title prefix is
+    prefixes.series_prefix() of the series' patches (`ALSA:`,
+    `char/misc:`).  Series of one patch are sent without a cover letter:
+    their title is the patch's subject, so their prefix is the patch's.
+    Where two series would still share one, each adds its subsystem's
+    first word (`char/ipmi:`)."""
+    wanted: dict[str, str] = {}
+    for ser in plans:
+        found = [prefix_of(p) for p in ser.patches]
+        wanted[ser.name] = found[0] if len(found) == 1 else prefixes.series_prefix(found, ser.subsystem)
+    by_prefix: dict[str, list[str]] = {}
+    for name, prefix in wanted.items():
+        by_prefix.setdefault(prefix, []).append(name)
+    subsystems = {ser.name: ser.subsystem for ser in plans}
+    for prefix, names in by_prefix.items():
+        if len(names) < 2:
+            continue
+        for name in names:
+            word = re.split(r"[^A-Za-z0-9]+", subsystems[name].strip())[0].lower() or name
+            stem = prefix[:-2] if prefix.endswith(" -") else prefix[:-1]
+            wanted[name] = f"{stem}/{word}" + (" -" if prefix.endswith(" -") else ":")
+    return wanted
+
+
+# How a cover letter names a subsystem whose MAINTAINERS title reads badly
+# in a sentence ("NETWORKING [GENERAL]"): the name its maintainers and
+# their lists use.  Titles not listed go through readable_title().
+SUBSYSTEM_NAMES = {
+    "ARM/ASPEED MACHINE SUPPORT": "the ASPEED SoC drivers",
+    "BLOCK LAYER": "the block layer",
+    "BLUETOOTH SUBSYSTEM": "Bluetooth",
+    "CHAR and MISC DRIVERS": "char and misc drivers",
+    "CRYPTO API": "the crypto API",
+    "FILESYSTEMS (VFS and infrastructure)": "the VFS and its infrastructure",
+    "FRAMEBUFFER LAYER": "fbdev",
+    "INFINIBAND SUBSYSTEM": "RDMA (InfiniBand)",
+    "INPUT (KEYBOARD, MOUSE, JOYSTICK, TOUCHSCREEN) DRIVERS": "input drivers",
+    "IPMI SUBSYSTEM": "IPMI",
+    "LINUX FOR POWER MACINTOSH": "the Power Macintosh drivers",
+    "LINUX FOR POWERPC (32-BIT AND 64-BIT)": "powerpc",
+    "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)": "media (V4L2 and DVB)",
+    "NETWORKING [GENERAL]": "networking",
+    "REMOTE PROCESSOR MESSAGING (RPMSG) SUBSYSTEM": "rpmsg",
+    "S390 ARCHITECTURE": "s390",
+    "SOUND": "ALSA",
+    "SPARC + UltraSPARC (sparc/sparc64)": "sparc",
+    "USB SUBSYSTEM": "USB",
+    "WATCHDOG DEVICE DRIVERS": "watchdog drivers",
+    "X86 PLATFORM DRIVERS": "the x86 platform drivers",
+    "XEN HYPERVISOR INTERFACE": "Xen",
+}
+# Words of an upper-case title that stay upper case (names, not shouting).
+_ACRONYMS = {"API", "ARM", "ATM", "DMA", "DRM", "GPIO", "HID", "HSI", "I2C", "IIO", "IPMI", "KVM",
+             "MMC", "MTD", "NFS", "PCI", "RDMA", "SCSI", "SD", "SDIO", "SPI", "TEE", "TPM",
+             "UML", "USB", "V4L", "VFS"}
+
+
+def readable_title(title: str) -> str:
+    """A MAINTAINERS title as a name in a sentence: bracketed qualifiers
+    dropped ("[GENERAL]"), upper-case words other than acronyms in lower
+    case ("GPIO SUBSYSTEM" -> "the GPIO subsystem")."""
+    text = " ".join(re.sub(r"\s*\[[^\]]*\]", "", title).split())
+    if text != text.upper():
+        return text
+    words = [w if w.strip("(),/") in _ACRONYMS or any(c.isdigit() for c in w) else w.lower()
+             for w in text.split()]
+    name = " ".join(words)
+    return f"the {name}" if words[-1].lower() in ("subsystem", "layer", "drivers", "driver",
+                                                   "interface", "architecture") else name
+
+
+def handlers_phrase(drivers: list[str], subsystem: str) -> str:
+    """What a cover letter calls the code its patches touch: the drivers'
+    short names (pcm_oss, dmasound), each once, in series order; the
+    subsystem's name when the patches name none."""
+    names = list(dict.fromkeys(d for d in drivers if d))
+    if not names:
+        return subsystem_name(subsystem)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def driver_label(prefix: str, title: str) -> str:
+    """A patch's driver as a cover letter names it, from its subject prefix:
+    what follows the series' title prefix (`ALSA: pcm: oss:` under `ALSA:`
+    -> `pcm oss`), else the prefix's last component (`sound/oss/dmasound:`
+    -> `dmasound`)."""
+    bare = prefix.rstrip(":").rstrip(" -")
+    stem = title.rstrip(":").rstrip(" -")
+    if stem and bare.startswith(stem) and bare != stem:
+        rest = bare[len(stem):]
+        words = [w for w in re.split(r": |/| - ", rest) if w.strip()]
+        if words:
+            # a pair of drivers (ALSA: hdsp, hdspm:) reads hdsp/hdspm in a list
+            return " ".join(w.strip() for w in words).replace(", ", "/")
+    return re.split(r": |/| - ", bare)[-1].strip()
+
+
+def subsystem_name(title: str) -> str:
+    """What a cover letter calls the subsystem of MAINTAINERS section title."""
+    return SUBSYSTEM_NAMES.get(title) or readable_title(title)
+

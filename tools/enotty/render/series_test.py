@@ -1,0 +1,250 @@
+"""Writing a series with git: mbox format, numbering, cover letter, git am."""
+from __future__ import annotations
+
+import difflib
+import email
+import email.policy
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from . import messages, series
+from ..find.sites import Site
+from ..partition.split import FileChange, PatchPlan, SeriesPlan
+
+FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
+IDENTITY = ("Test Author", "author@example.org")
+SIGNOFF = "Test Author <author@example.org>"
+
+
+def _subject(mbox: str) -> str:
+    """A mail's Subject, unfolded."""
+    return str(email.message_from_string(mbox, policy=email.policy.default)["Subject"])
+
+
+def einval_to_enotty(rel: str) -> FileChange:
+    old = (FIXTURE / rel).read_text()
+    new = old.replace("return -EINVAL;", "return -ENOTTY;")
+    diff = "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        f"a/{rel}", f"b/{rel}"))
+    line = old.splitlines().index("\t\treturn -EINVAL;") + 1
+    site = Site(rel, line, Path(rel).stem + "_ioctl", "file_operations.unlocked_ioctl",
+                "EINVAL", "ENOTTY", "ioctl_default_return")
+    return FileChange(rel, diff, (site,))
+
+
+def make_patch(change: FileChange, driver: str) -> series.Patch:
+    plan = PatchPlan(change.path, driver, "WATCHDOG DEVICE DRIVERS", [change])
+    subject = messages.subject(f"watchdog: {driver}:", plan.sites)
+    ifaces = {"file_operations.unlocked_ioctl": messages.InterfaceInfo(
+        "file_operations.unlocked_ioctl", "ENOTTY", "fs/ioctl.c:vfs_ioctl")}
+    msg = messages.commit_message(subject, plan.sites, ifaces, ["ioctl_default_return"], SIGNOFF)
+    return series.Patch(plan, subject, msg, to=["Wim Watchdog <wim@example.org>"],
+                        cc=["linux-watchdog@vger.kernel.org"])
+
+
+@pytest.fixture()
+def written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, series.Written]:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+               make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches])
+    out = tmp_path / "out"
+    done = series.write(FIXTURE, plan, patches, IDENTITY, out, "watchdog: Return -ENOTTY",
+                        "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    return out, done
+
+
+def mailinfo(path: Path, tmp: Path) -> str:
+    res = subprocess.run(["git", "mailinfo", str(tmp / "msg"), str(tmp / "patch")],
+                         stdin=path.open("rb"), capture_output=True, check=True)
+    return res.stdout.decode()
+
+
+def test_files_numbering_and_mailinfo(written: tuple[Path, series.Written], tmp_path: Path) -> None:
+    out, done = written
+    names = sorted(p.name for p in out.iterdir())
+    assert names[0] == "0000-cover-letter.patch"
+    assert names[1].startswith("0001-watchdog-bar_wdt-Return-ENOTTY")
+    assert names[2].startswith("0002-watchdog-foo_wdt-Return-ENOTTY") and len(names) == 3
+    subjects = [_subject((out / n).read_text()) for n in names]
+    assert subjects == ["[PATCH 0/2] watchdog: Return -ENOTTY",
+                        "[PATCH 1/2] watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands",
+                        "[PATCH 2/2] watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"]
+    info = mailinfo(out / names[1], tmp_path)
+    assert "Author: Test Author" in info and "Email: author@example.org" in info
+    assert "Subject: watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands" in info
+    body = (tmp_path / "msg").read_text()
+    assert "Signed-off-by: " + SIGNOFF in body
+    assert "Documentation/driver-api/ioctl.rst" in body and "bar_wdt_ioctl()" in body
+    assert all(len(line) <= 75 for line in body.splitlines() if not line.startswith("Signed-off-by"))
+    assert "+\t\treturn -ENOTTY;" in (tmp_path / "patch").read_text()
+
+
+def test_cover_letter_fields(written: tuple[Path, series.Written]) -> None:
+    out, done = written
+    cover = (out / "0000-cover-letter.patch").read_text()
+    assert "***" not in cover
+    head = cover.split("\n\n", 1)[0]
+    assert "\nTo: Wim Watchdog <wim@example.org>" in head
+    assert "\nCc: linux-watchdog@vger.kernel.org" in head
+    assert "The blurb." in cover
+    assert "Test Author (2):" in cover and "2 files changed" in cover  # shortlog + diffstat
+
+
+def test_applies_with_git_am_and_is_deterministic(written: tuple[Path, series.Written],
+                                                  tmp_path: Path) -> None:
+    out, done = written
+    repo = tmp_path / "am"
+    shutil.copytree(FIXTURE, repo)
+    env = series.git_env(*IDENTITY)
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "pristine")
+    patches = sorted(out.glob("000[1-9]-*.patch"))
+    res = git("am", *map(str, patches))
+    assert res.returncode == 0, res.stderr
+    assert "return -ENOTTY;" in (repo / "drivers/watchdog/foo_wdt.c").read_text()
+    assert git("log", "--format=%s").stdout.splitlines()[0] == \
+        "watchdog: foo_wdt: Return -ENOTTY for unknown ioctl commands"
+    # a second run writes the same bytes
+    again = tmp_path / "again"
+    patches2 = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+                make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches2])
+    series.write(FIXTURE, plan, patches2, IDENTITY, again, "watchdog: Return -ENOTTY",
+                 "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    for path in out.iterdir():
+        assert (again / path.name).read_bytes() == path.read_bytes()
+
+
+def test_a_patch_that_does_not_apply_is_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    good = make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt")
+    broken_change = einval_to_enotty("drivers/watchdog/foo_wdt.c")
+    broken_change = FileChange(broken_change.path,
+                               broken_change.diff.replace("-\t\treturn -EINVAL;", "-\t\treturn -EBUSY;"),
+                               broken_change.sites)
+    bad = make_patch(broken_change, "foo_wdt")
+    plan = SeriesPlan("wd", "WATCHDOG DEVICE DRIVERS", [good.plan, bad.plan])
+    done = series.write(FIXTURE, plan, [good, bad], IDENTITY, tmp_path / "out", "s", "b", [], [])
+    assert bad.apply_error and "patch does not apply" in bad.apply_error
+    assert not good.apply_error
+    assert [p.filename[:5] for p in done.patches] == ["0001-"]
+    # one patch left: sent as [PATCH], without a cover letter
+    assert _subject(done.patches[0].text).startswith("[PATCH] watchdog: bar_wdt: ")
+    assert done.cover == "" and [p.name for p in (tmp_path / "out").iterdir()] == [done.patches[0].filename]
+
+
+def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+               make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("net", "NETWORKING DRIVERS", [p.plan for p in patches], tree_tag="net-next")
+    base = "1234567890abcdef1234567890abcdef12345678"
+    done = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "out", "watchdog: Return -ENOTTY",
+                        "Blurb.\n", [], [], base=base)
+    assert _subject(done.cover) == "[PATCH net-next 0/2] watchdog: Return -ENOTTY"
+    assert _subject(done.patches[1].text).startswith("[PATCH net-next 2/2] watchdog: foo_wdt:")
+    assert done.cover.endswith(f"\n\nbase-commit: {base}\n")
+    assert "base-commit" not in done.patches[0].text
+    # one patch: the line goes into the patch, after the diff, as format-patch --base puts it
+    plan1 = SeriesPlan("net", "NETWORKING DRIVERS", [patches[0].plan], tree_tag="net-next")
+    one = series.write(FIXTURE, plan1, [patches[0]], IDENTITY, tmp_path / "one", "", "", [], [], base=base)
+    text = one.patches[0].text
+    assert _subject(text).startswith("[PATCH net-next] watchdog: bar_wdt:")
+    assert text.index("+\t\treturn -ENOTTY;") < text.index(f"\nbase-commit: {base}\n")
+
+
+def test_base_commit_of_a_checkout(tmp_path: Path) -> None:
+    repo = tmp_path / "linux"
+    shutil.copytree(FIXTURE, repo)
+    assert series.base_commit(repo) is None            # no git: a tarball
+    env = series.git_env(*IDENTITY)
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    head = git("rev-parse", "HEAD").stdout.strip()
+    assert len(head) == 40 and series.base_commit(repo) == head
+    (repo / "drivers/watchdog/bar_wdt.c").write_text("changed\n")
+    assert series.base_commit(repo) is None            # local changes: no commit is the base
+
+
+def test_counts_and_unique_titles() -> None:
+    assert [series.count(1, "site"), series.count(2, "site"), series.count(1, "file"),
+            series.count(3, "patch"), series.count(0, "file")] == \
+        ["1 site", "2 sites", "1 file", "3 patches", "0 files"]
+
+    def plan(name: str, subsystem: str, *paths: str) -> SeriesPlan:
+        return SeriesPlan(name, subsystem, [PatchPlan(p, Path(p).stem, "") for p in paths])
+    plans = [plan("sound", "SOUND", "sound/pci/hda/hda_hwdep.c", "sound/drivers/opl3/opl3_oss.c"),
+             plan("char-and-misc-drivers", "CHAR and MISC DRIVERS", "drivers/char/lp.c", "drivers/char/ppdev.c"),
+             plan("ipmi", "IPMI SUBSYSTEM", "drivers/char/ipmi/x.c", "drivers/char/ipmi/y.c"),
+             plan("other", "OTHER CHAR", "drivers/char/a.c", "drivers/char/b.c"),
+             plan("random", "RANDOM NUMBER DRIVER", "drivers/char/random.c")]
+    table = {"sound/pci/hda/hda_hwdep.c": "ALSA: hda:", "sound/drivers/opl3/opl3_oss.c": "ALSA: opl3:",
+             "drivers/char/lp.c": "char: lp:", "drivers/char/ppdev.c": "ppdev:",
+             "drivers/char/ipmi/x.c": "char: x:", "drivers/char/ipmi/y.c": "char: y:",
+             "drivers/char/a.c": "char: a:", "drivers/char/b.c": "char: b:", "drivers/char/random.c": "random:"}
+    got = series.cover_prefixes(plans, lambda p: table[p.key])
+    assert got == {"sound": "ALSA:", "char-and-misc-drivers": "char/misc:",
+                   # two series would both be "char:": each names its subsystem
+                   "ipmi": "char/ipmi:", "other": "char/other:",
+                   "random": "random:"}
+    assert len(set(got.values())) == len(got)
+
+
+def test_a_rerun_on_the_same_input_writes_the_same_bytes_without_git(
+        written: tuple[Path, series.Written], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out, done = written
+    patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+               make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches])
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
+    again = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "again", "watchdog: Return -ENOTTY",
+                         "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    assert [p.filename for p in again.patches] == [p.filename for p in done.patches]
+    assert again.files == done.files and b"return -ENOTTY;" in again.files["drivers/watchdog/bar_wdt.c"]
+    for mail in sorted(out.iterdir()):
+        assert (tmp_path / "again" / mail.name).read_bytes() == mail.read_bytes()
+    # a changed message is new input: git is needed again
+    patches[0].message = patches[0].message.replace("Return", "Answer")
+    with pytest.raises(FileNotFoundError):
+        series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "third", "s", "b", [], [])
+
+
+@pytest.mark.parametrize("title,name", [
+    ("NETWORKING [GENERAL]", "networking"),
+    ("SOUND", "ALSA"),
+    ("GPIO SUBSYSTEM", "the GPIO subsystem"),
+    ("WATCHDOG DEVICE DRIVERS", "watchdog drivers"),
+    ("TPM DEVICE DRIVER", "the TPM device driver"),
+    ("KERNEL VIRTUAL MACHINE (KVM)", "kernel virtual machine (KVM)"),
+    ("SECURE COMPUTING", "secure computing"),
+    ("FOO [ARM64] BAR LAYER", "the foo bar layer"),
+    ("drivers/foo", "drivers/foo"),
+])
+def test_cover_letters_name_the_subsystem_as_its_maintainers_do(title, name) -> None:
+    assert series.subsystem_name(title) == name
+    assert "[" not in series.subsystem_name(title)
+
+
+def test_cover_letter_names_drivers_as_their_subjects_do() -> None:
+    assert series.driver_label("ALSA: pcm: oss:", "ALSA:") == "pcm oss"
+    assert series.driver_label("sound/oss/dmasound:", "ALSA:") == "dmasound"
+    assert series.driver_label("ALSA: hdsp, hdspm:", "ALSA:") == "hdsp/hdspm"
+    assert series.driver_label("crypto: ccp/dbc -", "crypto:") == "ccp dbc"
+    assert series.driver_label("nbd:", "block:") == "nbd"
+    assert series.handlers_phrase(["pcm oss", "opl3", "opl3", "dmasound"], "SOUND") == \
+        "pcm oss, opl3 and dmasound"
+    assert series.handlers_phrase([], "SOUND") == series.subsystem_name("SOUND")
+
+
+def test_a_mail_without_maintainers_goes_to_its_list() -> None:
+    mbox = "From x\nSubject: [PATCH] a: b\n\nbody\n"
+    out = series.add_recipients(mbox, [], ["linuxppc-dev@lists.ozlabs.org", "linux-kernel@vger.kernel.org"])
+    assert "\nTo: linuxppc-dev@lists.ozlabs.org\nCc: linux-kernel@vger.kernel.org\n" in out

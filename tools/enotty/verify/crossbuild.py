@@ -1,0 +1,391 @@
+"""Build the touched files that x86_64 allmodconfig does not compile on a
+platform whose configuration does (m68k, sparc, powerpc, arm, mips, s390,
+32-bit x86, UML), with Debian's cross compilers, as the kernel test robot
+would.
+
+Platforms: PLATFORMS, tried in order.  Each is one configuration (a config
+target of the tree, allmodconfig or a board's defconfig, plus a few
+settings) prepared once, out of tree, in tree.cache_dir()/build/<name>-<ver>/
+(configure: seconds; prepare: a minute or two, the first time a patch needs
+the platform).  The source they build is the same hard-link copy of the
+tree as the x86_64 build (verify.BuildTree.src), holding the patched files.
+
+Selection (choose()): a file goes to the first platform whose .config sets
+every Kconfig symbol its Makefile lines need (kconfig_symbols.build_symbols);
+kbuild's dry run in that folder then confirms the object is compiled.
+
+A file that no configuration of any architecture can build (its symbol
+depends on BROKEN, or on a symbol no Kconfig defines) is said by
+unbuildable(): the pipeline leaves such a site out instead of sending a
+patch nobody can compile.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, TextIO
+
+from .. import packages
+from ..kernel import tree
+from ..kernel.kconfig import DerivationError, KconfigDeps, build_symbols
+from ..requests import default_jobs
+from ..kernel.worktree import kbuild_env
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str                      # what SUMMARY.md says: "ok (m68k)"
+    arch: str                      # make ARCH=
+    srcarch: str                   # arch/<srcarch>/
+    cross: str                     # CROSS_COMPILE= ('' for the host gcc)
+    package: str                   # the Debian package of that compiler
+    base: str                      # the config target: allmodconfig, pmac32_defconfig...
+    settings: tuple[str, ...] = ()  # SYMBOL=y|m|n on top of base
+
+    @property
+    def label(self) -> str:
+        """The architecture and configuration, for a log line."""
+        return f"{self.arch} {self.base}" + (f" + {' '.join(self.settings)}" if self.settings else "")
+
+    def make_args(self) -> list[str]:
+        return [f"ARCH={self.arch}"] + ([f"CROSS_COMPILE={self.cross}"] if self.cross else [])
+
+
+# Tried in this order; the first whose configuration builds a file wins.
+# allmodconfig where the architecture's allmodconfig reaches its platform
+# drivers; a board's defconfig where a choice (ARM's footbridge against
+# multi_v7, PowerMac 32-bit, SiByte) keeps allmodconfig away from them.
+PLATFORMS: tuple[Platform, ...] = (
+    # The host gcc compiles -m32 kernel objects; gcc-multilib is not
+    # needed (and Debian 12's conflicts with every cross gcc).
+    Platform("i386", "i386", "x86", "", "gcc", "allmodconfig"),
+    Platform("um", "um", "um", "", "gcc", "defconfig", ("MMAPPER=m",)),
+    Platform("m68k", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "allmodconfig"),
+    # FB_ATARI is a bool that needs FB=y, which allmodconfig makes m
+    Platform("m68k atari", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "atari_defconfig"),
+    Platform("sparc64", "sparc64", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "allmodconfig"),
+    Platform("sparc32", "sparc", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "sparc32_defconfig",
+             ("SUN_OPENPROMIO=m", "TADPOLE_TS102_UCTRL=m")),
+    Platform("powerpc64", "powerpc", "powerpc", "powerpc64le-linux-gnu-", "gcc-powerpc64le-linux-gnu",
+             "allmodconfig"),
+    Platform("powerpc32 pmac32", "powerpc", "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu",
+             "pmac32_defconfig", ("ANSLCD=m",)),
+    Platform("powerpc32 mpc512x", "powerpc", "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu",
+             "mpc512x_defconfig"),
+    Platform("arm footbridge", "arm", "arm", "arm-linux-gnueabihf-", "gcc-arm-linux-gnueabihf",
+             "footbridge_defconfig"),
+    Platform("arm multi_v5", "arm", "arm", "arm-linux-gnueabihf-", "gcc-arm-linux-gnueabihf",
+             "multi_v5_defconfig", ("ATAGS=y", "ARCH_OMAP1=y", "ARCH_PXA=y", "FB=y", "FB_OMAP=m", "FB_PXA=m",
+                                    "PXA3XX_GCU=m")),
+    Platform("arm omap2plus", "arm", "arm", "arm-linux-gnueabihf-", "gcc-arm-linux-gnueabihf",
+             "omap2plus_defconfig", ("DRM_OMAP=n", "FB_OMAP2=m")),
+    Platform("mips sb1250", "mips", "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu", "sb1250_swarm_defconfig",
+             ("SIBYTE_TBPROF=m",)),
+    Platform("s390", "s390", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu", "allmodconfig"),
+)
+
+CONFIGURED = ".enotty-configured"
+PREPARED = ".enotty-prepared"
+
+
+def folder(root: Path, platform: Platform) -> Path:
+    """The O= folder of a platform: build/<name>-<version>[-<tree hash>]."""
+    name = f"{platform.name.replace(' ', '-')}-{tree.kernel_version(root)}"
+    if root.resolve() != (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE).resolve():
+        name += "-" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
+    return tree.cache_dir() / "build" / name
+
+
+# ---------------------------------------------------------------- selection
+
+def read_config(path: Path) -> dict[str, str]:
+    """A .config's values, CONFIG_ prefix kept (CONFIG_X -> y|m|"text")."""
+    out = {}
+    for line in path.read_text(errors="replace").splitlines():
+        name, eq, value = line.partition("=")
+        if eq and name.startswith("CONFIG_"):
+            out[name] = value
+    return out
+
+
+def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
+    return all(config.get(s) in ("y", "m") for s in symbols)
+
+
+def choose(symbols: list[str], configs: Mapping[str, Mapping[str, str]]) -> str | None:
+    """The first platform (configs in PLATFORMS order: name -> .config
+    values) that sets every symbol a file's build needs; None if none does."""
+    for name, config in configs.items():
+        if sets_all(config, symbols):
+            return name
+    return None
+
+
+# ---------------------------------------------------------------- unbuildable
+
+_KCONFIG_DEFINITION = re.compile(r"^\s*(?:menu)?config\s+(\w+)", re.M)
+
+
+class Unbuildable:
+    """Why no configuration of any architecture compiles a file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._deps: KconfigDeps | None = None
+        self._defined: set[str] | None = None
+
+    @property
+    def defined(self) -> set[str]:
+        """Every symbol some Kconfig file of the tree (any architecture) defines."""
+        if self._defined is None:
+            names: set[str] = set()
+            for dirpath, dirnames, filenames in os.walk(self.root):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                for fname in filenames:
+                    if fname.startswith("Kconfig"):
+                        text = (Path(dirpath) / fname).read_text(errors="replace")
+                        names.update(_KCONFIG_DEFINITION.findall(text))
+            self._defined = names
+        return self._defined
+
+    @property
+    def deps(self) -> KconfigDeps:
+        if self._deps is None:
+            self._deps = KconfigDeps(self.root)
+        return self._deps
+
+    def _blocked(self, node: Any, owner: str, seen: frozenset[str]) -> str:
+        kind = node[0]
+        if kind == "sym":
+            name = node[1]
+            if name == "BROKEN":
+                return f"CONFIG_{owner} depends on BROKEN"
+            if name not in self.defined:
+                return f"CONFIG_{owner} depends on {name}, which no Kconfig defines"
+            return self._symbol(name, seen)
+        if kind == "and":
+            return self._blocked(node[1], owner, seen) or self._blocked(node[2], owner, seen)
+        if kind == "or":
+            left = self._blocked(node[1], owner, seen)
+            right = self._blocked(node[2], owner, seen) if left else ""
+            return left if left and right else ""
+        return ""
+
+    def _symbol(self, name: str, seen: frozenset[str]) -> str:
+        # Only the generic Kconfig (read for x86) is followed: an
+        # architecture's own symbols are not looked into, so a symbol this
+        # does not know is never called unbuildable.
+        if name in seen or name not in self.deps.symbols:
+            return ""
+        return self._blocked(self.deps.dependency(name), name, seen | {name})
+
+    def reason(self, rel: str) -> str:
+        """'' when some configuration may build rel, else why none can."""
+        if not rel.endswith(".c"):
+            return ""
+        try:
+            symbols = build_symbols(self.root, rel)
+        except DerivationError:
+            return ""
+        for sym in symbols:
+            name = sym.removeprefix("CONFIG_")
+            if name == "BROKEN":
+                return f"{rel} is built only with CONFIG_BROKEN"
+            if name not in self.defined:
+                return f"{rel} is built with CONFIG_{name}, which no Kconfig defines"
+            why = self._symbol(name, frozenset())
+            if why:
+                return why + f" in {tree.kernel_version(self.root)}"
+        return ""
+
+
+# ---------------------------------------------------------------- prepare
+
+def _make(root_src: Path, obj: Path, platform: Platform, targets: list[str], jobs: int | None,
+          log: TextIO) -> None:
+    cmd = ["make", "-C", str(root_src), f"O={obj}", *platform.make_args(),
+           f"-j{jobs or default_jobs()}", *targets]
+    res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         check=False, env=kbuild_env())
+    if res.returncode != 0:
+        last = [ln for ln in res.stderr.splitlines() if ln.strip()][-3:]
+        raise subprocess.CalledProcessError(res.returncode, cmd, stderr="\n".join(last))
+
+
+def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
+              log: TextIO = sys.stderr) -> dict[str, str]:
+    """The platform's .config in obj (made once): base target, settings,
+    WERROR and debug info off (a warning the patch did not cause must not
+    fail it; debug info only costs time), olddefconfig."""
+    config = obj / ".config"
+    if (obj / CONFIGURED).is_file() and config.is_file():
+        return read_config(config)
+    obj.mkdir(parents=True, exist_ok=True)
+    _make(src, obj, platform, [platform.base], jobs, log)
+    text = config.read_text()
+    text = re.sub(r"^(CONFIG_\w*WERROR)=y$", r"# \1 is not set", text, flags=re.M)
+    for opt in ("DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT", "DEBUG_INFO_DWARF4", "DEBUG_INFO_DWARF5",
+                "DEBUG_INFO_BTF"):
+        text = re.sub(rf"^CONFIG_{opt}=y$", f"# CONFIG_{opt} is not set", text, flags=re.M)
+    extra = ["CONFIG_DEBUG_INFO_NONE=y"]
+    for setting in platform.settings:
+        name, _, value = setting.partition("=")
+        text = re.sub(rf"^(# )?CONFIG_{name}( is not set|=.*)$\n?", "", text, flags=re.M)
+        extra.append(f"# CONFIG_{name} is not set" if value == "n" else f"CONFIG_{name}={value}")
+    config.write_text(text + "\n".join(extra) + "\n")
+    _make(src, obj, platform, ["olddefconfig"], jobs, log)
+    (obj / CONFIGURED).write_text(platform.label + "\n")
+    return read_config(config)
+
+
+def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
+            log: TextIO = sys.stderr) -> None:
+    """`make prepare modules_prepare` once in the configured folder."""
+    if (obj / PREPARED).is_file():
+        return
+    print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
+    _make(src, obj, platform, ["prepare", "modules_prepare"], jobs, log)
+    (obj / PREPARED).write_text(platform.label + "\n")
+
+
+def compiler_missing(platforms: list[Platform]) -> list[str]:
+    """The Debian packages of these platforms' compilers that are not installed."""
+    return packages.missing(sorted({p.package for p in platforms}))
+
+
+def ensure_compilers(platforms: list[Platform], log: TextIO = sys.stderr) -> None:
+    """Install the cross compilers these platforms need (root), or raise
+    UsageError with the apt-get line (packages.ensure_packages)."""
+    packages.ensure_packages(sorted({p.package for p in platforms}),
+                             "cross compilers for " + ", ".join(sorted({p.name for p in platforms})),
+                             log)
+
+
+# ---------------------------------------------------------------- build
+
+def candidates(rel: str) -> list[Platform]:
+    """The platforms that may build rel: a file under arch/<srcarch>/ only
+    on its own architecture's platforms."""
+    parts = rel.split("/")
+    if parts[0] == "arch" and len(parts) > 2:
+        return [p for p in PLATFORMS if p.srcarch == parts[1]]
+    return list(PLATFORMS)
+
+
+_OBJ_LINE = re.compile(r"^obj-\$\((CONFIG_\w+)\)\s*[:+]?=", re.M)
+
+
+def wanted_symbols(root: Path, rel: str) -> tuple[list[str], bool]:
+    """(symbols, all_needed) a platform's .config must set for rel to be
+    a candidate: the symbols of the Makefile lines that name its object,
+    all of them; when no line names it (an object list in a make
+    variable), any one symbol of its folder's obj-$(CONFIG_...) lines, and
+    kbuild's dry run decides."""
+    try:
+        return build_symbols(root, rel, folders=False), True
+    except DerivationError:
+        pass
+    folder = Path(rel).parent
+    for name in ("Kbuild", "Makefile"):
+        path = root / folder / name
+        if path.is_file():
+            return sorted(set(_OBJ_LINE.findall(path.read_text(errors="replace")))), False
+    return [], False
+
+
+def _fits(config: Mapping[str, str], symbols: list[str], all_needed: bool) -> bool:
+    if all_needed:
+        return sets_all(config, symbols)
+    return any(config.get(s) in ("y", "m") for s in symbols)
+
+
+def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: TextIO = sys.stderr,
+                    jobs: int | None = None, use_cache: bool = True) -> dict[str, Any]:
+    """Verdicts (verify.Check) for the .c files rels that x86_64
+    allmodconfig does not build: each on the first platform whose
+    configuration sets its symbols and whose kbuild dry run compiles it
+    (the next such platform when it does not), ok / failed / fails
+    without the patch too, with the platform named; "not built" when no
+    platform here builds it.  bt is the x86_64 verify.BuildTree, locked,
+    its copy holding `patched` (the cross builds use the same copy)."""
+    from . import verify   # verify calls this module: import here, not at the top
+
+    out: dict[str, Any] = {}
+    wanted = {rel: wanted_symbols(bt.root, rel) for rel in rels}
+    configs: dict[str, dict[str, str]] = {}
+    tried: dict[str, list[str]] = {rel: [] for rel in rels}
+    results = verify.ResultCache()
+    pending = list(rels)
+    while pending:
+        chosen: dict[str, list[str]] = {}
+        for rel in pending:
+            symbols, all_needed = wanted[rel]
+            pick = None
+            for platform in candidates(rel):
+                if platform.name in tried[rel] or not symbols:
+                    continue
+                if platform.name not in configs:
+                    ensure_compilers([platform], log)
+                    try:
+                        configs[platform.name] = configure(bt.src, folder(bt.root, platform), platform, jobs, log)
+                    except subprocess.CalledProcessError as err:
+                        print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
+                        configs[platform.name] = {}
+                if _fits(configs[platform.name], symbols, all_needed):
+                    pick = platform.name
+                    break
+            if pick is None:
+                where = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
+                need = (" ".join(symbols) if all_needed else "any of " + " ".join(symbols)) or "no symbol known"
+                out[rel] = verify.Check(verify.NOT_BUILT, f"no platform here sets {need}{where}")
+            else:
+                tried[rel].append(pick)
+                chosen.setdefault(pick, []).append(rel)
+        pending = []
+        for name, files in sorted(chosen.items()):
+            platform = next(p for p in PLATFORMS if p.name == name)
+            pbt = verify.BuildTree(bt.root, bt.src, folder(bt.root, platform), tuple(platform.make_args()))
+            keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
+                                           if r in files or not r.endswith(".c")})
+            todo = []
+            for rel in files:
+                hit = results.get("build", keys[rel]) if use_cache else None
+                if hit is None:
+                    todo.append(rel)
+                else:
+                    out[rel] = hit
+            print(f"enotty: build of {len(files)} patched files on {platform.label}: {len(files) - len(todo)}"
+                  f" from the cache, {len(todo)} to check", file=log)
+            if not todo:
+                continue
+            try:
+                prepare(bt.src, pbt.obj, platform, jobs, log)
+            except subprocess.CalledProcessError as err:
+                print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
+                pending += todo
+                continue
+            fresh = verify.build_on(pbt, patched, todo, jobs, platform.name, platform.srcarch)
+            for rel, chk in fresh.items():
+                if chk.status == verify.NOT_BUILT:
+                    pending.append(rel)      # the next platform that sets its symbols
+                    continue
+                # "compile failed" without a compiler line may be a killed
+                # make (memory, ^C): ask again next time.
+                if chk != verify.Check(verify.FAILED, "compile failed", platform.name):
+                    results.put("build", keys[rel], chk)
+                out[rel] = chk
+    return out
+
+
+def config_name(name: str) -> str:
+    """A verdict's platform (Check.arch) as a configuration: 'x86_64
+    allmodconfig', 'arm footbridge_defconfig'."""
+    for p in PLATFORMS:
+        if p.name == name:
+            return f"{p.arch} {p.base}"
+    return f"{name} allmodconfig" if name == "x86_64" else name

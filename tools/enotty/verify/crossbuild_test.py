@@ -1,0 +1,220 @@
+"""crossbuild: platform choice, files no configuration builds, missing
+compilers, and a real m68k build (behind ENOTTY_QUICK)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from . import crossbuild, verify
+from .. import packages, patches
+from ..kernel import tree
+from ..errors import UsageError
+
+DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+QUICK = os.environ.get("ENOTTY_QUICK") == "1"
+
+
+def test_choose_takes_the_first_platform_that_sets_every_symbol() -> None:
+    configs = {
+        "i386": {"CONFIG_PCI": "y", "CONFIG_BLK_DEV_FD": "m"},
+        "m68k": {"CONFIG_AMIGA": "y", "CONFIG_AMIGA_FLOPPY": "m", "CONFIG_BLK_DEV_FD": "m"},
+        "sparc64": {"CONFIG_AMIGA_FLOPPY": "m"},
+    }
+    assert crossbuild.choose(["CONFIG_AMIGA_FLOPPY"], configs) == "m68k"
+    assert crossbuild.choose(["CONFIG_BLK_DEV_FD"], configs) == "i386"
+    # every symbol, not one of them; "n" and a string are not set
+    assert crossbuild.choose(["CONFIG_AMIGA_FLOPPY", "CONFIG_PCI"], configs) is None
+    assert crossbuild.choose(["CONFIG_X"], {"a": {"CONFIG_X": "n"}, "b": {"CONFIG_X": '"y"'}}) is None
+
+
+def test_a_file_under_arch_goes_to_its_own_architecture_only() -> None:
+    assert {p.srcarch for p in crossbuild.candidates("arch/sparc/kernel/apc.c")} == {"sparc"}
+    assert {p.name for p in crossbuild.candidates("arch/um/drivers/ubd_kern.c")} == {"um"}
+    assert len(crossbuild.candidates("drivers/block/amiflop.c")) == len(crossbuild.PLATFORMS)
+
+
+def test_read_config_keeps_values_and_skips_comments(tmp_path: Path) -> None:
+    cfg = tmp_path / ".config"
+    cfg.write_text('CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C="x=y"\nCONFIG_D=m\n')
+    assert crossbuild.read_config(cfg) == {"CONFIG_A": "y", "CONFIG_C": '"x=y"', "CONFIG_D": "m"}
+
+
+def _kernel(tmp_path: Path) -> Path:
+    root = tmp_path / "linux"
+    files = {
+        "Kconfig": 'source "drivers/Kconfig"\nsource "arch/$(SRCARCH)/Kconfig"\nconfig BROKEN\n\tbool\n',
+        "arch/x86/Kconfig": "config X86\n\tdef_bool y\n",
+        "arch/m68k/Kconfig": 'config AMIGA\n\tbool "Amiga"\n',
+        "drivers/Kconfig": 'source "drivers/d/Kconfig"\n',
+        "drivers/Makefile": "obj-$(CONFIG_D) += d/\n",
+        "drivers/d/Kconfig": (
+            'config D\n\tbool "d"\n'
+            'config OLD\n\ttristate "old"\n\tdepends on D && DEPRECATED\n'
+            'config WIP\n\ttristate "wip"\n\tdepends on BROKEN || DEPRECATED\n'
+            'config ALT\n\ttristate "alt"\n\tdepends on BROKEN || D\n'
+            'config AMI\n\ttristate "ami"\n\tdepends on AMIGA\n'
+            'config ON_OLD\n\ttristate "on old"\n\tdepends on OLD\n'),
+        "drivers/d/Makefile": ("obj-$(CONFIG_OLD) += old.o\nobj-$(CONFIG_WIP) += wip.o\n"
+                               "obj-$(CONFIG_ALT) += alt.o\nobj-$(CONFIG_AMI) += ami.o\n"
+                               "obj-$(CONFIG_ON_OLD) += mod.o\nmod-y := part.o\n"),
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_unbuildable_names_broken_and_undefined_dependencies(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _kernel(tmp_path)
+    monkeypatch.setattr(tree, "kernel_version", lambda r: "6.12.1")
+    nowhere = crossbuild.Unbuildable(root)
+    assert nowhere.reason("drivers/d/old.c") == "CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1"
+    # both branches of an || blocked: blocked (the first branch named)
+    assert nowhere.reason("drivers/d/wip.c") == "CONFIG_WIP depends on BROKEN in 6.12.1"
+    # one branch open: buildable
+    assert nowhere.reason("drivers/d/alt.c") == ""
+    # another architecture's symbol (not in the x86 reading) is defined: buildable
+    assert nowhere.reason("drivers/d/ami.c") == ""
+    # through a composite object and a dependency's dependency
+    assert nowhere.reason("drivers/d/part.c") == "CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1"
+    # no kbuild line (cannot tell) and a header: not called unbuildable
+    assert nowhere.reason("drivers/d/none.c") == "" and nowhere.reason("drivers/d/x.h") == ""
+
+
+def test_a_missing_cross_compiler_without_root_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[list[str]] = []
+
+    def fake_query(cmd: list[str], **kw: object) -> object:
+        asked.append(cmd)
+        installed = cmd[-1] != "gcc-m68k-linux-gnu"  # the host gcc (i386) is there
+        return type("R", (), {"returncode": 0 if installed else 1,
+                              "stdout": "install ok installed" if installed else ""})()
+
+    monkeypatch.setattr(packages.subprocess, "run", fake_query)
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 1000)
+    m68k = next(p for p in crossbuild.PLATFORMS if p.name == "m68k")
+    i386 = next(p for p in crossbuild.PLATFORMS if p.name == "i386")
+    crossbuild.ensure_compilers([i386])          # installed: nothing to say
+    with pytest.raises(UsageError) as err:
+        crossbuild.ensure_compilers([m68k, i386])
+    msg = str(err.value)
+    assert "\n" not in msg and "apt-get install -y --no-install-recommends gcc-m68k-linux-gnu" in msg
+    assert "gcc " not in msg.split("run as root:")[1] + " "
+    assert ["dpkg-query", "-W", "-f=${Status}", "gcc-m68k-linux-gnu"] in asked
+
+
+def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[list[str]] = []
+    state = {"installed": False}
+
+    def fake_run(cmd: list[str], **kw: object) -> object:
+        ran.append(cmd)
+        if cmd[0] == "apt-get" and cmd[1] == "install":
+            state["installed"] = True
+        ok = cmd[0] != "dpkg-query" or state["installed"]
+        return type("R", (), {"returncode": 0 if ok else 1, "stdout": "install ok installed" if ok else ""})()
+
+    monkeypatch.setattr(packages.subprocess, "run", fake_run)
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 0)
+    packages.ensure_packages(["gcc-s390x-linux-gnu"], "cross compilers for s390")
+    assert ["apt-get", "install", "-y", "--no-install-recommends", "gcc-s390x-linux-gnu", "--no-remove"] in ran
+    # apt-get "succeeds" but the package is still missing: one line, not a traceback later
+    state["installed"] = False
+    monkeypatch.setattr(packages.subprocess, "run",
+                        lambda cmd, **kw: type("R", (), {"returncode": 1 if cmd[0] == "dpkg-query" else 0,
+                                                         "stdout": ""})())
+    with pytest.raises(UsageError, match="did not install gcc-s390x-linux-gnu"):
+        packages.ensure_packages(["gcc-s390x-linux-gnu"], "cross compilers for s390")
+
+
+def test_a_failed_cross_build_rejects_the_patch_with_the_compiler_line() -> None:
+    v = patches.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK))
+    v.build = {"drivers/block/amiflop.c": verify.Check(verify.FAILED, "drivers/block/amiflop.c:9: error: x", "m68k"),
+               "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64")}
+    assert v.rejected == "build: drivers/block/amiflop.c (m68k): drivers/block/amiflop.c:9: error: x"
+    assert v.build_cell() == "1 failed (m68k), 1 ok (x86_64)"
+    v.build = {"drivers/block/amiflop.c": verify.Check(verify.OK, "", "m68k"),
+               "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64"),
+               "drivers/block/x.h": verify.Check(verify.SKIPPED, "header")}
+    assert v.rejected == "" and v.build_cell() == "1 ok (m68k), 1 ok (x86_64), 1 skipped"
+
+
+@pytest.mark.skipif(QUICK, reason="ENOTTY_QUICK=1: the real m68k cross build left out")
+@pytest.mark.skipif(not DEFAULT.is_dir(), reason="no default tree")
+def test_REAL_CROSS_BUILD_m68k_builds_a_patched_file_and_rejects_a_broken_one() -> None:
+    # The first run configures and prepares the m68k allmodconfig folder
+    # (a few minutes, once); later runs reuse it.
+    if packages.missing(["gcc-m68k-linux-gnu"]):
+        pytest.skip("gcc-m68k-linux-gnu is not installed")
+    rel = "drivers/block/amiflop.c"
+    pristine = (DEFAULT / rel).read_bytes()
+    good = pristine.replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
+    broken = pristine + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
+    got = verify.build(DEFAULT, {rel: good}, use_cache=False)
+    assert got[rel] == verify.Check(verify.OK, "", "m68k")
+    got = verify.build(DEFAULT, {rel: broken}, use_cache=False)
+    assert got[rel].status == verify.FAILED and got[rel].arch == "m68k"
+    assert "undeclared_thing" in got[rel].detail
+    assert (DEFAULT / rel).read_bytes() == pristine
+    obj = crossbuild.folder(DEFAULT, next(p for p in crossbuild.PLATFORMS if p.name == "m68k")) / (rel[:-2] + ".o")
+    obj.unlink(missing_ok=True)
+    assert verify.build(DEFAULT, {rel: good})[rel] == verify.Check(verify.OK, "", "m68k")
+    assert not obj.exists(), "a cached verdict compiled the file again"
+
+
+def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flow around the build (the build itself: the REAL test)."""
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    root = _kernel(tmp_path)
+    monkeypatch.setattr(tree, "kernel_version", lambda r: "6.12.1")
+    configured: list[str] = []
+    built: list[tuple[str, list[str]]] = []
+    # i386 sets AMI but its dry run does not compile ami.c: the next platform
+    sets = {"i386": {"CONFIG_D": "y", "CONFIG_AMI": "m"}, "m68k": {"CONFIG_D": "y", "CONFIG_AMI": "m", "CONFIG_AMIGA": "y"}}
+
+    def fake_configure(src: Path, obj: Path, platform: crossbuild.Platform, jobs: object = None,
+                       log: object = None) -> dict[str, str]:
+        configured.append(platform.name)
+        obj.mkdir(parents=True, exist_ok=True)
+        values = sets.get(platform.name, {})
+        (obj / ".config").write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+        return values
+
+    def fake_build_on(bt: verify.BuildTree, patched: dict[str, bytes], sources: list[str], jobs: object,
+                      arch: str, srcarch: str = "x86") -> dict[str, verify.Check]:
+        built.append((arch, sorted(sources)))
+        assert bt.make_args[0] == f"ARCH={arch}" and bt.obj.name.startswith(arch + "-")
+        if arch == "i386":
+            return {rel: verify.Check(verify.NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources}
+        return {rel: verify.Check(verify.OK, "", arch) for rel in sources}
+
+    monkeypatch.setattr(crossbuild, "configure", fake_configure)
+    monkeypatch.setattr(crossbuild, "prepare", lambda *a, **k: None)
+    monkeypatch.setattr(crossbuild, "ensure_compilers", lambda *a, **k: None)
+    monkeypatch.setattr(verify, "build_on", fake_build_on)
+    bt = verify.BuildTree(root, root, tmp_path / "x86")
+    patched = {"drivers/d/ami.c": b"int a;\n", "drivers/d/alt.c": b"int b;\n"}
+    got = crossbuild.build_elsewhere(bt, patched, sorted(patched))
+    assert got["drivers/d/ami.c"] == verify.Check(verify.OK, "", "m68k")
+    assert got["drivers/d/alt.c"].status == verify.NOT_BUILT
+    assert got["drivers/d/alt.c"].detail == "no platform here sets CONFIG_ALT"
+    assert configured == [p.name for p in crossbuild.PLATFORMS][:len(configured)]
+    assert built == [("i386", ["drivers/d/ami.c"]), ("m68k", ["drivers/d/ami.c"])]
+    # again: the verdict from the cache (i386's dry run is asked again)
+    crossbuild.build_elsewhere(bt, patched, ["drivers/d/ami.c"])
+    assert built[2:] == [("i386", ["drivers/d/ami.c"])]
+
+
+def test_wanted_symbols_without_and_with_a_kbuild_line(tmp_path: Path) -> None:
+    root = _kernel(tmp_path)
+    # the object's own line (not the folder's: several lines may descend into one folder)
+    assert crossbuild.wanted_symbols(root, "drivers/d/ami.c") == (["CONFIG_AMI"], True)
+    assert crossbuild.wanted_symbols(root, "drivers/d/part.c") == (["CONFIG_ON_OLD"], True)
+    # named through a make variable (omapfb-objs := $(objs-yy)): any obj- symbol of the folder
+    assert crossbuild.wanted_symbols(root, "drivers/d/hidden.c") == (
+        ["CONFIG_ALT", "CONFIG_AMI", "CONFIG_OLD", "CONFIG_ON_OLD", "CONFIG_WIP"], False)

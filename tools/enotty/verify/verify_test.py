@@ -1,0 +1,287 @@
+"""The verify stage: checkpatch verdicts, the build's commands and file handling."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ..partition import maintainers
+from ..kernel import tree
+from . import verify
+from ..requests import default_jobs
+from ..find.sites import Site
+
+FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
+DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+
+PATCH = """\
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Test Author <author@example.org>
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands
+
+bar_wdt_ioctl() answers an unknown command with -EINVAL; make it -ENOTTY.
+
+Signed-off-by: Test Author <author@example.org>
+---
+ drivers/watchdog/bar_wdt.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/drivers/watchdog/bar_wdt.c b/drivers/watchdog/bar_wdt.c
+--- a/drivers/watchdog/bar_wdt.c
++++ b/drivers/watchdog/bar_wdt.c
+@@ -12,7 +12,7 @@ static long bar_wdt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+ 	case BAR_WDT_IOCTL_GET:
+ 		return put_user(1, argp);
+ 	default:
+-		return -EINVAL;
++		return -ENOTTY;{tail}
+ 	}
+ }
+ 
+"""
+
+needs_checkpatch = pytest.mark.skipif(
+    maintainers.script(FIXTURE, "checkpatch.pl") is None,
+    reason="needs the default tree's scripts/checkpatch.pl (make patches unpacks it)")
+
+
+@needs_checkpatch
+def test_checkpatch_passes_a_clean_patch(tmp_path: Path) -> None:
+    patch = tmp_path / "good.patch"
+    patch.write_text(PATCH.replace("{tail}", ""))
+    assert verify.checkpatch(FIXTURE, patch) == verify.Check(verify.OK)
+
+
+@needs_checkpatch
+def test_checkpatch_error_fails_the_patch(tmp_path: Path) -> None:
+    patch = tmp_path / "bad.patch"
+    patch.write_text(PATCH.replace("{tail}", "   ").replace("Signed-off-by: Test Author <author@example.org>\n", ""))
+    chk = verify.checkpatch(FIXTURE, patch)
+    assert chk.status == verify.FAILED
+    assert "TRAILING_WHITESPACE" in chk.detail or "MISSING_SIGN_OFF" in chk.detail
+
+
+def test_checkpatch_command_uses_the_tree_root_or_no_tree(tmp_path: Path) -> None:
+    cmd = verify.checkpatch_command(FIXTURE, tmp_path / "x.patch")
+    if cmd is None:
+        pytest.skip("no checkpatch.pl available")
+    # the fixture has no scripts/: the default tree's script runs with --no-tree
+    assert "--no-tree" in cmd and cmd[-1].endswith("x.patch") and "--terse" in cmd
+    if (DEFAULT / "scripts" / "checkpatch.pl").is_file():
+        cmd = verify.checkpatch_command(DEFAULT, tmp_path / "x.patch")
+        assert cmd is not None and f"--root={DEFAULT}" in cmd and "--no-tree" not in cmd
+
+
+def test_make_command_construction(tmp_path: Path) -> None:
+    bt = verify.BuildTree(tmp_path / "linux", tmp_path / "b.src", tmp_path / "b")
+    assert verify.make_command(bt, ["drivers/x/y.o"], jobs=8) == [
+        "make", "-C", str(tmp_path / "b.src"), f"O={tmp_path / 'b'}", "-j8", "-k", "drivers/x/y.o"]
+    assert f"-j{default_jobs()}" in verify.make_command(bt, ["drivers/x/y.o"])
+    assert "-n" in verify.make_command(bt, ["drivers/x/"], dry_run=True)
+
+
+def test_build_folder_is_per_version_outside_the_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    bt = verify.build_tree(FIXTURE)
+    assert bt.obj.parent == tmp_path / "cache" / "build"
+    assert bt.obj.name.startswith("allmodconfig-6.12.0-") and bt.src.name == bt.obj.name + ".src"
+
+
+def test_kbuild_dir_is_the_nearest_folder_with_a_makefile(tmp_path: Path) -> None:
+    (tmp_path / "drivers" / "atomisp" / "pci" / "deep").mkdir(parents=True)
+    (tmp_path / "drivers" / "atomisp" / "Makefile").write_text("obj-m += pci/deep/x.o\n")
+    assert verify.kbuild_dir(tmp_path, "drivers/atomisp/pci/deep/x.c") == "drivers/atomisp"
+    assert verify.kbuild_dir(tmp_path, "top.c") == ""
+
+
+def test_install_never_writes_the_pristine_inodes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "linux"
+    (root / "d").mkdir(parents=True)
+    (root / "d" / "a.c").write_text("pristine a\n")
+    (root / "d" / "b.c").write_text("pristine b\n")
+    bt = verify.build_tree(root)
+    bt.work.ensure()
+    verify.install(bt, {"d/a.c": b"patched a\n"})
+    assert (root / "d" / "a.c").read_text() == "pristine a\n"
+    assert (bt.src / "d" / "a.c").read_text() == "patched a\n"
+    verify.install(bt, {"d/b.c": b"patched b\n"})   # the next run puts a.c back
+    assert (bt.src / "d" / "a.c").read_text() == "pristine a\n"
+    assert (root / "d" / "b.c").read_text() == "pristine b\n"
+    assert (bt.src / "d" / "b.c").read_text() == "patched b\n"
+    assert bt.work.differing() == ["d/b.c"]
+
+
+def test_build_without_a_kernel_tree_is_skipped_not_failed() -> None:
+    got = verify.build(FIXTURE, {"drivers/watchdog/bar_wdt.c": b"x"})
+    assert got["drivers/watchdog/bar_wdt.c"].status == verify.SKIPPED
+
+
+FAKE_CHECKPATCH = """\
+#!/usr/bin/perl
+# Counts its runs; a patch naming BAD gets an error.
+open(my $f, '>>', $ENV{ENOTTY_TEST_RUNS}); print $f "run\\n"; close($f);
+my $text = do { local $/; open(my $p, '<', $ARGV[-1]); <$p> };
+if ($text =~ /BAD/) { print "$ARGV[-1]:1: ERROR:FAKE: bad line\\n"; exit 1; }
+print "total: 0 errors, 0 warnings, 1 lines checked\\n";
+exit 0;
+"""
+
+
+def fake_kernel(tmp_path: Path, script: str = FAKE_CHECKPATCH) -> Path:
+    root = tmp_path / "linux"
+    (root / "scripts").mkdir(parents=True)
+    (root / "MAINTAINERS").write_text("")
+    (root / "Makefile").write_text("VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 1\n")
+    (root / "scripts" / "checkpatch.pl").write_text(script)
+    return root
+
+
+def test_checkpatch_verdicts_are_cached_by_patch_and_script(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    runs = tmp_path / "runs"
+    monkeypatch.setenv("ENOTTY_TEST_RUNS", str(runs))
+    root = fake_kernel(tmp_path)
+    good, bad = tmp_path / "good.patch", tmp_path / "bad.patch"
+    good.write_text("+ok\n")
+    bad.write_text("+BAD\n")
+    count = lambda: len(runs.read_text().splitlines()) if runs.exists() else 0  # noqa: E731
+    assert verify.checkpatch(root, good) == verify.Check(verify.OK)
+    assert verify.checkpatch(root, bad) == verify.Check(verify.FAILED, "ERROR:FAKE: bad line")
+    assert count() == 2
+    assert verify.checkpatch(root, good) == verify.Check(verify.OK)
+    assert verify.checkpatch(root, bad).status == verify.FAILED
+    assert count() == 2, "the second look ran checkpatch.pl again"
+    assert any((tmp_path / "cache" / "verify" / "checkpatch").rglob("*.json"))
+    # Another name, same content: the same verdict, from the cache.
+    renamed = tmp_path / "0001-other-name.patch"
+    renamed.write_bytes(bad.read_bytes())
+    assert verify.checkpatch(root, renamed).status == verify.FAILED and count() == 2
+    # A changed patch, a changed checkpatch.pl, or no cache: run again.
+    good.write_text("+ok, changed\n")
+    assert verify.checkpatch(root, good).status == verify.OK and count() == 3
+    (root / "scripts" / "checkpatch.pl").write_text(FAKE_CHECKPATCH + "# v2\n")
+    assert verify.checkpatch(root, good).status == verify.OK and count() == 4
+    assert verify.checkpatch(root, good, use_cache=False).status == verify.OK and count() == 5
+
+
+def test_result_cache_survives_garbage_and_an_unwritable_folder(tmp_path: Path) -> None:
+    cache = verify.ResultCache(tmp_path / "c")
+    key = verify.ResultCache.key("a", "b")
+    assert key != verify.ResultCache.key("ab") and cache.get("build", key) is None
+    cache.put("build", key, verify.Check(verify.NOT_BUILT, "why"))
+    assert cache.get("build", key) == verify.Check(verify.NOT_BUILT, "why")
+    # a verdict stored under NOT_BUILT's old name reads as NOT_BUILT (it is then cross-built)
+    cache.put("build", key, verify.Check("not built on x86_64", "why"))
+    assert cache.get("build", key) == verify.Check(verify.NOT_BUILT, "why")
+    path = next((tmp_path / "c" / "build").rglob("*.json"))
+    path.write_text("{half")
+    assert cache.get("build", key) is None
+    (tmp_path / "ro").write_text("a file where the folder should be")
+    verify.ResultCache(tmp_path / "ro").put("build", key, verify.Check(verify.OK))   # no error
+
+
+def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache around the build; the build itself is the REAL BUILD test's."""
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    root = fake_kernel(tmp_path)
+    (root / "arch" / "x86").mkdir(parents=True)
+    (root / "d").mkdir()
+    (root / "d" / "a.c").write_text("int a;\n")
+    (root / "d" / "b.c").write_text("int b;\n")
+    (root / "d" / "x.h").write_text("#define X 1\n")
+    if verify.can_build(root):
+        pytest.skip(verify.can_build(root))
+    built: list[list[str]] = []
+
+    def fake_prepare(bt: verify.BuildTree, log: object, jobs: object) -> None:
+        bt.work.ensure()
+        bt.obj.mkdir(parents=True, exist_ok=True)
+        if not (bt.obj / ".config").exists():
+            (bt.obj / ".config").write_text("CONFIG_A=y\n")
+
+    def fake_build(bt: verify.BuildTree, patched: dict[str, bytes], sources: list[str],
+                   jobs: object, arch: str) -> dict[str, verify.Check]:
+        built.append(sorted(sources))
+        return {rel: verify.Check(verify.FAILED, "d/b.c:1: error: x", arch) if rel == "d/b.c"
+                else verify.Check(verify.OK, "", arch) for rel in sources}
+
+    monkeypatch.setattr(verify, "prepare", fake_prepare)
+    monkeypatch.setattr(verify, "build_on", fake_build)
+    patched = {"d/a.c": b"int a = 1;\n", "d/b.c": b"int b = 1;\n", "d/x.h": b"#define X 2\n"}
+    first = verify.build(root, patched)
+    assert first["d/x.h"].status == verify.SKIPPED and first["d/b.c"].status == verify.FAILED
+    assert verify.build(root, patched) == first and built == [["d/a.c", "d/b.c"]]
+    # a.c changed: only a.c again
+    verify.build(root, {**patched, "d/a.c": b"int a = 2;\n"})
+    assert built[-1] == ["d/a.c"]
+    # a patched header may change every .c file's build
+    verify.build(root, {**patched, "d/x.h": b"#define X 3\n"})
+    assert built[-1] == ["d/a.c", "d/b.c"]
+    # another configuration
+    bt = verify.build_tree(root)
+    (bt.obj / ".config").write_text("CONFIG_A=m\n")
+    verify.build(root, patched)
+    assert built[-1] == ["d/a.c", "d/b.c"]
+    n = len(built)
+    verify.build(root, patched)
+    assert len(built) == n
+    verify.build(root, patched, use_cache=False)
+    assert len(built) == n + 1
+
+
+def test_fixpoint_reports_sites_left(tmp_path: Path) -> None:
+    left = Site("d/a.c", 7, "a_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY", "r")
+    seen: list[Path] = []
+
+    def fake_scan(folder: Path):
+        seen.append(folder)
+        assert (folder / "d" / "a.c").read_bytes() == b"A" and (folder / "d" / "b.c").read_bytes() == b"B"
+        return [left], []
+
+    got = verify.fixpoint({"d/a.c": b"A", "d/b.c": b"B"}, fake_scan)
+    assert got["d/a.c"].status == verify.FAILED and "line 7" in got["d/a.c"].detail
+    assert got["d/b.c"] == verify.Check(verify.OK)
+    assert not seen[0].exists(), "the temporary folder is removed"
+
+
+@pytest.mark.skipif(not (DEFAULT / "MAINTAINERS").is_file(),
+                    reason="REAL BUILD NOT RUN: the default tree is not unpacked (make check unpacks it)")
+def test_REAL_BUILD_compiles_a_touched_file_of_the_default_tree() -> None:
+    # The first build prepares the allmodconfig folder (about two minutes).
+    rel = "drivers/media/mc/mc-request.c"
+    arm = "arch/arm/mach-omap1/board-ams-delta.c"
+    good = (DEFAULT / rel).read_bytes().replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
+    broken = (DEFAULT / rel).read_bytes() + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
+    # cross=False: x86_64 alone (crossbuild_test builds on other platforms)
+    got = verify.build(DEFAULT, {rel: good, arm: (DEFAULT / arm).read_bytes()}, use_cache=False, cross=False)
+    assert got[rel] == verify.Check(verify.OK, "", verify.X86_64)
+    assert got[arm].status == verify.NOT_BUILT
+    got = verify.build(DEFAULT, {rel: broken}, use_cache=False, cross=False)
+    assert got[rel].status == verify.FAILED and "undeclared_thing" in got[rel].detail
+    assert (DEFAULT / rel).read_bytes() != broken
+    # The same set again: the verdicts from the cache, nothing compiled.
+    obj = verify.build_tree(DEFAULT).obj / (rel[:-2] + ".o")
+    obj.unlink(missing_ok=True)
+    assert verify.build(DEFAULT, {rel: good}, cross=False)[rel] == verify.Check(verify.OK, "", verify.X86_64)
+    assert not obj.exists(), "a cached verdict compiled the file again"
+
+
+def test_includer_dirs_finds_the_arch_folder_that_builds_a_make_fragment(tmp_path: Path) -> None:
+    root = tmp_path / "linux"
+    for rel, text in {"virt/kvm/Makefile.kvm": "kvm-y := $(KVM)/kvm_main.o\n",
+                      "virt/kvm/kvm_main.c": "int k;\n",
+                      "arch/x86/kvm/Makefile": "include $(srctree)/virt/kvm/Makefile.kvm\n",
+                      "arch/x86/boot/Makefile": "obj-y += a.o\n",
+                      "drivers/d/Makefile": "obj-y += d.o\n",
+                      "drivers/d/Makefile.extra": "x\n"}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert verify.includer_dirs(root, "virt/kvm/kvm_main.c") == ["arch/x86/kvm"]
+    assert verify.includer_dirs(root, "virt/kvm/kvm_main.c", "powerpc") == []
+    # a folder with its own Makefile is built there
+    assert verify.includer_dirs(root, "drivers/d/d.c") == []
