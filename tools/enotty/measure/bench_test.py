@@ -43,9 +43,11 @@ def test_bench_on_the_fixture_tree(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path))
     kernel = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
     rows = bench.run(BenchRequest(tree=tree.load(str(kernel)), jobs=1))
-    assert [r.name for r in rows] == ["cold", "warm", "coccicheck"]
+    assert [r.name for r in rows] == ["cold", "warm", "phase 1 warm", "coccicheck"]
     assert rows[0].files == "7" and rows[1].files == "0"        # warm: all from the cache
-    assert "no scripts/coccicheck" in rows[2].note
+    assert rows[2].files == "7"                                 # the per-file cache empty again
+    assert rows[0].note.split(", ")[-1] == rows[2].note.split(", ")[-1]   # the same sites
+    assert "no scripts/coccicheck" in rows[3].note
     assert not list(tmp_path.glob("enotty-bench-*")), "the temporary folder is removed"
 
 
@@ -57,7 +59,7 @@ def test_REAL_COCCICHECK_finds_the_scans_sites_with_its_options() -> None:
     kernel = tree.load(None, "security/loadpin")
     before = (DEFAULT / "security" / "loadpin" / "loadpin.c").stat()
     rows = bench.run(BenchRequest(tree=kernel, subdir="security/loadpin", jobs=1))
-    cold, _, cocci = rows
+    cold, _, _, cocci = rows
     assert cold.note.endswith(", 1 sites")
     # The site line comes from -D tsv, which only SPFLAGS passes: coccicheck's
     # spatch ran with the scan's options, and found what the scan found.
