@@ -45,7 +45,7 @@ def test_a_killed_process_keeps_the_previous_output_and_the_next_run_cleans_up(t
     script = textwrap.dedent(f"""
         import os, signal
         from pathlib import Path
-        from enotty import output
+        from enotty.write import output
         with output.staged(Path({str(dest)!r})) as stage:
             (stage / "SUMMARY.md").write_text("half")
             os.kill(os.getpid(), signal.SIGKILL)
