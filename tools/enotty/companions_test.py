@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from . import coccicheck, companions, rules, series, split, tree, verify
+from . import coccicheck, companions, interfaces, rules, series, split, tree, verify
 from .worktree import WorkTree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def _report_lines(cocci: Path, c_file: Path, options: list[str], mode: str) -> s
 
 
 def test_table_is_interfaces_tsv():
-    want = {(i.struct, i.field): (i.cmd_arg, i.to) for i in rules.interfaces()}
+    want = {(i.struct, i.field): (i.cmd_arg, i.to) for i in interfaces.table()}
     assert companions.rule_table(companions.upstream_rule_text()) == want
 
 

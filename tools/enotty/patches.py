@@ -28,6 +28,7 @@ from pathlib import Path
 from . import (cleanup, console, crossbuild, effects, handlers, messages, output, prefixes, rules, scan,
                selftest_search, series, sites, split, verify)
 from . import companions
+from . import interfaces
 from .errors import UsageError
 from .maintainers import Maintainers, get_maintainer
 from .requests import PatchesRequest, ScanRequest
@@ -296,7 +297,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
     maint = Maintainers.load(root)
     plans = split.plan(prep.changes, maint, root, cleanups=req.cleanups)
     left_cleanups = [] if req.cleanups else split.cleanup_changes(prep.changes)
-    ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
+    ifaces = interfaces.by_name()
     git = prefixes.is_git_checkout(root)
     base = series.base_commit(root) if git else None
     signoff = str(req.identity)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence, TextIO
 
-from . import cache, facts as phase1, rules, tree
+from . import cache, facts as phase1, interfaces, rules, tree
 from .errors import UsageError
 from .progress import Progress
 from .sites import Site, is_site_line, parse_site_line, sort_sites
@@ -143,7 +143,7 @@ def ioctl_tokens() -> tuple[bytes, ...]:
     file that names none of these members cannot match.  "ioctl" already
     covers every member whose name contains it.
     """
-    fields = {i.field.encode() for i in rules.interfaces()}
+    fields = {i.field.encode() for i in interfaces.table()}
     return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))
 
 
