@@ -21,8 +21,9 @@ and answers, per site:
   uncased   known commands of the handler's ioctl family (from the uapi
             header that defines the handled ones) that have no case and now
             reach the converted line, minus those a core before the driver
-            takes (the core_filters column of cocci/interfaces.tsv); a case that only one #if branch holds is
-            NAME[CONFIG_X=n]: in that configuration it reaches the line too.
+            takes (the core_filters column of cocci/interfaces.tsv); a case
+            that only one #if branch holds is NAME[CONFIG_X=n]: in that
+            configuration it reaches the line too.
   forward   what a socket handler's -ENOIOCTLCMD now lets through.
   fallback  where the core still answers EINVAL after the driver.
   visible   yes, invisible (a leaf -ENOIOCTLCMD that the VFS already made
@@ -822,12 +823,13 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
 def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
     """Which ioctl syscalls bring an unknown command to the site's function."""
     verdict = _compat_paths(cf, fn, site)
-    if verdict == "unknown" and tree is not None:
+    row = interfaces.row(site.interface)
+    if verdict == "unknown" and tree is not None and row and row.compat_field:
         # A helper whose ops table is in another file of its folder
         # (rfcomm_dev_ioctl() in rfcomm/tty.c, called from rfcomm/sock.c's
         # .ioctl, which its .compat_ioctl calls too): judge from the caller.
+        # Without a compat_field no table can tell more.
         verdict = _paths_from_siblings(tree, cf, fn, site)
-    row = interfaces.row(site.interface)
     if row and row.compat_by_core not in ("", "all") and verdict in ("native", "unknown"):
         # The core hands a class of compat commands to the native op
         # whatever the driver's own compat member does with the rest:

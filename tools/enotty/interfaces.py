@@ -17,6 +17,7 @@ one UsageError naming the file, the line and the column.
     by_name()      {struct.field: row}
     row(name)      one row, or None
     read(path)     the rows of another table (a copy of cocci/, a test)
+    format_row()   one line of a table, from its cells
 """
 from __future__ import annotations
 
@@ -202,6 +203,19 @@ def parse(text: str, where: str = "interfaces.tsv") -> list[Interface]:
             raise UsageError(f"{where}:{line_of[iface.name]}: einval_without names "
                              f"{iface.struct}.{iface.einval_without}, which is no row")
     return out
+
+
+YES_NO = ("keep_enoioctlcmd", "subcommand")
+
+
+def format_row(**cells: str) -> str:
+    """One line of the table: the cells given by column name, the others
+    empty (`-`, or `no` in a yes/no column)."""
+    unknown = set(cells) - set(HEADER)
+    if unknown:
+        raise ValueError(f"no such column: {', '.join(sorted(unknown))}")
+    values = {c: cells.get(c, "no" if c in YES_NO else EMPTY) for c in HEADER}
+    return "\t".join(values.values()) + "\n"
 
 
 def read(path: Path) -> list[Interface]:

@@ -15,11 +15,20 @@ HEADER = "\t".join(interfaces.HEADER) + "\n"
 
 def row(**cells: str) -> str:
     """One line of the table for demo_ops.ioctl; cells override columns."""
-    values = dict.fromkeys(interfaces.HEADER, "-")
-    values.update(struct="demo_ops", field="ioctl", cmd_arg="1", to="ENOTTY", keep_enoioctlcmd="no",
-                  dispatch="drivers/demo/core.c:demo_core_ioctl", subcommand="no")
-    values.update(cells)
-    return "\t".join(values.values()) + "\n"
+    demo = dict(struct="demo_ops", field="ioctl", cmd_arg="1", to="ENOTTY",
+                dispatch="drivers/demo/core.c:demo_core_ioctl")
+    return interfaces.format_row(**{**demo, **cells})
+
+
+def test_format_row_writes_what_parse_reads() -> None:
+    line = interfaces.format_row(struct="a_ops", field="ioctl", cmd_arg="2", to="ENOIOCTLCMD",
+                                 dispatch="a.c:a_core", kept_hooks="h1 h2")
+    assert line.count("\t") == len(interfaces.HEADER) - 1 and line.endswith("-\n")
+    (parsed,) = interfaces.parse(HEADER + line)
+    assert parsed == Interface("a_ops", "ioctl", 2, "ENOIOCTLCMD", False, "a.c:a_core",
+                               kept_hooks=("h1", "h2"))
+    with pytest.raises(ValueError, match="no such column: colour"):
+        interfaces.format_row(colour="red")
 
 
 def test_a_row_with_every_column_empty_reads_as_defaults() -> None:

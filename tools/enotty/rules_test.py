@@ -120,11 +120,8 @@ def test_sync_rewrites_a_stale_file_and_check_sees_it(cocci_copy: Path):
 
 def demo_row(**cells: str) -> str:
     """A row of interfaces.tsv for demo_ops.ioctl; cells override columns."""
-    row = dict.fromkeys(interfaces.HEADER, "-")
-    row.update(struct="demo_ops", field="ioctl", cmd_arg="1", to="ENOTTY", keep_enoioctlcmd="no",
-               dispatch="drivers/misc/demo.c:demo_ioctl", subcommand="no")
-    row.update(cells)
-    return "\t".join(row.values()) + "\n"
+    return interfaces.format_row(**{"struct": "demo_ops", "field": "ioctl", "cmd_arg": "1", "to": "ENOTTY",
+                                    "dispatch": "drivers/misc/demo.c:demo_ioctl", **cells})
 
 
 def test_embedded_ops_and_kept_hooks_come_from_the_table(cocci_copy: Path):
