@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from enotty.find import rules
+from enotty.find import interfaces, rules
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = sorted(TESTS.glob("*.c"))
@@ -119,7 +119,7 @@ def test_site_lines_match_the_diff(work, c):
     lines = [int(f[2]) for f in sites]
     assert len(lines) == len(set(lines)), f"duplicate sites: {sites}"
     assert set(lines) == changed_lines(before, after)
-    table = {i.name: i for i in rules.interfaces()}
+    table = {i.name: i for i in interfaces.table()}
     rule_names = set(rules.shape_names())
     src, res = before.split("\n"), after.split("\n")
     for f in sites:
@@ -138,7 +138,7 @@ def test_site_lines_match_the_diff(work, c):
 def test_every_rule_and_interface_has_a_site(work):
     sites = site_lines(work["rule_tsv"])
     assert {f[7] for f in sites} == set(rules.shape_names())
-    assert {f[4] for f in sites} == {i.name for i in rules.interfaces()}
+    assert {f[4] for f in sites} == {i.name for i in interfaces.table()}
     assert {"EINVAL", "ENOSYS", "ENOIOCTLCMD"} <= {f[5] for f in sites}
 
 

@@ -25,14 +25,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .render import cleanup, messages, series
 from . import console
-from .verify import crossbuild, verify
+from .find import interfaces, rules, scan, sites
 from .judge import effects, handlers, selftest_search
-from .write import output
 from .partition import prefixes, split
-from .find import rules, scan, sites
-from .render import companions
+from .render import cleanup, companions, messages, series
+from .verify import crossbuild, verify
+from .write import output
 from .errors import UsageError
 from .partition.maintainers import Maintainers, get_maintainer
 from .requests import PatchesRequest, ScanRequest
@@ -301,7 +300,7 @@ def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -
     maint = Maintainers.load(root)
     plans = split.plan(prep.changes, maint, root, cleanups=req.cleanups)
     left_cleanups = [] if req.cleanups else split.cleanup_changes(prep.changes)
-    ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
+    ifaces = interfaces.by_name()
     git = prefixes.is_git_checkout(root)
     base = series.base_commit(root) if git else None
     signoff = str(req.identity)

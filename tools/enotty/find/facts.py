@@ -8,9 +8,9 @@ once, per file and cached by content, and joins the facts of all files:
 
   * ops bindings: `.F = fn` in an initialiser of `struct S`, run-time
     `x.F = fn` / `x->F = fn` with x declared `struct S`, `hw->ops.F = fn`
-    for the ops structures in EMBEDDED_OPS (S.F a row of
-    cocci/interfaces.tsv, or F the field of exactly one row when S is not
-    in the text);
+    for the ops structures of the table's embedded_in column (S.F a row
+    of cocci/interfaces.tsv, or F the field of exactly one row when S is
+    not in the text);
   * per function, the calls that hand a parameter on and return the
     callee's value (`return helper(.., p, ..)`, `ret = helper(.., p, ..)`
     with `return ret` in the function), the callbacks handed to such a call
@@ -30,7 +30,7 @@ handler whose ops table is in another file, a non-static helper, a helper
 whose caller is in another file or is itself such a target, a callback, a
 helper whose returned value its caller adjusts first.  A wrapper that is
 handed a callback with the command is never a target, and neither is a
-core (core_functions(): the table's dispatch column, the KVM defaults,
+core (core_functions(): the table's dispatch and kept_hooks columns,
 a function that hands the command to an ops member of a table field, a
 function that files of several other folders bind or call): its own
 answers are its core's, and its helpers are not followed.
@@ -70,7 +70,7 @@ from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
-from . import csource, rules
+from . import csource, interfaces
 from ..kernel import tree
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
@@ -79,14 +79,6 @@ DEPTH = 2                     # helper levels below a bound handler, as the rule
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
 
-# Ops structures that are members of another structure, set at run time
-# through it (hw->ops.ioctl = fn): container struct.member -> ops struct.
-# The same table as ENOTTY_EMBEDDED_OPS in cocci/lib/handlers.smpl: the
-# member's type is only in headers, which neither reads.
-EMBEDDED_OPS = {
-    "snd_hwdep.ops": "snd_hwdep_ops",
-    "video_device.ioctl_ops": "v4l2_ioctl_ops",
-}
 TRYNEXT_ERRNOS = r"-\s*E(?:INVAL|NOIOCTLCMD|NOTTY|NOSYS)\b"
 
 
@@ -432,7 +424,7 @@ def join_key(keys: dict[str, str]) -> str:
     """The key of join()'s result: the code, the interface table and every
     taking part file (path and content key)."""
     h = hashlib.sha256(code_version().encode() + b"\0")
-    h.update((rules.cocci_dir() / "interfaces.tsv").read_bytes() + b"\0")
+    h.update(interfaces.TABLE.read_bytes() + b"\0")
     for rel in sorted(keys):
         h.update(f"{rel}\0{keys[rel]}\n".encode())
     return h.hexdigest()
@@ -639,7 +631,7 @@ def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
     """(struct, field) -> cmd_arg; field -> its interfaces."""
     table: dict[tuple[str, str], int] = {}
     by_field: dict[str, list[str]] = {}
-    for i in rules.interfaces():
+    for i in interfaces.table():
         table[(i.struct, i.field)] = i.cmd_arg
         by_field.setdefault(i.field, []).append(i.name)
     return table, by_field
@@ -697,9 +689,13 @@ def join(records: dict[str, dict]) -> list[Target]:
         seen[key] = (depth, own)
         work.append((rel, fn, iface, cmd_arg, depth, own))
 
+    # Ops structures that are members of another structure, set at run
+    # time through it (hw->ops.ioctl = fn): the member's type is only in
+    # headers, which neither this nor the rules read.
+    embedded = {f"{c}.{m}": ops for (c, m), ops in interfaces.embedded_ops(interfaces.table()).items()}
     for rel, rec in sorted(records.items()):
         for struct, field, fn, via in rec.get("bindings", ()):
-            struct = EMBEDDED_OPS.get(via, struct)
+            struct = embedded.get(via, struct)
             if (struct, field) in table:
                 iface = f"{struct}.{field}"
             elif not struct and len(by_field.get(field, ())) == 1:
@@ -729,7 +725,7 @@ def join(records: dict[str, dict]) -> list[Target]:
     # The rules take a function's first row: of the interfaces one function
     # serves, the one that keeps -ENOIOCTLCMD (a core tries the next
     # handler on it) comes first, so that no caller loses that value.
-    cautious = {i.name: (not i.keep_enoioctlcmd, i.to != "ENOIOCTLCMD") for i in rules.interfaces()}
+    cautious = {i.name: (not i.keep_enoioctlcmd, i.to != "ENOIOCTLCMD") for i in interfaces.table()}
     found = {Target(rel, fn, iface, cmd_arg)
              for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own}
     found.update(reported_cores(records))
@@ -757,13 +753,6 @@ def reported_cores(records: dict[str, dict]) -> list[Target]:
     return out
 
 
-# Functions that are no driver's handler although a table row reaches
-# them, and keep their answers (cocci/INTERFACES.rst, "KVM arch ioctls:
-# decision"): the architectures' defaults under kvm_main.c's own default
-# labels are KVM ABI that the selftests read as "not supported".
-KEEP_DEFAULTS = frozenset({"kvm_arch_dev_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_vm_ioctl"})
-
-
 @dataclass(frozen=True)
 class Cores:
     names: frozenset[str]                        # never a target, in any file
@@ -779,16 +768,18 @@ SHARED_FOLDERS = 2
 def core_functions(records: dict[str, dict]) -> Cores:
     """The cores, whose answers are the core's to change, not a driver's:
     every function the `dispatch` column of cocci/interfaces.tsv names
-    (blkdev_ioctl, scsi_ioctl, __video_do_ioctl, ...), the KVM defaults
-    above, every function that hands the command on through an ops
+    (blkdev_ioctl, scsi_ioctl, __video_do_ioctl, ...), its `kept_hooks`
+    (the KVM arch defaults: cocci/INTERFACES.rst, "KVM arch ioctls:
+    decision"), every function that hands the command on through an ops
     member named like a table field (`disk->fops->ioctl(.., cmd, ..)`,
     `dvb_usercopy(file, cmd, arg, dvbdev->kernel_ioctl)`), and every
     function that files in SHARED_FOLDERS or more other folders bind or
     hand a command to: the answer such a function gives of its own (a
     missing operation, a foreign command, a table's unknown entry) is its
     core's, for every driver behind it, and belongs in a core patch."""
-    fields = {i.field for i in rules.interfaces()}
-    names = {i.dispatch.rpartition(":")[2] for i in rules.interfaces() if i.dispatch}
+    rows = interfaces.table()
+    fields = {i.field for i in rows}
+    names = {i.dispatch.rpartition(":")[2] for i in rows if i.dispatch} | set(interfaces.kept_hooks(rows))
     dispatchers = {(rel, fn) for rel, rec in records.items()
                    for fn, member in rec.get("dispatches", ()) if member in fields}
     exported: dict[str, list[str]] = {}
@@ -807,7 +798,7 @@ def core_functions(records: dict[str, dict]) -> Cores:
                 users.setdefault((where, name), set()).add(os.path.dirname(rel))
     shared = {key for key, folders in users.items()
               if len(folders - {os.path.dirname(key[0])}) >= SHARED_FOLDERS}
-    return Cores(frozenset(names | KEEP_DEFAULTS), frozenset(dispatchers | shared))
+    return Cores(frozenset(names), frozenset(dispatchers | shared))
 
 
 def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from . import facts
+from . import facts, interfaces
 from ..kernel import tree
 
 FIXTURE = Path(__file__).resolve().parents[1] / "testdata" / "facts"
@@ -218,7 +218,7 @@ def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
     assert facts.join(records) == []
 
 
-@pytest.mark.parametrize("hook", sorted(facts.KEEP_DEFAULTS))
+@pytest.mark.parametrize("hook", sorted(interfaces.kept_hooks(interfaces.table())))
 def test_kvm_arch_defaults_stay(hook: str) -> None:
     # kvm_vm_ioctl and friends hand unknown commands to the architecture
     # from their own default; those defaults are KVM ABI

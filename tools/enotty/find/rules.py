@@ -4,7 +4,8 @@ cocci/ioctl_enotty.cocci is the one rule file that the scan and the kernel's
 `make coccicheck COCCI=...` both run.  It is committed, and assembled from:
 
     cocci/lib/header.smpl     the /// description, // Options: and virtuals
-    cocci/lib/handlers.smpl   handler discovery (table from interfaces.tsv)
+    cocci/lib/handlers.smpl   handler discovery (tables from interfaces.tsv,
+                              read by enotty.find.interfaces)
     cocci/shapes/NAME.smpl    one shape each; NAME is the site's rule column
     cocci/lib/output.smpl     the one output (tsv, report, org, context, patch)
 
@@ -15,38 +16,21 @@ of date; `--combined` prints the assembled text.
 """
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
+from . import interfaces as table
 from ..errors import UsageError
+from .interfaces import Interface
 
 SITE_MARKER = "ENOTTY-SITE"
 COCCI_DIR = Path(__file__).resolve().parents[3] / "cocci"
 RULE_FILE = "ioctl_enotty.cocci"
-HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch")
 VIRTUALS = ("patch", "context", "org", "report", "tsv")
-ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
 GENERATED = ("// Assembled by `python3 -m enotty.find.rules --sync` from cocci/lib/*.smpl,\n"
              "// cocci/shapes/*.smpl and cocci/interfaces.tsv: edit those, not this file.\n")
-
-
-@dataclass(frozen=True)
-class Interface:
-    struct: str
-    field: str
-    cmd_arg: int
-    to: str
-    keep_enoioctlcmd: bool
-    dispatch: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.struct}.{self.field}"
 
 
 def cocci_dir() -> Path:
@@ -78,43 +62,13 @@ def spatch_options(root: Path | None = None) -> list[str]:
     return lines[0].split(":", 1)[1].split()
 
 
-def parse_interfaces(text: str, where: str = "interfaces.tsv") -> list[Interface]:
-    """Rows of interfaces.tsv, checked; UsageError names the bad line."""
-    rows = list(csv.reader(io.StringIO(text), delimiter="\t"))
-    if not rows or tuple(rows[0]) != HEADER:
-        raise UsageError(f"{where}: header must be {' '.join(HEADER)}")
-    out: list[Interface] = []
-    seen: set[str] = set()
-    ident = re.compile(r"^[A-Za-z_]\w*$")
-    for lineno, row in enumerate(rows[1:], start=2):
-        if not row or row[0].startswith("#"):
-            continue
-        if len(row) != len(HEADER):
-            raise UsageError(f"{where}:{lineno}: expected {len(HEADER)} tab-separated fields, got {len(row)}")
-        struct, field, cmd_arg, to, keep, dispatch = (c.strip() for c in row)
-        if not ident.match(struct) or not ident.match(field):
-            raise UsageError(f"{where}:{lineno}: struct and field must be C identifiers")
-        if not cmd_arg.isdigit():
-            raise UsageError(f"{where}:{lineno}: cmd_arg must be a 0-based index, got {cmd_arg!r}")
-        if to not in ERRNOS:
-            raise UsageError(f"{where}:{lineno}: to must be one of {', '.join(ERRNOS)}, got {to!r}")
-        if keep not in ("yes", "no"):
-            raise UsageError(f"{where}:{lineno}: keep_enoioctlcmd must be yes or no, got {keep!r}")
-        iface = Interface(struct, field, int(cmd_arg), to, keep == "yes", dispatch)
-        if iface.name in seen:
-            raise UsageError(f"{where}:{lineno}: {iface.name} listed twice")
-        seen.add(iface.name)
-        out.append(iface)
-    return out
-
-
-def interfaces(root: Path | None = None) -> list[Interface]:
-    path = (root or cocci_dir()) / "interfaces.tsv"
-    return parse_interfaces(path.read_text(), str(path))
+def _rows(root: Path | None) -> list[Interface]:
+    """The rows of root's interfaces.tsv (the committed table by default)."""
+    return list(table.table()) if root is None else table.read(root / "interfaces.tsv")
 
 
 def interfaces_python(ifaces: list[Interface]) -> str:
-    """The table as the Python the discovery block expects."""
+    """The rule columns as the Python the discovery block expects."""
     lines = ["ENOTTY_INTERFACES = {"]
     for i in ifaces:
         lines.append(f"    ({i.struct!r}, {i.field!r}): ({i.cmd_arg}, {i.to!r}, "
@@ -122,6 +76,25 @@ def interfaces_python(ifaces: list[Interface]) -> str:
     lines.append("}")
     lines.append("ENOTTY_ORDER = [" + ", ".join(repr(i.name) for i in ifaces) + "]")
     return "\n".join(lines)
+
+
+def embedded_ops_python(ifaces: list[Interface]) -> str:
+    """The embedded_in column as ENOTTY_EMBEDDED_OPS."""
+    lines = ["ENOTTY_EMBEDDED_OPS = {"]
+    for (container, member), ops in table.embedded_ops(ifaces).items():
+        lines.append(f'    ("{container}", "{member}"): "{ops}",')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def kept_hooks_python(ifaces: list[Interface]) -> str:
+    """The kept_hooks column as ENOTTY_KEPT_HOOKS."""
+    return "ENOTTY_KEPT_HOOKS = {" + ", ".join(f'"{h}"' for h in table.kept_hooks(ifaces)) + "}"
+
+
+# handlers.smpl's placeholders, each replaced by the Python of the table's columns
+PLACEHOLDERS = {"@@INTERFACES@@": interfaces_python, "@@EMBEDDED_OPS@@": embedded_ops_python,
+                "@@KEPT_HOOKS@@": kept_hooks_python}
 
 
 def _source(path: Path) -> str:
@@ -154,9 +127,11 @@ def assembled(root: Path | None = None) -> str:
     root = root or cocci_dir()
     header = _source(root / "lib" / "header.smpl")
     lib = _source(root / "lib" / "handlers.smpl")
-    if "@@INTERFACES@@" not in lib:
-        raise UsageError(f"{root}/lib/handlers.smpl: no @@INTERFACES@@ placeholder")
-    lib = lib.replace("@@INTERFACES@@", interfaces_python(interfaces(root)))
+    rows = _rows(root)
+    for placeholder, python in PLACEHOLDERS.items():
+        if placeholder not in lib:
+            raise UsageError(f"{root}/lib/handlers.smpl: no {placeholder} placeholder")
+        lib = lib.replace(placeholder, python(rows))
     shapes = shape_files(root)
     if not shapes:
         raise UsageError(f"{root}/shapes: no *.smpl shape")
@@ -243,7 +218,12 @@ def main(argv: list[str]) -> int:
         print(f"enotty: argument action: invalid choice: {given.lstrip('-')!r} (choose from"
               f" {', '.join(repr(a) for a in ACTIONS)}) (try: enotty rules --help)", file=sys.stderr)
         return 2
-    return command(actions[0])
+    try:
+        return command(actions[0])
+    except UsageError as err:
+        # a malformed interfaces.tsv or source: one line, as the command line says it
+        print(f"enotty: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

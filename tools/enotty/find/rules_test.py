@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from . import rules
+from . import interfaces, rules
 from ..kernel import tree
-from ..errors import UsageError
-
-HEADER = "\t".join(rules.HEADER) + "\n"
-
+from enotty.errors import UsageError
 
 @pytest.fixture
 def cocci_copy(tmp_path: Path) -> Path:
@@ -42,35 +39,8 @@ def test_shapes_are_short():
         assert len(path.read_text().splitlines()) <= 70, path.name
 
 
-def test_parse_interfaces_reads_rows():
-    text = HEADER + "file_operations\tunlocked_ioctl\t1\tENOTTY\tno\tfs/ioctl.c:vfs_ioctl\n"
-    (row,) = rules.parse_interfaces(text)
-    assert row.name == "file_operations.unlocked_ioctl"
-    assert row.cmd_arg == 1 and row.to == "ENOTTY" and row.keep_enoioctlcmd is False
-
-
-@pytest.mark.parametrize("row, message", [
-    ("a\tb\t1\tENOTTY\tno", "expected 6"),
-    ("a\tb\tx\tENOTTY\tno\td", "cmd_arg"),
-    ("a\tb\t1\tEINVAL\tno\td", "to must be"),
-    ("a\tb\t1\tENOTTY\tmaybe\td", "keep_enoioctlcmd"),
-    ("a b\tc\t1\tENOTTY\tno\td", "C identifiers"),
-])
-def test_parse_interfaces_rejects_bad_rows(row, message):
-    with pytest.raises(UsageError, match=message):
-        rules.parse_interfaces(HEADER + row + "\n", "t.tsv")
-
-
-def test_parse_interfaces_rejects_bad_header_and_duplicates():
-    with pytest.raises(UsageError, match="header"):
-        rules.parse_interfaces("struct\tfield\n")
-    row = "a\tb\t1\tENOTTY\tno\td\n"
-    with pytest.raises(UsageError, match="twice"):
-        rules.parse_interfaces(HEADER + row + row)
-
-
 def test_shipped_table_has_the_required_rows():
-    table = {i.name: i for i in rules.interfaces()}
+    table = interfaces.by_name()
     assert table["file_operations.unlocked_ioctl"].to == "ENOTTY"
     assert table["tty_operations.ioctl"].to == "ENOIOCTLCMD"
     assert table["tty_operations.ioctl"].keep_enoioctlcmd
@@ -126,7 +96,7 @@ def test_cmd_arg_matches_the_kernel_headers():
     root = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
     if not (root / "include").is_dir():
         pytest.skip(f"no unpacked kernel tree at {root}")
-    for iface in rules.interfaces():
+    for iface in interfaces.table():
         params = member_params(root, iface.struct, iface.field, iface.dispatch)
         assert params is not None, f"{iface.name} not found in the headers of {root}"
         assert re.match(r"^unsigned(\s+int)?(\s+\w+)?$", params[iface.cmd_arg]), \
@@ -140,13 +110,42 @@ def test_shipped_rule_file_is_in_sync():
 
 def test_sync_rewrites_a_stale_file_and_check_sees_it(cocci_copy: Path):
     tsv = cocci_copy / "interfaces.tsv"
-    tsv.write_text(tsv.read_text() + "demo_ops\tioctl\t1\tENOTTY\tno\tdrivers/misc/demo.c\n")
+    tsv.write_text(tsv.read_text() + demo_row())
     assert rules.out_of_sync(cocci_copy) == [rules.rule_file(cocci_copy)]
     assert rules.sync(cocci_copy) == [rules.rule_file(cocci_copy)]
     assert rules.out_of_sync(cocci_copy) == []
     assert rules.sync(cocci_copy) == []
     text = rules.rule_file(cocci_copy).read_text()
     assert "('demo_ops', 'ioctl'): (1, 'ENOTTY', False" in text
+
+
+def demo_row(**cells: str) -> str:
+    """A row of interfaces.tsv for demo_ops.ioctl; cells override columns."""
+    return interfaces.format_row(**{"struct": "demo_ops", "field": "ioctl", "cmd_arg": "1", "to": "ENOTTY",
+                                    "dispatch": "drivers/misc/demo.c:demo_ioctl", **cells})
+
+
+def test_embedded_ops_and_kept_hooks_come_from_the_table(cocci_copy: Path):
+    tsv = cocci_copy / "interfaces.tsv"
+    tsv.write_text(tsv.read_text() + demo_row(embedded_in="demo_dev.ops", kept_hooks="demo_arch_ioctl"))
+    text = rules.assembled(cocci_copy)
+    assert ('ENOTTY_EMBEDDED_OPS = {\n    ("demo_dev", "ops"): "demo_ops",\n'
+            '    ("snd_hwdep", "ops"): "snd_hwdep_ops",\n') in text
+    assert ('ENOTTY_KEPT_HOOKS = {"kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl", '
+            '"demo_arch_ioctl"}\n') in text
+
+
+def test_main_says_a_malformed_table_in_one_line(tmp_path: Path):
+    pkg = tmp_path / "repo"
+    shutil.copytree(Path(rules.__file__).resolve().parents[1], pkg / "tools" / "enotty",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(rules.cocci_dir(), pkg / "cocci", ignore=shutil.ignore_patterns("tests"))
+    tsv = pkg / "cocci" / "interfaces.tsv"
+    tsv.write_text(tsv.read_text() + demo_row(to="EINVAL"))
+    res = subprocess.run([sys.executable, "-m", "enotty.find.rules", "--check"], capture_output=True,
+                         text=True, env={"PYTHONPATH": str(pkg / "tools")})
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "interfaces.tsv:55: to must be one of ENOTTY, ENOIOCTLCMD, got 'EINVAL'" in res.stderr
 
 
 @pytest.mark.parametrize("source", ["shapes/ioctl_if_chain.smpl", "lib/output.smpl",

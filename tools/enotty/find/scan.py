@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence, TextIO
 
 from .. import cache
-from . import facts as phase1, rules
+from . import facts as phase1, interfaces, rules
 from ..kernel import tree
 from ..errors import UsageError
 from ..progress import Progress
@@ -145,7 +145,7 @@ def ioctl_tokens() -> tuple[bytes, ...]:
     file that names none of these members cannot match.  "ioctl" already
     covers every member whose name contains it.
     """
-    fields = {i.field.encode() for i in rules.interfaces()}
+    fields = {i.field.encode() for i in interfaces.table()}
     return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))
 
 

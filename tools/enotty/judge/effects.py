@@ -21,8 +21,9 @@ and answers, per site:
   uncased   known commands of the handler's ioctl family (from the uapi
             header that defines the handled ones) that have no case and now
             reach the converted line, minus those a core before the driver
-            takes (FILTERS); a case that only one #if branch holds is
-            NAME[CONFIG_X=n]: in that configuration it reaches the line too.
+            takes (the core_filters column of cocci/interfaces.tsv); a case
+            that only one #if branch holds is NAME[CONFIG_X=n]: in that
+            configuration it reaches the line too.
   forward   what a socket handler's -ENOIOCTLCMD now lets through.
   fallback  where the core still answers EINVAL after the driver.
   visible   yes, invisible (a leaf -ENOIOCTLCMD that the VFS already made
@@ -41,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AbstractSet
 
+from ..find import interfaces
 from ..find.sites import Effects, Site
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
@@ -538,43 +540,6 @@ class Uapi:
                         self.families.setdefault((rel, kind), []).append(name)
 
 
-@dataclass(frozen=True)
-class Filter:
-    """A core switch that answers some commands before the driver sees them."""
-    file: str
-    function: str
-    forward: str      # regex: a case body matching it passes the command on
-
-
-NEVER = r"(?!)"     # a forward pattern no case matches: every case is the core's
-
-# Cores whose own switch runs before the driver's handler.  Commands a
-# non-forwarding case of these switches takes never reach the driver.
-FILTERS: dict[str, tuple[Filter, ...]] = {
-    "snd_seq_oss_callback.ioctl": (
-        Filter("sound/core/seq/oss/seq_oss_ioctl.c", "snd_seq_oss_ioctl", r"\bsnd_seq_oss_synth_ioctl\s*\("),),
-    "fb_ops.fb_ioctl": (
-        Filter("drivers/video/fbdev/core/fb_chrdev.c", "do_fb_ioctl", r"\bfb_ioctl\s*\("),),
-    "snd_hwdep_ops.ioctl": (
-        Filter("sound/core/hwdep.c", "snd_hwdep_ioctl", r"\bops\.ioctl\s*\("),),
-    "file_operations.unlocked_ioctl": (
-        Filter("fs/ioctl.c", "do_vfs_ioctl", r"\bvfs_ioctl\s*\(|\bbreak\s*;"),),
-    # Every command do_vcc_ioctl() names is a socket-level one: its case
-    # answers it, or loads the protocol module (pppoatm, br2684, mpoa,
-    # clip, lec) whose handler on ioctl_list takes it; a device driver sees
-    # one only when that module declines it, with an argument that is no
-    # struct atmif_sioc.  The PF_ATMSVC socket answers ATM_ADDPARTY and
-    # ATM_DROPPARTY in svc_ioctl() before vcc_ioctl().
-    "atmdev_ops.ioctl": (
-        Filter("net/atm/svc.c", "svc_ioctl", r"\bvcc_ioctl\s*\("),
-        Filter("net/atm/ioctl.c", "do_vcc_ioctl", NEVER),
-        Filter("net/atm/resources.c", "atm_dev_ioctl", r"ops->ioctl\s*\("),),
-    "block_device_operations.ioctl": (
-        Filter("block/ioctl.c", "blkdev_common_ioctl", r"ENOIOCTLCMD"),
-        Filter("block/ioctl.c", "blkdev_ioctl", r"\bfops->ioctl\s*\("),),
-}
-
-
 def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
     """(labels, body) of each case group of a switch, default as 'default'.
 
@@ -621,8 +586,11 @@ class Tree:
         return self._uapi
 
     def filtered(self, interface: str) -> tuple[set[str], bool] | None:
-        """(commands the core answers itself, whether the rest are passed on)."""
-        specs = FILTERS.get(interface)
+        """(commands the core answers itself, whether the rest are passed on),
+        from the switches of the interface's core_filters, which run before
+        the driver's handler: a non-forwarding case's commands never reach it."""
+        row = interfaces.row(interface)
+        specs = row.core_filters if row else ()
         if not specs:
             return None
         taken: set[str] = set()
@@ -633,18 +601,13 @@ class Tree:
                 return None
             for sw in switches(cf.code, fns[0])[:1]:
                 for labels, text in case_groups(cf.code, sw):
-                    if not re.search(spec.forward, text):
+                    if spec.forward is None or not re.search(spec.forward, text):
                         taken |= {lab for lab in labels if lab != "default"}
             # commands the core tests by name outside its switch: counted as
             # taken, so that no command is called uncased on a guess
             body = cf.code[fns[0].body:fns[0].end]
             taken |= set(re.findall(r"\bcmd\s*==\s*([A-Z_][A-Z0-9_]*)", body))
         return taken, True
-
-
-# usbfs hands a driver the ioctl_code of USBDEVFS_IOCTL, a sub-command:
-# the other USBDEVFS_* of the same header never reach it as such.
-NO_FAMILY = {"usb_driver.unlocked_ioctl"}
 
 
 def callees(cf: CFile, name: str, depth: int = 3) -> set[str]:
@@ -751,8 +714,11 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
 def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
     """Known commands of the handled family that reach the converted line,
     comma-separated, or '-': those with no case, and those whose case only
-    one #if branch holds, as NAME[CONFIG_X=n] (absent_when)."""
-    if site.interface in NO_FAMILY:
+    one #if branch holds, as NAME[CONFIG_X=n] (absent_when).  None for a
+    handler that gets a sub-command (usbfs: the ioctl_code of USBDEVFS_IOCTL,
+    so the other USBDEVFS_* never reach it as such)."""
+    row = interfaces.row(site.interface)
+    if row and row.subcommand:
         return "-"
     found = dispatch_labels(cf, fn, site)
     if found is None:
@@ -797,33 +763,6 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
 
 
 # --- paths, forward, fallback ------------------------------------------------------
-
-COMPAT_FIELD = {
-    "file_operations.unlocked_ioctl": ("compat_ioctl", ("compat_ptr_ioctl",)),
-    "fb_ops.fb_ioctl": ("fb_compat_ioctl", ()),
-    "block_device_operations.ioctl": ("compat_ioctl", ("blkdev_compat_ptr_ioctl",)),
-    # compat_sock_ioctl_trans() calls sock_do_ioctl() only for listed SIOC*
-    # commands and answers -ENOIOCTLCMD to the rest: unknown compat commands
-    # reach the native op only through the protocol's own compat_ioctl.
-    "proto_ops.ioctl": ("compat_ioctl", ()),
-    "atmdev_ops.ioctl": ("compat_ioctl", ()),
-    "scsi_host_template.ioctl": ("compat_ioctl", ()),
-    "snd_hwdep_ops.ioctl": ("ioctl_compat", ()),
-    "tty_ldisc_ops.ioctl": ("compat_ioctl", ()),
-    # dvb_generic_ioctl() (the fops' unlocked_ioctl) calls kernel_ioctl
-    "dvb_device.kernel_ioctl": ("compat_ioctl", ("dvb_generic_ioctl",)),
-}
-# Native ops the core also calls for a compat caller, checked in 6.12:
-# tty_compat_ioctl() retries ld->ops->ioctl on -ENOIOCTLCMD (tty_io.c);
-# usbfs proc_ioctl_compat() calls proc_ioctl(); tapechar_compat_ioctl()
-# and odev_ioctl_compat() call the native path; v4l2_compat_ioctl32()
-# hands 'V' commands to the native unlocked_ioctl.
-COMPAT_BY_CORE = {"tty_ldisc_ops.ioctl", "usb_driver.unlocked_ioctl",
-                  "tape_discipline.ioctl_fn", "snd_seq_oss_callback.ioctl"}
-# v4l2_compat_ioctl32() passes only 'V' commands below BASE_VIDIOC_PRIVATE
-# to the native unlocked_ioctl; other compat commands go to compat_ioctl32.
-SOME_COMPAT = {"v4l2_subdev_core_ops.ioctl", "v4l2_ioctl_ops.vidioc_default"}
-
 
 def chain(cf: CFile, name: str, depth: int = 3) -> set[str]:
     """name and the in-file functions that call it, up to depth levels."""
@@ -884,16 +823,19 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
 def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
     """Which ioctl syscalls bring an unknown command to the site's function."""
     verdict = _compat_paths(cf, fn, site)
-    if verdict == "unknown" and tree is not None:
+    row = interfaces.row(site.interface)
+    if verdict == "unknown" and tree is not None and row and row.compat_field:
         # A helper whose ops table is in another file of its folder
         # (rfcomm_dev_ioctl() in rfcomm/tty.c, called from rfcomm/sock.c's
         # .ioctl, which its .compat_ioctl calls too): judge from the caller.
+        # Without a compat_field no table can tell more.
         verdict = _paths_from_siblings(tree, cf, fn, site)
-    if site.interface == "proto_ops.ioctl" and verdict in ("native", "unknown"):
-        # compat_sock_ioctl_trans() in net/socket.c hands the SIOC* commands
-        # it knows to sock_do_ioctl(), and so to ops->ioctl, whatever the
-        # protocol's own .compat_ioctl does with the rest.
-        return "native+SIOC-compat"
+    if row and row.compat_by_core not in ("", "all") and verdict in ("native", "unknown"):
+        # The core hands a class of compat commands to the native op
+        # whatever the driver's own compat member does with the rest:
+        # compat_sock_ioctl_trans() the SIOC* it knows to sock_do_ioctl(),
+        # v4l2_compat_ioctl32() 'V' commands below BASE_VIDIOC_PRIVATE.
+        return f"native+{row.compat_by_core}-compat"
     return verdict
 
 
@@ -935,21 +877,21 @@ def _paths_from_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> s
 
 
 def _compat_paths(cf: CFile, fn: Function, site: Site) -> str:
+    """The verdict from the interface's compat columns and the ops tables
+    of the file: whether a compat caller reaches fn's native member."""
     member = site.interface.partition(".")[2]
     if "compat" in member:
         return "compat"
-    if site.interface in COMPAT_BY_CORE:
+    row = interfaces.row(site.interface)
+    if row and row.compat_by_core == "all":
         return "both"
-    if site.interface in SOME_COMPAT:
-        return "native+V-compat"
-    spec = COMPAT_FIELD.get(site.interface)
-    if spec is None:
+    if row is None or not row.compat_field:
         return "unknown"
-    compat_member, pass_through = spec
+    compat_member, pass_through = row.compat_field, row.compat_pass
     reaching = chain(cf, fn.name)
     bound_member, bound_names = member, reaching
-    if site.interface == "dvb_device.kernel_ioctl":
-        bound_member, bound_names = "unlocked_ioctl", {"dvb_generic_ioctl"}
+    if row.compat_beside:
+        bound_member, bound_names = row.compat_beside[0], {row.compat_beside[1]}
     blocks = initialisers(cf, bound_member, bound_names)
     assigned = re.findall(r"\b%s\s*=\s*(\w+)\s*;" % re.escape(compat_member), cf.code)
     if not blocks and not assigned:
@@ -972,25 +914,26 @@ def _compat_paths(cf: CFile, fn: Function, site: Site) -> str:
 
 
 def forward(site: Site) -> str:
-    if site.interface in ("proto_ops.ioctl", "proto_ops.compat_ioctl") and site.to == "ENOIOCTLCMD" \
-            and site.from_ != "ENOIOCTLCMD":
-        return ("sock_do_ioctl() passes SIOC* commands (is_socket_ioctl_cmd()) on to "
-                "dev_ioctl(); other commands get -ENOTTY")
+    """Where a site that now answers the try-next value lets a command go
+    on to (the interface's forward column), or '-'."""
+    row = interfaces.row(site.interface)
+    if row and row.forward and site.to == "ENOIOCTLCMD" and site.from_ != "ENOIOCTLCMD":
+        return row.forward
     return "-"
 
 
-# interface -> (ops member whose absence the core answers with -EINVAL, path, where)
-CORE_FALLBACKS = {
-    "scsi_host_template.ioctl": ("compat_ioctl", "compat", "scsi_ioctl() in drivers/scsi/scsi_ioctl.c"),
-    "atmdev_ops.ioctl": ("compat_ioctl", "compat", "atm_dev_ioctl() in net/atm/resources.c"),
-}
-
-
 def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
-    spec = CORE_FALLBACKS.get(site.interface)
-    if not spec:
+    """Where the core still answers -EINVAL after the driver: the
+    interface's einval_without member missing from the handler's ops
+    table, answered by the dispatch of that member's row."""
+    row = interfaces.row(site.interface)
+    missing = row.einval_without if row else ""
+    core = interfaces.row(f"{row.struct}.{missing}") if row and missing else None
+    if not missing or core is None:
         return "-"
-    missing, path, where = spec
+    path = "compat" if core.is_compat else "native"
+    file, _, function = core.dispatch.partition(":")
+    where = f"{function}() in {file}"
     member = site.interface.partition(".")[2]
     blocks = initialisers(cf, member, chain(cf, fn.name))
     if not blocks and tree is not None:

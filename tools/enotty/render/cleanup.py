@@ -14,22 +14,11 @@ from __future__ import annotations
 
 import posixpath
 
+from ..find import interfaces
 from . import messages
 from ..find.sites import Site
 
 DOC = "Documentation/driver-api/ioctl.rst"
-
-# Where the -ENOIOCTLCMD of each interface becomes ENOTTY (INTERFACES.rst).
-TURNED_INTO_ENOTTY = {
-    "file_operations.unlocked_ioctl": "vfs_ioctl() in fs/ioctl.c",
-    "file_operations.compat_ioctl": "the compat ioctl system call in fs/ioctl.c",
-    "snd_hwdep_ops.ioctl": "vfs_ioctl() in fs/ioctl.c (snd_hwdep_ioctl() passes it on)",
-    "snd_hwdep_ops.ioctl_compat": "the compat ioctl system call in fs/ioctl.c",
-    "fb_ops.fb_ioctl": "vfs_ioctl() in fs/ioctl.c (do_fb_ioctl() passes it on)",
-    "fb_ops.fb_compat_ioctl": "the compat ioctl system call in fs/ioctl.c",
-    "v4l2_ioctl_ops.vidioc_default": "video_usercopy() in drivers/media/v4l2-core/v4l2-ioctl.c",
-}
-
 
 def is_compat(site: Site) -> bool:
     """A site in a 32-bit compat handler."""
@@ -69,10 +58,10 @@ def handlers_phrase(sites: list[Site]) -> str:
 
 
 def _where(sites: list[Site]) -> str:
-    places = sorted({"video_usercopy()" if s.interface.startswith("v4l2_") else
-                     "the ioctl system call" if s.interface in TURNED_INTO_ENOTTY else
-                     "the core" for s in sites})
-    return " or ".join(places)
+    """Who turns the sites' -ENOIOCTLCMD into ENOTTY: the enotty_by column
+    of their interfaces (cocci/INTERFACES.rst)."""
+    rows = [interfaces.row(s.interface) for s in sites]
+    return " or ".join(sorted({r.enotty_by if r and r.enotty_by else "the core" for r in rows}))
 
 
 def body(sites: list[Site], alone: bool = False) -> str:

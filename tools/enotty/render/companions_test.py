@@ -12,7 +12,7 @@ import pytest
 
 from ..measure import coccicheck
 from . import companions, series
-from ..find import rules
+from ..find import interfaces, rules
 from ..partition import split
 from ..kernel import tree
 from ..verify import verify
@@ -38,7 +38,7 @@ def _report_lines(cocci: Path, c_file: Path, options: list[str], mode: str) -> s
 
 
 def test_table_is_interfaces_tsv():
-    want = {(i.struct, i.field): (i.cmd_arg, i.to) for i in rules.interfaces()}
+    want = {(i.struct, i.field): (i.cmd_arg, i.to) for i in interfaces.table()}
     assert companions.rule_table(companions.upstream_rule_text()) == want
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
+from typing import Mapping
 
 from ..partition import doc_updates
+from ..find.interfaces import PLACEHOLDER, Interface
 from ..find.sites import Site
 
 WIDTH = 75
@@ -56,87 +57,21 @@ def subject(prefix: str, sites: list[Site]) -> str:
     return f"{prefix} {verb} {errno_phrase({s.to for s in sites})} for unknown ioctl commands"
 
 
-@dataclass(frozen=True)
-class InterfaceInfo:
-    name: str        # struct.field
-    to: str
-    dispatch: str    # file:function
-
-
 def is_leaf(site: Site) -> bool:
     """-ENOIOCTLCMD -> -ENOTTY: the VFS already made the first the second."""
     return site.from_ == "ENOIOCTLCMD" and site.to == "ENOTTY"
 
 
-# What the core does with the handler's value, from cocci/INTERFACES.rst
-# (each sentence there is backed by a file:line of 6.12), said only where
-# it matters to the reader: the core answers some commands first, or goes
-# on to another handler on -ENOIOCTLCMD.  The ioctl system call returning
-# a file_operations handler's value as is goes without saying.
-DISPATCH: dict[str, str] = {
-    "v4l2_ioctl_ops.vidioc_default":
-        "__video_do_ioctl() calls {handler} for the commands the V4L2 core does not know.",
-    "snd_hwdep_ops.ioctl":
-        "snd_hwdep_ioctl() calls {handler} after its own SNDRV_HWDEP_IOCTL_* commands.",
-    "fb_ops.fb_ioctl":
-        "do_fb_ioctl() calls {handler} for the commands the fbdev core does not handle.",
-    "block_device_operations.ioctl":
-        "blkdev_ioctl() calls {handler} after the generic block commands.",
-    "block_device_operations.compat_ioctl":
-        "compat_blkdev_ioctl() calls {handler} after the generic block commands.",
-    "tty_operations.ioctl":
-        "tty_ioctl() goes on to the line discipline, where TCGETS and the other termios "
-        "commands are handled, only when {handler} answers -ENOIOCTLCMD.",
-    "tty_ldisc_ops.compat_ioctl":
-        "tty_compat_ioctl() tries the line discipline's native ->ioctl() only when {handler} "
-        "answers -ENOIOCTLCMD.",
-    "watchdog_ops.ioctl":
-        "watchdog_ioctl() runs the core's own WDIOC_* commands only when {handler} answers "
-        "-ENOIOCTLCMD.",
-    "v4l2_subdev_core_ops.ioctl":
-        "subdev_do_ioctl() returns the answer of {handler} for the commands the sub-device "
-        "core does not handle, and video_usercopy() turns -ENOIOCTLCMD into ENOTTY; "
-        "-ENOIOCTLCMD is what v4l2_subdev_call() answers for an operation that is missing.",
-    "proto_ops.ioctl":
-        "sock_do_ioctl() hands a command on to dev_ioctl() only when {handler} answers "
-        "-ENOIOCTLCMD.",
-    "proto_ops.compat_ioctl":
-        "compat_sock_ioctl() goes on to its own translations only when {handler} answers "
-        "-ENOIOCTLCMD.",
-    "scsi_host_template.ioctl":
-        "scsi_ioctl() calls {handler} for the commands the SCSI midlayer does not handle.",
-    "tape_discipline.ioctl_fn":
-        "__tapechar_ioctl() calls {handler} after MTIOCTOP, MTIOCPOS and MTIOCGET.",
-    "atmdev_ops.ioctl":
-        "atm_dev_ioctl() calls {handler} for a command it has no case for.",
-    "tty_ldisc_ops.ioctl":
-        "tty_ioctl() turns -ENOIOCTLCMD from {handler} into -ENOTTY and returns any other "
-        "value as is.",
-    "dvb_device.kernel_ioctl":
-        "dvb_usercopy() turns -ENOIOCTLCMD from {handler} into -ENOTTY and returns any other "
-        "value as is.",
-    "usb_driver.unlocked_ioctl":
-        "usbfs calls {handler} for USBDEVFS_IOCTL.",
-    "snd_seq_oss_callback.ioctl":
-        "snd_seq_oss_ioctl() hands a command it has no case for to synth device 0, on a "
-        "/dev/sequencer or /dev/music file opened for writing.",
-}
-
-# Where the core hands a handler an unknown command only under conditions
-# of its own (from the dispatch above): the user-visible sentence says them.
-REACHED_ONLY = {
-    "snd_seq_oss_callback.ioctl":
-        "on a sequencer file opened for writing whose synth device 0 is this driver's",
-    # usbdev_do_ioctl() answers other unknown commands with ENOTTY itself
-    "usb_driver.unlocked_ioctl":
-        "code of USBDEVFS_IOCTL (USBDEVFS_IOCTL32 reaches the same proc_ioctl())",
-}
-
-
-def dispatch_sentence(interface: str, info: InterfaceInfo | None, handler: str = "the handler") -> str:
-    """What the core does with handler's value; from INTERFACES.rst or the table row."""
-    if interface in DISPATCH:
-        return DISPATCH[interface].replace("{handler}", handler)
+def dispatch_sentence(info: Interface | None, handler: str = "the handler") -> str:
+    """What the core does with handler's value: the row's dispatch_sentence
+    (each backed by a file:line of 6.12 in cocci/INTERFACES.rst, and said
+    only where it matters to the reader: the core answers some commands
+    first, or goes on to another handler on -ENOIOCTLCMD), else from its
+    dispatch column when the core tries a next handler.  The ioctl system
+    call returning a file_operations handler's value as is goes without
+    saying."""
+    if info and info.dispatch_sentence:
+        return info.dispatch_sentence.replace(PLACEHOLDER, handler)
     if not info or not info.dispatch:
         return ""
     file, _, func = info.dispatch.partition(":")
@@ -402,8 +337,11 @@ def _guard_words(condition: str, kind: str = "") -> str:
     return ""
 
 
-def effects_sentences(sites: list[Site], own_type_only: bool = False) -> list[str]:
+def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
+                      own_type_only: bool = False) -> list[str]:
     """Who sees the difference, from the effect columns of a patch's sites;
+    interfaces: the table's rows by name (their reached_only: where the core
+    hands a handler an unknown command only under conditions of its own);
     own_type_only: only_own_type_changed() of the patch's audit rows."""
     out: list[str] = []
     visible = [s for s in sites if not is_leaf(s) and
@@ -415,7 +353,8 @@ def effects_sentences(sites: list[Site], own_type_only: bool = False) -> list[st
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
         compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
         who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat)
-        only = sorted({REACHED_ONLY[s.interface] for s in visible if s.interface in REACHED_ONLY})
+        rows = [interfaces.get(s.interface) for s in visible]
+        only = sorted({r.reached_only for r in rows if r and r.reached_only})
         on = f" {' or '.join(only)}" if only else ""
         command = "such a command" if own_type_only else "an unknown command"
         if all(s.effects and s.effects.branches.startswith("only with ")
@@ -589,7 +528,7 @@ def why_sentence(froms: set[str], tos: set[str]) -> str:
             + (f", and that {wrong} there is wrong." if wrong else "."))
 
 
-def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo],
+def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
                 own_type_only: bool = False) -> list[str]:
     """What the handlers answered, what the core does with it, and why: one paragraph."""
     visible = [s for s in sites if not is_leaf(s)]
@@ -634,7 +573,7 @@ def explanation(sites: list[Site], interfaces: dict[str, InterfaceInfo],
         for name in sorted({s.interface for s in visible}):
             named = sorted({c for s in visible if s.interface == name for c in entries(s)})
             handler = _functions_phrase(named) if len(named) == 1 else "each of them"
-            sentence = dispatch_sentence(name, interfaces.get(name), handler)
+            sentence = dispatch_sentence(interfaces.get(name), handler)
             if sentence:
                 text.append(sentence)
         text.append(why_sentence(froms, {s.to for s in visible}))
@@ -666,7 +605,7 @@ def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
         and any(r["before"] != r["after"] for r in own)
 
 
-def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, InterfaceInfo],
+def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str, Interface],
                    rules: list[str], signoff: str, tested: str = "",
                    docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
                    kept: list[str] | tuple[str, ...] = ()) -> str:
@@ -681,7 +620,7 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: dict[str, I
     patch changes too (enotty.partition.doc_updates).
     """
     paras = explanation(sites, interfaces, own_type_only)
-    who = " ".join(effects_sentences(sites, own_type_only))
+    who = " ".join(effects_sentences(sites, interfaces, own_type_only))
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
     if kept:

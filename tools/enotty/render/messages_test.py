@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from . import cleanup, messages
+from ..find import interfaces
 from ..partition import prefixes
-from ..find import rules
 from ..find.sites import Effects, Site, read_tsv
+
+TABLE = interfaces.by_name()     # the committed table's rows: their words
 
 
 def _site(file, line, function, interface, from_="EINVAL", to="ENOTTY", rule="ioctl_default_return",
@@ -31,11 +33,12 @@ def _flat(text: str) -> str:
 
 def _sentences(sites: list[Site]) -> str:
     """What a commit message says a program sees change."""
-    return " ".join(messages.effects_sentences(sites))
+    return " ".join(messages.effects_sentences(sites, TABLE))
 
 
 def _msg(sites, info=None, **kw) -> str:
-    return messages.commit_message("s: Return -ENOTTY", sites, info or {}, ["r"], "A <a@b.c>", **kw)
+    """The commit message, with the committed table's rows unless info gives others."""
+    return messages.commit_message("s: Return -ENOTTY", sites, TABLE if info is None else info, ["r"], "A <a@b.c>", **kw)
 
 
 def test_commit_message_is_wrapped_and_complete() -> None:
@@ -46,7 +49,7 @@ def test_commit_message_is_wrapped_and_complete() -> None:
     # Input keeps the summary lower case after its "driver -"
     assert messages.subject("Input: joydev -", sites) == \
         "Input: joydev - return -ENOIOCTLCMD for unknown ioctl commands"
-    msg = messages.commit_message(subj, sites, {}, ["ioctl_default_return"], "A <a@b.c>")
+    msg = messages.commit_message(subj, sites, TABLE, ["ioctl_default_return"], "A <a@b.c>")
     lines = msg.splitlines()
     assert lines[0] == subj and lines[1] == ""
     assert lines[-1] == "Signed-off-by: A <a@b.c>" and not lines[-2].startswith("Link:")
@@ -83,11 +86,12 @@ def test_subdev_wording_names_the_walk_that_needs_enoioctlcmd() -> None:
 
 
 def test_interface_without_a_table_sentence_says_the_dispatch_only_when_it_goes_on() -> None:
-    info = {"rtc_class_ops.ioctl": messages.InterfaceInfo("rtc_class_ops.ioctl", "ENOTTY",
-                                                          "drivers/rtc/dev.c:rtc_dev_ioctl")}
+    info = {"rtc_class_ops.ioctl": interfaces.Interface("rtc_class_ops", "ioctl", 1, "ENOTTY", True,
+                                                        "drivers/rtc/dev.c:rtc_dev_ioctl")}
     sites = [_site("drivers/rtc/x.c", 5, "x_rtc_ioctl", "rtc_class_ops.ioctl")]
     assert "rtc_dev_ioctl()" not in _msg(sites, info)
-    info = {"x_ops.ioctl": messages.InterfaceInfo("x_ops.ioctl", "ENOIOCTLCMD", "drivers/x/core.c:x_core_ioctl")}
+    info = {"x_ops.ioctl": interfaces.Interface("x_ops", "ioctl", 1, "ENOIOCTLCMD", True,
+                                                "drivers/x/core.c:x_core_ioctl")}
     sites = [_site("drivers/x/y.c", 5, "y_ioctl", "x_ops.ioctl", to="ENOIOCTLCMD")]
     assert ("x_core_ioctl() in drivers/x/core.c tries its next handler only when y_ioctl() answers "
             "-ENOIOCTLCMD.") in _flat(_msg(sites, info))
@@ -100,7 +104,7 @@ def test_floppy_effects_are_told_not_hidden() -> None:
                          "line 3430: normalize_ioctl(&cmd, &size) -> -EINVAL (command normaliser)")
     compat = _site("drivers/block/floppy.c", 3914, "fd_compat_ioctl", "block_device_operations.compat_ioctl",
                    paths="compat")
-    body = _flat(messages.commit_message("s", [native, compat], {}, ["a", "b"], "A <a@b.c>"))
+    body = _flat(messages.commit_message("s", [native, compat], TABLE, ["a", "b"], "A <a@b.c>"))
     assert body.count("fd_compat_ioctl() and fd_locked_ioctl() answer an ioctl command they do not know "
                       "with -EINVAL.") == 1
     assert "32-bit callers on a 64-bit kernel now get ENOTTY instead of EINVAL for an unknown command." in body
@@ -120,7 +124,7 @@ def test_a_converted_guard_before_a_check_that_still_answers() -> None:
     native = _site("drivers/block/floppy.c", 3564, "fd_locked_ioctl", "block_device_operations.ioctl",
                    paths="native", reach="no", visible="unreachable",
                    guard="line 3430: normalize_ioctl(&cmd, &size) -> -EINVAL (command normaliser)")
-    body = _flat(messages.commit_message("s", [guard, native], {}, ["a"], "A <a@b.c>"))
+    body = _flat(messages.commit_message("s", [guard, native], TABLE, ["a"], "A <a@b.c>"))
     assert ("In fd_locked_ioctl(), past the check this patch converts, a command fails with -EINVAL "
             "first when normalize_ioctl() does not know it; this patch leaves that check alone.") in body
     assert "no unknown command reaches" not in body and "3430" not in body
@@ -173,21 +177,21 @@ def test_a_leaf_enoioctlcmd_is_no_user_visible_change() -> None:
     # not promise user space a change it will not see.
     sites = [_site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOIOCTLCMD",
                    rule="ioctl_leaf_enoioctlcmd")]
-    msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>"))
+    msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, TABLE, ["r"], "A <a@b.c>"))
     assert "User space sees no change." in msg and "the ioctl system call turns into -ENOTTY" in msg
     assert "errno 515" not in msg and "argument is wrong" not in msg
     assert "before Linux 5.5" not in msg.replace("Before", "before")
     compat = [_site("fs/f2fs/file.c", 5446, "f2fs_compat_ioctl", "file_operations.compat_ioctl",
                     from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd")]
     assert ("Before Linux 5.5 a compat_ioctl handler had to return -ENOIOCTLCMD"
-            in _flat(messages.commit_message("s", compat, {}, ["r"], "A <a@b.c>")))
+            in _flat(messages.commit_message("s", compat, TABLE, ["r"], "A <a@b.c>")))
 
 
 def test_a_mixed_patch_names_only_the_visible_old_values() -> None:
     sites = [_site("sound/usb/x.c", 10, "x_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOIOCTLCMD",
                    rule="ioctl_leaf_enoioctlcmd"),
              _site("sound/usb/x.c", 20, "y_hwdep_ioctl", "snd_hwdep_ops.ioctl", from_="ENOSYS")]
-    msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, {}, ["r"], "A <a@b.c>"))
+    msg = _flat(messages.commit_message("ALSA: x: Return -ENOTTY", sites, TABLE, ["r"], "A <a@b.c>"))
     assert "y_hwdep_ioctl() answers an ioctl command it does not know with -ENOSYS." in msg
     assert "and that -ENOSYS there is wrong." in msg
     assert "now gets ENOTTY instead of ENOSYS." in msg
@@ -232,7 +236,7 @@ def test_tested_line_from_audit_rows() -> None:
         "with ENOTTY.")
     assert messages.tested_line(rows, "0001-rtc.patch") == ""      # not measured
     assert messages.tested_line(rows, "0009-none.patch") == ""
-    msg = messages.commit_message("s", [_site("a.c", 1, "f", "file_operations.unlocked_ioctl")], {}, ["r"],
+    msg = messages.commit_message("s", [_site("a.c", 1, "f", "file_operations.unlocked_ioctl")], TABLE, ["r"],
                                   "A <a@b.c>", tested=messages.tested_line(rows, "0004-loop.patch"))
     assert "Tested in QEMU (x86_64; 64-bit and 32-bit callers): an unknown command on\n/dev/loop-control" in msg
 
@@ -259,7 +263,7 @@ def test_socket_forward_is_said_once_with_its_compat_route():
     sites = [Site("drivers/isdn/mISDN/socket.c", n, fn, "proto_ops.ioctl", "EINVAL", "ENOIOCTLCMD",
                   "ioctl_default_return", effects=eff)
              for n, fn in ((10, "base_sock_ioctl"), (20, "data_sock_ioctl"))]
-    text = " ".join(messages.effects_sentences(sites))
+    text = " ".join(messages.effects_sentences(sites, TABLE))
     assert text.count("passes SIOC*") == 1
     assert text.startswith("Native callers now get ENOTTY")
     assert ("32-bit callers reach this code only with the SIOC* commands compat_sock_ioctl_trans() "
@@ -303,7 +307,7 @@ def test_the_message_names_the_function_the_ops_table_binds() -> None:
     # amiflop: .ioctl = fd_ioctl, which calls fd_locked_ioctl()
     ami = _site("drivers/block/amiflop.c", 1652, "fd_locked_ioctl", "block_device_operations.ioctl",
                 from_="ENOSYS", paths="native", entry="fd_ioctl")
-    body = _flat(messages.commit_message("s", [ami], {}, ["r"], "A <a@b.c>"))
+    body = _flat(messages.commit_message("s", [ami], TABLE, ["r"], "A <a@b.c>"))
     assert body.startswith("s fd_ioctl(), through fd_locked_ioctl(), answers an ioctl "
                            "command it does not know with -ENOSYS.")
     assert "blkdev_ioctl() calls fd_ioctl() after the generic block commands." in body
@@ -311,11 +315,11 @@ def test_the_message_names_the_function_the_ops_table_binds() -> None:
 
 def test_documentation_the_patch_changes_is_said() -> None:
     s = _site("drivers/gpio/gpiolib-cdev.c", 1, "gpio_ioctl", "file_operations.unlocked_ioctl")
-    body = _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>",
+    body = _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>",
                                          docs=["Documentation/userspace-api/gpio/error-codes.rst"]))
     assert ("Documentation/userspace-api/gpio/error-codes.rst, the list of common GPIO error codes, "
             "gets ENOTTY") in body
-    assert "error-codes.rst" not in _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>"))
+    assert "error-codes.rst" not in _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>"))
 
 
 def test_several_handlers_name_only_the_commands_none_of_them_has() -> None:
@@ -359,7 +363,7 @@ def test_a_check_without_words_of_its_own_is_left_out_not_pasted() -> None:
 def test_socket_forward_names_the_bound_handler() -> None:
     bnep = _site("net/bluetooth/bnep/sock.c", 100, "do_bnep_sock_ioctl", "proto_ops.ioctl", to="ENOIOCTLCMD",
                  paths="native", forward="sock_do_ioctl() passes SIOC* commands on", entry="bnep_sock_ioctl")
-    body = _flat(messages.commit_message("s", [bnep], {}, ["r"], "A <a@b.c>"))
+    body = _flat(messages.commit_message("s", [bnep], TABLE, ["r"], "A <a@b.c>"))
     assert body.startswith("s bnep_sock_ioctl(), through do_bnep_sock_ioctl(), answers")
     assert ("sock_do_ioctl() hands a command on to dev_ioctl() only when bnep_sock_ioctl() answers "
             "-ENOIOCTLCMD.") in body
@@ -372,7 +376,7 @@ def test_each_bound_handler_names_its_own_helper() -> None:
                    entry="lo_ioctl"),
              _site("drivers/block/loop.c", 2240, "loop_control_ioctl", "file_operations.unlocked_ioctl",
                    from_="ENOSYS")]
-    body = _flat(messages.commit_message("s", sites, {}, ["r"], "A <a@b.c>"))
+    body = _flat(messages.commit_message("s", sites, TABLE, ["r"], "A <a@b.c>"))
     assert body.startswith("s lo_ioctl() (through lo_simple_ioctl()) and loop_control_ioctl() "
                            "answer an ioctl command they do not know with -EINVAL/-ENOSYS.")
 
@@ -380,7 +384,7 @@ def test_each_bound_handler_names_its_own_helper() -> None:
 def test_atm_dispatch_names_the_core_that_calls_the_driver() -> None:
     fore = _site("drivers/atm/fore200e.c", 1881, "fore200e_ioctl", "atmdev_ops.ioctl", from_="ENOSYS",
                  paths="native", uncased="SONET_GETSTATZ,ATM_SETCIRANGE")
-    body = _flat(messages.commit_message("s", [fore], {}, ["r"], "A <a@b.c>"))
+    body = _flat(messages.commit_message("s", [fore], TABLE, ["r"], "A <a@b.c>"))
     assert "atm_dev_ioctl() calls fore200e_ioctl() for a command it has no case for." in body
 
 
@@ -390,7 +394,7 @@ def test_a_missing_operation_answer_says_it_is_the_drivers_without_one() -> None
     s = _site("drivers/misc/uacce/uacce.c", 103, "uacce_fops_unl_ioctl", "file_operations.unlocked_ioctl",
               rule="ioctl_default_assign", reach="no-operation",
               guard="line 103: !uacce->ops->ioctl -> -EINVAL (no operation)")
-    msg = _flat(messages.commit_message("uacce: Return -ENOTTY", [s], {}, ["r"], "A <a@b.c>"))
+    msg = _flat(messages.commit_message("uacce: Return -ENOTTY", [s], TABLE, ["r"], "A <a@b.c>"))
     assert ("uacce_fops_unl_ioctl() answers an ioctl command it does not handle itself with -EINVAL "
             "when the driver behind it provides no uacce->ops->ioctl operation.") in msg
     assert ("Where the driver behind uacce_fops_unl_ioctl() provides no uacce->ops->ioctl operation, a "
@@ -449,7 +453,7 @@ def golden_message(name: str) -> str:
         with open(audit) as fh:
             rows = messages.read_audit(fh)
         tested = messages.tested_line(rows, rows[0]["patch"])
-    ifaces = {i.name: messages.InterfaceInfo(i.name, i.to, i.dispatch) for i in rules.interfaces()}
+    ifaces = TABLE
     return messages.commit_message(messages.subject(prefix, sites), sites, ifaces,
                                    sorted({s.rule for s in sites}), GOLDEN_SIGNOFF, tested=tested)
 
@@ -526,7 +530,7 @@ def test_a_range_check_measured_answering_enotty_narrows_the_claim() -> None:
     assert messages.only_own_type_changed(rows)
     assert not messages.only_own_type_changed([dict(r, before="EINVAL") for r in rows])
     s = _site("fs/autofs/root.c", 1, "autofs_root_ioctl", "file_operations.unlocked_ioctl")
-    body = _flat(messages.commit_message("s", [s], {}, ["r"], "A <a@b.c>", own_type_only=True))
+    body = _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>", own_type_only=True))
     assert ("autofs_root_ioctl() answers some unknown ioctl commands of its own type with -EINVAL; "
             "commands of other types already get -ENOTTY.") in body
     assert "Such a command now gets ENOTTY instead of EINVAL." in body

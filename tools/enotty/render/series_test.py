@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from . import messages, series
+from ..find.interfaces import Interface
 from ..find.sites import Site
 from ..partition.split import FileChange, PatchPlan, SeriesPlan
 
@@ -38,8 +39,8 @@ def einval_to_enotty(rel: str) -> FileChange:
 def make_patch(change: FileChange, driver: str) -> series.Patch:
     plan = PatchPlan(change.path, driver, "WATCHDOG DEVICE DRIVERS", [change])
     subject = messages.subject(f"watchdog: {driver}:", plan.sites)
-    ifaces = {"file_operations.unlocked_ioctl": messages.InterfaceInfo(
-        "file_operations.unlocked_ioctl", "ENOTTY", "fs/ioctl.c:vfs_ioctl")}
+    ifaces = {"file_operations.unlocked_ioctl": Interface(
+        "file_operations", "unlocked_ioctl", 1, "ENOTTY", False, "fs/ioctl.c:vfs_ioctl")}
     msg = messages.commit_message(subject, plan.sites, ifaces, ["ioctl_default_return"], SIGNOFF)
     return series.Patch(plan, subject, msg, to=["Wim Watchdog <wim@example.org>"],
                         cc=["linux-watchdog@vger.kernel.org"])
