@@ -21,7 +21,6 @@ patch nobody can compile.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -32,8 +31,7 @@ from typing import Any, Mapping, TextIO
 
 from . import packages, tree
 from .kconfig import DerivationError, KconfigDeps, build_symbols
-from .requests import default_jobs
-from .worktree import kbuild_env
+from .kernel.build import BuildTree, build_folder, configure_wide, quiet_make, read_config
 
 
 @dataclass(frozen=True)
@@ -51,8 +49,8 @@ class Platform:
         """The architecture and configuration, for a log line."""
         return f"{self.arch} {self.base}" + (f" + {' '.join(self.settings)}" if self.settings else "")
 
-    def make_args(self) -> list[str]:
-        return [f"ARCH={self.arch}"] + ([f"CROSS_COMPILE={self.cross}"] if self.cross else [])
+    def make_args(self) -> tuple[str, ...]:
+        return (f"ARCH={self.arch}",) + ((f"CROSS_COMPILE={self.cross}",) if self.cross else ())
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -94,23 +92,10 @@ PREPARED = ".enotty-prepared"
 
 def folder(root: Path, platform: Platform) -> Path:
     """The O= folder of a platform: build/<name>-<version>[-<tree hash>]."""
-    name = f"{platform.name.replace(' ', '-')}-{tree.kernel_version(root)}"
-    if root.resolve() != (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE).resolve():
-        name += "-" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
-    return tree.cache_dir() / "build" / name
+    return build_folder(root, platform.name.replace(" ", "-"))
 
 
 # ---------------------------------------------------------------- selection
-
-def read_config(path: Path) -> dict[str, str]:
-    """A .config's values, CONFIG_ prefix kept (CONFIG_X -> y|m|"text")."""
-    out = {}
-    for line in path.read_text(errors="replace").splitlines():
-        name, eq, value = line.partition("=")
-        if eq and name.startswith("CONFIG_"):
-            out[name] = value
-    return out
-
 
 def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
     return all(config.get(s) in ("y", "m") for s in symbols)
@@ -205,17 +190,6 @@ class Unbuildable:
 
 # ---------------------------------------------------------------- prepare
 
-def _make(root_src: Path, obj: Path, platform: Platform, targets: list[str], jobs: int | None,
-          log: TextIO) -> None:
-    cmd = ["make", "-C", str(root_src), f"O={obj}", *platform.make_args(),
-           f"-j{jobs or default_jobs()}", *targets]
-    res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         check=False, env=kbuild_env())
-    if res.returncode != 0:
-        last = [ln for ln in res.stderr.splitlines() if ln.strip()][-3:]
-        raise subprocess.CalledProcessError(res.returncode, cmd, stderr="\n".join(last))
-
-
 def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
               log: TextIO = sys.stderr) -> dict[str, str]:
     """The platform's .config in obj (made once): base target, settings,
@@ -224,22 +198,9 @@ def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
     config = obj / ".config"
     if (obj / CONFIGURED).is_file() and config.is_file():
         return read_config(config)
-    obj.mkdir(parents=True, exist_ok=True)
-    _make(src, obj, platform, [platform.base], jobs, log)
-    text = config.read_text()
-    text = re.sub(r"^(CONFIG_\w*WERROR)=y$", r"# \1 is not set", text, flags=re.M)
-    for opt in ("DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT", "DEBUG_INFO_DWARF4", "DEBUG_INFO_DWARF5",
-                "DEBUG_INFO_BTF"):
-        text = re.sub(rf"^CONFIG_{opt}=y$", f"# CONFIG_{opt} is not set", text, flags=re.M)
-    extra = ["CONFIG_DEBUG_INFO_NONE=y"]
-    for setting in platform.settings:
-        name, _, value = setting.partition("=")
-        text = re.sub(rf"^(# )?CONFIG_{name}( is not set|=.*)$\n?", "", text, flags=re.M)
-        extra.append(f"# CONFIG_{name} is not set" if value == "n" else f"CONFIG_{name}={value}")
-    config.write_text(text + "\n".join(extra) + "\n")
-    _make(src, obj, platform, ["olddefconfig"], jobs, log)
+    values = configure_wide(src, obj, platform.base, platform.settings, platform.make_args(), jobs)
     (obj / CONFIGURED).write_text(platform.label + "\n")
-    return read_config(config)
+    return values
 
 
 def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
@@ -248,7 +209,7 @@ def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
     if (obj / PREPARED).is_file():
         return
     print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
-    _make(src, obj, platform, ["prepare", "modules_prepare"], jobs, log)
+    quiet_make(src, obj, ["prepare", "modules_prepare"], platform.make_args(), jobs)
     (obj / PREPARED).write_text(platform.label + "\n")
 
 
@@ -348,7 +309,7 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
         pending = []
         for name, files in sorted(chosen.items()):
             platform = next(p for p in PLATFORMS if p.name == name)
-            pbt = verify.BuildTree(bt.root, bt.src, folder(bt.root, platform), tuple(platform.make_args()))
+            pbt = BuildTree(bt.root, bt.src, folder(bt.root, platform), platform.make_args())
             keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
                                            if r in files or not r.endswith(".c")})
             todo = []
