@@ -247,6 +247,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         probe_bin=_path(args.probe_bin)))
 
 
+def add_boot_tree_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kdir", metavar="DIR",
+                        help="kernel tree to build and boot (read only); default: Debian's linux-source-6.12")
+
+
 def add_signoff_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--signoff", metavar="'NAME <MAIL>'",
                         help=f"{what} (default: git config user.name/user.email)")
@@ -348,8 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     qemu_cmd = commands.add_parser("qemu-test", help="the vivid selftests booted in QEMU",
                                    description=cmd_qemu_test.__doc__)
-    qemu_cmd.add_argument("--kdir", metavar="DIR",
-                          help="kernel tree (read only); default: Debian's linux-source-6.12")
+    add_boot_tree_option(qemu_cmd)
     qemu_cmd.add_argument("--series", choices=QEMU_TEST_SERIES, default="media",
                           help="media (default): the committed media series; none: the pristine tree")
     qemu_cmd.add_argument("--series-dir", metavar="DIR",
@@ -365,8 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     audit_cmd = commands.add_parser("audit", help="QEMU before/after audit of the series",
                                     description=cmd_audit.__doc__)
-    audit_cmd.add_argument("--kdir", metavar="DIR",
-                           help="kernel tree (read only); default: Debian's linux-source-6.12")
+    add_boot_tree_option(audit_cmd)
     audit_cmd.add_argument("--series", default=AuditRequest.series, metavar="all|NAME",
                            help="the series applied for the second boot (default: all)")
     audit_cmd.add_argument("--patches", metavar="DIR",

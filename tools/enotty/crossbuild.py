@@ -11,7 +11,7 @@ the platform).  The source they build is the same hard-link copy of the
 tree as the x86_64 build (verify.BuildTree.src), holding the patched files.
 
 Selection (choose()): a file goes to the first platform whose .config sets
-every Kconfig symbol its Makefile lines need (kconfig_symbols.build_symbols);
+every Kconfig symbol its Makefile lines need (kconfig.build_symbols);
 kbuild's dry run in that folder then confirms the object is compiled.
 
 A file that no configuration of any architecture can build (its symbol

@@ -16,33 +16,61 @@ NAME = PACKAGE.name
 
 
 def modules(folder: Path = PACKAGE) -> list[str]:
-    return sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    """The package's modules, those of its subpackages dotted (kernel.build);
+    a subpackage's __init__ is the subpackage (kernel)."""
+    out = []
+    for path in folder.rglob("*.py"):
+        parts = path.relative_to(folder).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            out.append(".".join(parts))
+    return sorted(out)
 
 
+def _path(folder: Path, module: str) -> Path:
+    path = folder.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
-def imported(source: str, known: set[str]) -> set[str]:
-    """The modules of the package that the source imports, by any form:
-    `from . import x`, `from .x import y`, `from enotty import x`,
-    `from enotty.x import y`, `import enotty.x`."""
+
+def _known(name: str, known: set[str]) -> str | None:
+    """The longest module of known that name is or lies in."""
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in known:
+            return ".".join(parts[:n])
+    return None
+
+
+def imported(source: str, known: set[str], current: str = "") -> set[str]:
+    """The modules of the package that the source (of module current,
+    dotted) imports, by any form: `from . import x`, `from .x import y`,
+    `from .. import z`, `from enotty import x`, `from enotty.x import y`,
+    `import enotty.x`."""
+    package = current.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
         if isinstance(node, ast.ImportFrom):
-            own = node.level == 1 or node.module == NAME or (node.module or "").startswith(NAME + ".")
-            if not own:
-                continue
-            module = (node.module or "").removeprefix(NAME).lstrip(".") if node.level == 0 else node.module
-            if module:
-                found.add(module.split(".")[0])
+            if node.level:
+                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            elif node.module == NAME or (node.module or "").startswith(NAME + "."):
+                module = node.module.removeprefix(NAME).lstrip(".") if node.module else ""
             else:
-                found.update(a.name for a in node.names)
+                continue
+            # `from X import a`: the module X.a where there is one, else X
+            names = [f"{module}.{a.name}" if module else a.name for a in node.names]
+            names = [n if _known(n, known) == n else module for n in names]
         elif isinstance(node, ast.Import):
-            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith(NAME + "."))
-    return found & known
+            names = [a.name.removeprefix(NAME + ".") for a in node.names if a.name.startswith(NAME + ".")]
+        found.update(m for n in names if n and (m := _known(n, known)))
+    return found
 
 
 def graph(folder: Path = PACKAGE) -> dict[str, set[str]]:
     known = set(modules(folder))
-    return {m: imported((folder / f"{m}.py").read_text(), known) - {m} for m in sorted(known)}
+    return {m: imported(_path(folder, m).read_text(), known, m) - {m} for m in sorted(known)}
 
 
 def cycle(edges: dict[str, set[str]]) -> list[str]:
@@ -84,6 +112,7 @@ def test_the_package_has_no_import_cycle() -> None:
 
 
 def test_every_module_imports() -> None:
+    assert {"kernel.build", "kernel.qemu", "audit.run", "qemutest.run"} <= set(modules())
     for module in modules():
         if module == "__main__":
             continue                    # importing it runs the command line
@@ -95,6 +124,15 @@ def test_imported_reads_every_form() -> None:
               "import enotty.f\nimport os\nfrom os import path\n"
               "if __name__ == '__main__':\n    from .g import main\n")
     assert imported(source, set("abcdefgz")) == set("abcdefg")
+
+
+def test_imported_reads_subpackages() -> None:
+    known = {"tree", "kernel", "kernel.build", "kernel.qemu", "audit", "audit.run", "audit.table"}
+    source = ("from .. import tree\nfrom ..kernel import qemu\nfrom ..kernel.build import X\n"
+              "from . import DATA, table\n")
+    assert imported(source, known, "audit.run") == {"tree", "kernel.qemu", "kernel.build", "audit", "audit.table"}
+    assert imported("from .audit import run\nfrom enotty.kernel import build\n", known, "cli") == {
+        "audit.run", "kernel.build"}
 
 
 def test_cycle_finds_one_closed_by_a_single_edge(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""audit_console: reading one boot's console log."""
+"""bootlog: reading one boot's console log."""
 from __future__ import annotations
 
 

@@ -1,4 +1,4 @@
-"""audit_compare: the before/after join, the verdict (with negative controls), the outputs."""
+"""compare: the before/after join, the verdict (with negative controls), the outputs."""
 from __future__ import annotations
 
 import dataclasses

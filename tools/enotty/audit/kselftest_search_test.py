@@ -1,4 +1,4 @@
-"""kselftest_search.py on the default tree, against the committed series and
+"""kselftest_search on the default tree, against the committed series and
 kselftests.tsv: every kselftest that exercises an audited file has a row."""
 from pathlib import Path
 

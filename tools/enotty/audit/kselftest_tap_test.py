@@ -1,4 +1,4 @@
-"""kselftest_tap.py on recorded consoles and on small TAP texts.
+"""kselftest_tap on recorded consoles and on small TAP texts.
 
 testdata/kselftest-epoll_busy_poll-{pristine,mutant}.log are the sections
 two real audit boots printed: the pristine reduced audit kernel, and the

@@ -4,18 +4,17 @@ kselftests.tsv names, per kselftest, the patched files it exercises and how
 to build it; select() picks the ones that the applied series and the audit
 kernel's configuration call for, build() compiles them static with gcc,
 out of tree, against `make headers` of the same tree (the tree itself is
-only read).  kselftest_tap.py reads what they printed in the two boots.
+only read).  kselftest_tap reads what they printed in the two boots.
 """
 from __future__ import annotations
 
 import fnmatch
 import hashlib
 import os
-import shlex
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..kernel.build import run_logged
 from . import DATA
 
 TABLE = DATA / "kselftests.tsv"
@@ -27,10 +26,6 @@ CFLAGS = ("-static", "-O2", "-Wall", "-D_GNU_SOURCE")
 
 class TableError(Exception):
     """kselftests.tsv is malformed: one line."""
-
-
-class BuildError(Exception):
-    """A kselftest or the headers did not build: one line with the log."""
 
 
 @dataclass(frozen=True)
@@ -133,15 +128,6 @@ def compile_argv(row: Kselftest, tree: Path, headers: Path, out: Path) -> list[s
             "-o", str(out / row.program), *libs]
 
 
-def _logged(argv: list[str], log: Path, what: str, env: dict[str, str] | None = None) -> None:
-    with open(log, "ab") as f:
-        f.write(("$ " + shlex.join(argv) + "\n").encode())
-        f.flush()
-        res = subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, env=env, check=False)
-    if res.returncode != 0:
-        raise BuildError(f"{what} did not build (exit {res.returncode}); log: {log}")
-
-
 def make_headers(tree: Path, folder: Path, log: Path) -> Path:
     """`make headers` of tree into folder (O=, the tree is not written);
     its usr/include.  Done once per tree: the series touch no uapi header."""
@@ -151,8 +137,8 @@ def make_headers(tree: Path, folder: Path, log: Path) -> Path:
         return include
     folder.mkdir(parents=True, exist_ok=True)
     stamp.unlink(missing_ok=True)
-    _logged(["make", "-s", "-C", str(tree), f"O={folder}", "ARCH=x86_64", "headers"], log,
-            "make headers")
+    run_logged(["make", "-s", "-C", str(tree), f"O={folder}", "ARCH=x86_64", "headers"], log,
+               what="make headers")
     stamp.write_text(str(tree))
     return include
 
@@ -175,8 +161,8 @@ def build(rows: list[Kselftest], tree: Path, headers: Path, out: Path, log: Path
         binary, stamp = out / row.program, out / f".{row.program}.key"
         if not (binary.is_file() and stamp.is_file() and stamp.read_text() == key.hexdigest()):
             stamp.unlink(missing_ok=True)
-            _logged(["ccache", *argv] if _have("ccache") else argv, log, f"kselftest {row.name}",
-                    env)
+            run_logged(["ccache", *argv] if _have("ccache") else argv, log, env,
+                       what=f"kselftest {row.name}")
             stamp.write_text(key.hexdigest())
         done[row.program] = binary
     return done

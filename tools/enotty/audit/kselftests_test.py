@@ -1,4 +1,4 @@
-"""kselftests.py: the committed table, the selection and the gcc lines."""
+"""kselftests: the committed table, the selection and the gcc lines."""
 from pathlib import Path
 
 import pytest

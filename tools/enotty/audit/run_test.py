@@ -1,4 +1,4 @@
-"""audit_run: the placeholders of the qemu column (@SCRATCH/, @ACPI/)."""
+"""audit.run: the placeholders of the qemu column (@SCRATCH/, @ACPI/)."""
 from __future__ import annotations
 
 import shutil

@@ -1,4 +1,4 @@
-"""audit_series: selecting series and reading their claims per file."""
+"""series_claims: selecting series and reading their claims per file."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""audit_table: parsing instantiate.tsv and matching probe targets to sources."""
+"""table: parsing instantiate.tsv and matching probe targets to sources."""
 from __future__ import annotations
 
 import re

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,15 +97,18 @@ def make_argv(src: Path, obj: Path, *targets: str, make_args: tuple[str, ...] = 
             f"-j{jobs or default_jobs()}", *targets]
 
 
-def run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None) -> None:
-    """argv with its output appended to log; BuildError when it fails."""
+def run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None,
+               what: str | None = None) -> None:
+    """argv with its output appended to log; BuildError when it fails,
+    saying `what did not build` (default: the start of argv failed)."""
     with open(log, "ab") as f:
-        f.write(("$ " + " ".join(argv) + "\n").encode())
+        f.write(("$ " + shlex.join(argv) + "\n").encode())
         f.flush()
         res = subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, env=env, check=False)
     if res.returncode != 0:
         tail = log.read_text(errors="replace").splitlines()[-15:]
-        raise BuildError(f"`{' '.join(argv[:6])} ...` failed (exit {res.returncode}); log: {log}", tail)
+        failed = f"{what} did not build" if what else f"`{' '.join(argv[:6])} ...` failed"
+        raise BuildError(f"{failed} (exit {res.returncode}); log: {log}", tail)
 
 
 def quiet_make(src: Path, obj: Path, targets: list[str], make_args: tuple[str, ...] = (),

@@ -57,7 +57,9 @@ def test_run_logged_raises_one_line_with_the_log_and_keeps_its_tail(tmp_path: Pa
         build.run_logged(["sh", "-c", "echo first; echo last; exit 3"], log)
     assert str(err.value) == f"`sh -c echo first; echo last; exit 3 ...` failed (exit 3); log: {log}"
     assert err.value.tail[-2:] == ["first", "last"]
-    assert log.read_text().startswith("$ true\n$ sh -c")
+    assert log.read_text().startswith("$ true\n$ sh -c 'echo first; echo last; exit 3'\n")
+    with pytest.raises(build.BuildError, match=r"^kselftest x did not build \(exit 1\); log: "):
+        build.run_logged(["false"], log, what="kselftest x")
 
 
 def fake_make(kernel: build.TinyKernel, seen: list[tuple[str, ...]]):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from enotty import tap
 from enotty.kernel import qemu
-from enotty.qemutest import console as qemu_tap
+from enotty.qemutest import console as guest_console
 
 TAP_OK = """\
 TAP version 13
@@ -59,7 +59,7 @@ def good_console() -> str:
 
 
 def test_sections_strip_carriage_returns_and_keep_order():
-    secs = qemu_tap.sections(good_console())
+    secs = guest_console.sections(good_console())
     assert [(s.kind, s.name, s.rc) for s in secs] == [
         ("selftest", "ioctl_errno", 0), ("selftest", "ioctl_errno_32", 0),
         ("compliance", "vivid-000-vid-cap", 1)]
@@ -67,7 +67,7 @@ def test_sections_strip_carriage_returns_and_keep_order():
 
 
 def test_unterminated_section_has_no_rc():
-    secs = qemu_tap.sections(console(frame("selftest", "ioctl_errno", TAP_OK, rc=None)))
+    secs = guest_console.sections(console(frame("selftest", "ioctl_errno", TAP_OK, rc=None)))
     assert secs[0].rc is None
 
 
@@ -87,33 +87,33 @@ def test_parse_tap_ignores_harness_chatter():
 
 
 def test_parse_compliance_strips_colours():
-    res = qemu_tap.parse_compliance(qemu.console_lines(COMPLIANCE))
+    res = guest_console.parse_compliance(qemu.console_lines(COMPLIANCE))
     assert (res.total, res.failed, res.warnings, res.invalid_ioctls) == (113, 24, 0, "OK")
 
 
 def test_parse_compliance_one_fail_among_inputs_wins():
-    res = qemu_tap.parse_compliance(["\ttest invalid ioctls: OK",
+    res = guest_console.parse_compliance(["\ttest invalid ioctls: OK",
                                      "\ttest invalid ioctls: FAIL",
                                      "\ttest invalid ioctls: OK"])
     assert res.invalid_ioctls == "FAIL"
 
 
 def test_find_crash():
-    assert qemu_tap.find_crash(good_console()) is None
+    assert guest_console.find_crash(good_console()) is None
     text = console("[    1.0] WARNING: CPU: 0 PID: 1 at drivers/media/x.c:1 f+0x1/0x2\n")
-    assert qemu_tap.find_crash(text).startswith("WARNING: CPU: 0")
-    assert "Kernel panic" in qemu_tap.find_crash("Kernel panic - not syncing: x\r\n")
+    assert guest_console.find_crash(text).startswith("WARNING: CPU: 0")
+    assert "Kernel panic" in guest_console.find_crash("Kernel panic - not syncing: x\r\n")
 
 
 def test_changed_cases():
     before = {"a": "pass", "b": "fail", "c": "skip"}
     after = {"a": "pass", "b": "pass", "d": "fail"}
-    assert qemu_tap.changed_cases(before, after) == [
+    assert guest_console.changed_cases(before, after) == [
         ("b", "fail", "pass"), ("c", "skip", "absent"), ("d", "absent", "fail")]
 
 
 def test_selftest_cases_prefix_the_binary():
-    cases = qemu_tap.selftest_cases(qemu_tap.sections(good_console()))
+    cases = guest_console.selftest_cases(guest_console.sections(good_console()))
     assert cases["ioctl_errno_32:node.cec.good_argument"] == "pass"
     assert len(cases) == 6
 
@@ -122,23 +122,23 @@ EXPECTED = ("ioctl_errno", "ioctl_errno_32")
 
 
 def test_judge_pass():
-    verdict = qemu_tap.judge(good_console(), 1, EXPECTED, {"vivid-000-vid-cap": 24})
+    verdict = guest_console.judge(good_console(), 1, EXPECTED, {"vivid-000-vid-cap": 24})
     assert verdict.ok, verdict.reasons
 
 
 def test_judge_not_ok_line():
     text = console(frame("selftest", "ioctl_errno", TAP_FAIL),
                    frame("selftest", "ioctl_errno_32", TAP_OK))
-    verdict = qemu_tap.judge(text, 1, EXPECTED)
+    verdict = guest_console.judge(text, 1, EXPECTED)
     assert not verdict.ok
     assert "selftest ioctl_errno: not ok node.fb.unknown_own_range" in verdict.reasons
 
 
 def test_judge_hang_and_panic():
-    hung = qemu_tap.judge(console(frame("selftest", "ioctl_errno", TAP_OK, rc=None),
+    hung = guest_console.judge(console(frame("selftest", "ioctl_errno", TAP_OK, rc=None),
                                   done=False), None, EXPECTED)
     assert any("hung" in r for r in hung.reasons)
-    panic = qemu_tap.judge("Kernel panic - not syncing: No working init found.\r\n", 0,
+    panic = guest_console.judge("Kernel panic - not syncing: No working init found.\r\n", 0,
                            EXPECTED)
     assert any("isa-debug-exit" in r for r in panic.reasons)
     assert any("Kernel panic" in r for r in panic.reasons)
@@ -149,7 +149,7 @@ def test_judge_missing_totals_means_crashed_selftest():
     body = "TAP version 13\n1..2\nok 1 node.a\n"
     text = console(frame("selftest", "ioctl_errno", body, rc=139),
                    frame("selftest", "ioctl_errno_32", TAP_OK))
-    verdict = qemu_tap.judge(text, 1, EXPECTED)
+    verdict = guest_console.judge(text, 1, EXPECTED)
     assert verdict.reasons == ["selftest ioctl_errno printed no totals line (crashed?)"]
 
 
@@ -159,13 +159,13 @@ def test_judge_compliance_invalid_ioctls_and_baseline():
     text = console(frame("selftest", "ioctl_errno", TAP_OK),
                    frame("selftest", "ioctl_errno_32", TAP_OK),
                    frame("compliance", "vivid-000-vid-cap", bad, rc=1))
-    verdict = qemu_tap.judge(text, 1, EXPECTED, {"vivid-000-vid-cap": 24})
+    verdict = guest_console.judge(text, 1, EXPECTED, {"vivid-000-vid-cap": 24})
     assert verdict.reasons == [
         "v4l2-compliance vivid-000-vid-cap: test invalid ioctls: FAIL",
         "v4l2-compliance vivid-000-vid-cap: 25 failures, pristine kernel had 24"]
     # Without a baseline only the invalid-ioctls verdict counts.
-    assert len(qemu_tap.judge(text, 1, EXPECTED).reasons) == 1
+    assert len(guest_console.judge(text, 1, EXPECTED).reasons) == 1
 
 
 def test_compliance_failures():
-    assert qemu_tap.compliance_failures(good_console()) == {"vivid-000-vid-cap": 24}
+    assert guest_console.compliance_failures(good_console()) == {"vivid-000-vid-cap": 24}
