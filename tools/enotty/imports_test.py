@@ -48,7 +48,7 @@ def imported(source: str, known: set[str], current: str = "") -> set[str]:
     `from .. import z`, `from enotty import x`, `from enotty.x import y`,
     `import enotty.x`."""
     package = current.split(".")[:-1]
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         names: list[str] = []
         if isinstance(node, ast.ImportFrom):
