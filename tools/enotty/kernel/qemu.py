@@ -58,11 +58,6 @@ class Exit:
     rc: int | None
     output: str = ""
 
-    @property
-    def through_debug_exit(self) -> bool:
-        """isa-debug-exit makes QEMU exit with (value << 1) | 1; /init writes 0."""
-        return self.rc == 1
-
     def last_line(self) -> str:
         lines = [ln for ln in self.output.strip().splitlines() if ln]
         return lines[-1] if lines else ""
