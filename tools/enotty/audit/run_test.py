@@ -56,3 +56,15 @@ def test_committed_tables_compile(tmp_path):
     for asl in sorted(run.ACPI_DIR.glob("*.asl")):
         argv = run.acpi_tables([f"file=@ACPI/{asl.stem}"], tmp_path)
         assert Path(argv[0].removeprefix("file=")).is_file()
+
+
+def test_the_command_line_takes_make_audits_variables():
+    from enotty import cli
+    args = cli.build_parser().parse_args(["audit", "--series", "media", "--out", "o",
+                                          "--mutant", "einval,untouched"])
+    assert (args.series, args.out, args.mutant) == ("media", "o", ("einval", "untouched"))
+    args = cli.build_parser().parse_args(["audit"])
+    assert (args.series, args.mutant, args.timeout, args.probe_timeout) == ("all", (), 600, 240)
+    assert set(run.MUTANTS) == {"einval", "untouched", "epoll"}
+    assert all(p.is_file() for p in run.MUTANTS.values())
+
