@@ -60,13 +60,13 @@ verify-generated:
 
 qemu-test:
 	@$(PKGS) qemu
-	@$(PY) $(CURDIR)/selftests/qemu/qemu_run.py \
+	@$(ENOTTY) qemu-test \
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) \
 		$(call opt,SERIES_DIR,--series-dir) $(call opt,MUTANT,--mutant)
 
 audit:
 	@$(PKGS) audit
-	@$(PY) $(CURDIR)/selftests/audit/audit_run.py \
+	@$(ENOTTY) audit \
 		$(call opt,KDIR,--kdir) $(call opt,SERIES,--series) $(call opt,OUT,--out) \
 		$(call opt,MUTANT,--mutant)
 

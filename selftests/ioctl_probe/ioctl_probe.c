@@ -60,7 +60,7 @@
  * call succeeded), an errno name, TIMEOUT, or absent (open only: the kernel
  * lacks this kind of file).  ABI is native, or compat for a 32-bit program
  * on a 64-bit kernel.  selftests/README.rst documents it and
- * probe_output.py parses it.
+ * enotty.audit.probe_output parses it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -193,8 +193,9 @@ static void prep_line_mask(void *arg)
  * What each target's own magic is, its unused number there, and its smoke
  * command.  First match wins: PATTERN (fnmatch) on the target name and,
  * when set, SUBSYSTEM equal to the sysfs subsystem.  The unused numbers
- * were checked against the kernel's headers (probe_test.py checks them
- * again against the tree's uapi headers through `ioctl_probe -l`).
+ * were checked against the kernel's headers (enotty.audit.probe_test
+ * checks them again against the tree's uapi headers through
+ * `ioctl_probe -l`).
  */
 struct rule {
 	const char *pattern;

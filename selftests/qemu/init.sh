@@ -1,7 +1,7 @@
 #!/bin/sh
 # /init of the QEMU run's initramfs (busybox).  Runs the ioctl_errno
 # selftests and v4l2-compliance on every vivid video node, framing each
-# program's output with ENOTTY-QEMU markers for qemu_tap.py, then leaves
+# program's output with ENOTTY-QEMU markers for enotty.qemutest.console, then leaves
 # QEMU through isa-debug-exit (I/O port 0xf4, so QEMU exits with 1).
 /bin/busybox mkdir -p /proc /sys /dev /tmp /bin /sbin /usr/bin /usr/sbin
 /bin/busybox --install -s

@@ -22,15 +22,18 @@ from typing import NoReturn
 import enotty
 
 from .measure import bench, candidates, coccicheck, generated
-from .judge import effects, selftest_search
 from . import console, patches
+from .judge import effects, selftest_search
 from .find import facts, rules, scan, sites
 from .write import mailout
 from .render import messages, series
 from .kernel import tree
+from .audit import run as audit_run
 from .errors import ToolError, UsageError
-from .requests import (BenchRequest, CoccicheckRequest, Identity, KernelTree, MailoutRequest,
-                       PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs)
+from .qemutest import run as qemu_test
+from .requests import (QEMU_TEST_MUTANTS, QEMU_TEST_SERIES, AuditRequest, BenchRequest, CoccicheckRequest,
+                       Identity, KernelTree, MailoutRequest, PatchesRequest, QemuTestRequest, ScanRequest,
+                       VerifyGeneratedRequest, default_jobs)
 
 warn = console.warn
 
@@ -222,6 +225,38 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return rules.command(args.action)
 
 
+def _path(text: str | None) -> Path | None:
+    return Path(text).expanduser().absolute() if text else None
+
+
+def cmd_qemu_test(args: argparse.Namespace) -> int:
+    """Build a tiny kernel with vivid and vimc, boot it in QEMU, run the
+    ioctl_errno selftests and v4l2-compliance (exit 1 when the run fails)."""
+    return qemu_test.command(QemuTestRequest(
+        tree=tree.load(args.kdir, need_kernel=True), series=args.series,
+        series_dir=_path(args.series_dir), mutant=args.mutant, timeout=args.timeout, kvm=args.kvm))
+
+
+def _mutants(text: str) -> tuple[str, ...]:
+    return tuple(m for m in text.split(",") if m)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """One audit kernel booted pristine and with the series applied: the
+    ioctl probe's answers before and after into audit.tsv and AUDIT.md
+    (exit 1 when the verdict finds problems)."""
+    return audit_run.command(AuditRequest(
+        tree=tree.load(args.kdir, need_kernel=True), series=args.series,
+        patches=_path(args.patches), out=_path(args.out), mutants=args.mutant, logs=_path(args.logs),
+        timeout=args.timeout, probe_timeout=args.probe_timeout, jobs=args.jobs or default_jobs(),
+        probe_bin=_path(args.probe_bin)))
+
+
+def add_boot_tree_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kdir", metavar="DIR",
+                        help="kernel tree to build and boot (read only); default: Debian's linux-source-6.12")
+
+
 def add_signoff_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--signoff", metavar="'NAME <MAIL>'",
                         help=f"{what} (default: git config user.name/user.email)")
@@ -320,6 +355,43 @@ def build_parser() -> argparse.ArgumentParser:
     rules_cmd.add_argument("action", choices=rules.ACTIONS,
                            help="sync: rewrite it; check: fail when stale; combined: print it")
     rules_cmd.set_defaults(run=cmd_rules)
+
+    qemu_cmd = commands.add_parser("qemu-test", help="the vivid selftests booted in QEMU",
+                                   description=cmd_qemu_test.__doc__)
+    add_boot_tree_option(qemu_cmd)
+    qemu_cmd.add_argument("--series", choices=QEMU_TEST_SERIES, default="media",
+                          help="media (default): the committed media series; none: the pristine tree")
+    qemu_cmd.add_argument("--series-dir", metavar="DIR",
+                          help="folder of the series' NNNN-*.patch files "
+                               "(default: generated-patches/linux-<version>/<series>)")
+    qemu_cmd.add_argument("--mutant", choices=QEMU_TEST_MUTANTS,
+                          help="also apply selftests/qemu/mutant-NAME.patch (a negative control)")
+    qemu_cmd.add_argument("--timeout", type=_positive_int, default=QemuTestRequest.timeout, metavar="S",
+                          help=f"seconds before the guest counts as hung (default {QemuTestRequest.timeout})")
+    qemu_cmd.add_argument("--kvm", action="store_true",
+                          help="use KVM (only where a probe boot showed that it works)")
+    qemu_cmd.set_defaults(run=cmd_qemu_test)
+
+    audit_cmd = commands.add_parser("audit", help="QEMU before/after audit of the series",
+                                    description=cmd_audit.__doc__)
+    add_boot_tree_option(audit_cmd)
+    audit_cmd.add_argument("--series", default=AuditRequest.series, metavar="all|NAME",
+                           help="the series applied for the second boot (default: all)")
+    audit_cmd.add_argument("--patches", metavar="DIR",
+                           help="the version folder holding the series (default: generated-patches/linux-VERSION/)")
+    audit_cmd.add_argument("--out", metavar="DIR", help="where audit.tsv and AUDIT.md go (default: --patches)")
+    audit_cmd.add_argument("--mutant", type=_mutants, default=(), metavar="NAME[,NAME]",
+                           help="also apply selftests/audit/mutant-NAME.patch (einval, untouched, epoll)")
+    audit_cmd.add_argument("--logs", metavar="DIR", help="build and console logs (default <cache>/audit/logs)")
+    audit_cmd.add_argument("--timeout", type=_positive_int, default=AuditRequest.timeout, metavar="S",
+                           help=f"seconds per boot (default {AuditRequest.timeout})")
+    audit_cmd.add_argument("--probe-timeout", type=_positive_int, default=AuditRequest.probe_timeout,
+                           metavar="S", help="seconds for each probe binary inside the guest "
+                                             f"(default {AuditRequest.probe_timeout})")
+    add_jobs_option(audit_cmd, "make -j for the kernel")
+    audit_cmd.add_argument("--probe-bin", metavar="DIR",
+                           help="prebuilt ioctl_probe and ioctl_probe_32 (development)")
+    audit_cmd.set_defaults(run=cmd_audit)
 
     return parser
 

@@ -112,3 +112,33 @@ class MailoutRequest:
 class VerifyGeneratedRequest:
     tree: KernelTree | None    # None: the tree the output's run.json names
     committed: Path
+
+
+QEMU_TEST_SERIES = ("media", "none")   # the committed media series, or the pristine tree
+QEMU_TEST_MUTANTS = ("einval",)        # selftests/qemu/mutant-NAME.patch
+
+
+@dataclass(frozen=True)
+class QemuTestRequest:
+    """`make qemu-test`: the vivid selftests booted in QEMU."""
+    tree: KernelTree
+    series: str = "media"               # QEMU_TEST_SERIES
+    series_dir: Path | None = None      # the series' patches (default: generated-patches/)
+    mutant: str | None = None           # QEMU_TEST_MUTANTS
+    timeout: int = 600                  # seconds before the guest counts as hung
+    kvm: bool = False
+
+
+@dataclass(frozen=True)
+class AuditRequest:
+    """`make audit`: one audit kernel booted pristine and with the series."""
+    tree: KernelTree
+    series: str = "all"                 # all, or one series folder's name
+    patches: Path | None = None         # the version folder holding the series
+    out: Path | None = None             # where audit.tsv and AUDIT.md go (default: patches)
+    mutants: tuple[str, ...] = ()       # selftests/audit/mutant-NAME.patch, also applied
+    logs: Path | None = None            # build and console logs (default: <cache>/audit/logs)
+    timeout: int = 600                  # seconds per boot, besides the kselftests' own
+    probe_timeout: int = 240            # seconds for each probe binary in the guest
+    jobs: int = 1
+    probe_bin: Path | None = None       # prebuilt ioctl_probe and ioctl_probe_32 (development)

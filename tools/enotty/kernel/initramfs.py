@@ -1,6 +1,6 @@
 """The initramfs of a QEMU test boot: busybox, /init, and what runs.
 
-The vivid selftest (selftests/qemu) and the audit (selftests/audit) boot
+The vivid selftests (enotty.qemutest) and the audit (enotty.audit) boot
 the same way: a static busybox as /bin/sh, their own /init script, their
 programs, each dynamic program's libraries, packed as an uncompressed newc
 cpio with fixed owners and times, so the same content gives the same bytes.

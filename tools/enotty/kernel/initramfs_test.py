@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from . import initramfs
+from enotty.kernel import initramfs
 
 
 def test_shared_libs_lists_loader_and_libc() -> None:

@@ -1,5 +1,5 @@
 """Which Kconfig symbols build a source file, and what those symbols depend on
-(used by the audit, selftests/audit/kconfig_symbols.py, and the cross builds).
+(used by the audit, enotty.audit.kernel_config, and the cross builds).
 
 Two readers of the kernel's own build files, no configuration needed:
 

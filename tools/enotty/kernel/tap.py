@@ -1,6 +1,6 @@
 """TAP as the kernel's kselftests print it: the one reader of the audit's
-kselftests (selftests/audit/kselftest_tap.py) and the QEMU selftests
-(selftests/qemu/qemu_tap.py).
+kselftests (enotty.audit.kselftest_tap) and the QEMU selftests
+(enotty.qemutest.console).
 
 kselftest.h and kselftest_harness.h print `ok N name`, `not ok N name`,
 `ok N name # SKIP why` (also `ok N # SKIP why`, named by the why), XFAIL,
@@ -9,6 +9,7 @@ XPASS and error directives, and a `# Totals:` line.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _LINE = re.compile(r"^\s*(not ok|ok)\s+(\d+)\b\s*(?:-\s*)?(.*?)\s*$")
 _DIRECTIVE = re.compile(r"\s*#\s*(SKIP|XFAIL|XPASS|TODO|error)\b.*$", re.I)
@@ -51,3 +52,15 @@ def totals(lines: list[str]) -> dict[str, int] | None:
         if m:
             found = dict(zip(TOTAL_KEYS, (int(v) for v in m.groups())))
     return found
+
+
+@dataclass
+class Tap:
+    """Per-case outcome (cases()) and the totals line (totals()) of one program."""
+    cases: dict[str, str]
+    totals: dict[str, int] | None
+
+
+def read(lines: list[str]) -> Tap:
+    """One kselftest program's TAP output."""
+    return Tap(cases(lines), totals(lines))

@@ -11,7 +11,7 @@ the platform).  The source they build is the same hard-link copy of the
 tree as the x86_64 build (verify.BuildTree.src), holding the patched files.
 
 Selection (choose()): a file goes to the first platform whose .config sets
-every Kconfig symbol its Makefile lines need (kconfig_symbols.build_symbols);
+every Kconfig symbol its Makefile lines need (kconfig.build_symbols);
 kbuild's dry run in that folder then confirms the object is compiled.
 
 A file that no configuration of any architecture can build (its symbol
@@ -21,7 +21,6 @@ patch nobody can compile.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -33,8 +32,7 @@ from typing import Any, Mapping, TextIO
 from .. import packages
 from ..kernel import tree
 from ..kernel.kconfig import DerivationError, KconfigDeps, build_symbols
-from ..requests import default_jobs
-from ..kernel.worktree import kbuild_env
+from ..kernel.build import BuildTree, build_folder, configure_wide, quiet_make, read_config
 
 
 @dataclass(frozen=True)
@@ -52,8 +50,8 @@ class Platform:
         """The architecture and configuration, for a log line."""
         return f"{self.arch} {self.base}" + (f" + {' '.join(self.settings)}" if self.settings else "")
 
-    def make_args(self) -> list[str]:
-        return [f"ARCH={self.arch}"] + ([f"CROSS_COMPILE={self.cross}"] if self.cross else [])
+    def make_args(self) -> tuple[str, ...]:
+        return (f"ARCH={self.arch}",) + ((f"CROSS_COMPILE={self.cross}",) if self.cross else ())
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -95,23 +93,10 @@ PREPARED = ".enotty-prepared"
 
 def folder(root: Path, platform: Platform) -> Path:
     """The O= folder of a platform: build/<name>-<version>[-<tree hash>]."""
-    name = f"{platform.name.replace(' ', '-')}-{tree.kernel_version(root)}"
-    if root.resolve() != (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE).resolve():
-        name += "-" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
-    return tree.cache_dir() / "build" / name
+    return build_folder(root, platform.name.replace(" ", "-"))
 
 
 # ---------------------------------------------------------------- selection
-
-def read_config(path: Path) -> dict[str, str]:
-    """A .config's values, CONFIG_ prefix kept (CONFIG_X -> y|m|"text")."""
-    out = {}
-    for line in path.read_text(errors="replace").splitlines():
-        name, eq, value = line.partition("=")
-        if eq and name.startswith("CONFIG_"):
-            out[name] = value
-    return out
-
 
 def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
     return all(config.get(s) in ("y", "m") for s in symbols)
@@ -206,17 +191,6 @@ class Unbuildable:
 
 # ---------------------------------------------------------------- prepare
 
-def _make(root_src: Path, obj: Path, platform: Platform, targets: list[str], jobs: int | None,
-          log: TextIO) -> None:
-    cmd = ["make", "-C", str(root_src), f"O={obj}", *platform.make_args(),
-           f"-j{jobs or default_jobs()}", *targets]
-    res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         check=False, env=kbuild_env())
-    if res.returncode != 0:
-        last = [ln for ln in res.stderr.splitlines() if ln.strip()][-3:]
-        raise subprocess.CalledProcessError(res.returncode, cmd, stderr="\n".join(last))
-
-
 def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
               log: TextIO = sys.stderr) -> dict[str, str]:
     """The platform's .config in obj (made once): base target, settings,
@@ -225,22 +199,9 @@ def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
     config = obj / ".config"
     if (obj / CONFIGURED).is_file() and config.is_file():
         return read_config(config)
-    obj.mkdir(parents=True, exist_ok=True)
-    _make(src, obj, platform, [platform.base], jobs, log)
-    text = config.read_text()
-    text = re.sub(r"^(CONFIG_\w*WERROR)=y$", r"# \1 is not set", text, flags=re.M)
-    for opt in ("DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT", "DEBUG_INFO_DWARF4", "DEBUG_INFO_DWARF5",
-                "DEBUG_INFO_BTF"):
-        text = re.sub(rf"^CONFIG_{opt}=y$", f"# CONFIG_{opt} is not set", text, flags=re.M)
-    extra = ["CONFIG_DEBUG_INFO_NONE=y"]
-    for setting in platform.settings:
-        name, _, value = setting.partition("=")
-        text = re.sub(rf"^(# )?CONFIG_{name}( is not set|=.*)$\n?", "", text, flags=re.M)
-        extra.append(f"# CONFIG_{name} is not set" if value == "n" else f"CONFIG_{name}={value}")
-    config.write_text(text + "\n".join(extra) + "\n")
-    _make(src, obj, platform, ["olddefconfig"], jobs, log)
+    values = configure_wide(src, obj, platform.base, platform.settings, platform.make_args(), jobs)
     (obj / CONFIGURED).write_text(platform.label + "\n")
-    return read_config(config)
+    return values
 
 
 def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
@@ -249,7 +210,7 @@ def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
     if (obj / PREPARED).is_file():
         return
     print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
-    _make(src, obj, platform, ["prepare", "modules_prepare"], jobs, log)
+    quiet_make(src, obj, ["prepare", "modules_prepare"], platform.make_args(), jobs)
     (obj / PREPARED).write_text(platform.label + "\n")
 
 
@@ -349,7 +310,7 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
         pending = []
         for name, files in sorted(chosen.items()):
             platform = next(p for p in PLATFORMS if p.name == name)
-            pbt = verify.BuildTree(bt.root, bt.src, folder(bt.root, platform), tuple(platform.make_args()))
+            pbt = BuildTree(bt.root, bt.src, folder(bt.root, platform), platform.make_args())
             keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
                                            if r in files or not r.endswith(".c")})
             todo = []

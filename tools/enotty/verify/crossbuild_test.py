@@ -36,12 +36,6 @@ def test_a_file_under_arch_goes_to_its_own_architecture_only() -> None:
     assert len(crossbuild.candidates("drivers/block/amiflop.c")) == len(crossbuild.PLATFORMS)
 
 
-def test_read_config_keeps_values_and_skips_comments(tmp_path: Path) -> None:
-    cfg = tmp_path / ".config"
-    cfg.write_text('CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C="x=y"\nCONFIG_D=m\n')
-    assert crossbuild.read_config(cfg) == {"CONFIG_A": "y", "CONFIG_C": '"x=y"', "CONFIG_D": "m"}
-
-
 def _kernel(tmp_path: Path) -> Path:
     root = tmp_path / "linux"
     files = {

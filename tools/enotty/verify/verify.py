@@ -3,8 +3,8 @@
 (The apply check is series.apply_all: every patch applied in order with
 `git apply` to the pristine files in the scratch repository.)
 
-Build: an x86_64 allmodconfig, prepared once (olddefconfig prepare
-modules_prepare, a few minutes) in enotty.kernel.tree.cache_dir()/build/
+Build: an x86_64 allmodconfig (enotty.kernel.build.configure_wide), prepared
+once (prepare modules_prepare, a few minutes) in enotty.kernel.tree.cache_dir()/build/
 allmodconfig-<version>/ (O=) and reused.  The source it builds is
 allmodconfig-<version>.src/, an enotty.kernel.worktree copy of the tree: the
 patched files are written into it by rename, so the pristine tree's inodes
@@ -26,7 +26,6 @@ per-file cache, keyed by file content, rules, spatch and its options.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -41,8 +40,9 @@ from .. import cache
 from ..partition import maintainers
 from ..kernel import tree
 from ..cache import digest
+from ..kernel.build import BuildTree, build_folder, configure_wide, make_argv, quiet_make
 from ..requests import default_jobs
-from ..kernel.worktree import WorkTree, kbuild_env
+from ..kernel.worktree import kbuild_env
 
 OK = "ok"
 FAILED = "failed"
@@ -151,25 +151,11 @@ def _run_checkpatch(root: Path, cmd: list[str]) -> Check:
 
 # ---------------------------------------------------------------- build
 
-@dataclass(frozen=True)
-class BuildTree:
-    root: Path         # the pristine tree (read only)
-    src: Path          # hard-link copy that gets the patched files
-    obj: Path          # O= folder
-    make_args: tuple[str, ...] = ()   # ARCH= CROSS_COMPILE= of a cross build (crossbuild)
-
-    @property
-    def work(self) -> WorkTree:
-        return WorkTree(self.root, self.src)
-
-
 def build_tree(root: Path) -> BuildTree:
-    version = tree.kernel_version(root)
-    name = f"allmodconfig-{version}"
-    if root.resolve() != (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE).resolve():
-        name += "-" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
-    base = tree.cache_dir() / "build"
-    return BuildTree(root, base / f"{name}.src", base / name)
+    """The x86_64 allmodconfig build of root: build/allmodconfig-VERSION[-hash]
+    and its source copy beside it (.src)."""
+    obj = build_folder(root, "allmodconfig")
+    return BuildTree(root, obj.with_name(obj.name + ".src"), obj)
 
 
 PREPARED = ".enotty-prepared"
@@ -178,10 +164,8 @@ PREPARED = ".enotty-prepared"
 def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
                  dry_run: bool = False) -> list[str]:
     """`make` in the hard-link copy with O=; -k so one failure stops nothing."""
-    cmd = ["make", "-C", str(bt.src), f"O={bt.obj}", *bt.make_args, f"-j{jobs or default_jobs()}", "-k"]
-    if dry_run:
-        cmd.append("-n")
-    return cmd + targets
+    return make_argv(bt.src, bt.obj, "-k", *(["-n"] if dry_run else []), *targets, make_args=bt.make_args,
+                     jobs=jobs)
 
 
 def can_build(root: Path) -> str:
@@ -195,27 +179,16 @@ def can_build(root: Path) -> str:
 
 def prepare(bt: BuildTree, log: TextIO = sys.stderr, jobs: int | None = None) -> None:
     """The hard-link copy plus the allmodconfig prepare, once; later runs
-    reuse them.  A failing make raises CalledProcessError with its stderr."""
+    reuse them.  A failing make raises CalledProcessError with the last
+    lines of its stderr."""
     bt.work.ensure()
     if (bt.obj / PREPARED).is_file():
         return
     bt.obj.mkdir(parents=True, exist_ok=True)
     print(f"enotty: preparing an x86_64 allmodconfig build in {bt.obj} (once; minutes)", file=log)
 
-    def run(*targets: str) -> None:
-        subprocess.run(["make", "-C", str(bt.src), f"O={bt.obj}", f"-j{jobs or default_jobs()}", *targets],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True,
-                       env=kbuild_env())
-
-    run("allmodconfig")
-    config = bt.obj / ".config"
-    text = config.read_text()
-    text = re.sub(r"^(CONFIG_\w*WERROR)=y$", r"# \1 is not set", text, flags=re.M)
-    for opt in ("DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT", "DEBUG_INFO_DWARF4", "DEBUG_INFO_DWARF5", "DEBUG_INFO_BTF"):
-        text = re.sub(rf"^CONFIG_{opt}=y$", f"# CONFIG_{opt} is not set", text, flags=re.M)
-    text += "CONFIG_DEBUG_INFO_NONE=y\n"
-    config.write_text(text)
-    run("olddefconfig", "prepare", "modules_prepare")
+    configure_wide(bt.src, bt.obj, "allmodconfig", jobs=jobs)
+    quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], jobs=jobs)
     (bt.obj / PREPARED).write_text("allmodconfig, WERROR and DEBUG_INFO off\n")
 
 

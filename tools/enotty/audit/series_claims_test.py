@@ -1,0 +1,88 @@
+"""series_claims: selecting series and reading their claims per file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+
+from enotty.audit import series_claims
+from enotty.errors import UsageError
+
+PATCH = """From x
+Subject: [PATCH] x
+
+---
+ {f} | 2 +-
+--- a/{f}
++++ b/{f}
+@@ -1 +1 @@
+-a
++b
+"""
+SITES = ("file\tline\tfunction\tinterface\tfrom\tto\n"
+         "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\n"
+         "fs/pipe.c\t1\tpipe_ioctl\tf.unlocked_ioctl\tENOIOCTLCMD\tENOTTY\n")
+
+
+@pytest.fixture
+def root(tmp_path):
+    (tmp_path / "block").mkdir()
+    (tmp_path / "block" / "0000-cover-letter.patch").write_text("cover")
+    (tmp_path / "block" / "0001-floppy.patch").write_text(PATCH.format(f="drivers/block/floppy.c"))
+    (tmp_path / "vfs").mkdir()
+    (tmp_path / "vfs" / "0001-pipe.patch").write_text(
+        PATCH.format(f="fs/pipe.c") + PATCH.format(f="include/linux/fs.h"))
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "sites.tsv").write_text(SITES)
+    return tmp_path
+
+
+def test_discover_and_select(root):
+    assert sorted(series_claims.discover(root)) == ["block", "vfs"]
+    assert [p.name for p in series_claims.select(root, "block")["block"]] == ["0001-floppy.patch"]
+    assert sorted(series_claims.select(root, "all")) == ["block", "vfs"]
+
+
+@pytest.mark.parametrize("name,message", [
+    ("nosuch", "unknown series 'nosuch'.*2 series there"),
+    ("empty", "holds no NNNN-"),
+    ("../x", "a series is a folder name"),
+])
+def test_bad_series_is_one_clear_error(root, name, message):
+    with pytest.raises(UsageError, match=message):
+        series_claims.select(root, name)
+
+
+def test_claims_per_c_file(root):
+    claims = series_claims.claims(root, series_claims.discover(root))
+    assert sorted(claims) == ["drivers/block/floppy.c", "fs/pipe.c"]
+    fd = claims["drivers/block/floppy.c"]
+    assert fd.visible and fd.old == ("EINVAL",) and fd.patch == "block/0001-floppy.patch"
+    assert fd.functions == ("fd_locked_ioctl",)
+    assert not claims["fs/pipe.c"].visible
+
+
+def test_committed_series_have_claims_for_every_patched_c_file():
+    root = REPO / "generated-patches" / "linux-6.12.118"
+    if not (root / "sites.tsv").is_file():
+        pytest.skip("no committed series")
+    claims = series_claims.claims(root, series_claims.discover(root))
+    sites = series_claims.read_sites(root)
+    # sites.tsv also lists sites left out (SUMMARY.md says why): no patch, no claim.
+    assert claims and set(claims) <= set(sites)
+
+
+def test_effect_column_decides_the_claim_where_present(root):
+    (root / "sites.tsv").write_text(
+        "file\tline\tfunction\tinterface\tfrom\tto\tvisible\n"
+        "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\tunreachable\n"
+        "fs/pipe.c\t1\tpipe_ioctl\tf.unlocked_ioctl\tENOIOCTLCMD\tENOTTY\tinvisible\n")
+    claims = series_claims.claims(root, series_claims.discover(root))
+    assert not claims["drivers/block/floppy.c"].visible
+    assert not claims["fs/pipe.c"].visible
+    (root / "sites.tsv").write_text(
+        "file\tline\tfunction\tinterface\tfrom\tto\tvisible\n"
+        "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\tyes\n")
+    assert series_claims.claims(root, series_claims.discover(root))["drivers/block/floppy.c"].visible
