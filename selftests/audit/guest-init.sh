@@ -118,6 +118,34 @@ setup_cachefiles() {
 	mount -t ext2 -o loop,user_xattr /tmp/fscache.img /var/cache/fscache
 }
 
+setup_usbtmc() {
+	# usbtmc needs a USB test and measurement instrument; QEMU emulates
+	# none.  A configfs gadget with one FunctionFS function, which the
+	# probe fills with a TMC interface and keeps open (ioctl_probe -f, in
+	# the background until QEMU exits), bound to a free dummy_hcd UDC
+	# (dummy_hcd.num=2: a legacy gadget may hold the first): dummy_hcd's
+	# host side enumerates it and usbtmc binds.
+	g=/sys/kernel/config/usb_gadget/audit_tmc
+	mkdir "$g" && echo 0x1d6b > "$g/idVendor" && echo 0x0104 > "$g/idProduct" &&
+	mkdir "$g/functions/ffs.tmc" "$g/configs/c.1" &&
+	ln -s "$g/functions/ffs.tmc" "$g/configs/c.1/" &&
+	mkdir -p /dev/ffs-tmc && mount -t functionfs tmc /dev/ffs-tmc || return 1
+	/audit/probe/ioctl_probe -f /dev/ffs-tmc &
+	# FunctionFS makes the endpoint files once the descriptors are in.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -e /dev/ffs-tmc/ep1 ] && break
+		sleep 1
+	done
+	for udc in /sys/class/udc/*; do
+		echo "${udc##*/}" > "$g/UDC" 2>/dev/null && break
+	done
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		ls /dev/usbtmc* >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	return 1
+}
+
 setup_securityfs() {
 	mount -t securityfs securityfs /sys/kernel/security
 }

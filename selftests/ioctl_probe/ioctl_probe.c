@@ -66,6 +66,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -119,6 +120,9 @@
 #include <linux/tty.h>
 #include <linux/uinput.h>
 #include <linux/usbdevice_fs.h>
+#include <linux/usb/ch9.h>
+#include <linux/usb/functionfs.h>
+#include <linux/usb/tmc.h>
 #include <linux/userfaultfd.h>
 #include <linux/vduse.h>
 #include <linux/videodev2.h>
@@ -306,6 +310,8 @@ static const struct rule rules[] = {
 	 * number: no number of that magic is unknown to them.
 	 */
 	{ "/dev/megadev*", NULL, NO_OWN, NO_SMOKE },
+	{ "/dev/usbtmc*", NULL, OWN(USBTMC_UNUSED, _IOWR(USBTMC_IOC_NR, 0x7f, struct blob)),
+	  SMOKE(USBTMC_IOCTL_API_VERSION) },
 	{ "/dev/dsp*", NULL, OWN(SNDCTL_DSP_UNUSED, _IOWR('P', 0x7f, struct blob)),
 	  SMOKE(OSS_GETVERSION) },
 	{ "seccomp:*", NULL, OWN(SECCOMP_UNUSED, _IOWR('!', 0x7f, struct blob)),
@@ -1397,6 +1403,100 @@ static __attribute__((noreturn)) void uinput_joystick(void)
 		pause();
 }
 
+/*
+ * -f DIR: a USB test and measurement function (class 0xfe, subclass 3,
+ * two bulk endpoints) through the FunctionFS instance mounted at DIR, for
+ * usbtmc, which no QEMU device reaches: the audit's guest-init.sh puts the
+ * instance in a configfs gadget, binds that to dummy_hcd's UDC, and
+ * dummy_hcd's host side enumerates it.  FunctionFS keeps the function
+ * while ep0 stays open, so this process lives until QEMU exits.  It stalls
+ * every class request (usbtmc's probe asks for the capabilities and goes
+ * on without them) and moves no data.
+ */
+struct ffs_tmc_descs {
+	struct usb_functionfs_descs_head_v2 header;
+	uint32_t fs_count, hs_count;
+	struct {
+		struct usb_interface_descriptor intf;
+		struct usb_endpoint_descriptor_no_audio in, out;
+	} __attribute__((packed)) fs, hs;
+} __attribute__((packed));
+
+static void ffs_tmc_speed(__typeof__(((struct ffs_tmc_descs *)0)->fs) *d, uint16_t maxpacket)
+{
+	d->intf.bLength = USB_DT_INTERFACE_SIZE;
+	d->intf.bDescriptorType = USB_DT_INTERFACE;
+	d->intf.bNumEndpoints = 2;
+	d->intf.bInterfaceClass = USB_CLASS_APP_SPEC;
+	d->intf.bInterfaceSubClass = 3;	/* USBTMC */
+	d->intf.iInterface = 1;
+	d->in.bLength = d->out.bLength = USB_DT_ENDPOINT_SIZE;
+	d->in.bDescriptorType = d->out.bDescriptorType = USB_DT_ENDPOINT;
+	d->in.bEndpointAddress = 1 | USB_DIR_IN;
+	d->out.bEndpointAddress = 2 | USB_DIR_OUT;
+	d->in.bmAttributes = d->out.bmAttributes = USB_ENDPOINT_XFER_BULK;
+	d->in.wMaxPacketSize = d->out.wMaxPacketSize = htole16(maxpacket);
+}
+
+static __attribute__((noreturn)) void functionfs_tmc(const char *dir)
+{
+	static const char name[] = "ioctl_probe usbtmc";
+	struct ffs_tmc_descs descs;
+	struct {
+		struct usb_functionfs_strings_head header;
+		uint16_t lang;
+		char str[sizeof(name)];
+	} __attribute__((packed)) strings;
+	struct usb_functionfs_event events[4];
+	char path[PATH_MAX];
+	int fd;
+
+	memset(&descs, 0, sizeof(descs));
+	descs.header.magic = htole32(FUNCTIONFS_DESCRIPTORS_MAGIC_V2);
+	descs.header.length = htole32(sizeof(descs));
+	descs.header.flags = htole32(FUNCTIONFS_HAS_FS_DESC | FUNCTIONFS_HAS_HS_DESC);
+	descs.fs_count = descs.hs_count = htole32(3);
+	ffs_tmc_speed(&descs.fs, 64);
+	ffs_tmc_speed(&descs.hs, 512);
+	strings.header.magic = htole32(FUNCTIONFS_STRINGS_MAGIC);
+	strings.header.length = htole32(sizeof(strings));
+	strings.header.str_count = htole32(1);
+	strings.header.lang_count = htole32(1);
+	strings.lang = htole16(0x0409);
+	memcpy(strings.str, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/ep0", dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fail(path);
+	if (write(fd, &descs, sizeof(descs)) != sizeof(descs))
+		fail("FunctionFS descriptors");
+	if (write(fd, &strings, sizeof(strings)) != sizeof(strings))
+		fail("FunctionFS strings");
+	printf("# ioctl_probe: FunctionFS usbtmc function ready\n");
+	fflush(stdout);
+	for (;;) {
+		ssize_t n = read(fd, events, sizeof(events));
+		char byte = 0;
+		int i;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			fail("FunctionFS events");
+		for (i = 0; i < n / (ssize_t)sizeof(events[0]); i++) {
+			if (events[i].type != FUNCTIONFS_SETUP)
+				continue;
+			/* the transfer against the request's direction stalls it */
+			if (events[i].u.setup.bRequestType & USB_DIR_IN) {
+				if (read(fd, &byte, 1) < 0 && errno != EL2HLT)
+					fprintf(stderr, "ioctl_probe: stall: %s\n", strerror(errno));
+			} else if (write(fd, &byte, 1) < 0 && errno != EL2HLT) {
+				fprintf(stderr, "ioctl_probe: stall: %s\n", strerror(errno));
+			}
+		}
+	}
+}
+
 /* -s GLOB=STEP */
 static void add_setup(char *text)
 {
@@ -1426,7 +1526,8 @@ static void usage(void)
 		"  -t: seconds per open and per ioctl (default 5); -l: the magic table\n"
 		"  -s: the setup step (ppclaim, uffdio_api, hmm_range) for the targets\n"
 		"      PATTERN matches, run after their unknown commands' presetup rows\n"
-		"  -j: make a joystick through /dev/uinput and wait (for joydev)\n");
+		"  -j: make a joystick through /dev/uinput and wait (for joydev)\n"
+		"  -f DIR: offer a USB TMC function through the FunctionFS at DIR and wait\n");
 	exit(2);
 }
 
@@ -1435,10 +1536,12 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "t:ls:jh")) != -1) {
+	while ((opt = getopt(argc, argv, "t:ls:jf:h")) != -1) {
 		switch (opt) {
 		case 'j':
 			uinput_joystick();
+		case 'f':
+			functionfs_tmc(optarg);
 		case 's':
 			add_setup(optarg);
 			break;
