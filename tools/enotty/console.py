@@ -19,7 +19,7 @@ def warn(message: str) -> None:
 def scan_tree(req: ScanRequest) -> scan.ScanResult:
     """Scan with progress on stderr; say what was scanned and what failed."""
     result = scan.scan(
-        req.tree.root, req.scope, jobs=req.jobs, timeout=req.timeout, use_cache=req.use_cache,
+        req.tree.root, req.scope, jobs=req.jobs, timeout=req.timeout, use_cache=req.tree.use_cache,
         progress=lambda files, work: Progress(files, work), warn=warn, across_files=req.across_files)
     if req.across_files:
         warn(f"phase 1: {sum(len(rows.splitlines()) for rows in result.facts.values())} targets across"

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import messages, patches, tree
+from . import patches, tree
 from .errors import UsageError
 from .requests import DEFAULT_TIMEOUT, Identity, PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs
 
@@ -29,7 +29,7 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
         raise UsageError(f"{committed} holds no {patches.RUN_RECORD}: nothing to verify (run make patches)")
     try:
         record = json.loads(record_path.read_text())
-        name, email = messages.parse_signoff(record["identity"])
+        identity = Identity.parse(record["identity"])
         kdir, subdir = record["kdir"], record["subdir"]
         build, cleanups = bool(record["build"]), bool(record.get("cleanups", False))
         across_files = bool(record.get("facts", True))
@@ -38,7 +38,7 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
     kernel = kernel or tree.load(kdir, subdir)
     scan = ScanRequest(tree=kernel, subdir=subdir, jobs=default_jobs(), timeout=DEFAULT_TIMEOUT,
                        across_files=across_files)
-    return PatchesRequest(scan=scan, out=committed, identity=Identity(name, email),
+    return PatchesRequest(scan=scan, out=committed, identity=identity,
                           build=build, cleanups=cleanups)
 
 

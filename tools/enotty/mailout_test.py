@@ -186,3 +186,11 @@ def test_a_series_of_one_patch_has_no_cover_letter(tmp_path: Path) -> None:
     for bad in ("empty", "rejected", ""):
         with pytest.raises(UsageError):
             mailout.series_files(out, bad)
+
+
+def test_identity_parses_name_and_mail_once() -> None:
+    from enotty.requests import Identity
+    assert Identity.parse("Jane Doe <jane@example.org>") == Identity("Jane Doe", "jane@example.org")
+    for bad in ("jane@example.org", "<jane@example.org>", "Jane <nope>"):
+        with pytest.raises(ValueError):
+            Identity.parse(bad)
