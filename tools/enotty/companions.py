@@ -181,7 +181,7 @@ def selftest_message(identity: Identity) -> str:
 @dataclass
 class NewFilesPlan(split.PatchPlan):
     """A patch that adds files (and may touch a list of targets): no site,
-    nothing for the scan's build or rules; series.write seeds only
+    nothing for the scan's build or rules; series.format_mails seeds only
     `seeded` (files that exist in the tree) and applies `added_diff`."""
     added_diff: str = ""
     seeded: list[str] = field(default_factory=list)

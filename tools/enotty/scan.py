@@ -756,6 +756,62 @@ def default_rules() -> tuple[str, str]:
     return rules.rule_file().read_text(), rules.rules_digest()
 
 
+def _workdir(folder: Path, smpl: str, macros: str, todo: list[Candidate]) -> Path:
+    """What every spatch of one scan reads: the rules, the macros and the
+    files' phase-1 rows; the rules' path."""
+    smpl_path = folder / "rules.cocci"
+    smpl_path.write_text(smpl)
+    (folder / "macros.h").write_text(macros)
+    rows = "".join(c.facts for c in todo)
+    if rows:
+        (folder / "facts.tsv").write_text(rows)
+    return smpl_path
+
+
+def _run_batches(runner: _Runner, todo: list[Candidate], jobs: int, cache: ScanCache,
+                 results: dict[str, FileResult], warnings: list[str],
+                 progress: Callable[[int, int], Progress] | None, warn: Callable[[str], None] | None) -> None:
+    """spatch over the files the cache could not answer, `jobs` batches at a
+    time; each result stored in results and in the cache, stray output in
+    warnings."""
+    meter = progress(len(todo), sum(c.size for c in todo)) if progress else None
+    timeout = runner.timeout
+    by_rel = {c.rel: c for c in todo}
+    cache_broken = False
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
+                   for batch in _batches(todo, jobs)}
+        for future in concurrent.futures.as_completed(futures):
+            batch_results, noise = future.result()
+            for result in batch_results:
+                results[result.file] = result
+                if not cache_broken:
+                    try:
+                        cache.put(by_rel[result.file], result, timeout)
+                    except OSError as err:
+                        # A read-only or full cache costs speed, not results.
+                        cache_broken = True
+                        noise.append(f"cache not written: {err}")
+            for line in noise:
+                warnings.append(line)
+                if warn:
+                    if meter:
+                        meter.finish()   # the warning gets a line of its own
+                    warn(line)
+            if meter:
+                meter.advance(len(batch_results), sum(c.size for c in futures[future]),
+                              sum(len(r.sites) for r in batch_results))
+    except BaseException:
+        runner.kill_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        if meter:
+            meter.finish()
+    pool.shutdown(wait=True)
+
+
 def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
          rules_digest: str | None = None, jobs: int | None = None,
          timeout: int = DEFAULT_TIMEOUT, use_cache: bool = True,
@@ -799,61 +855,15 @@ def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
 
     ioctl = ioctl_tokens()
     found = prefilter(root, scope, ioctl, facts=facts)
-    results: dict[str, FileResult] = {}
-    todo: list[Candidate] = []
-    for candidate in found.candidates:
-        hit = cache.get(candidate, timeout) if use_cache else None
-        if hit is not None:
-            results[candidate.rel] = hit
-        else:
-            todo.append(candidate)
-
+    results = {c.rel: hit for c in found.candidates
+               if use_cache and (hit := cache.get(c, timeout)) is not None}
+    todo = [c for c in found.candidates if c.rel not in results]
     warnings: list[str] = []
-    meter = progress(len(todo), sum(c.size for c in todo)) if progress and todo else None
     if todo:
         with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
-            smpl_path = Path(workdir) / "rules.cocci"
-            smpl_path.write_text(smpl)
-            (Path(workdir) / "macros.h").write_text(macros)
-            rows = "".join(c.facts for c in todo)
-            if rows:
-                (Path(workdir) / "facts.tsv").write_text(rows)
-            runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
+            runner = _Runner(binary, root, _workdir(Path(workdir), smpl, macros, todo), Path(workdir), timeout,
                              [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
-            by_rel = {c.rel: c for c in todo}
-            cache_broken = False
-            pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
-            try:
-                futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
-                           for batch in _batches(todo, jobs)}
-                for future in concurrent.futures.as_completed(futures):
-                    batch_results, noise = future.result()
-                    for result in batch_results:
-                        results[result.file] = result
-                        if not cache_broken:
-                            try:
-                                cache.put(by_rel[result.file], result, timeout)
-                            except OSError as err:
-                                # A read-only or full cache costs speed, not results.
-                                cache_broken = True
-                                noise.append(f"cache not written: {err}")
-                    for line in noise:
-                        warnings.append(line)
-                        if warn:
-                            if meter:
-                                meter.finish()   # the warning gets a line of its own
-                            warn(line)
-                    if meter:
-                        meter.advance(len(batch_results), sum(c.size for c in futures[future]),
-                                      sum(len(r.sites) for r in batch_results))
-            except BaseException:
-                runner.kill_all()
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-            finally:
-                if meter:
-                    meter.finish()
-            pool.shutdown(wait=True)
+            _run_batches(runner, todo, jobs, cache, results, warnings, progress, warn)
 
     ordered = [results[c.rel] for c in found.candidates]
     ordered += [FileResult(rel, ERROR, f"cannot read: {why}") for rel, why in found.unreadable]
