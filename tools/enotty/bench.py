@@ -26,12 +26,13 @@ import shlex
 import sys
 import tempfile
 import time
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from . import coccicheck, rules, scan, tree
-from .requests import BenchRequest
+from .requests import BenchRequest, ScanRequest
 from .worktree import WorkTree
 
 
@@ -99,15 +100,15 @@ def _coccicheck(req: BenchRequest, tmp: Path, cold: scan.ScanResult) -> Row:
 
 
 def run(req: BenchRequest) -> list[Row]:
-    root, scope = req.tree.root, req.scope
     rows = []
     runs = []
     with tempfile.TemporaryDirectory(prefix="enotty-bench-", dir=tree.cache_dir()) as tmp_s:
         tmp = Path(tmp_s)
         for name in ("cold", "warm"):
             t0 = time.monotonic()
-            res = scan.scan(root, scope, jobs=req.jobs, cache_folder=tmp / "scan-cache",
-                            across_files=req.across_files, facts_folder=tmp / "facts-cache")
+            # caches of its own: the first run is cold, the second warm
+            cold = dataclasses.replace(req.tree, caches=tmp / "caches")
+            res = scan.scan(ScanRequest(cold, req.subdir, jobs=req.jobs, across_files=req.across_files))
             runs.append(res)
             phase1 = f"phase 1 {res.facts_seconds:.1f} s, " if req.across_files else "no phase 1, "
             rows.append(Row(name, time.monotonic() - t0, str(res.spatch_runs),

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import rules, scan, series, split, tree, verify
-from .maintainers import get_maintainer
+from .maintainers import recipients
 from .requests import Identity, KernelTree
 from .worktree import WorkTree
 
@@ -91,9 +91,8 @@ def rule_mail(kernel: KernelTree, identity: Identity) -> series.Mail:
         mails = repo.format_patch(Path(tmp) / "out", 1)
         if len(mails) != 1:
             raise series.SeriesError(f"git format-patch wrote {len(mails)} files for the rule")
-        to = get_maintainer(kernel, mails, "to")
-        cc = [p for p in get_maintainer(kernel, mails, "cc") if p not in to]
-        return series.Mail(mails[0].name, series.add_recipients(mails[0].read_text(), to, cc))
+        to, cc = recipients(kernel, mails)
+        return series.Mail(mails[0].name, series.add_recipients(mails[0].read_text(), list(to), list(cc)))
 
 
 # ---------------------------------------------------------------- the media kselftest
@@ -205,9 +204,8 @@ def selftest_patch(kernel: KernelTree, identity: Identity) -> series.Patch:
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         diff = Path(tmp) / "selftest.patch"
         diff.write_text(plan.added_diff)
-        to = get_maintainer(kernel, [diff], "to")
-        cc = [p for p in get_maintainer(kernel, [diff], "cc") if p not in to]
-    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity), tuple(to), tuple(cc))
+        to, cc = recipients(kernel, [diff])
+    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity), to, cc)
 
 
 # ---------------------------------------------------------------- their checks

@@ -266,3 +266,16 @@ def get_maintainer(kernel: KernelTree, patch_files: list[Path], role: str) -> li
     found_people = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
     store.put(k, found_people)
     return found_people
+
+
+def recipients(kernel: KernelTree, patch_files: list[Path]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(To, Cc) of a mail, as b4 addresses it: the maintainers, then the
+    reviewers and lists who are not among them (compared without case)."""
+    to = get_maintainer(kernel, patch_files, "to")
+    seen = {person.lower() for person in to}
+    cc = []
+    for person in get_maintainer(kernel, patch_files, "cc"):
+        if person.lower() not in seen:
+            seen.add(person.lower())
+            cc.append(person)
+    return tuple(to), tuple(cc)

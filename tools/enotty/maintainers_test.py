@@ -135,6 +135,9 @@ def test_get_maintainer_on_the_fixture_tree(tmp_path: Path) -> None:
     assert "Wim Watchdog <wim@example.org>" in to
     assert "linux-watchdog@vger.kernel.org" not in to
     assert "linux-watchdog@vger.kernel.org" in cc and "Guenter Review <guenter@example.org>" in cc
+    # a mail's To: and Cc:, nobody twice
+    got_to, got_cc = maintainers.recipients(tree.at(FIXTURE), [patch])
+    assert list(got_to) == to and set(got_cc) == set(cc) - set(to) and len(set(got_cc)) == len(got_cc)
 
 
 def test_literal_start_breaks_depth_ties() -> None:

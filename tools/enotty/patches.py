@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
 from . import (cleanup, companions, console, crossbuild, effects, handlers, messages, output, prefixes, rules,
-               scan, selftest_search, series, sites, split, verify)
+               scan, selftest_search, series, sites, split, tree, verify)
 from .errors import UsageError
-from .maintainers import Maintainers, get_maintainer
+from .maintainers import Maintainers, recipients
 from .requests import KernelTree, PatchesRequest, ScanRequest
 
 RUN_RECORD = "run.json"
@@ -359,9 +359,8 @@ def _check_mails(kernel: KernelTree, drafts: tuple[Draft, ...], formatted: serie
                 continue
             path = Path(tmp) / mail.name
             path.write_text(mail.text)
-            to = get_maintainer(kernel, [path], "to")
-            cc = _union([get_maintainer(kernel, [path], "cc")], to)
-            addressed = dataclasses.replace(draft.patch, to=tuple(to), cc=tuple(cc))
+            to, cc = recipients(kernel, [path])
+            addressed = dataclasses.replace(draft.patch, to=to, cc=cc)
             out.append(Verdict(dataclasses.replace(draft, patch=addressed), verify.Check(verify.OK),
                                verify.checkpatch(kernel, path), mail=mail))
     return out
@@ -372,7 +371,8 @@ def _rescan(folder: Path, req: ScanRequest,
     """The rules again over the patched files, laid out like the tree, with
     the scan's phase-1 rows: phase 1 over these few files alone would not
     see the ops tables and callers elsewhere."""
-    res = scan.scan(folder, folder, jobs=req.jobs, timeout=req.timeout, facts=facts)
+    res = scan.scan(ScanRequest(tree.at(folder), jobs=req.jobs, timeout=req.timeout, across_files=False),
+                    facts=facts)
     return res.sites, res.failed
 
 
