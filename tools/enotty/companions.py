@@ -273,3 +273,22 @@ def check_selftest(kernel: KernelTree, log: TextIO = sys.stderr) -> verify.Check
                 chk = verify.Check(verify.FAILED, "no ioctl_errno binary", "x86_64 kselftest")
     results.put("companion", key, chk)
     return chk
+
+
+def verdicts(kernel: KernelTree, rule: series.Mail | None, media: series.Formatted | None) -> list[CompanionVerdict]:
+    """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
+    mail among the media series' (checkpatch reads them from a scratch folder)."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        def checkpatch(mail: series.Mail) -> verify.Check:
+            path = Path(tmp) / mail.name
+            path.write_text(mail.text)
+            return verify.checkpatch(kernel, path)
+
+        if rule:
+            rows.append(CompanionVerdict(RULE_SERIES, rule.name, 1, checkpatch(rule), check_rule(kernel)))
+        tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
+        for mail in tests:
+            rows.append(CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
+                                         checkpatch(mail), check_selftest(kernel, sys.stderr)))
+    return rows

@@ -93,7 +93,7 @@ def test_coccicheck_reports_the_series_sites_then_nothing(folder):
         assert coccicheck.report_positions(out, copy.path) == set()
 
 
-def test_rule_series_passes_checkpatch():
+def test_rule_mail_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     with tempfile.TemporaryDirectory() as tmp:
         rule = companions.rule_mail(root, Identity("A U Thor", "author@example.org"))

@@ -444,7 +444,8 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
     outcomes = tuple(_mail_series(kernel, req, checked, plan, verdicts, titles, base)
                      for plan, verdicts in checked.runs)
     rule = companions.rule_mail(kernel, req.identity) if companions.takes_rule(kernel.root) else None
-    return Written(checked, outcomes, tuple(_check_companions(kernel, outcomes, rule)), rule)
+    media = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
+    return Written(checked, outcomes, tuple(companions.verdicts(kernel, rule, media[0] if media else None)), rule)
 
 
 def _mail_series(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
@@ -468,25 +469,6 @@ def _mail_series(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan
     if any(mails.errors):   # each applied in the first pass: cannot happen
         raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
     return Outcome(plan, verdicts, mails, tuple(sent))
-
-
-def _check_companions(kernel: KernelTree, outcomes: tuple[Outcome, ...],
-                      rule: series.Mail | None) -> Iterator[companions.CompanionVerdict]:
-    """SUMMARY.md's rows of the semantic patch and the media kselftest."""
-    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        def checkpatch(mail: series.Mail) -> verify.Check:
-            path = Path(tmp) / mail.name
-            path.write_text(mail.text)
-            return verify.checkpatch(kernel, path)
-
-        if rule:
-            yield companions.CompanionVerdict(companions.RULE_SERIES, rule.name, 1, checkpatch(rule),
-                                              companions.check_rule(kernel))
-        media = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
-        for mail in sorted((m for m in (media[0].written if media else []) if "-selftests-" in m.name),
-                           key=lambda m: m.name):
-            yield companions.CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
-                                              checkpatch(mail), companions.check_selftest(kernel, sys.stderr))
 
 
 def _save_series(stage: Path, outcome: Outcome) -> None:
