@@ -93,18 +93,23 @@ def kernel_tree(args: argparse.Namespace, need_kernel: bool = False) -> KernelTr
 
 
 def scan_request(args: argparse.Namespace) -> ScanRequest:
-    return ScanRequest(tree=kernel_tree(args), subdir=args.subdir, jobs=args.jobs or default_jobs(),
-                       timeout=args.timeout, use_cache=not args.no_cache, verbose=args.verbose,
-                       across_files=not args.no_facts)
+    # --no-cache: the tree's stored results do not answer (every stage asks its tree)
+    kernel = dataclasses.replace(kernel_tree(args), use_cache=not args.no_cache)
+    return ScanRequest(tree=kernel, subdir=args.subdir, jobs=args.jobs or default_jobs(),
+                       timeout=args.timeout, verbose=args.verbose, across_files=not args.no_facts)
+
+
+def parsed_signoff(signoff: str) -> Identity:
+    try:
+        return Identity.parse(signoff)
+    except ValueError:
+        raise UsageError(f"--signoff must be 'Name <mail>', got {signoff!r}")
 
 
 def identity(signoff: str | None) -> Identity:
     """From: and Signed-off-by: --signoff, else the sender's git config."""
     if signoff:
-        try:
-            return Identity(*messages.parse_signoff(signoff))
-        except ValueError:
-            raise UsageError(f"--signoff must be 'Name <mail>', got {signoff!r}")
+        return parsed_signoff(signoff)
     values = []
     for key in ("user.name", "user.email"):
         res = subprocess.run(["git", "config", key], capture_output=True, text=True, check=False)
@@ -143,7 +148,7 @@ def cmd_mailout(args: argparse.Namespace) -> int:
     """git send-email over one series folder (a dry run unless --send)."""
     out = Path(args.out).expanduser().absolute() if args.out else tree.load(None).default_out
     return mailout.command(MailoutRequest(out=out, series=args.series, send=args.send,
-                                          signoff=args.signoff))
+                                          sender=parsed_signoff(args.signoff) if args.signoff else None))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

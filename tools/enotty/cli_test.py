@@ -135,7 +135,7 @@ def test_arguments_become_one_typed_request():
         "--cleanups", "--signoff", "Jane Doe <jane@example.org>"])
     req = cli.patches_request(args)
     assert req.scan.tree.root == FIXTURE.resolve() and req.scan.tree.kdir == str(FIXTURE)
-    assert (req.scan.jobs, req.scan.timeout, req.scan.use_cache) == (3, 120, True)
+    assert (req.scan.jobs, req.scan.timeout, req.scan.tree.use_cache) == (3, 120, True)
     assert (req.build, req.cleanups, str(req.identity)) == (False, True, "Jane Doe <jane@example.org>")
     assert req.out == Path("o").absolute() and req.audit_from is None
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -18,9 +18,7 @@ def warn(message: str) -> None:
 
 def scan_tree(req: ScanRequest) -> scan.ScanResult:
     """Scan with progress on stderr; say what was scanned and what failed."""
-    result = scan.scan(
-        req.tree.root, req.scope, jobs=req.jobs, timeout=req.timeout, use_cache=req.use_cache,
-        progress=lambda files, work: Progress(files, work), warn=warn, across_files=req.across_files)
+    result = scan.scan(req, listener=scan.Listener(lambda files, work: Progress(files, work), warn))
     if req.across_files:
         warn(f"phase 1: {sum(len(rows.splitlines()) for rows in result.facts.values())} targets across"
              f" files in {len(result.facts)} files ({result.facts_seconds:.1f} s)")

@@ -1,9 +1,14 @@
 """`enotty patches`: scan, split, verify and write mail-ready series into OUT.
 
-Stages: scan the tree (enotty.find.scan) -> split per subsystem and driver
-(enotty.partition.split) -> apply every patch in order in a scratch git repository
-(enotty.render.series) -> checkpatch, x86_64 allmodconfig build and fixpoint
-(enotty.verify.verify) -> write OUT atomically (enotty.write.output).
+command() is the pipeline, one stage a line, each given the tree object
+and the request and returning a frozen result for the next; each stage's
+code lives in the subpackage named in brackets:
+scan the tree (find/) -> analyse: effects, sites left out, handlers
+(judge/) -> group: series per subsystem, a patch per driver (partition/)
+-> compose: every commit message, once (render/) -> check: apply in order
+in a scratch git repository, checkpatch, get_maintainer.pl, the build and
+the fixpoint (verify/) -> write: the mails formatted in memory, then OUT
+written atomically (write/).
 
 A patch that fails to apply, to build or checkpatch is not part of its
 series: it is numbered out, written to OUT/rejected/SERIES/ with its first
@@ -13,7 +18,9 @@ the patch is still right, just not complete.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import io
 import json
 import shlex
@@ -24,17 +31,19 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator, Mapping, Sequence
 
 from . import console
 from .find import interfaces, rules, scan, sites
 from .judge import effects, handlers, selftest_search
+from .kernel import tree
 from .partition import prefixes, split
 from .render import cleanup, companions, messages, series
 from .verify import crossbuild, verify
 from .write import output
 from .errors import UsageError
-from .partition.maintainers import Maintainers, get_maintainer
-from .requests import PatchesRequest, ScanRequest
+from .partition.maintainers import Maintainers, recipients
+from .requests import KernelTree, PatchesRequest, ScanRequest
 
 RUN_RECORD = "run.json"
 
@@ -71,14 +80,219 @@ def run_record(req: PatchesRequest) -> str:
     return json.dumps(record, indent=2, sort_keys=True) + "\n"
 
 
-@dataclass
+# ---------------------------------------------------------------- the pipeline
+
+def command(req: PatchesRequest) -> int:
+    """Scan, analyse, split, compose, verify and write the series of one
+    request into req.out: one stage after the other, each given the tree
+    and the request and handing the next one a typed result."""
+    started = time.monotonic()
+    kernel = _checked_tree(req)
+    with _sigterm_as_interrupt():
+        scanned = console.scan_tree(req.scan)
+        analysed = analyse(kernel, req, scanned)
+        grouped = group(kernel, req, analysed)
+        composed = compose(kernel, req, grouped)
+        checked = check(kernel, req, composed)
+        written = write(kernel, req, checked)
+    print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _checked_tree(req: PatchesRequest) -> KernelTree:
+    """The request's tree, once it and OUT are known to be usable."""
+    if not req.scan.subdir and not req.scan.tree.is_kernel:
+        raise UsageError(f"KDIR {req.scan.tree.root} is not a kernel tree (no MAINTAINERS or Makefile);"
+                         " name a folder with --subdir (M=) to group series by path")
+    output.check_destination(req.out)
+    return req.scan.tree
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """kill(1) must clean up like ^C: spatch and make children ended,
+    scratch folders removed, OUT left as it was."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+# ---------------------------------------------------------------- analyse
+
+@dataclass(frozen=True)
+class Analysed:
+    """The scan's changes, with effects, minus the sites left out and why."""
+    scanned: scan.ScanResult
+    changes: tuple[split.FileChange, ...]
+    labelled: tuple[sites.Site, ...]          # every site, effects filled in
+    left_out: Mapping[sites.Site, str]        # site -> the reason it is left out
+    model: tuple[handlers.Handler, ...] = ()  # handlers.tsv
+
+
+def analyse(kernel: KernelTree, req: PatchesRequest, scanned: scan.ScanResult) -> Analysed:
+    """Effects per site; a site whose in-tree test expects its old answer
+    is left out (its hunk dropped) with the test named, so that no series
+    breaks a kselftest it does not update."""
+    root = kernel.root
+    found = effects.analyse_sites(scanned.sites, root)
+    labelled = [dataclasses.replace(s, effects=found.get(s)) for s in scanned.sites]
+    hits = selftest_search.search(labelled, root)
+    left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
+    _leave_out_unbuildable(root, labelled, left_out)
+    # The unit of conversion is the handler: all of its unknown-command
+    # exits, or none of them.
+    model = handlers.model(labelled, root, left_out)
+    for site, why in handlers.left_out(model).items():
+        left_out.setdefault(site, why)
+    return Analysed(scanned, tuple(_kept_changes(scanned, labelled, left_out)), tuple(labelled),
+                    left_out, tuple(model))
+
+
+def _leave_out_unbuildable(root: Path, labelled: list[sites.Site], left_out: dict[sites.Site, str]) -> None:
+    """A file no configuration of any architecture compiles gets no patch:
+    nobody could build it, and the kernel test robot would not either."""
+    nowhere = crossbuild.Unbuildable(root)
+    for path in sorted({s.file for s in labelled}):
+        why = nowhere.reason(path)
+        if why:
+            funcs = ", ".join(sorted({s.function + "()" for s in labelled if s.file == path}))
+            for site in labelled:
+                if site.file == path and site not in left_out:
+                    left_out[site] = (f"{path}: {funcs} left as it is: no configuration of any"
+                                      f" architecture compiles it ({why}).")
+
+
+def _kept_changes(scanned: scan.ScanResult, labelled: list[sites.Site],
+                  left_out: Mapping[sites.Site, str]) -> list[split.FileChange]:
+    """Each file's diff without the hunks of the sites left out."""
+    by_file: dict[str, list[sites.Site]] = {}
+    for site in labelled:
+        by_file.setdefault(site.file, []).append(site)
+    changes = []
+    for path in sorted(scanned.diffs):
+        keep = tuple(s for s in by_file.get(path, ()) if s not in left_out)
+        diff = scanned.diffs[path]
+        dropped = {s.line for s in by_file.get(path, ()) if s in left_out}
+        if dropped:
+            diff = split.split_hunks(diff, dropped)[0] if keep else ""
+        if diff:
+            changes.append(split.FileChange(path, diff, keep))
+    return changes
+
+
+# ---------------------------------------------------------------- split
+
+@dataclass(frozen=True)
+class Grouped:
+    """The changes as series: one per subsystem, a patch per driver."""
+    analysed: Analysed
+    plans: tuple[split.SeriesPlan, ...]
+    left_cleanups: tuple[split.FileChange, ...]   # leaf cleanups CLEANUP=1 would add
+    has_maintainers: bool                          # split by MAINTAINERS, not by path
+
+
+def group(kernel: KernelTree, req: PatchesRequest, analysed: Analysed) -> Grouped:
+    maint = Maintainers.load(kernel.root)
+    changes = list(analysed.changes)
+    plans = split.plan(changes, maint, kernel.root, cleanups=req.cleanups)
+    left_cleanups = [] if req.cleanups else split.cleanup_changes(changes)
+    return Grouped(analysed, tuple(plans), tuple(left_cleanups), maint is not None)
+
+
+# ---------------------------------------------------------------- compose
+
+@dataclass(frozen=True)
+class Draft:
+    """One patch as composed: its message is final (the QEMU line included)."""
+    patch: series.Patch
+    prefix: str               # its subject prefix (`watchdog: softdog:`)
+    tested: bool = False      # the message says what the QEMU audit measured
+    measured: bool = False    # audit rows name it (a cleanup: measured, no line)
+
+
+@dataclass(frozen=True)
+class Composed:
+    grouped: Grouped
+    drafts: tuple[tuple[Draft, ...], ...]   # per series plan, per patch
+    audit: tuple[Mapping[str, str], ...] | None   # audit.tsv's rows; None without an audit
+
+
+def compose(kernel: KernelTree, req: PatchesRequest, grouped: Grouped) -> Composed:
+    """Every patch's subject and commit message, built once."""
+    audit = read_audit(req.audit_from)
+    git = prefixes.is_git_checkout(kernel.root)
+    drafts = []
+    for plan in grouped.plans:
+        raw = [prefixes.patch_prefix(kernel.root, pp.paths, pp.section, git=git) for pp in plan.patches]
+        names = prefixes.distinct_prefixes(raw, [pp.driver for pp in plan.patches])
+        drafts.append(tuple(_draft(req, grouped.analysed, plan, pp, prefix, audit)
+                            for pp, prefix in zip(plan.patches, names)))
+    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit))
+
+
+def _draft(req: PatchesRequest, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,
+           prefix: str, audit: list[dict[str, str]] | None) -> Draft:
+    signoff = str(req.identity)
+    if pp.cleanup:
+        msg = cleanup.commit_message(prefix, pp.sites, signoff, alone=len(plan.patches) == 1)
+        subject = msg.split("\n", 1)[0]
+        mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
+        return Draft(series.Patch(pp, subject, msg), prefix, measured=bool(mine))
+    subject = messages.subject(prefix, pp.sites)
+    mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
+    # the rows name the patch as the audit did (its number may differ)
+    tested = messages.tested_line(mine, mine[0]["patch"]) if mine else ""
+    msg = messages.commit_message(subject, pp.sites, interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
+                                  tested=tested, docs=[d.path for d in pp.docs],
+                                  own_type_only=bool(tested) and messages.only_own_type_changed(mine),
+                                  kept=handlers.kept_siblings(pp.sites, analysed.model))
+    return Draft(series.Patch(pp, subject, msg), prefix, tested=bool(tested), measured=bool(mine))
+
+
+def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
+    """audit.tsv's rows from an earlier output folder; None when there is none."""
+    path = folder / "audit.tsv" if folder else None
+    if not path or not path.is_file():
+        return None
+    with open(path) as fh:
+        return messages.read_audit(fh)
+
+
+def _audit_rows(rows: list[dict[str, str]], series_name: str, filename: str) -> list[dict[str, str]]:
+    """The rows of one patch; the number in its file name may have moved."""
+    stem = filename.split("-", 1)[1] if "-" in filename else filename
+    out: list[dict[str, str]] = []
+    moved: list[dict[str, str]] = []
+    for r in rows:
+        ser, _, name = r["patch"].rpartition("/")
+        if name.split("-", 1)[-1] == stem:
+            (out if ser == series_name else moved).append(r)
+    # a series split since the audit ran (networking-general into atm,
+    # tun-tap-driver, ...): the patch's rows under its old series name
+    return out or (moved if len({r["patch"] for r in moved}) == 1 else [])
+
+
+# ---------------------------------------------------------------- verify
+
+@dataclass(frozen=True)
 class Verdict:
     """What SUMMARY.md says about one patch."""
-    patch: series.Patch
+    draft: Draft                   # its patch addressed (to, cc) once it applied
     apply: verify.Check
     checkpatch: verify.Check = verify.Check(verify.SKIPPED)
-    build: dict[str, verify.Check] = field(default_factory=dict)
-    fixpoint: dict[str, verify.Check] = field(default_factory=dict)
+    build: Mapping[str, verify.Check] = field(default_factory=dict)
+    fixpoint: Mapping[str, verify.Check] = field(default_factory=dict)
+    mail: series.Mail | None = None   # as checked (OUT/rejected/ keeps it when rejected)
+
+    @property
+    def patch(self) -> series.Patch:
+        return self.draft.patch
 
     @property
     def rejected(self) -> str:
@@ -105,16 +319,66 @@ class Verdict:
         return "; ".join(bad) if bad else ("ok" if self.fixpoint else "-")
 
 
-@dataclass
-class SeriesRun:
-    plan: split.SeriesPlan
-    verdicts: list[Verdict]
-    written: series.Written | None = None
-    to: list[str] = field(default_factory=list)
-    cc: list[str] = field(default_factory=list)
+@dataclass(frozen=True)
+class Checked:
+    composed: Composed
+    verdicts: tuple[tuple[Verdict, ...], ...]   # per series plan, per patch
+
+    @property
+    def runs(self) -> Iterator[tuple[split.SeriesPlan, tuple[Verdict, ...]]]:
+        return zip(self.composed.grouped.plans, self.verdicts)
 
 
-def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[str]:
+def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checked:
+    """Each series applied in order to the pristine files, each mail through
+    checkpatch and get_maintainer.pl; then the patched files built and
+    scanned again (the fixpoint)."""
+    applied: list[list[Verdict]] = []
+    patched: dict[str, bytes] = {}
+    for plan, drafts in zip(composed.grouped.plans, composed.drafts):
+        formatted = series.format_mails(kernel, plan, [d.patch for d in drafts], req.identity)
+        patched.update(formatted.files)
+        applied.append(_check_mails(kernel, drafts, formatted))
+        print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
+    build = verify.build(kernel, patched, sys.stderr, jobs=req.scan.jobs) if req.build else {}
+    scanned = composed.grouped.analysed.scanned
+    fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan, scanned.facts))
+    skipped = verify.Check(verify.SKIPPED, "--no-build")
+    return Checked(composed, tuple(
+        tuple(dataclasses.replace(v, build={r: build.get(r, skipped) for r in v.patch.plan.paths},
+                                  fixpoint={r: fix[r] for r in v.patch.plan.paths})
+              if v.apply.status == verify.OK else v for v in verdicts)
+        for verdicts in applied))
+
+
+def _check_mails(kernel: KernelTree, drafts: tuple[Draft, ...], formatted: series.Formatted) -> list[Verdict]:
+    """Apply, checkpatch and recipients of each patch of one series."""
+    out = []
+    with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp:
+        for draft, mail, error in zip(drafts, formatted.mails, formatted.errors):
+            if mail is None:
+                out.append(Verdict(draft, verify.Check(verify.FAILED, error)))
+                continue
+            path = Path(tmp) / mail.name
+            path.write_text(mail.text)
+            to, cc = recipients(kernel, [path])
+            addressed = dataclasses.replace(draft.patch, to=to, cc=cc)
+            out.append(Verdict(dataclasses.replace(draft, patch=addressed), verify.Check(verify.OK),
+                               verify.checkpatch(kernel, path), mail=mail))
+    return out
+
+
+def _rescan(folder: Path, req: ScanRequest,
+            facts: dict[str, str]) -> tuple[list[sites.Site], list[scan.Failure]]:
+    """The rules again over the patched files, laid out like the tree, with
+    the scan's phase-1 rows: phase 1 over these few files alone would not
+    see the ops tables and callers elsewhere."""
+    res = scan.scan(ScanRequest(tree.at(folder), jobs=req.jobs, timeout=req.timeout, across_files=False),
+                    facts=facts)
+    return res.sites, res.failed
+
+
+def _union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
     seen, out = set(m.lower() for m in minus), []
     for people in lists:
         for person in people:
@@ -124,14 +388,136 @@ def _union(lists: list[list[str]], minus: list[str] | tuple[()] = ()) -> list[st
     return out
 
 
-def cover_blurb(run: SeriesRun, accepted: list[Verdict], rule_names: list[str], spatch: str,
-                command: str, version: str, no_build: bool, audited: int | None,
-                cleanups_audited: int = 0) -> str:
+# ---------------------------------------------------------------- write
+
+@dataclass(frozen=True)
+class Outcome:
+    """One series as it goes out: its verdicts and its mails."""
+    plan: split.SeriesPlan
+    verdicts: tuple[Verdict, ...]
+    mails: series.Formatted | None = None      # None: no patch of it passed
+    sent: tuple[series.Patch, ...] = ()        # the patches mailed, in order (the kselftest last)
+
+    @property
+    def accepted(self) -> list[Verdict]:
+        return [v for v in self.verdicts if not v.rejected]
+
+    def filename(self, verdict: Verdict) -> str:
+        """The mail name of an accepted patch."""
+        mail = self.mails.mails[self.accepted.index(verdict)] if self.mails else None
+        return mail.name if mail else ""
+
+
+@dataclass(frozen=True)
+class Written:
+    checked: Checked
+    outcomes: tuple[Outcome, ...]
+    companions: tuple[companions.CompanionVerdict, ...]
+    rule: series.Mail | None            # the semantic patch's one-patch series
+
+    def counts(self) -> str:
+        mailed = [o for o in self.outcomes if o.mails]
+        rejected = sum(1 for o in self.outcomes for v in o.verdicts if v.rejected)
+        return (f"{len(mailed)} series, {sum(len(o.sent) for o in mailed)} patches, {rejected} rejected,"
+                f" {len(self.checked.composed.grouped.analysed.scanned.sites)} sites")
+
+
+def write(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
+    """The series' mails, formatted once in memory, then every file of OUT
+    written into a staging folder that is renamed into place."""
+    written = mail_out(kernel, req, checked)
+    with output.staged(req.out) as stage:
+        for outcome in written.outcomes:
+            _save_series(stage, outcome)
+        if written.rule:
+            series.Formatted(None, (written.rule,), ("",)).save(stage / companions.RULE_SERIES)
+        _save_tables(stage, kernel, req, written)
+    return written
+
+
+def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
+    """Each series' accepted patches as mails, addressed and covered; the
+    companion patches, checked like the others."""
+    accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
+                      for plan, verdicts in checked.runs]
+    prefix_of = {id(d.patch.plan): d.prefix for drafts in checked.composed.drafts for d in drafts}
+    titles = series.cover_prefixes([p for p in accepted_plans if p.patches], lambda pp: prefix_of[id(pp)])
+    base = series.base_commit(kernel.root)
+    outcomes = tuple(_mail_series(kernel, req, checked, plan, verdicts, titles, base)
+                     for plan, verdicts in checked.runs)
+    rule = companions.rule_mail(kernel, req.identity) if companions.takes_rule(kernel.root) else None
+    media = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
+    return Written(checked, outcomes, tuple(companions.verdicts(kernel, rule, media[0] if media else None)), rule)
+
+
+def _mail_series(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
+                 verdicts: tuple[Verdict, ...], titles: Mapping[str, str], base: str | None) -> Outcome:
+    accepted = [v for v in verdicts if not v.rejected]
+    if not accepted:
+        return Outcome(plan, verdicts)
+    to = _union([v.patch.to for v in accepted])
+    cc = _union([v.patch.cc for v in accepted], to)
+    subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
+    blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
+    sent = [v.patch for v in accepted]
+    # The media series carries its kselftest, last (companions.py).
+    if plan.name == split.MEDIA_SERIES and companions.takes_selftest(kernel.root):
+        test = companions.selftest_patch(kernel, req.identity)
+        # the test goes to the series' lists too: linux-media reads it with the series
+        lists = [c for c in cc if "@vger.kernel.org" in c or "@lists." in c]
+        sent.append(dataclasses.replace(test, cc=tuple(_union([test.cc, lists], test.to))))
+    mails = series.format_mails(kernel, plan, sent, req.identity,
+                                series.Cover(subject, blurb, tuple(to), tuple(cc)), base)
+    if any(mails.errors):   # each applied in the first pass: cannot happen
+        raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
+    return Outcome(plan, verdicts, mails, tuple(sent))
+
+
+def _save_series(stage: Path, outcome: Outcome) -> None:
+    rejected = [v for v in outcome.verdicts if v.rejected and v.mail]
+    if rejected:
+        series.Formatted(None, tuple(v.mail for v in rejected), tuple("" for _ in rejected)).save(
+            stage / "rejected" / outcome.plan.name)
+    if outcome.mails:
+        outcome.mails.save(stage / outcome.plan.name)
+
+
+def _save_tables(stage: Path, kernel: KernelTree, req: PatchesRequest, written: Written) -> None:
+    """sites.tsv, handlers.tsv, failed.tsv, the audit, run.json, SUMMARY.md."""
+    grouped = written.checked.composed.grouped
+    analysed = grouped.analysed
+    labelled = split.label_sites(list(grouped.plans))
+    in_series = {(s.file, s.line, s.rule) for s in labelled}
+    # a site in no series (left out, or a rule reported but did not
+    # change the file) is still listed, with series "-"
+    labelled += [dataclasses.replace(site, subsystem="-", series="-")
+                 for site in analysed.labelled if (site.file, site.line, site.rule) not in in_series]
+    with open(stage / "sites.tsv", "w") as fh:
+        sites.write_tsv(labelled, fh, sites.EFFECT_COLUMNS)
+    series_of = {(s.file, s.line, s.rule): s.series for s in labelled}
+    with open(stage / "handlers.tsv", "w") as fh:
+        handlers.write_tsv(analysed.model, {s: series_of.get((s.file, s.line, s.rule), "-")
+                                            for h in analysed.model for s in h.sites}, fh)
+    with open(stage / "failed.tsv", "w") as fh:
+        scan.write_failed_tsv(analysed.scanned.failed, fh)
+    if req.audit_from and written.checked.composed.audit is not None:
+        for name in ("audit.tsv", "AUDIT.md"):
+            if (req.audit_from / name).is_file():
+                shutil.copyfile(req.audit_from / name, stage / name)
+    (stage / RUN_RECORD).write_text(run_record(req))
+    (stage / "SUMMARY.md").write_text(summary(written, kernel.version, canonical_command(req), not req.build))
+
+
+# ---------------------------------------------------------------- the cover letter and SUMMARY.md
+
+def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, no_build: bool,
+                has_audit: bool) -> str:
     """The cover letter's text: what the series does for its subsystem, how
-    it was checked and measured, and one pointer to the semantic patch.
-    rule_names, spatch and command are the run's (SUMMARY.md says them);
-    the letter points once to the semantic patch sent upstream."""
-    plan = run.plan
+    it was checked and measured, and one pointer to the semantic patch
+    sent upstream."""
+    # a cleanup is measured too (no change, as it says) but carries no tested line
+    audited = sum(1 for v in accepted if v.draft.tested and not v.patch.plan.cleanup) if has_audit else None
+    cleanups_audited = sum(1 for v in accepted if v.draft.measured and v.patch.plan.cleanup)
     # patches without sites (a companion test or documentation patch) are
     # not conversions: they say what they are themselves
     behavioural = [v for v in accepted if not v.patch.plan.cleanup and v.patch.plan.sites]
@@ -200,297 +586,25 @@ def _join_words(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def command(req: PatchesRequest) -> int:
-    """Scan, split, verify and write the series of one request into req.out."""
-    started = time.monotonic()
-    if not req.scan.subdir and not req.scan.tree.is_kernel:
-        raise UsageError(f"KDIR {req.scan.tree.root} is not a kernel tree (no MAINTAINERS or Makefile);"
-                         " name a folder with --subdir (M=) to group series by path")
-    output.check_destination(req.out)
-    # kill(1) must clean up like ^C: spatch and make children ended, scratch
-    # folders removed, OUT left as it was.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        result = console.scan_tree(req.scan)
-        return write_output(req, result, started)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-@dataclass
-class Prepared:
-    """The scan's changes, with effects, minus the sites left out and why."""
-    changes: list[split.FileChange]
-    labelled: list[sites.Site]              # every site, effects filled in
-    left_out: dict[sites.Site, str]         # site -> the reason it is left out
-    model: list[handlers.Handler] = field(default_factory=list)   # handlers.tsv
-
-
-def prepare_changes(result: scan.ScanResult, root: Path) -> Prepared:
-    """Effects per site; a site whose in-tree test expects its old answer
-    is left out (its hunk dropped) with the test named, so that no series
-    breaks a kselftest it does not update."""
-    found = effects.analyse_sites(result.sites, root)
-    labelled = [dataclasses.replace(s, effects=found.get(s)) for s in result.sites]
-    hits = selftest_search.search(labelled, root)
-    left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
-    # A file no configuration of any architecture compiles gets no patch:
-    # nobody could build it, and the kernel test robot would not either.
-    nowhere = crossbuild.Unbuildable(root)
-    for path in sorted({s.file for s in labelled}):
-        why = nowhere.reason(path)
-        if why:
-            funcs = ", ".join(sorted({s.function + "()" for s in labelled if s.file == path}))
-            for site in labelled:
-                if site.file == path and site not in left_out:
-                    left_out[site] = (f"{path}: {funcs} left as it is: no configuration of any"
-                                      f" architecture compiles it ({why}).")
-    # The unit of conversion is the handler: all of its unknown-command
-    # exits, or none of them.
-    model = handlers.model(labelled, root, left_out)
-    for site, why in handlers.left_out(model).items():
-        left_out.setdefault(site, why)
-    by_file: dict[str, list[sites.Site]] = {}
-    for site in labelled:
-        by_file.setdefault(site.file, []).append(site)
-    changes = []
-    for path in sorted(result.diffs):
-        keep = tuple(s for s in by_file.get(path, ()) if s not in left_out)
-        diff = result.diffs[path]
-        dropped = {s.line for s in by_file.get(path, ()) if s in left_out}
-        if dropped:
-            diff = split.split_hunks(diff, dropped)[0] if keep else ""
-        if diff:
-            changes.append(split.FileChange(path, diff, keep))
-    return Prepared(changes, labelled, left_out, model)
-
-
-def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
-    """audit.tsv's rows from an earlier output folder; None when there is none."""
-    path = folder / "audit.tsv" if folder else None
-    if not path or not path.is_file():
-        return None
-    with open(path) as fh:
-        return messages.read_audit(fh)
-
-
-def _audit_rows(rows: list[dict[str, str]], series_name: str, filename: str) -> list[dict[str, str]]:
-    """The rows of one patch; the number in its file name may have moved."""
-    stem = filename.split("-", 1)[1] if "-" in filename else filename
-    out: list[dict[str, str]] = []
-    moved: list[dict[str, str]] = []
-    for r in rows:
-        ser, _, name = r["patch"].rpartition("/")
-        if name.split("-", 1)[-1] == stem:
-            (out if ser == series_name else moved).append(r)
-    # a series split since the audit ran (networking-general into atm,
-    # tun-tap-driver, ...): the patch's rows under its old series name
-    return out or (moved if len({r["patch"] for r in moved}) == 1 else [])
-
-
-def write_output(req: PatchesRequest, result: scan.ScanResult, started: float) -> int:
-    log = sys.stderr
-    root, version, out = req.scan.tree.root, req.scan.tree.version, req.out
-    ident = (req.identity.name, req.identity.email)
-    prep = prepare_changes(result, root)
-    maint = Maintainers.load(root)
-    plans = split.plan(prep.changes, maint, root, cleanups=req.cleanups)
-    left_cleanups = [] if req.cleanups else split.cleanup_changes(prep.changes)
-    ifaces = interfaces.by_name()
-    git = prefixes.is_git_checkout(root)
-    base = series.base_commit(root) if git else None
-    signoff = str(req.identity)
-    spatch = scan.spatch_version(scan.spatch_binary())
-    cmdline = canonical_command(req)
-    rule_names = rules.shape_names()
-    no_build = not req.build
-    audit = read_audit(req.audit_from)
-
-    runs: list[SeriesRun] = []
-    patched: dict[str, bytes] = {}
-    prefix_of: dict[int, str] = {}
-    with tempfile.TemporaryDirectory(prefix="prelim-", dir=series.scratch_root()) as tmp_s:
-        tmp = Path(tmp_s)
-        for plan in plans:
-            raw = [prefixes.patch_prefix(root, pp.paths, pp.section, git=git) for pp in plan.patches]
-            subject_prefixes = prefixes.distinct_prefixes(raw, [pp.driver for pp in plan.patches])
-            patches = []
-            for pp, prefix in zip(plan.patches, subject_prefixes):
-                prefix_of[id(pp)] = prefix
-                if pp.cleanup:
-                    msg = cleanup.commit_message(prefix, pp.sites, signoff, alone=len(plan.patches) == 1)
-                    subj = msg.split("\n", 1)[0]
-                else:
-                    subj = messages.subject(prefix, pp.sites)
-                    used = sorted({s.rule for s in pp.sites})
-                    msg = messages.commit_message(subj, pp.sites, ifaces, used, signoff,
-                                                  docs=[d.path for d in pp.docs],
-                                                  kept=handlers.kept_siblings(pp.sites, prep.model))
-                patches.append(series.Patch(pp, subj, msg))
-            # A first write, without recipients: the files checkpatch and
-            # get_maintainer.pl read, and the patched files for the build.
-            prelim = tmp / plan.name / "prelim"
-            try:
-                patched.update(series.write(root, plan, patches, ident, prelim, "prelim", "prelim",
-                                            [], [], use_cache=req.scan.use_cache).files)
-            except series.SeriesError:
-                if any(not p.apply_error for p in patches):
-                    raise            # git failed on a patch that applies: not a verdict
-            verdicts = []
-            for p in patches:
-                v = Verdict(p, verify.Check(verify.OK) if not p.apply_error
-                            else verify.Check(verify.FAILED, p.apply_error))
-                if not p.apply_error:
-                    path = prelim / p.filename
-                    v.checkpatch = verify.checkpatch(root, path, use_cache=req.scan.use_cache)
-                    p.to = get_maintainer(root, [path], "to", use_cache=req.scan.use_cache)
-                    p.cc = _union([get_maintainer(root, [path], "cc", use_cache=req.scan.use_cache)], p.to)
-                verdicts.append(v)
-            runs.append(SeriesRun(plan, verdicts))
-            print(f"enotty: {plan.name}: {series.count(len(patches), 'patch')} applied and checked", file=log)
-
-        build = {} if no_build else verify.build(root, patched, log, jobs=req.scan.jobs,
-                                                 use_cache=req.scan.use_cache)
-        fix = verify.fixpoint(patched, lambda folder: _rescan(folder, req.scan, result.facts))
-        for run in runs:
-            for v in run.verdicts:
-                if v.apply.status == verify.OK:
-                    v.build = {r: build.get(r, verify.Check(verify.SKIPPED, "--no-build")) for r in v.patch.plan.paths}
-                    v.fixpoint = {r: fix[r] for r in v.patch.plan.paths}
-
-        accepted_plans = [dataclasses.replace(run.plan, patches=[v.patch.plan for v in run.verdicts
-                                                                  if not v.rejected])
-                          for run in runs]
-        titles = series.cover_prefixes([p for p in accepted_plans if p.patches],
-                                       lambda pp: prefix_of[id(pp)])
-        with output.staged(out) as stage:
-            for run in runs:
-                accepted = [v for v in run.verdicts if not v.rejected]
-                rejected = [v for v in run.verdicts if v.rejected]
-                if rejected:
-                    folder = stage / "rejected" / run.plan.name
-                    folder.mkdir(parents=True, exist_ok=True)
-                    for v in rejected:
-                        if v.patch.filename:
-                            shutil.copyfile(tmp / run.plan.name / "prelim" / v.patch.filename,
-                                            folder / v.patch.filename)
-                if not accepted:
-                    continue
-                audited = None
-                cleanups_audited = 0
-                if audit is not None:
-                    audited = 0
-                    for v in accepted:
-                        if v.patch.plan.cleanup:
-                            # measured too (no change, as it says), but it
-                            # carries no tested line
-                            cleanups_audited += bool(_audit_rows(audit, run.plan.name, v.patch.filename))
-                            continue
-                        mine = _audit_rows(audit, run.plan.name, v.patch.filename)
-                        # the rows name the patch as the audit did (its number may differ)
-                        line = messages.tested_line(mine, mine[0]["patch"]) if mine else ""
-                        if line:
-                            audited += 1
-                            used = sorted({s.rule for s in v.patch.plan.sites})
-                            v.patch.message = messages.commit_message(
-                                v.patch.subject, v.patch.plan.sites, ifaces, used, signoff, tested=line,
-                                docs=[d.path for d in v.patch.plan.docs],
-                                own_type_only=messages.only_own_type_changed(mine),
-                                kept=handlers.kept_siblings(v.patch.plan.sites, prep.model))
-                run.to = _union([v.patch.to for v in accepted])
-                run.cc = _union([v.patch.cc for v in accepted], run.to)
-                subj = messages.subject(titles[run.plan.name], [s for v in accepted for s in v.patch.plan.sites])
-                blurb = cover_blurb(run, accepted, rule_names, spatch, cmdline, version, no_build, audited,
-                                    cleanups_audited)
-                for v in accepted:
-                    v.patch.filename = ""
-                # The media series carries its kselftest, last (companions.py).
-                extra = ([companions.selftest_patch(root, signoff, use_cache=req.scan.use_cache)]
-                         if run.plan.name == split.MEDIA_SERIES and companions.takes_selftest(root) else [])
-                for p in extra:
-                    # the test goes to the series' lists too: linux-media reads it with the series
-                    p.cc = _union([p.cc, [c for c in run.cc if "@vger.kernel.org" in c or "@lists." in c]], p.to)
-                run.written = series.write(root, run.plan, [v.patch for v in accepted] + extra, ident,
-                                           stage / run.plan.name, subj, blurb, run.to, run.cc, base=base,
-                                           use_cache=req.scan.use_cache)
-                for v in accepted:
-                    if v.patch.apply_error:   # applied in the first pass: cannot happen
-                        v.apply = verify.Check(verify.FAILED, v.patch.apply_error)
-            # The semantic patch itself, for scripts/coccinelle (companions.py).
-            companion_rows = []
-            if companions.takes_rule(root):
-                rule_mail = companions.rule_series(root, ident, signoff, stage / companions.RULE_SERIES,
-                                                   use_cache=req.scan.use_cache)
-                companion_rows.append(companions.CompanionVerdict(
-                    companions.RULE_SERIES, rule_mail.name, 1,
-                    verify.checkpatch(root, rule_mail, use_cache=req.scan.use_cache),
-                    companions.check_rule(use_cache=req.scan.use_cache)))
-            for mail in sorted((stage / split.MEDIA_SERIES).glob("*-selftests-*.patch")):
-                companion_rows.append(companions.CompanionVerdict(
-                    split.MEDIA_SERIES, mail.name, mail.read_text().count("\ndiff --git "),
-                    verify.checkpatch(root, mail, use_cache=req.scan.use_cache),
-                    companions.check_selftest(root, log, use_cache=req.scan.use_cache)))
-            labelled = split.label_sites(plans)
-            in_series = {(s.file, s.line, s.rule) for s in labelled}
-            # a site in no series (left out, or a rule reported but did not
-            # change the file) is still listed, with series "-"
-            labelled += [dataclasses.replace(site, subsystem="-", series="-")
-                         for site in prep.labelled if (site.file, site.line, site.rule) not in in_series]
-            with open(stage / "sites.tsv", "w") as fh:
-                sites.write_tsv(labelled, fh, sites.EFFECT_COLUMNS)
-            series_of = {(s.file, s.line, s.rule): s.series for s in labelled}
-            with open(stage / "handlers.tsv", "w") as fh:
-                handlers.write_tsv(prep.model, {s: series_of.get((s.file, s.line, s.rule), "-")
-                                                for h in prep.model for s in h.sites}, fh)
-            with open(stage / "failed.tsv", "w") as fh:
-                scan.write_failed_tsv(result.failed, fh)
-            if req.audit_from and audit is not None:
-                for name in ("audit.tsv", "AUDIT.md"):
-                    if (req.audit_from / name).is_file():
-                        shutil.copyfile(req.audit_from / name, stage / name)
-            (stage / RUN_RECORD).write_text(run_record(req))
-            (stage / "SUMMARY.md").write_text(summary(runs, result, root, version, cmdline, spatch,
-                                                      maint is not None, no_build, prep.left_out,
-                                                      left_cleanups, companion_rows))
-    total = sum(len(r.written.patches) for r in runs if r.written)
-    rej = sum(1 for r in runs for v in r.verdicts if v.rejected)
-    print(f"enotty: wrote {out}: {sum(1 for r in runs if r.written)} series, {total} patches,"
-          f" {rej} rejected, {len(result.sites)} sites; {time.monotonic() - started:.0f} s", file=log)
-    return 0
-
-
-def _rescan(folder: Path, req: ScanRequest,
-            facts: dict[str, str]) -> tuple[list[sites.Site], list[scan.Failure]]:
-    """The rules again over the patched files, laid out like the tree, with
-    the scan's phase-1 rows: phase 1 over these few files alone would not
-    see the ops tables and callers elsewhere."""
-    res = scan.scan(folder, folder, jobs=req.jobs, timeout=req.timeout, facts=facts)
-    return res.sites, res.failed
-
-
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version: str,
-            cmdline: str, spatch: str, has_maintainers: bool, no_build: bool,
-            left_out: dict[sites.Site, str], left_cleanups: list[split.FileChange],
-            companion_rows: list[companions.CompanionVerdict] | None = None) -> str:
+def summary(written: Written, version: str, cmdline: str, no_build: bool) -> str:
+    """SUMMARY.md: what was found, what goes out, what was checked, what not."""
     out = io.StringIO()
     w = out.write
-    patches = sum(len(r.written.patches) for r in runs if r.written)
+    runs = written.outcomes
+    result = written.checked.composed.grouped.analysed.scanned
+    patches = sum(len(r.sent) for r in runs if r.mails)
     rejected = [(r, v) for r in runs for v in r.verdicts if v.rejected]
     w(f"# ENOTTY series for Linux {version}\n\n")
-    w(f"Generated by `{cmdline}` with {spatch}.\n\n")
+    w(f"Generated by `{cmdline}` with {scan.spatch_version(scan.spatch_binary())}.\n\n")
     w(f"- {series.count(len(result.sites), 'site')} in {series.count(len(result.diffs), 'file')}; "
       f"{result.candidates} of {result.c_files} .c files scanned after the prefilter\n")
-    w(f"- {sum(1 for r in runs if r.written)} series, {patches} patches, {len(rejected)} rejected\n")
+    w(f"- {sum(1 for r in runs if r.mails)} series, {patches} patches, {len(rejected)} rejected\n")
     w(f"- {len(result.failed)} files spatch could not fully parse or timed out: failed.tsv\n")
-    w("- split: " + ("MAINTAINERS sections (tools/enotty/partition/split.py)" if has_maintainers
+    w("- split: " + ("MAINTAINERS sections (tools/enotty/partition/split.py)" if written.checked.composed.grouped.has_maintainers
                      else "by path (no MAINTAINERS)") + "\n")
     w("- checks: apply = `git apply` in order on the pristine files; checkpatch = "
       "scripts/checkpatch.pl; build = object build in x86_64 allmodconfig, or where that does not"
@@ -498,7 +612,7 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
       + (" (not run)" if no_build else "") + "; fixpoint = the rules find nothing in the patched files\n\n")
     w("| series | subsystem | patches | files | sites | rejected |\n|---|---|---:|---:|---:|---:|\n")
     for r in runs:
-        acc = r.written.patches if r.written else []
+        acc = r.sent if r.mails else ()
         w(f"| [{r.plan.name}]({r.plan.name}/) | {_md(r.plan.subsystem)} | {len(acc)} | "
           f"{sum(len(p.plan.files) for p in acc)} | {sum(len(p.plan.sites) for p in acc)} | "
           f"{sum(1 for v in r.verdicts if v.rejected)} |\n")
@@ -507,10 +621,20 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
         w("| patch | files | sites | apply | checkpatch | build | fixpoint |\n"
           "|---|---:|---:|---|---|---|---|\n")
         for v in r.verdicts:
-            name = v.patch.filename if not v.rejected else f"rejected: {v.patch.subject}"
+            name = r.filename(v) if not v.rejected else f"rejected: {v.patch.subject}"
             w(f"| {_md(name)} | {len(v.patch.plan.files)} | {len(v.patch.plan.sites)} | "
               f"{_md(v.apply.cell())} | {_md(v.checkpatch.cell())} | {_md(v.build_cell())} | "
               f"{_md(v.fixpoint_cell())} |\n")
+    _summary_tail(w, written, rejected)
+    return out.getvalue()
+
+
+def _summary_tail(w: Callable[[str], object], written: Written, rejected: list[tuple[Outcome, Verdict]]) -> None:
+    """SUMMARY.md after the series' tables: companions, rejected, not built, left out."""
+    runs = written.outcomes
+    grouped = written.checked.composed.grouped
+    left_out, left_cleanups = grouped.analysed.left_out, grouped.left_cleanups
+    companion_rows = written.companions
     if companion_rows:
         w("\n## Companion patches\n\nThe semantic patch for scripts/coccinelle (parsed by spatch) and"
           " the media series' kselftest (built by the kernel's kselftest make):\n\n")
@@ -546,4 +670,3 @@ def summary(runs: list[SeriesRun], result: scan.ScanResult, root: Path, version:
         w("\n## Cleanups left out (user space sees no change; CLEANUP=1 adds them)\n\n")
         for change in left_cleanups:
             w(f"- {change.path}: {', '.join(sorted({s.function + '()' for s in change.sites}))}\n")
-    return out.getvalue()

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from . import cli, patches
+from enotty import cli, patches
 from .write.mailout import recipients
+from enotty.requests import KernelTree
 
 FIXTURES = Path(__file__).parent / "testdata" / "series"
 KERNEL = FIXTURES / "kernel"
@@ -152,10 +153,10 @@ def test_a_patch_failing_checkpatch_is_numbered_out_and_reported(
     from .verify import verify
     real = verify.checkpatch
 
-    def strict(root: Path, patch: Path, use_cache: bool = True) -> verify.Check:
+    def strict(kernel: KernelTree, patch: Path) -> verify.Check:
         if "bar_wdt" in patch.name:
             return verify.Check(verify.FAILED, "ERROR:TRAILING_WHITESPACE: trailing whitespace")
-        return real(root, patch, use_cache)
+        return real(kernel, patch)
 
     monkeypatch.setattr(verify, "checkpatch", strict)
     out = tmp_path / "o"

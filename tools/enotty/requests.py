@@ -8,6 +8,7 @@ the tree again.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,14 @@ class KernelTree:
     version: str            # VERSION.PATCHLEVEL.SUBLEVEL, or "unknown"
     is_kernel: bool         # MAINTAINERS and a top Makefile
     kdir: str | None = None  # as the user gave it (None: the default tree)
+    # Whether results stored for this tree (scan, checkpatch, get_maintainer,
+    # builds, series) may answer; False recomputes them (and stores them again).
+    use_cache: bool = True
+    caches: Path | None = None   # where those results live (None: enotty.kernel.tree.cache_dir())
+
+    def script(self, name: str) -> Path:
+        """The tree's own scripts/NAME (checkpatch.pl, get_maintainer.pl)."""
+        return self.root / "scripts" / name
 
     def scope(self, subdir: str | None) -> Path:
         """The folder subdir of this tree (the whole tree for None)."""
@@ -55,9 +64,11 @@ class InTree:
 class ScanRequest(InTree):
     jobs: int = 1
     timeout: int = DEFAULT_TIMEOUT
-    use_cache: bool = True
     verbose: bool = False
     across_files: bool = True           # phase 1: targets whose ops table or caller is in another file
+
+
+_MAILBOX = re.compile(r"^\s*(.*?)\s*<([^<>@\s]+@[^<>\s]+)>\s*$")
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,14 @@ class Identity:
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"
+
+    @classmethod
+    def parse(cls, text: str) -> Identity:
+        """'Name <mail>' as an Identity; ValueError otherwise."""
+        m = _MAILBOX.match(text)
+        if not m or not m.group(1):
+            raise ValueError(f"not 'Name <mail>': {text!r}")
+        return cls(m.group(1), m.group(2))
 
 
 @dataclass(frozen=True)
@@ -105,7 +124,7 @@ class MailoutRequest:
     out: Path                  # the generated-patches/linux-VERSION/ folder
     series: str | None
     send: bool = False
-    signoff: str | None = None   # 'Name <mail>' to send as; else git config
+    sender: Identity | None = None   # SIGNOFF= to send as; None: git config
 
 
 @dataclass(frozen=True)

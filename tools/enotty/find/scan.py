@@ -28,6 +28,7 @@ from . import facts as phase1, interfaces, rules
 from ..kernel import tree
 from ..errors import UsageError
 from ..progress import Progress
+from ..requests import ScanRequest
 from .sites import Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
@@ -753,109 +754,124 @@ def facts_tsv(facts: Mapping[str, str]) -> str:
     return "".join(facts[rel] for rel in sorted(facts))
 
 
-def default_rules() -> tuple[str, str]:
-    """(semantic patch text, digest) of the project's rule file."""
-    return rules.rule_file().read_text(), rules.rules_digest()
+def _workdir(folder: Path, smpl: str, macros: str, todo: list[Candidate]) -> Path:
+    """What every spatch of one scan reads: the rules, the macros and the
+    files' phase-1 rows; the rules' path."""
+    smpl_path = folder / "rules.cocci"
+    smpl_path.write_text(smpl)
+    (folder / "macros.h").write_text(macros)
+    rows = "".join(c.facts for c in todo)
+    if rows:
+        (folder / "facts.tsv").write_text(rows)
+    return smpl_path
 
 
-def scan(root: Path, scope: Path | None = None, *, smpl: str | None = None,
-         rules_digest: str | None = None, jobs: int | None = None,
-         timeout: int = DEFAULT_TIMEOUT, use_cache: bool = True,
-         cache_folder: Path | None = None,
-         progress: Callable[[int, int], Progress] | None = None,
-         warn: Callable[[str], None] | None = None,
-         facts: Mapping[str, str] | None = None, across_files: bool = False,
-         facts_folder: Path | None = None) -> ScanResult:
-    """Scan the .c files under scope (default: root) with the rules.
+def _run_batches(runner: _Runner, todo: list[Candidate], jobs: int, cache: ScanCache,
+                 results: dict[str, FileResult], warnings: list[str], listener: Listener) -> None:
+    """spatch over the files the cache could not answer, `jobs` batches at a
+    time; each result stored in results and in the cache, stray output in
+    warnings."""
+    meter = listener.progress(len(todo), sum(c.size for c in todo)) if listener.progress else None
+    timeout, warn = runner.timeout, listener.warn
+    by_rel = {c.rel: c for c in todo}
+    cache_broken = False
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
+                   for batch in _batches(todo, jobs)}
+        for future in concurrent.futures.as_completed(futures):
+            batch_results, noise = future.result()
+            for result in batch_results:
+                results[result.file] = result
+                if not cache_broken:
+                    try:
+                        cache.put(by_rel[result.file], result, timeout)
+                    except OSError as err:
+                        # A read-only or full cache costs speed, not results.
+                        cache_broken = True
+                        noise.append(f"cache not written: {err}")
+            for line in noise:
+                warnings.append(line)
+                if warn:
+                    if meter:
+                        meter.finish()   # the warning gets a line of its own
+                    warn(line)
+            if meter:
+                meter.advance(len(batch_results), sum(c.size for c in futures[future]),
+                              sum(len(r.sites) for r in batch_results))
+    except BaseException:
+        runner.kill_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        if meter:
+            meter.finish()
+    pool.shutdown(wait=True)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A semantic patch and the digest its cached results are kept under."""
+    text: str
+    digest: str
+
+    @staticmethod
+    def project() -> Rules:
+        """The project's rule file."""
+        return Rules(rules.rule_file().read_text(), rules.rules_digest())
+
+
+@dataclass(frozen=True)
+class Listener:
+    """Who hears of a scan as it runs: progress(files, bytes) makes a
+    Progress, warn(line) says one line; None for silence."""
+    progress: Callable[[int, int], Progress] | None = None
+    warn: Callable[[str], None] | None = None
+
+
+def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] | None = None,
+         listener: Listener = Listener()) -> ScanResult:
+    """Scan the .c files of the request's scope with the rules (the
+    project's when smpl is None).
 
     facts: phase 1 (enotty.find.facts), file -> its rows
     `file<TAB>function<TAB>interface<TAB>cmd_arg`, as facts.tsv_text()
     gives them: the rules treat those functions as targets too
     (-D enotty_facts=FILE), and each file's rows join its cache key, so
     a changed file rescans itself and the files whose rows it changed.
-    across_files: run phase 1 first (discover(), its cache in
-    facts_folder, default cache_dir()/facts) and use its rows as facts.
-
-    smpl/rules_digest: the semantic patch text and its digest; the
-    project's rules when omitted.  use_cache=False rescans every file (the
-    fresh results still go to the cache).  progress(files, bytes) makes a
-    Progress; None for silence.  Raises UsageError (no spatch) and
-    ScanError (spatch failed before handling any file).
+    req.across_files: run phase 1 first (discover()) and use its rows as
+    facts.  The tree says whether cached results answer (use_cache; fresh
+    results are stored either way) and where they live (caches: scan/ and
+    facts/ under it).  Raises UsageError (no spatch) and ScanError (spatch
+    failed before handling any file).
     """
     start = time.monotonic()
-    root = Path(root).resolve()
-    scope = Path(scope).resolve() if scope else root
+    root, scope = req.tree.root.resolve(), req.scope.resolve()
+    caches = req.tree.caches or tree.cache_dir()
     binary = spatch_binary()
     facts_seconds = 0.0
-    if across_files:
-        facts = discover(root, max(1, jobs or len(os.sched_getaffinity(0))), facts_folder)
+    jobs, timeout, warn = max(1, req.jobs), req.timeout, listener.warn
+    if req.across_files:
+        facts = discover(root, jobs, caches / "facts")
         facts_seconds = time.monotonic() - start
-    if smpl is None:
-        smpl, rules_digest = default_rules()
-    smpl_digest = hashlib.sha256(smpl.encode()).hexdigest()
-    jobs = max(1, jobs or len(os.sched_getaffinity(0)))
+    smpl = smpl or Rules.project()
     macros = builtin_macros(binary)
-    salt = "\0".join([CACHE_FORMAT, spatch_version(binary), rules_digest or "", smpl_digest,
+    salt = "\0".join([CACHE_FORMAT, spatch_version(binary), smpl.digest,
+                      hashlib.sha256(smpl.text.encode()).hexdigest(),
                       " ".join(spatch_options()), macros])
-    cache = ScanCache(cache_folder or tree.cache_dir() / "scan", salt)
+    cache = ScanCache(caches / "scan", salt)
 
     ioctl = ioctl_tokens()
     found = prefilter(root, scope, ioctl, facts=facts)
-    results: dict[str, FileResult] = {}
-    todo: list[Candidate] = []
-    for candidate in found.candidates:
-        hit = cache.get(candidate, timeout) if use_cache else None
-        if hit is not None:
-            results[candidate.rel] = hit
-        else:
-            todo.append(candidate)
-
+    results = {c.rel: hit for c in found.candidates
+               if req.tree.use_cache and (hit := cache.get(c, timeout)) is not None}
+    todo = [c for c in found.candidates if c.rel not in results]
     warnings: list[str] = []
-    meter = progress(len(todo), sum(c.size for c in todo)) if progress and todo else None
     if todo:
         with tempfile.TemporaryDirectory(prefix="enotty-scan-") as workdir:
-            smpl_path = Path(workdir) / "rules.cocci"
-            smpl_path.write_text(smpl)
-            (Path(workdir) / "macros.h").write_text(macros)
-            rows = "".join(c.facts for c in todo)
-            if rows:
-                (Path(workdir) / "facts.tsv").write_text(rows)
-            runner = _Runner(binary, root, smpl_path, Path(workdir), timeout,
+            runner = _Runner(binary, root, _workdir(Path(workdir), smpl.text, macros, todo), Path(workdir), timeout,
                              [t.decode() for t in (*ioctl, *ERRNO_TOKENS)])
-            by_rel = {c.rel: c for c in todo}
-            cache_broken = False
-            pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
-            try:
-                futures = {pool.submit(runner.run, [c.rel for c in batch]): batch
-                           for batch in _batches(todo, jobs)}
-                for future in concurrent.futures.as_completed(futures):
-                    batch_results, noise = future.result()
-                    for result in batch_results:
-                        results[result.file] = result
-                        if not cache_broken:
-                            try:
-                                cache.put(by_rel[result.file], result, timeout)
-                            except OSError as err:
-                                # A read-only or full cache costs speed, not results.
-                                cache_broken = True
-                                noise.append(f"cache not written: {err}")
-                    for line in noise:
-                        warnings.append(line)
-                        if warn:
-                            if meter:
-                                meter.finish()   # the warning gets a line of its own
-                            warn(line)
-                    if meter:
-                        meter.advance(len(batch_results), sum(c.size for c in futures[future]),
-                                      sum(len(r.sites) for r in batch_results))
-            except BaseException:
-                runner.kill_all()
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-            finally:
-                if meter:
-                    meter.finish()
-            pool.shutdown(wait=True)
+            _run_batches(runner, todo, jobs, cache, results, warnings, listener)
 
     ordered = [results[c.rel] for c in found.candidates]
     ordered += [FileResult(rel, ERROR, f"cannot read: {why}") for rel, why in found.unreadable]

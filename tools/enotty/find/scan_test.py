@@ -1,3 +1,4 @@
+import dataclasses
 import io
 import os
 import shutil
@@ -5,10 +6,13 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from . import scan
+from ..kernel import tree
+from enotty.requests import ScanRequest
 from .sites import Site
 
 TESTDATA = Path(__file__).resolve().parents[1] / "testdata"
@@ -30,8 +34,16 @@ EXPECTED_SITES = [
 ]
 
 
-def run(root: Path, cache: Path, **kw) -> scan.ScanResult:
-    return scan.scan(root, smpl=STAND_IN, rules_digest="stand-in", cache_folder=cache, **kw)
+def scan_folder(root: Path, caches: Path, smpl: scan.Rules | None = None, facts: dict[str, str] | None = None,
+                use_cache: bool = True, **kw: Any) -> scan.ScanResult:
+    """scan.scan over a folder as its own tree, its results kept under caches."""
+    kernel = dataclasses.replace(tree.at(root, use_cache), caches=caches)
+    settings: dict[str, Any] = {"across_files": False, **kw}
+    return scan.scan(ScanRequest(kernel, **settings), smpl, facts)
+
+
+def run(root: Path, cache: Path, **kw: Any) -> scan.ScanResult:
+    return scan_folder(root, cache, scan.Rules(STAND_IN, "stand-in"), **kw)
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:
@@ -276,8 +288,7 @@ def test_cache_reuses_unchanged_files_and_rescans_changed_ones(tmp_path):
     assert "@@ -10,7 +10,7 @@" in third.diffs["drivers/foo/foo.c"]
 
     assert run(copy, cache, use_cache=False).spatch_runs == 5
-    other_rules = scan.scan(copy, smpl=STAND_IN + "\n// changed\n", rules_digest="stand-in",
-                            cache_folder=cache)
+    other_rules = scan_folder(copy, cache, scan.Rules(STAND_IN + "\n// changed\n", "stand-in"))
     assert other_rules.spatch_runs == 5
 
 
@@ -320,8 +331,7 @@ os.execv({shutil.which("spatch")!r}, ["spatch"] + args)
 @needs_spatch
 def test_broken_semantic_patch_is_a_scan_error(tmp_path):
     with pytest.raises(scan.ScanError, match="before any file"):
-        scan.scan(FIXTURE, smpl="@@\n@@\n- this is not SmPL (\n", rules_digest="x",
-                  cache_folder=tmp_path)
+        scan_folder(FIXTURE, tmp_path, scan.Rules("@@\n@@\n- this is not SmPL (\n", "x"))
 
 
 def test_no_spatch_on_path_is_a_usage_error(tmp_path, monkeypatch):
@@ -369,8 +379,7 @@ def test_timeout_is_a_failure_cached_for_that_timeout_only(tmp_path):
     cache = tmp_path / "cache"
 
     def slow_scan(timeout: int) -> scan.ScanResult:
-        return scan.scan(tmp_path / "tree", smpl=SLOW_RULE, rules_digest="slow", cache_folder=cache,
-                         timeout=timeout)
+        return scan_folder(tmp_path / "tree", cache, scan.Rules(SLOW_RULE, "slow"), timeout=timeout)
 
     first = slow_scan(1)
     assert first.failed == [scan.Failure("big.c", "timeout", "spatch timeout after 1 s")]
@@ -687,23 +696,23 @@ def test_facts_make_targets_of_functions_the_file_does_not_bind(tmp_path):
     write(root / "drivers/foo/core.c", FACTS_HANDLER)
     write(root / "drivers/foo/other.c", "long other_ioctl(void) { return -EINVAL; }\n")
     smpl = rules.rule_file().read_text()
-    kw = dict(smpl=smpl, rules_digest="real", cache_folder=tmp_path / "cache", jobs=1)
+    kw: dict[str, Any] = dict(smpl=scan.Rules(smpl, "real"), caches=tmp_path / "cache", jobs=1)
     rows = {"drivers/foo/core.c": "drivers/foo/core.c\tfoo_dispatch\tfile_operations.unlocked_ioctl\t1\n"}
 
-    without = scan.scan(root, **kw)
+    without = scan_folder(root, **kw)
     assert without.sites == [] and without.candidates == 0   # other.c binds nothing
 
-    with_facts = scan.scan(root, facts=rows, **kw)
+    with_facts = scan_folder(root, facts=rows, **kw)
     assert with_facts.candidates == 1
     assert [(s.file, s.line, s.function, s.interface, s.to, s.rule) for s in with_facts.sites] == [
         ("drivers/foo/core.c", 10, "foo_dispatch", "file_operations.unlocked_ioctl", "ENOTTY",
          "ioctl_default_return")]
     assert "+\t\treturn -ENOTTY;" in with_facts.diffs["drivers/foo/core.c"]
 
-    again = scan.scan(root, facts=rows, **kw)
+    again = scan_folder(root, facts=rows, **kw)
     assert (again.spatch_runs, again.sites) == (0, with_facts.sites)
     wrong_index = {"drivers/foo/core.c": rows["drivers/foo/core.c"].replace("\t1\n", "\t0\n")}
-    changed = scan.scan(root, facts=wrong_index, **kw)
+    changed = scan_folder(root, facts=wrong_index, **kw)
     assert changed.spatch_runs == 1 and changed.sites == []
 
 
@@ -724,15 +733,15 @@ def test_across_files_converts_cross_file_helpers_only(tmp_path):
     that converts once it is a target: only phase 1 keeps it out."""
     root = tmp_path / "tree"
     shutil.copytree(ACROSS_FILES, root)
-    kw = dict(jobs=1, cache_folder=tmp_path / "scan", facts_folder=tmp_path / "facts")
-    result = scan.scan(root, across_files=True, **kw)
+    kw: dict[str, Any] = dict(jobs=1, caches=tmp_path)
+    result = scan_folder(root, across_files=True, **kw)
     assert site_rows(result) == [("drivers/foo/common.c", "foo_common_ioctl", 12)]
     assert result.diffs["drivers/foo/common.c"].count("+\t\treturn -ENOTTY;") == 1
     assert result.facts == {"drivers/foo/common.c": "drivers/foo/common.c\tfoo_common_ioctl"
                                                     "\tfile_operations.unlocked_ioctl\t1\n"}
     assert result.facts_seconds > 0
     # Without phase 1 the rules see no handler in common.c.
-    assert scan.scan(root, **kw).sites == []
+    assert scan_folder(root, **kw).sites == []
 
     kept = {"lib/democore.c": ("demo_core_ioctl", 17), "block/ioctl.c": ("blkdev_ioctl", 11),
             "drivers/foo/common.c#reset": ("foo_reset_cmd", 23),
@@ -740,7 +749,7 @@ def test_across_files_converts_cross_file_helpers_only(tmp_path):
     for key, (function, line) in kept.items():
         rel = key.split("#")[0]
         rows = {rel: f"{rel}\t{function}\tfile_operations.unlocked_ioctl\t1\n"}
-        assert site_rows(scan.scan(root, facts=rows, **kw)) == [(rel, function, line)], key
+        assert site_rows(scan_folder(root, facts=rows, **kw)) == [(rel, function, line)], key
 
 
 @needs_spatch
@@ -749,23 +758,22 @@ def test_across_files_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
     rescans that file, and the files whose rows it changed, nothing else."""
     root = tmp_path / "tree"
     shutil.copytree(ACROSS_FILES, root)
-    kw = dict(jobs=1, cache_folder=tmp_path / "scan", facts_folder=tmp_path / "facts",
-              across_files=True)
-    first = scan.scan(root, **kw)
+    kw: dict[str, Any] = dict(jobs=1, caches=tmp_path, across_files=True)
+    first = scan_folder(root, **kw)
     # The cores (block/ioctl.c, lib/democore.c) bind no ioctl member and
     # have no rows: the prefilter leaves them out.
     assert first.scanned == ["drivers/bar/bar.c", "drivers/foo/common.c", "drivers/foo/fops.c"]
-    assert scan.scan(root, **kw).scanned == []
+    assert scan_folder(root, **kw).scanned == []
     # bar.c binds only cores: its edit changes no file's rows.
     bar = root / "drivers/bar/bar.c"
     bar.write_text(bar.read_text().replace("\t.compat_ioctl\t= blkdev_ioctl,\n", ""))
-    assert scan.scan(root, **kw).scanned == ["drivers/bar/bar.c"]
+    assert scan_folder(root, **kw).scanned == ["drivers/bar/bar.c"]
     # fops.c hands foo_common_ioctl only FOO_STATUS now: common.c loses its
     # row, binds nothing itself and leaves the candidates; its site goes.
     fops = root / "drivers/foo/fops.c"
     fops.write_text(fops.read_text().replace(
         "\t\treturn foo_common_ioctl(f, cmd, arg);\n",
         "\t\tif (cmd == FOO_STATUS)\n\t\t\treturn foo_common_ioctl(f, cmd, arg);\n\t\treturn -ENOTTY;\n"))
-    again = scan.scan(root, **kw)
+    again = scan_folder(root, **kw)
     assert again.scanned == ["drivers/foo/fops.c"]
     assert again.sites == [] and again.facts == {}

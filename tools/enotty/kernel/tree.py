@@ -5,6 +5,7 @@ KDIR is only ever read; the default tree is unpacked once into the cache.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -133,7 +134,15 @@ def load(kdir: str | None, subdir: str | None = None, need_kernel: bool = False)
     root = resolve(kdir, subdir, need_kernel)
     if subdir and not (root / subdir).resolve().is_relative_to(root):
         raise UsageError(f"--subdir {subdir} is outside {root}")
-    return KernelTree(root=root, version=kernel_version(root), is_kernel=is_kernel_tree(root), kdir=kdir)
+    return dataclasses.replace(at(root), kdir=kdir)
+
+
+def at(root: Path, use_cache: bool = True) -> KernelTree:
+    """The tree object of a folder that needs no checking (a scratch copy,
+    a test's fixture): its version and kind read, nothing refused."""
+    root = Path(root).resolve()
+    return KernelTree(root=root, version=kernel_version(root), is_kernel=is_kernel_tree(root),
+                      use_cache=use_cache)
 
 
 def main() -> int:

@@ -35,7 +35,7 @@ from typing import Iterable, Sequence
 from ..find import rules, scan
 from ..kernel import tree
 from ..errors import UsageError
-from ..requests import COCCICHECK_MODES, CoccicheckRequest
+from ..requests import COCCICHECK_MODES, CoccicheckRequest, ScanRequest
 from ..find.sites import is_site_line, parse_site_line
 from ..kernel.worktree import WorkTree, kbuild_env
 
@@ -224,7 +224,7 @@ def table(results: Sequence[ModeResult], expected: int, against: str = "the scan
 def scan_positions(req: CoccicheckRequest, across_files: bool) -> tuple[set[Position], dict[str, str]]:
     """The scan's sites over the same folder, from its cache when warm, and
     the phase-1 rows it used."""
-    res = scan.scan(req.tree.root, req.scope, jobs=req.jobs, across_files=across_files)
+    res = scan.scan(ScanRequest(req.tree, req.subdir, jobs=req.jobs, across_files=across_files))
     return {(s.file, s.line) for s in res.sites}, res.facts
 
 

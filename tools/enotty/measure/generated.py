@@ -15,12 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..render import messages
 from .. import patches
 from ..kernel import tree
 from ..errors import UsageError
-from ..requests import (DEFAULT_TIMEOUT, Identity, PatchesRequest, ScanRequest,
-                        VerifyGeneratedRequest, default_jobs)
+from ..requests import DEFAULT_TIMEOUT, Identity, PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs
 
 def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -> PatchesRequest:
     """The request the committed output was made with, from its run.json.
@@ -32,7 +30,7 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
         raise UsageError(f"{committed} holds no {patches.RUN_RECORD}: nothing to verify (run make patches)")
     try:
         record = json.loads(record_path.read_text())
-        name, email = messages.parse_signoff(record["identity"])
+        identity = Identity.parse(record["identity"])
         kdir, subdir = record["kdir"], record["subdir"]
         build, cleanups = bool(record["build"]), bool(record.get("cleanups", False))
         across_files = bool(record.get("facts", True))
@@ -41,7 +39,7 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
     kernel = kernel or tree.load(kdir, subdir)
     scan = ScanRequest(tree=kernel, subdir=subdir, jobs=default_jobs(), timeout=DEFAULT_TIMEOUT,
                        across_files=across_files)
-    return PatchesRequest(scan=scan, out=committed, identity=Identity(name, email),
+    return PatchesRequest(scan=scan, out=committed, identity=identity,
                           build=build, cleanups=cleanups)
 
 

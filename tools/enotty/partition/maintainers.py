@@ -33,6 +33,7 @@ from pathlib import Path
 from .. import cache
 from ..kernel import tree
 from ..errors import ToolError
+from ..requests import KernelTree
 
 TAG = re.compile(r"^([A-Z]):\s*(.*?)\s*$")
 _META = re.compile(r"[.*?\[\]]")
@@ -235,26 +236,27 @@ def _inputs_digest(maintainers: Path, script_path: Path) -> str:
     return cache.key(cache.digest(maintainers.read_bytes()), cache.digest(script_path.read_bytes()))
 
 
-def get_maintainer(root: Path, patch_files: list[Path], role: str, use_cache: bool = True) -> list[str]:
+def get_maintainer(kernel: KernelTree, patch_files: list[Path], role: str) -> list[str]:
     """Recipients from the tree's get_maintainer.pl, as b4 asks for them:
     role 'to' = maintainers (--nol), 'cc' = reviewers and lists (--nom).
     No git history is consulted; MAINTAINERS is all it reads, so the answer
     is kept by the patches' content, MAINTAINERS and the script (a warm
     run asks perl nothing)."""
+    root = kernel.root
     if not (root / "MAINTAINERS").is_file():
         return []
     found = script(root, "get_maintainer.pl")
     if found is None:
         return []
-    path, kernel = found
+    path, own = found
     args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
             "--norolestats", "--nol" if role == "to" else "--nom"]
-    if not kernel:
+    if not own:
         args.append("--no-tree")
     store = cache.JsonCache(tree.cache_dir() / "get_maintainer")
     k = cache.key(_inputs_digest(root / "MAINTAINERS", path), " ".join(args[2:]),
                   *(cache.digest(p.read_bytes()) for p in patch_files))
-    if use_cache:
+    if kernel.use_cache:
         hit = store.get(k)
         if isinstance(hit, list):
             return [str(x) for x in hit]
@@ -265,3 +267,16 @@ def get_maintainer(root: Path, patch_files: list[Path], role: str, use_cache: bo
     found_people = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
     store.put(k, found_people)
     return found_people
+
+
+def recipients(kernel: KernelTree, patch_files: list[Path]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(To, Cc) of a mail, as b4 addresses it: the maintainers, then the
+    reviewers and lists who are not among them (compared without case)."""
+    to = get_maintainer(kernel, patch_files, "to")
+    seen = {person.lower() for person in to}
+    cc = []
+    for person in get_maintainer(kernel, patch_files, "cc"):
+        if person.lower() not in seen:
+            seen.add(person.lower())
+            cc.append(person)
+    return tuple(to), tuple(cc)

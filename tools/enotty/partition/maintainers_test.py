@@ -131,11 +131,14 @@ def test_get_maintainer_on_the_fixture_tree(tmp_path: Path) -> None:
     patch = tmp_path / "p.patch"
     patch.write_text("--- a/drivers/watchdog/bar_wdt.c\n+++ b/drivers/watchdog/bar_wdt.c\n"
                      "@@ -15,1 +15,1 @@\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n")
-    to = maintainers.get_maintainer(FIXTURE, [patch], "to")
-    cc = maintainers.get_maintainer(FIXTURE, [patch], "cc")
+    to = maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to")
+    cc = maintainers.get_maintainer(tree.at(FIXTURE), [patch], "cc")
     assert "Wim Watchdog <wim@example.org>" in to
     assert "linux-watchdog@vger.kernel.org" not in to
     assert "linux-watchdog@vger.kernel.org" in cc and "Guenter Review <guenter@example.org>" in cc
+    # a mail's To: and Cc:, nobody twice
+    got_to, got_cc = maintainers.recipients(tree.at(FIXTURE), [patch])
+    assert list(got_to) == to and set(got_cc) == set(cc) - set(to) and len(set(got_cc)) == len(got_cc)
 
 
 def test_literal_start_breaks_depth_ties() -> None:
@@ -155,7 +158,7 @@ def test_get_maintainer_order_is_the_same_on_every_run(tmp_path: Path) -> None:
     # Perl's randomised hash order used to swap them between runs.
     patch.write_text("--- a/drivers/block/xen-blkfront.c\n+++ b/drivers/block/xen-blkfront.c\n"
                      "@@ -1 +1 @@\n-a\n+b\n")
-    answers = {tuple(maintainers.get_maintainer(root, [patch], "to", use_cache=False)) for _ in range(6)}
+    answers = {tuple(maintainers.get_maintainer(tree.at(root, use_cache=False), [patch], "to")) for _ in range(6)}
     assert len(answers) == 1 and len(next(iter(answers))) >= 2
 
 
@@ -169,10 +172,10 @@ def test_get_maintainer_answers_are_kept_by_content(tmp_path: Path, monkeypatch:
     patch = tmp_path / "p.patch"
     patch.write_text("--- a/drivers/watchdog/bar_wdt.c\n+++ b/drivers/watchdog/bar_wdt.c\n"
                      "@@ -15,1 +15,1 @@\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n")
-    first = maintainers.get_maintainer(FIXTURE, [patch], "to")
+    first = maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to")
     assert "Wim Watchdog <wim@example.org>" in first
     monkeypatch.setenv("PATH", str(tmp_path))          # no perl: only the cache can answer
-    assert maintainers.get_maintainer(FIXTURE, [patch], "to") == first
+    assert maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to") == first
     patch.write_text(patch.read_text().replace("bar_wdt", "foo_wdt"))
     with pytest.raises(FileNotFoundError):           # new content: perl is asked again
-        maintainers.get_maintainer(FIXTURE, [patch], "to")
+        maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to")

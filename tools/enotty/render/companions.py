@@ -4,8 +4,8 @@ Tree-wide Coccinelle campaigns send the rule itself to scripts/coccinelle/
 so that `make coccicheck` catches the next handler that answers -EINVAL.
 cocci/upstream/ioctl_enotty.cocci is that rule, sized like its neighbours
 in scripts/coccinelle/api/ (the per-file default shapes only; the scan's
-tree-wide discovery stays in cocci/ioctl_enotty.cocci).  rule_series()
-writes it as a one-patch series (no cover letter, as series.py does for
+tree-wide discovery stays in cocci/ioctl_enotty.cocci).  rule_mail()
+formats it as a one-patch series (no cover letter, as series.py does for
 every one-patch series), addressed as get_maintainer.pl says.
 """
 from __future__ import annotations
@@ -24,7 +24,8 @@ from . import series
 from ..partition import split
 from ..kernel import tree
 from ..verify import verify
-from ..partition.maintainers import get_maintainer
+from ..partition.maintainers import recipients
+from ..requests import Identity, KernelTree
 from ..kernel.worktree import WorkTree
 
 UPSTREAM_RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
@@ -77,30 +78,25 @@ def takes_selftest(root: Path) -> bool:
     return (root / "tools" / "testing" / "selftests" / "lib.mk").is_file()
 
 
-def rule_message(signoff: str) -> str:
-    return f"{RULE_SUBJECT}\n\n{RULE_BODY}\nSigned-off-by: {signoff}\n"
+def rule_message(identity: Identity) -> str:
+    return f"{RULE_SUBJECT}\n\n{RULE_BODY}\nSigned-off-by: {identity}\n"
 
 
-def rule_series(root: Path, identity: tuple[str, str], signoff: str, outdir: Path,
-                use_cache: bool = True) -> Path:
-    """Write the rule's one-patch series into outdir (created); the mail's path."""
+def rule_mail(kernel: KernelTree, identity: Identity) -> series.Mail:
+    """The rule's one-patch series, addressed as get_maintainer.pl says."""
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        repo = series.ScratchRepo(Path(tmp) / "repo", *identity)
+        repo = series.ScratchRepo(Path(tmp) / "repo", identity)
         repo.git("commit", "-q", "--no-verify", "--allow-empty", "-m", "pristine")
         repo.git("tag", "pristine")
         error = repo.apply(rule_diff(upstream_rule_text()))
         if error:
             raise series.SeriesError(f"{RULE_PATH}: {error}")
-        repo.commit(rule_message(signoff))
-        outdir.mkdir(parents=True, exist_ok=True)
-        mails = repo.format_patch(outdir, 1)
-    if len(mails) != 1:
-        raise series.SeriesError(f"git format-patch wrote {len(mails)} files for the rule")
-    mail = mails[0]
-    to = get_maintainer(root, [mail], "to", use_cache=use_cache)
-    cc = [p for p in get_maintainer(root, [mail], "cc", use_cache=use_cache) if p not in to]
-    mail.write_text(series.add_recipients(mail.read_text(), to, cc))
-    return mail
+        repo.commit(rule_message(identity))
+        mails = repo.format_patch(Path(tmp) / "out", 1)
+        if len(mails) != 1:
+            raise series.SeriesError(f"git format-patch wrote {len(mails)} files for the rule")
+        to, cc = recipients(kernel, mails)
+        return series.Mail(mails[0].name, series.add_recipients(mails[0].read_text(), list(to), list(cc)))
 
 
 # ---------------------------------------------------------------- the media kselftest
@@ -181,14 +177,14 @@ def selftest_diff(root: Path) -> str:
     return targets_diff(root) + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files().items()))
 
 
-def selftest_message(signoff: str) -> str:
-    return f"{SELFTEST_SUBJECT}\n\n{SELFTEST_BODY}\nSigned-off-by: {signoff}\n"
+def selftest_message(identity: Identity) -> str:
+    return f"{SELFTEST_SUBJECT}\n\n{SELFTEST_BODY}\nSigned-off-by: {identity}\n"
 
 
 @dataclass
 class NewFilesPlan(split.PatchPlan):
     """A patch that adds files (and may touch a list of targets): no site,
-    nothing for the scan's build or rules; series.write seeds only
+    nothing for the scan's build or rules; series.format_mails seeds only
     `seeded` (files that exist in the tree) and applies `added_diff`."""
     added_diff: str = ""
     seeded: list[str] = field(default_factory=list)
@@ -202,20 +198,18 @@ class NewFilesPlan(split.PatchPlan):
         return list(self.seeded)
 
 
-def selftest_patch(root: Path, signoff: str, use_cache: bool = True) -> series.Patch:
+def selftest_patch(kernel: KernelTree, identity: Identity) -> series.Patch:
     """The media series' kselftest patch, to go after its conversions,
     addressed as get_maintainer.pl says for its files."""
+    root = kernel.root
     plan = NewFilesPlan(key="selftest", driver="selftests", section="",
                         added_diff=selftest_diff(root),
                         seeded=[SELFTESTS_MAKEFILE] if targets_diff(root) else [])
-    patch = series.Patch(plan, SELFTEST_SUBJECT, selftest_message(signoff))
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         diff = Path(tmp) / "selftest.patch"
         diff.write_text(plan.added_diff)
-        patch.to = get_maintainer(root, [diff], "to", use_cache=use_cache)
-        patch.cc = [p for p in get_maintainer(root, [diff], "cc", use_cache=use_cache)
-                    if p not in patch.to]
-    return patch
+        to, cc = recipients(kernel, [diff])
+    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity), to, cc)
 
 
 # ---------------------------------------------------------------- their checks
@@ -230,12 +224,12 @@ class CompanionVerdict:
     build: verify.Check
 
 
-def check_rule(use_cache: bool = True) -> verify.Check:
+def check_rule(kernel: KernelTree) -> verify.Check:
     """The rule as it goes upstream parses: spatch --parse-cocci."""
     text = upstream_rule_text()
     key = verify.ResultCache.key("companion-rule", verify.digest(text.encode()), scan.spatch_binary())
     results = verify.ResultCache()
-    if use_cache and (hit := results.get("companion", key)) is not None:
+    if kernel.use_cache and (hit := results.get("companion", key)) is not None:
         return hit
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         path = Path(tmp) / "ioctl_enotty.cocci"
@@ -249,14 +243,15 @@ def check_rule(use_cache: bool = True) -> verify.Check:
     return chk
 
 
-def check_selftest(root: Path, log: TextIO = sys.stderr, use_cache: bool = True) -> verify.Check:
+def check_selftest(kernel: KernelTree, log: TextIO = sys.stderr) -> verify.Check:
     """The kselftest patch applied to a copy of the tree builds with the
     kernel's own kselftest make (TARGETS=drivers/media, the tree's `make
     headers`), both the native and the 32-bit binary on x86_64."""
+    root = kernel.root
     diff = selftest_diff(root)
     key = verify.ResultCache.key("companion-selftest", verify.tree_identity(root), verify.digest(diff.encode()))
     results = verify.ResultCache()
-    if use_cache and (hit := results.get("companion", key)) is not None:
+    if kernel.use_cache and (hit := results.get("companion", key)) is not None:
         return hit
     print("enotty: building the media kselftest with the kernel's kselftest make", file=log)
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
@@ -282,3 +277,22 @@ def check_selftest(root: Path, log: TextIO = sys.stderr, use_cache: bool = True)
                 chk = verify.Check(verify.FAILED, "no ioctl_errno binary", "x86_64 kselftest")
     results.put("companion", key, chk)
     return chk
+
+
+def verdicts(kernel: KernelTree, rule: series.Mail | None, media: series.Formatted | None) -> list[CompanionVerdict]:
+    """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
+    mail among the media series' (checkpatch reads them from a scratch folder)."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        def checkpatch(mail: series.Mail) -> verify.Check:
+            path = Path(tmp) / mail.name
+            path.write_text(mail.text)
+            return verify.checkpatch(kernel, path)
+
+        if rule:
+            rows.append(CompanionVerdict(RULE_SERIES, rule.name, 1, checkpatch(rule), check_rule(kernel)))
+        tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
+        for mail in tests:
+            rows.append(CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
+                                         checkpatch(mail), check_selftest(kernel, sys.stderr)))
+    return rows

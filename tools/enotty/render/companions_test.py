@@ -16,6 +16,7 @@ from ..find import interfaces, rules
 from ..partition import split
 from ..kernel import tree
 from ..verify import verify
+from ..requests import Identity
 from ..kernel.worktree import WorkTree
 
 REPO = Path(__file__).resolve().parents[3]
@@ -97,37 +98,37 @@ def test_coccicheck_reports_the_series_sites_then_nothing(folder):
         assert coccicheck.report_positions(out, copy.path) == set()
 
 
-def test_rule_series_passes_checkpatch():
-    root = tree.resolve(None, need_kernel=True)
+def test_rule_mail_passes_checkpatch():
+    root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     with tempfile.TemporaryDirectory() as tmp:
-        mail = companions.rule_series(root, ("A U Thor", "author@example.org"),
-                                      "A U Thor <author@example.org>", Path(tmp) / "coccinelle",
-                                      use_cache=False)
-        text = mail.read_text()
-        assert mail.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
+        rule = companions.rule_mail(root, Identity("A U Thor", "author@example.org"))
+        text = rule.text
+        assert rule.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
         assert "Subject: [PATCH] coccinelle: api: add ioctl_enotty script" in text
         assert f"+++ b/{companions.RULE_PATH}" in text
         assert "Julia.Lawall@inria.fr" in text and "cocci@inria.fr" in text
-        assert verify.checkpatch(root, mail, use_cache=False).status == verify.OK
-        assert sorted(p.name for p in (Path(tmp) / "coccinelle").iterdir()) == [mail.name]
+        mail = Path(tmp) / rule.name
+        mail.write_text(text)
+        assert verify.checkpatch(root, mail).status == verify.OK
 
 
 def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
-    root = tree.resolve(None, need_kernel=True)
-    patch = companions.selftest_patch(root, "A U Thor <author@example.org>", use_cache=False)
+    root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
+    author = Identity("A U Thor", "author@example.org")
+    patch = companions.selftest_patch(root, author)
     plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
     with tempfile.TemporaryDirectory() as tmp:
-        written = series.write(root, plan, [patch], ("A U Thor", "author@example.org"),
-                               Path(tmp) / "media", "unused", "unused", [], [], use_cache=False)
-        assert [p.subject for p in written.patches] == [companions.SELFTEST_SUBJECT]
-        mail = Path(tmp) / "media" / patch.filename
+        written = series.format_mails(root, plan, [patch], author)
+        assert [m.name for m in written.written] == [series.mail_name(1, companions.SELFTEST_SUBJECT)]
+        written.save(Path(tmp) / "media")
+        mail = Path(tmp) / "media" / written.written[0].name
         text = mail.read_text()
         for name in (".gitignore", "Makefile", "config", "ioctl_errno.c"):
             assert f"+++ b/{companions.SELFTEST_DIR}/{name}\n" in text
         assert "+TARGETS += drivers/media\n" in text
         assert "TEST_F(node, unknown_own_range)" in text and "ksft_exit_skip(" in text
         assert "shuah@kernel.org" in text.lower() and "linux-kselftest@vger.kernel.org" in text
-        assert verify.checkpatch(root, mail, use_cache=False).status == verify.OK
+        assert verify.checkpatch(root, mail).status == verify.OK
 
 
 def test_selftest_builds_with_the_kernels_kselftest_makefile():
@@ -157,10 +158,11 @@ def test_selftest_builds_with_the_kernels_kselftest_makefile():
 def test_the_rule_patch_is_checked_by_spatch(monkeypatch: pytest.MonkeyPatch) -> None:
     """SUMMARY.md's build cell of the rule patch: spatch --parse-cocci on
     the text that goes upstream; a rule that does not parse fails."""
-    ok = companions.check_rule(use_cache=False)
+    no_cache = tree.at(Path(__file__).parent, use_cache=False)   # the check reads no tree
+    ok = companions.check_rule(no_cache)
     assert (ok.status, ok.arch) == (verify.OK, "spatch --parse-cocci")
     monkeypatch.setattr(companions, "upstream_rule_text", lambda: "@r@\nidentifier f;\n@@\n- f(\n")
-    bad = companions.check_rule(use_cache=False)
+    bad = companions.check_rule(no_cache)
     assert bad.status == verify.FAILED and bad.detail
 
 

@@ -633,13 +633,3 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     body = wrap("\n\n".join(p for p in paras if p.strip()))
     return f"{subject_line}\n\n{body}\nSigned-off-by: {signoff}\n"
 
-
-_MAILBOX = re.compile(r"^\s*(.*?)\s*<([^<>@\s]+@[^<>\s]+)>\s*$")
-
-
-def parse_signoff(text: str) -> tuple[str, str]:
-    """('Name', 'mail') from 'Name <mail>'; ValueError otherwise."""
-    m = _MAILBOX.match(text)
-    if not m or not m.group(1):
-        raise ValueError(f"not 'Name <mail>': {text!r}")
-    return m.group(1), m.group(2)

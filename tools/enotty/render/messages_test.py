@@ -249,13 +249,6 @@ def test_read_audit_rejects_other_headers_and_short_rows() -> None:
         messages.read_audit(io.StringIO(AUDIT.splitlines()[0] + "\nx86_64\t/dev/x\n"))
 
 
-def test_parse_signoff() -> None:
-    assert messages.parse_signoff("Jane Doe <jane@example.org>") == ("Jane Doe", "jane@example.org")
-    for bad in ("jane@example.org", "<jane@example.org>", "Jane <nope>"):
-        with pytest.raises(ValueError):
-            messages.parse_signoff(bad)
-
-
 def test_socket_forward_is_said_once_with_its_compat_route():
     from ..find.sites import Effects
     eff = Effects("native+SIOC-compat", "yes", "-", "all", "-",

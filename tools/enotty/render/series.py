@@ -35,6 +35,7 @@ from typing import Callable
 from .. import cache
 from ..partition import prefixes
 from ..kernel import tree
+from ..requests import Identity, KernelTree
 from ..partition.split import PatchPlan, SeriesPlan
 
 # Author and committer date of every generated commit.  Mail clients and
@@ -46,35 +47,61 @@ class SeriesError(Exception):
     """git failed where it cannot fail on good input."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Patch:
-    """One patch of a series, through its life: planned, applied, written."""
+    """One patch of a series: its plan and its commit message, composed once."""
     plan: PatchPlan
     subject: str
     message: str
-    apply_error: str = ""          # '' when it applied
-    filename: str = ""             # NNNN-....patch once written
-    text: str = ""                 # the mbox file's content once written
-    to: list[str] = field(default_factory=list)
-    cc: list[str] = field(default_factory=list)
+    to: tuple[str, ...] = ()       # get_maintainer.pl's answer for it
+    cc: tuple[str, ...] = ()
 
     @property
     def diff(self) -> str:
         return self.plan.diff
 
 
-@dataclass
-class Written:
-    cover: str                     # 0000-cover-letter.patch content ('' for one patch)
-    patches: list[Patch]           # in series order, text and filename set
+@dataclass(frozen=True)
+class Cover:
+    """The cover letter of a series of more than one patch."""
+    subject: str = ""
+    blurb: str = ""
+    to: tuple[str, ...] = ()
+    cc: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One file of a series: its name (NNNN-....patch) and its mbox text."""
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Formatted:
+    """A series as git formatted it, in memory: nothing is on disk yet."""
+    cover: Mail | None                 # 0000-cover-letter.patch (None for one patch)
+    mails: tuple[Mail | None, ...]     # per patch, in order; None where it does not apply
+    errors: tuple[str, ...]            # per patch: '' when it applied, else git apply's reason
     files: dict[str, bytes] = field(default_factory=dict)   # patched files: rel -> content
 
+    @property
+    def written(self) -> list[Mail]:
+        """The files of the series, cover letter first."""
+        return [m for m in (self.cover, *self.mails) if m is not None]
 
-def git_env(name: str, email: str) -> dict[str, str]:
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        for mail in self.written:
+            (folder / mail.name).write_text(mail.text)
+
+
+def git_env(ident: Identity) -> dict[str, str]:
     env = dict(os.environ)
     for key in list(env):
         if key.startswith("GIT_"):
             del env[key]
+    name, email = ident.name, ident.email
     env.update({
         "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": FIXED_DATE,
@@ -87,9 +114,9 @@ def git_env(name: str, email: str) -> dict[str, str]:
 class ScratchRepo:
     """A throw-away git repository seeded with pristine files of the tree."""
 
-    def __init__(self, folder: Path, name: str, email: str) -> None:
+    def __init__(self, folder: Path, ident: Identity) -> None:
         self.folder = folder
-        self.env = git_env(name, email)
+        self.env = git_env(ident)
         folder.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "base")
 
@@ -137,19 +164,19 @@ def scratch_root() -> Path:
     return folder
 
 
-def apply_all(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
-              repo_dir: Path) -> ScratchRepo:
-    """Seed, then apply and commit each patch in order; failures are recorded
-    in Patch.apply_error and left out of the history."""
-    repo = ScratchRepo(repo_dir, *identity)
+def apply_all(root: Path, patches: list[Patch], identity: Identity, repo_dir: Path) -> tuple[ScratchRepo, list[str]]:
+    """Seed, then apply and commit each patch in order; per patch '' when
+    it applied, else git apply's reason (that patch is left out of the history)."""
+    repo = ScratchRepo(repo_dir, identity)
     repo.seed(root, sorted({p for patch in patches
                             for p in patch.plan.paths + [d.path for d in patch.plan.docs]}))
+    errors = []
     for patch in patches:
         error = repo.apply(patch.diff) if patch.diff else "empty diff"
-        patch.apply_error = error
+        errors.append(error)
         if not error:
             repo.commit(patch.message)
-    return repo
+    return repo, errors
 
 
 _HEADER_END = "\n\n"
@@ -197,18 +224,18 @@ def base_commit(root: Path) -> str | None:
     return head.stdout.strip() or None
 
 
-# Bump when what write() produces changes for the same inputs.
+# Bump when what format_mails() produces changes for the same inputs.
 WRITE_FORMAT = "series-write-1"
 
 
-def _write_key(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
-               cover: tuple[str, str, list[str], list[str]], base: str | None) -> str:
-    """Everything write()'s files follow from: the pristine files, each
+def _write_key(root: Path, plan: SeriesPlan, patches: list[Patch], identity: Identity,
+               cover: Cover, base: str | None) -> str:
+    """Everything format_mails()'s files follow from: the pristine files, each
     patch's message, diff and recipients, the identity, the subject prefix,
     the cover letter and the base; and git's version (format-patch's bytes)."""
     paths = sorted({p for patch in patches for p in patch.plan.paths + [d.path for d in patch.plan.docs]})
-    parts = [WRITE_FORMAT, _git_version(), plan.subject_prefix, *identity, *cover[:2],
-             "\n".join(cover[2]), "\n".join(cover[3]), base or ""]
+    parts = [WRITE_FORMAT, _git_version(), plan.subject_prefix, identity.name, identity.email,
+             cover.subject, cover.blurb, "\n".join(cover.to), "\n".join(cover.cc), base or ""]
     for rel in paths:
         parts += [rel, cache.digest((root / rel).read_bytes())]
     for patch in patches:
@@ -221,68 +248,83 @@ def _git_version() -> str:
     return subprocess.run(["git", "--version"], capture_output=True, text=True, check=False).stdout.strip()
 
 
-def write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
-          outdir: Path, cover_subject: str, cover_blurb: str,
-          cover_to: list[str], cover_cc: list[str], base: str | None = None,
-          use_cache: bool = True) -> Written:
+def format_mails(kernel: KernelTree, plan: SeriesPlan, patches: list[Patch], identity: Identity,
+                 cover: Cover = Cover(), base: str | None = None) -> Formatted:
     """Apply the patches in order to the pristine files and format those that
-    apply into outdir as a mail-ready series; the others keep their reason in
-    Patch.apply_error and are numbered out.  One patch that applies: no cover
-    letter (cover_* unused), `[PATCH]`.  base: the base-commit to name
-    (base_commit(root)), None for none.  Written.files holds the patched
-    files' content.
+    apply as a mail-ready series, in memory; the others keep their reason
+    in Formatted.errors and are numbered out.  One patch that applies: no
+    cover letter (cover unused), `[PATCH]`.  base: the base-commit to name
+    (base_commit(root)), None for none.
 
-    The files are kept by content (_write_key): a rerun on the same input
-    writes the same bytes without a git call."""
+    Kept by content (_write_key): a rerun on the same input gives the same
+    bytes without a git call (unless the tree says not to use its caches)."""
     store = cache.JsonCache(tree.cache_dir() / "series-write")
-    k = _write_key(root, plan, patches, identity, (cover_subject, cover_blurb, cover_to, cover_cc), base)
-    hit = store.get(k) if use_cache else None
+    k = _write_key(kernel.root, plan, patches, identity, cover, base)
+    hit = store.get(k) if kernel.use_cache else None
     if isinstance(hit, dict) and len(hit.get("patches", ())) == len(patches):
-        outdir.mkdir(parents=True, exist_ok=True)
-        for name, text in hit["mails"]:
-            (outdir / name).write_text(text)
-        for patch, (error, name, text) in zip(patches, hit["patches"]):
-            patch.apply_error, patch.filename, patch.text = error, name, text
-        return Written(hit["cover"], [p for p in patches if not p.apply_error],
-                       {rel: data.encode("latin-1") for rel, data in hit["files"].items()})
-    written = _write(root, plan, patches, identity, outdir, cover_subject, cover_blurb,
-                     cover_to, cover_cc, base)
-    mails = [(p.name, p.read_text()) for p in sorted(outdir.glob("*.patch"))]
-    store.put(k, {"cover": written.cover, "mails": mails,
-                  "patches": [(p.apply_error, p.filename, p.text) for p in patches],
-                  "files": {rel: data.decode("latin-1") for rel, data in written.files.items()}})
-    return written
+        return _from_record(hit)
+    done = _format(kernel.root, plan, patches, identity, cover, base)
+    store.put(k, {"cover": done.cover.text if done.cover else "",
+                  "mails": [(m.name, m.text) for m in done.written],
+                  "patches": [(e, m.name, m.text) if m else (e, "", "") for e, m in zip(done.errors, done.mails)],
+                  "files": {rel: data.decode("latin-1") for rel, data in done.files.items()}})
+    return done
 
 
-def _write(root: Path, plan: SeriesPlan, patches: list[Patch], identity: tuple[str, str],
-           outdir: Path, cover_subject: str, cover_blurb: str,
-           cover_to: list[str], cover_cc: list[str], base: str | None) -> Written:
+def _from_record(hit: dict) -> Formatted:
+    """format_mails()'s stored record as a Formatted (the cover letter, if
+    any, is the first of its mails)."""
+    letter = Mail(hit["mails"][0][0], hit["cover"]) if hit["cover"] else None
+    return Formatted(letter,
+                     tuple(Mail(name, text) if not error else None for error, name, text in hit["patches"]),
+                     tuple(error for error, _name, _text in hit["patches"]),
+                     {rel: data.encode("latin-1") for rel, data in hit["files"].items()})
+
+
+def _format(root: Path, plan: SeriesPlan, patches: list[Patch], identity: Identity,
+            cover: Cover, base: str | None) -> Formatted:
     with tempfile.TemporaryDirectory(prefix=f"{plan.name}-", dir=scratch_root()) as tmp:
-        repo = apply_all(root, plan, patches, identity, Path(tmp) / "repo")
-        good = [p for p in patches if not p.apply_error]
+        repo, errors = apply_all(root, patches, identity, Path(tmp) / "repo")
+        good = [p for p, e in zip(patches, errors) if not e]
         if not good:
             raise SeriesError(f"{plan.name}: no patch applies")
         files = {rel: (repo.folder / rel).read_bytes() for p in good for rel in p.plan.paths}
-        outdir.mkdir(parents=True, exist_ok=True)
-        mails = repo.format_patch(outdir, len(good), plan.subject_prefix)
+        paths = repo.format_patch(Path(tmp) / "out", len(good), plan.subject_prefix)
+        texts = [(path.name, path.read_text()) for path in paths]
     covered = len(good) > 1
-    if len(mails) != len(good) + covered:
-        raise SeriesError(f"git format-patch wrote {len(mails)} files for {len(good)} patches")
-    cover = ""
+    if len(texts) != len(good) + covered:
+        raise SeriesError(f"git format-patch wrote {len(texts)} files for {len(good)} patches")
+    letter = None
     if covered:
-        cover_path, patch_paths = mails[0], mails[1:]
-        cover = fill_cover(cover_path.read_text(), cover_subject, cover_blurb)
-        cover = add_base_commit(add_recipients(cover, cover_to, cover_cc), base)
-        cover_path.write_text(cover)
-    else:
-        patch_paths = mails
-    for patch, path in zip(good, patch_paths):
-        text = add_recipients(path.read_text(), patch.to, patch.cc)
-        if not covered:
-            text = add_base_commit(text, base)
-        path.write_text(text)
-        patch.filename, patch.text = path.name, text
-    return Written(cover, good, files)
+        name, text = texts.pop(0)
+        text = fill_cover(text, cover.subject, cover.blurb)
+        letter = Mail(name, add_base_commit(add_recipients(text, list(cover.to), list(cover.cc)), base))
+    formatted = iter(texts)
+    mails: list[Mail | None] = []
+    for patch, error in zip(patches, errors):
+        if error:
+            mails.append(None)
+            continue
+        name, text = next(formatted)
+        text = add_recipients(text, list(patch.to), list(patch.cc))
+        mails.append(Mail(name, text if covered else add_base_commit(text, base)))
+    return Formatted(letter, tuple(mails), tuple(errors), files)
+
+
+# git format-patch names a mail NNNN-SUBJECT.patch in at most this many
+# characters (format.filenameMaxLength, whose default is 64).
+_NAME_MAX = 64
+
+
+def mail_name(number: int, subject: str) -> str:
+    """The file name git format-patch gives a commit of this subject, as
+    format_sanitized_subject() and fmt_output_subject() make it: runs of
+    characters other than letters, digits, '.' and '_' become one '-',
+    runs of '.' one '.', the ends trimmed of '.' and '-', and the whole cut
+    to _NAME_MAX with its suffix."""
+    words = re.sub(r"\.{2,}", ".", "-".join(re.findall(r"[A-Za-z0-9._]+", subject)))
+    name = f"{number:04d}-" + words.rstrip(".-")
+    return name[:_NAME_MAX - len(".patch") - 1] + ".patch"
 
 
 def count(number: int, singular: str, plural: str | None = None) -> str:

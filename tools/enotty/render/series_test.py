@@ -1,22 +1,26 @@
 """Writing a series with git: mbox format, numbering, cover letter, git am."""
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import email
 import email.policy
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from . import messages, series
+from ..kernel import tree
 from ..find.interfaces import Interface
+from enotty.requests import Identity
 from ..find.sites import Site
 from ..partition.split import FileChange, PatchPlan, SeriesPlan
 
 FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
-IDENTITY = ("Test Author", "author@example.org")
+IDENTITY = Identity("Test Author", "author@example.org")
 SIGNOFF = "Test Author <author@example.org>"
 
 
@@ -42,19 +46,28 @@ def make_patch(change: FileChange, driver: str) -> series.Patch:
     ifaces = {"file_operations.unlocked_ioctl": Interface(
         "file_operations", "unlocked_ioctl", 1, "ENOTTY", False, "fs/ioctl.c:vfs_ioctl")}
     msg = messages.commit_message(subject, plan.sites, ifaces, ["ioctl_default_return"], SIGNOFF)
-    return series.Patch(plan, subject, msg, to=["Wim Watchdog <wim@example.org>"],
-                        cc=["linux-watchdog@vger.kernel.org"])
+    return series.Patch(plan, subject, msg, to=("Wim Watchdog <wim@example.org>",),
+                        cc=("linux-watchdog@vger.kernel.org",))
+
+
+def write(plan: SeriesPlan, patches: list[series.Patch], out: Path, subject: str, blurb: str,
+          to: tuple[str, ...] = (), cc: tuple[str, ...] = (), base: str | None = None) -> series.Formatted:
+    """format_mails() over FIXTURE, saved into out as the write stage does."""
+    done = series.format_mails(tree.at(FIXTURE), plan, patches, IDENTITY, series.Cover(subject, blurb, to, cc),
+                               base)
+    done.save(out)
+    return done
 
 
 @pytest.fixture()
-def written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, series.Written]:
+def written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, series.Formatted]:
     monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
     patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
                make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
     plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches])
     out = tmp_path / "out"
-    done = series.write(FIXTURE, plan, patches, IDENTITY, out, "watchdog: Return -ENOTTY",
-                        "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    done = write(plan, patches, out, "watchdog: Return -ENOTTY",
+                 "The blurb.\n", ("Wim Watchdog <wim@example.org>",), ("linux-watchdog@vger.kernel.org",))
     return out, done
 
 
@@ -64,7 +77,7 @@ def mailinfo(path: Path, tmp: Path) -> str:
     return res.stdout.decode()
 
 
-def test_files_numbering_and_mailinfo(written: tuple[Path, series.Written], tmp_path: Path) -> None:
+def test_files_numbering_and_mailinfo(written: tuple[Path, series.Formatted], tmp_path: Path) -> None:
     out, done = written
     names = sorted(p.name for p in out.iterdir())
     assert names[0] == "0000-cover-letter.patch"
@@ -84,7 +97,7 @@ def test_files_numbering_and_mailinfo(written: tuple[Path, series.Written], tmp_
     assert "+\t\treturn -ENOTTY;" in (tmp_path / "patch").read_text()
 
 
-def test_cover_letter_fields(written: tuple[Path, series.Written]) -> None:
+def test_cover_letter_fields(written: tuple[Path, series.Formatted]) -> None:
     out, done = written
     cover = (out / "0000-cover-letter.patch").read_text()
     assert "***" not in cover
@@ -95,12 +108,12 @@ def test_cover_letter_fields(written: tuple[Path, series.Written]) -> None:
     assert "Test Author (2):" in cover and "2 files changed" in cover  # shortlog + diffstat
 
 
-def test_applies_with_git_am_and_is_deterministic(written: tuple[Path, series.Written],
+def test_applies_with_git_am_and_is_deterministic(written: tuple[Path, series.Formatted],
                                                   tmp_path: Path) -> None:
     out, done = written
     repo = tmp_path / "am"
     shutil.copytree(FIXTURE, repo)
-    env = series.git_env(*IDENTITY)
+    env = series.git_env(IDENTITY)
     git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
     git("init", "-q")
     git("add", ".")
@@ -116,8 +129,8 @@ def test_applies_with_git_am_and_is_deterministic(written: tuple[Path, series.Wr
     patches2 = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
                 make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
     plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches2])
-    series.write(FIXTURE, plan, patches2, IDENTITY, again, "watchdog: Return -ENOTTY",
-                 "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
+    write(plan, patches2, again, "watchdog: Return -ENOTTY",
+          "The blurb.\n", ("Wim Watchdog <wim@example.org>",), ("linux-watchdog@vger.kernel.org",))
     for path in out.iterdir():
         assert (again / path.name).read_bytes() == path.read_bytes()
 
@@ -131,13 +144,12 @@ def test_a_patch_that_does_not_apply_is_left_out(tmp_path: Path, monkeypatch: py
                                broken_change.sites)
     bad = make_patch(broken_change, "foo_wdt")
     plan = SeriesPlan("wd", "WATCHDOG DEVICE DRIVERS", [good.plan, bad.plan])
-    done = series.write(FIXTURE, plan, [good, bad], IDENTITY, tmp_path / "out", "s", "b", [], [])
-    assert bad.apply_error and "patch does not apply" in bad.apply_error
-    assert not good.apply_error
-    assert [p.filename[:5] for p in done.patches] == ["0001-"]
+    done = write(plan, [good, bad], tmp_path / "out", "s", "b")
+    assert "patch does not apply" in done.errors[1] and not done.errors[0]
+    assert done.mails[1] is None and [m.name[:5] for m in done.written] == ["0001-"]
     # one patch left: sent as [PATCH], without a cover letter
-    assert _subject(done.patches[0].text).startswith("[PATCH] watchdog: bar_wdt: ")
-    assert done.cover == "" and [p.name for p in (tmp_path / "out").iterdir()] == [done.patches[0].filename]
+    assert _subject(done.written[0].text).startswith("[PATCH] watchdog: bar_wdt: ")
+    assert done.cover is None and [p.name for p in (tmp_path / "out").iterdir()] == [done.written[0].name]
 
 
 def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,16 +158,16 @@ def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
                make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
     plan = SeriesPlan("net", "NETWORKING DRIVERS", [p.plan for p in patches], tree_tag="net-next")
     base = "1234567890abcdef1234567890abcdef12345678"
-    done = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "out", "watchdog: Return -ENOTTY",
-                        "Blurb.\n", [], [], base=base)
-    assert _subject(done.cover) == "[PATCH net-next 0/2] watchdog: Return -ENOTTY"
-    assert _subject(done.patches[1].text).startswith("[PATCH net-next 2/2] watchdog: foo_wdt:")
-    assert done.cover.endswith(f"\n\nbase-commit: {base}\n")
-    assert "base-commit" not in done.patches[0].text
+    done = write(plan, patches, tmp_path / "out", "watchdog: Return -ENOTTY", "Blurb.\n", base=base)
+    assert done.cover and _subject(done.cover.text) == "[PATCH net-next 0/2] watchdog: Return -ENOTTY"
+    mails = [m for m in done.mails if m]
+    assert _subject(mails[1].text).startswith("[PATCH net-next 2/2] watchdog: foo_wdt:")
+    assert done.cover.text.endswith(f"\n\nbase-commit: {base}\n")
+    assert "base-commit" not in mails[0].text
     # one patch: the line goes into the patch, after the diff, as format-patch --base puts it
     plan1 = SeriesPlan("net", "NETWORKING DRIVERS", [patches[0].plan], tree_tag="net-next")
-    one = series.write(FIXTURE, plan1, [patches[0]], IDENTITY, tmp_path / "one", "", "", [], [], base=base)
-    text = one.patches[0].text
+    one = write(plan1, [patches[0]], tmp_path / "one", "", "", base=base)
+    text = one.written[0].text
     assert _subject(text).startswith("[PATCH net-next] watchdog: bar_wdt:")
     assert text.index("+\t\treturn -ENOTTY;") < text.index(f"\nbase-commit: {base}\n")
 
@@ -164,7 +176,7 @@ def test_base_commit_of_a_checkout(tmp_path: Path) -> None:
     repo = tmp_path / "linux"
     shutil.copytree(FIXTURE, repo)
     assert series.base_commit(repo) is None            # no git: a tarball
-    env = series.git_env(*IDENTITY)
+    env = series.git_env(IDENTITY)
     git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
     git("init", "-q")
     git("add", ".")
@@ -200,22 +212,22 @@ def test_counts_and_unique_titles() -> None:
 
 
 def test_a_rerun_on_the_same_input_writes_the_same_bytes_without_git(
-        written: tuple[Path, series.Written], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        written: tuple[Path, series.Formatted], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out, done = written
     patches = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
                make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")]
     plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in patches])
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
-    again = series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "again", "watchdog: Return -ENOTTY",
-                         "The blurb.\n", ["Wim Watchdog <wim@example.org>"], ["linux-watchdog@vger.kernel.org"])
-    assert [p.filename for p in again.patches] == [p.filename for p in done.patches]
+    again = write(plan, patches, tmp_path / "again", "watchdog: Return -ENOTTY",
+                  "The blurb.\n", ("Wim Watchdog <wim@example.org>",), ("linux-watchdog@vger.kernel.org",))
+    assert again == done
     assert again.files == done.files and b"return -ENOTTY;" in again.files["drivers/watchdog/bar_wdt.c"]
     for mail in sorted(out.iterdir()):
         assert (tmp_path / "again" / mail.name).read_bytes() == mail.read_bytes()
     # a changed message is new input: git is needed again
-    patches[0].message = patches[0].message.replace("Return", "Answer")
+    patches[0] = dataclasses.replace(patches[0], message=patches[0].message.replace("Return", "Answer"))
     with pytest.raises(FileNotFoundError):
-        series.write(FIXTURE, plan, patches, IDENTITY, tmp_path / "third", "s", "b", [], [])
+        write(plan, patches, tmp_path / "third", "s", "b")
 
 
 @pytest.mark.parametrize("title,name", [
@@ -249,3 +261,21 @@ def test_a_mail_without_maintainers_goes_to_its_list() -> None:
     mbox = "From x\nSubject: [PATCH] a: b\n\nbody\n"
     out = series.add_recipients(mbox, [], ["linuxppc-dev@lists.ozlabs.org", "linux-kernel@vger.kernel.org"])
     assert "\nTo: linuxppc-dev@lists.ozlabs.org\nCc: linux-kernel@vger.kernel.org\n" in out
+
+
+def test_mail_name_is_the_file_name_git_gives() -> None:
+    """The compose stage finds a patch's audit rows by this name before git
+    has written anything: it must be git format-patch's own."""
+    subjects = ["watchdog: bar_wdt: Return -ENOTTY for unknown ioctl commands",   # cut to 64
+                "a...b (c) --", "fbdev: omap: Return -ENOTTY", "x" * 80, "_lead. trail.-"]
+    repo = series.ScratchRepo(Path(tempfile.mkdtemp(prefix="mail-name-")), IDENTITY)
+    try:
+        for number, subject in enumerate(subjects, 1):
+            repo.git("commit", "-q", "--allow-empty", "-m", subject)
+            out = repo.folder / "out"
+            repo.git("format-patch", "-q", "-1", f"--start-number={number}", "-o", str(out))
+            assert [p.name for p in out.iterdir()] == [series.mail_name(number, subject)]
+            shutil.rmtree(out)
+        assert series.mail_name(2, "a...b (c) --") == "0002-a.b-c.patch"
+    finally:
+        shutil.rmtree(repo.folder)

@@ -2,6 +2,7 @@
 compilers, and a real m68k build (behind ENOTTY_QUICK)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any, cast
@@ -126,14 +127,14 @@ def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest
 
 
 def test_a_failed_cross_build_rejects_the_patch_with_the_compiler_line() -> None:
-    v = patches.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK))
-    v.build = {"drivers/block/amiflop.c": verify.Check(verify.FAILED, "drivers/block/amiflop.c:9: error: x", "m68k"),
-               "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64")}
+    v = patches.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
+        "drivers/block/amiflop.c": verify.Check(verify.FAILED, "drivers/block/amiflop.c:9: error: x", "m68k"),
+        "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64")})
     assert v.rejected == "build: drivers/block/amiflop.c (m68k): drivers/block/amiflop.c:9: error: x"
     assert v.build_cell() == "1 failed (m68k), 1 ok (x86_64)"
-    v.build = {"drivers/block/amiflop.c": verify.Check(verify.OK, "", "m68k"),
+    v = dataclasses.replace(v, build={"drivers/block/amiflop.c": verify.Check(verify.OK, "", "m68k"),
                "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64"),
-               "drivers/block/x.h": verify.Check(verify.SKIPPED, "header")}
+               "drivers/block/x.h": verify.Check(verify.SKIPPED, "header")})
     assert v.rejected == "" and v.build_cell() == "1 ok (m68k), 1 ok (x86_64), 1 skipped"
 
 
@@ -148,15 +149,15 @@ def test_REAL_CROSS_BUILD_m68k_builds_a_patched_file_and_rejects_a_broken_one() 
     pristine = (DEFAULT / rel).read_bytes()
     good = pristine.replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
     broken = pristine + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
-    got = verify.build(DEFAULT, {rel: good}, use_cache=False)
+    got = verify.build(tree.at(DEFAULT, use_cache=False), {rel: good})
     assert got[rel] == verify.Check(verify.OK, "", "m68k")
-    got = verify.build(DEFAULT, {rel: broken}, use_cache=False)
+    got = verify.build(tree.at(DEFAULT, use_cache=False), {rel: broken})
     assert got[rel].status == verify.FAILED and got[rel].arch == "m68k"
     assert "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() == pristine
     obj = crossbuild.folder(DEFAULT, next(p for p in crossbuild.PLATFORMS if p.name == "m68k")) / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
-    assert verify.build(DEFAULT, {rel: good})[rel] == verify.Check(verify.OK, "", "m68k")
+    assert verify.build(tree.at(DEFAULT), {rel: good})[rel] == verify.Check(verify.OK, "", "m68k")
     assert not obj.exists(), "a cached verdict compiled the file again"
 
 

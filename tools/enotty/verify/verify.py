@@ -41,8 +41,8 @@ from ..partition import maintainers
 from ..kernel import tree
 from ..cache import digest
 from ..kernel.build import BuildTree, build_folder, configure_wide, make_argv, quiet_make
-from ..requests import default_jobs
-from ..kernel.worktree import kbuild_env
+from ..requests import KernelTree, default_jobs
+from ..kernel.worktree import WorkTree, kbuild_env
 
 OK = "ok"
 FAILED = "failed"
@@ -113,13 +113,15 @@ def checkpatch_command(root: Path, patch: Path) -> list[str] | None:
     return cmd + [str(patch)]
 
 
-def checkpatch(root: Path, patch: Path, use_cache: bool = True) -> Check:
+def checkpatch(kernel: KernelTree, patch: Path) -> Check:
     """ok (warnings counted in the detail) or failed with the first errors.
 
     Cached by the patch's content, checkpatch.pl's content, its options
     and the tree (--root= reads the tree's spelling and const-struct lists);
-    use_cache=False runs checkpatch.pl again (the verdict is still stored).
+    a tree without use_cache runs checkpatch.pl again (the verdict is
+    still stored).
     """
+    root = kernel.root
     cmd = checkpatch_command(root, patch)
     if cmd is None:
         return Check(SKIPPED, "no scripts/checkpatch.pl")
@@ -127,7 +129,7 @@ def checkpatch(root: Path, patch: Path, use_cache: bool = True) -> Check:
     key = ResultCache.key(tree_identity(root), digest(script.read_bytes()),
                           " ".join(cmd[:-1]), digest(patch.read_bytes()))
     results = ResultCache()
-    if use_cache and (hit := results.get("checkpatch", key)) is not None:
+    if kernel.use_cache and (hit := results.get("checkpatch", key)) is not None:
         return hit
     chk = _run_checkpatch(root, cmd)
     results.put("checkpatch", key, chk)
@@ -308,14 +310,15 @@ def build_keys(bt: BuildTree, patched: dict[str, bytes]) -> dict[str, str]:
             for rel, data in patched.items() if rel.endswith(".c")}
 
 
-def build(root: Path, patched: dict[str, bytes], log: TextIO = sys.stderr,
-          jobs: int | None = None, use_cache: bool = True, cross: bool = True) -> dict[str, Check]:
+def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stderr,
+          jobs: int | None = None, cross: bool = True) -> dict[str, Check]:
     """Per touched file: ok, failed (with the compiler's first error),
     not built on x86_64, or skipped (headers, no kernel tree).
 
     jobs: make's -j (default: the CPUs we may use).  Verdicts come from the
-    cache when their key (build_keys) is there; use_cache=False builds
-    every file again (the verdicts are still stored)."""
+    cache when their key (build_keys) is there; a tree without use_cache
+    builds every file again (the verdicts are still stored)."""
+    root, use_cache = kernel.root, kernel.use_cache
     why = can_build(root)
     if why:
         return {rel: Check(SKIPPED, why) for rel in patched}

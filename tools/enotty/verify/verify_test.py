@@ -51,14 +51,14 @@ needs_checkpatch = pytest.mark.skipif(
 def test_checkpatch_passes_a_clean_patch(tmp_path: Path) -> None:
     patch = tmp_path / "good.patch"
     patch.write_text(PATCH.replace("{tail}", ""))
-    assert verify.checkpatch(FIXTURE, patch) == verify.Check(verify.OK)
+    assert verify.checkpatch(tree.at(FIXTURE), patch) == verify.Check(verify.OK)
 
 
 @needs_checkpatch
 def test_checkpatch_error_fails_the_patch(tmp_path: Path) -> None:
     patch = tmp_path / "bad.patch"
     patch.write_text(PATCH.replace("{tail}", "   ").replace("Signed-off-by: Test Author <author@example.org>\n", ""))
-    chk = verify.checkpatch(FIXTURE, patch)
+    chk = verify.checkpatch(tree.at(FIXTURE), patch)
     assert chk.status == verify.FAILED
     assert "TRAILING_WHITESPACE" in chk.detail or "MISSING_SIGN_OFF" in chk.detail
 
@@ -115,7 +115,7 @@ def test_install_never_writes_the_pristine_inodes(tmp_path: Path, monkeypatch: p
 
 
 def test_build_without_a_kernel_tree_is_skipped_not_failed() -> None:
-    got = verify.build(FIXTURE, {"drivers/watchdog/bar_wdt.c": b"x"})
+    got = verify.build(tree.at(FIXTURE), {"drivers/watchdog/bar_wdt.c": b"x"})
     assert got["drivers/watchdog/bar_wdt.c"].status == verify.SKIPPED
 
 
@@ -149,23 +149,23 @@ def test_checkpatch_verdicts_are_cached_by_patch_and_script(tmp_path: Path,
     good.write_text("+ok\n")
     bad.write_text("+BAD\n")
     count = lambda: len(runs.read_text().splitlines()) if runs.exists() else 0  # noqa: E731
-    assert verify.checkpatch(root, good) == verify.Check(verify.OK)
-    assert verify.checkpatch(root, bad) == verify.Check(verify.FAILED, "ERROR:FAKE: bad line")
+    assert verify.checkpatch(tree.at(root), good) == verify.Check(verify.OK)
+    assert verify.checkpatch(tree.at(root), bad) == verify.Check(verify.FAILED, "ERROR:FAKE: bad line")
     assert count() == 2
-    assert verify.checkpatch(root, good) == verify.Check(verify.OK)
-    assert verify.checkpatch(root, bad).status == verify.FAILED
+    assert verify.checkpatch(tree.at(root), good) == verify.Check(verify.OK)
+    assert verify.checkpatch(tree.at(root), bad).status == verify.FAILED
     assert count() == 2, "the second look ran checkpatch.pl again"
     assert any((tmp_path / "cache" / "verify" / "checkpatch").rglob("*.json"))
     # Another name, same content: the same verdict, from the cache.
     renamed = tmp_path / "0001-other-name.patch"
     renamed.write_bytes(bad.read_bytes())
-    assert verify.checkpatch(root, renamed).status == verify.FAILED and count() == 2
+    assert verify.checkpatch(tree.at(root), renamed).status == verify.FAILED and count() == 2
     # A changed patch, a changed checkpatch.pl, or no cache: run again.
     good.write_text("+ok, changed\n")
-    assert verify.checkpatch(root, good).status == verify.OK and count() == 3
+    assert verify.checkpatch(tree.at(root), good).status == verify.OK and count() == 3
     (root / "scripts" / "checkpatch.pl").write_text(FAKE_CHECKPATCH + "# v2\n")
-    assert verify.checkpatch(root, good).status == verify.OK and count() == 4
-    assert verify.checkpatch(root, good, use_cache=False).status == verify.OK and count() == 5
+    assert verify.checkpatch(tree.at(root), good).status == verify.OK and count() == 4
+    assert verify.checkpatch(tree.at(root, use_cache=False), good).status == verify.OK and count() == 5
 
 
 def test_result_cache_survives_garbage_and_an_unwritable_folder(tmp_path: Path) -> None:
@@ -213,24 +213,24 @@ def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
     monkeypatch.setattr(verify, "prepare", fake_prepare)
     monkeypatch.setattr(verify, "build_on", fake_build)
     patched = {"d/a.c": b"int a = 1;\n", "d/b.c": b"int b = 1;\n", "d/x.h": b"#define X 2\n"}
-    first = verify.build(root, patched)
+    first = verify.build(tree.at(root), patched)
     assert first["d/x.h"].status == verify.SKIPPED and first["d/b.c"].status == verify.FAILED
-    assert verify.build(root, patched) == first and built == [["d/a.c", "d/b.c"]]
+    assert verify.build(tree.at(root), patched) == first and built == [["d/a.c", "d/b.c"]]
     # a.c changed: only a.c again
-    verify.build(root, {**patched, "d/a.c": b"int a = 2;\n"})
+    verify.build(tree.at(root), {**patched, "d/a.c": b"int a = 2;\n"})
     assert built[-1] == ["d/a.c"]
     # a patched header may change every .c file's build
-    verify.build(root, {**patched, "d/x.h": b"#define X 3\n"})
+    verify.build(tree.at(root), {**patched, "d/x.h": b"#define X 3\n"})
     assert built[-1] == ["d/a.c", "d/b.c"]
     # another configuration
     bt = verify.build_tree(root)
     (bt.obj / ".config").write_text("CONFIG_A=m\n")
-    verify.build(root, patched)
+    verify.build(tree.at(root), patched)
     assert built[-1] == ["d/a.c", "d/b.c"]
     n = len(built)
-    verify.build(root, patched)
+    verify.build(tree.at(root), patched)
     assert len(built) == n
-    verify.build(root, patched, use_cache=False)
+    verify.build(tree.at(root, use_cache=False), patched)
     assert len(built) == n + 1
 
 
@@ -258,16 +258,16 @@ def test_REAL_BUILD_compiles_a_touched_file_of_the_default_tree() -> None:
     good = (DEFAULT / rel).read_bytes().replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
     broken = (DEFAULT / rel).read_bytes() + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
     # cross=False: x86_64 alone (crossbuild_test builds on other platforms)
-    got = verify.build(DEFAULT, {rel: good, arm: (DEFAULT / arm).read_bytes()}, use_cache=False, cross=False)
+    got = verify.build(tree.at(DEFAULT, use_cache=False), {rel: good, arm: (DEFAULT / arm).read_bytes()}, cross=False)
     assert got[rel] == verify.Check(verify.OK, "", verify.X86_64)
     assert got[arm].status == verify.NOT_BUILT
-    got = verify.build(DEFAULT, {rel: broken}, use_cache=False, cross=False)
+    got = verify.build(tree.at(DEFAULT, use_cache=False), {rel: broken}, cross=False)
     assert got[rel].status == verify.FAILED and "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() != broken
     # The same set again: the verdicts from the cache, nothing compiled.
     obj = verify.build_tree(DEFAULT).obj / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
-    assert verify.build(DEFAULT, {rel: good}, cross=False)[rel] == verify.Check(verify.OK, "", verify.X86_64)
+    assert verify.build(tree.at(DEFAULT), {rel: good}, cross=False)[rel] == verify.Check(verify.OK, "", verify.X86_64)
     assert not obj.exists(), "a cached verdict compiled the file again"
 
 

@@ -36,7 +36,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
-from ..requests import MailoutRequest
+from ..requests import Identity, MailoutRequest
 
 RECIPIENT_HEADERS = ("To", "Cc")
 
@@ -77,10 +77,10 @@ def recipients(mbox: Path) -> dict[str, list[str]]:
     return out
 
 
-def sender(mbox: Path) -> tuple[str, str]:
-    """(name, address) of one mbox file's From:."""
+def sender(mbox: Path) -> Identity:
+    """Who one mbox file's From: names."""
     msg = email.message_from_bytes(mbox.read_bytes(), policy=email.policy.compat32)
-    return email.utils.parseaddr(str(msg.get("From", "")))
+    return Identity(*email.utils.parseaddr(str(msg.get("From", ""))))
 
 
 # Domains that never receive mail (RFC 2606, RFC 6761) and the host part git
@@ -101,8 +101,8 @@ def is_real_address(address: str) -> bool:
     return not any(domain == d or domain.endswith("." + d) for d in _RESERVED_DOMAINS)
 
 
-def git_identity() -> tuple[str, str] | None:
-    """(user.name, user.email) from the sender's git config, None if one is unset."""
+def git_identity() -> Identity | None:
+    """user.name and user.email from the sender's git config, None if one is unset."""
     values = []
     for key in ("user.name", "user.email"):
         try:
@@ -111,44 +111,28 @@ def git_identity() -> tuple[str, str] | None:
         except OSError:
             return None
         values.append(res.stdout.strip())
-    return (values[0], values[1]) if all(values) else None
-
-
-def sender_identity(signoff: str | None) -> tuple[str, str] | None:
-    """The sender: 'Name <mail>' given as SIGNOFF, else git config; None
-    without either.  UsageError for a SIGNOFF that is not 'Name <mail>'."""
-    if signoff:
-        from ..render.messages import parse_signoff
-        try:
-            return parse_signoff(signoff)
-        except ValueError:
-            raise UsageError(f"SIGNOFF must be 'Name <mail>', got {signoff!r}")
-    return git_identity()
-
-
-def _mailbox(ident: tuple[str, str]) -> str:
-    return f"{ident[0]} <{ident[1]}>"
+    return Identity(values[0], values[1]) if all(values) else None
 
 
 _FROM_HEADER = re.compile(r"^From: .*(?:\n[ \t].*)*\n", re.M)
 _DATE_HEADER = re.compile(r"^Date: .*(?:\n[ \t].*)*\n", re.M)
 
 
-def personalise(mbox: str, placeholder: tuple[str, str], ident: tuple[str, str]) -> str:
+def personalise(mbox: str, placeholder: Identity, ident: Identity) -> str:
     """One mail as `ident` sends it: From:, the Signed-off-by: lines naming
     the placeholder and the cover letter's shortlog line name `ident`; the
     Date: header goes (git send-email dates the mail).  Other lines, other
     people's tags included, are kept byte for byte."""
     head, sep, body = mbox.partition("\n\n")
     head += "\n"
-    head = _FROM_HEADER.sub(lambda m: "From: " + email.utils.formataddr(ident, charset="utf-8") + "\n",
-                            head, count=1)
+    from_ = email.utils.formataddr((ident.name, ident.email), charset="utf-8")
+    head = _FROM_HEADER.sub(lambda m: "From: " + from_ + "\n", head, count=1)
     head = _DATE_HEADER.sub("", head, count=1)
-    old_tag = "Signed-off-by: " + _mailbox(placeholder)
-    new_tag = "Signed-off-by: " + _mailbox(ident)
+    old_tag = f"Signed-off-by: {placeholder}"
+    new_tag = f"Signed-off-by: {ident}"
     lines = [new_tag if ln == old_tag else ln for ln in body.split("\n")]
-    shortlog = re.compile(re.escape(placeholder[0]) + r" (\(\d+\):)$")
-    lines = [shortlog.sub(lambda m: f"{ident[0]} {m.group(1)}", ln) for ln in lines]
+    shortlog = re.compile(re.escape(placeholder.name) + r" (\(\d+\):)$")
+    lines = [shortlog.sub(lambda m: f"{ident.name} {m.group(1)}", ln) for ln in lines]
     text = head[:-1] + sep + "\n".join(lines)
     if not text.isascii() and "\nContent-Type:" not in "\n" + head:
         # a sender's name outside ASCII in the body: declare it, as
@@ -158,7 +142,7 @@ def personalise(mbox: str, placeholder: tuple[str, str], ident: tuple[str, str])
     return text
 
 
-def personalised_copies(files: list[Path], ident: tuple[str, str], folder: Path) -> list[Path]:
+def personalised_copies(files: list[Path], ident: Identity, folder: Path) -> list[Path]:
     """The series' mails as `ident` sends them, written into folder (same
     names); the placeholder is the first mail's From:."""
     placeholder = sender(files[0])
@@ -176,20 +160,19 @@ def signed_off_by(mbox: Path) -> list[str]:
     return [ln[len("Signed-off-by: "):] for ln in body.splitlines() if ln.startswith("Signed-off-by: ")]
 
 
-def send_email_env(author: tuple[str, str]) -> dict[str, str]:
+def send_email_env(author: Identity) -> dict[str, str]:
     """send-email asks git for an author and committer identity even with
     --from; where git config has none, the series' author stands in."""
     env = dict(os.environ)
     for who in ("AUTHOR", "COMMITTER"):
-        env.setdefault(f"GIT_{who}_NAME", author[0])
-        env.setdefault(f"GIT_{who}_EMAIL", author[1])
+        env.setdefault(f"GIT_{who}_NAME", author.name)
+        env.setdefault(f"GIT_{who}_EMAIL", author.email)
     return env
 
 
 def send_email_command(files: list[Path], send: bool) -> list[str]:
     cover = recipients(files[0])
-    name, address = sender(files[0])
-    cmd = ["git", "send-email", f"--from={name} <{address}>", "--confirm=never",
+    cmd = ["git", "send-email", f"--from={sender(files[0])}", "--confirm=never",
            "--thread", "--no-chain-reply-to",
            "--suppress-cc=self", "--suppress-cc=misc-by", "--no-format-patch",
            "--8bit-encoding=UTF-8"]
@@ -209,17 +192,17 @@ def has_send_email() -> bool:
     return (Path(res.stdout.strip()) / "git-send-email").is_file()
 
 
-def mailout(out: Path, name: str | None, send: bool, signoff: str | None = None) -> int:
-    """Dry-run (or with send, send) series `name` of out as the sender
-    (sender_identity(signoff)); returns git send-email's exit status."""
+def mailout(out: Path, name: str | None, send: bool, ident: Identity | None = None) -> int:
+    """Dry-run (or with send, send) series `name` of out as ident (SIGNOFF=),
+    else as git config's identity; returns git send-email's exit status."""
     if not name:
         known = ", ".join(known_series(out)) or "none"
         raise UsageError(f"name a series: --series NAME (make mailout SERIES=NAME); known: {known}")
     files = series_files(out, name)
-    ident = sender_identity(signoff)
+    ident = ident or git_identity()
     placeholder = sender(files[0])
-    if send and (ident is None or not is_real_address(ident[1])):
-        who = f"{_mailbox(ident)} is a placeholder" if ident else "no sender identity"
+    if send and (ident is None or not is_real_address(ident.email)):
+        who = f"{ident} is a placeholder" if ident else "no sender identity"
         raise UsageError(f"{who}: SEND=1 needs your own name and mail for From: and Signed-off-by:"
                          " (SIGNOFF='Name <mail>' or git config user.name/user.email)")
     if not has_send_email():
@@ -228,12 +211,12 @@ def mailout(out: Path, name: str | None, send: bool, signoff: str | None = None)
     if ident is None:
         ident = placeholder
         print(f"enotty: no sender identity (SIGNOFF= or git config user.name/user.email):"
-              f" showing the committed {_mailbox(placeholder)}; SEND=1 would refuse", file=log)
+              f" showing the committed {placeholder}; SEND=1 would refuse", file=log)
     with tempfile.TemporaryDirectory(prefix=f"enotty-mailout-{name}-") as tmp:
         mails = personalised_copies(files, ident, Path(tmp))
         cmd = send_email_command(mails, send)
         print("enotty: " + ("sending" if send else "dry run (SEND=1 sends)") +
-              f": {len(mails)} mails of series {name} from {_mailbox(ident)}", file=log)
+              f": {len(mails)} mails of series {name} from {ident}", file=log)
         code = subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL,
                               env=send_email_env(ident)).returncode
         if not send:
@@ -245,5 +228,5 @@ def mailout(out: Path, name: str | None, send: bool, signoff: str | None = None)
 
 def command(req: MailoutRequest) -> int:
     """The mailout a request describes (enotty.cli builds it).  The sender
-    is req.signoff when the request carries one (SIGNOFF=), else git config."""
-    return mailout(req.out, req.series, req.send, req.signoff)
+    is req.sender when the request carries one (SIGNOFF=), else git config."""
+    return mailout(req.out, req.series, req.send, req.sender)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from . import mailout
-from ..errors import UsageError
+from enotty.errors import UsageError
+from enotty.requests import Identity
 
 COVER = """\
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
@@ -113,28 +114,25 @@ def test_placeholder_addresses_are_not_a_sender() -> None:
         assert not mailout.is_real_address(fake), fake
 
 
-def test_sender_from_signoff_then_git_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sender_from_git_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     git_config_identity(monkeypatch, tmp_path, "Jane Dev", "jane@kernel.org")
-    assert mailout.sender_identity(None) == ("Jane Dev", "jane@kernel.org")
-    assert mailout.sender_identity("Joe Sign <joe@kernel.org>") == ("Joe Sign", "joe@kernel.org")
-    with pytest.raises(UsageError):
-        mailout.sender_identity("just a name")
+    assert mailout.git_identity() == Identity("Jane Dev", "jane@kernel.org")
     git_config_identity(monkeypatch, tmp_path, "Jane Dev", None)
-    assert mailout.sender_identity(None) is None
+    assert mailout.git_identity() is None
 
 
 def test_personalise_rewrites_only_the_placeholder() -> None:
-    placeholder = ("Test Author", "author@example.org")
-    patch = mailout.personalise(PATCH, placeholder, ("Jane Dev", "jane@kernel.org"))
+    placeholder = Identity("Test Author", "author@example.org")
+    patch = mailout.personalise(PATCH, placeholder, Identity("Jane Dev", "jane@kernel.org"))
     head, _, body = patch.partition("\n\n")
     assert "\nFrom: Jane Dev <jane@kernel.org>\n" in "\n" + head + "\n"
     assert "Date:" not in head and "author@example.org" not in patch
     assert "Signed-off-by: Jane Dev <jane@kernel.org>\nReviewed-by: Other Person <other@example.org>" in body
     assert head.count("\n") == PATCH.partition("\n\n")[0].count("\n") - 1   # only Date: went
-    cover = mailout.personalise(COVER, placeholder, ("Jane Dev", "jane@kernel.org"))
+    cover = mailout.personalise(COVER, placeholder, Identity("Jane Dev", "jane@kernel.org"))
     assert "\nJane Dev (1):\n" in cover and "Test Author" not in cover
     # a name outside ASCII: encoded in the header, declared for the body
-    utf = mailout.personalise(PATCH, placeholder, ("Jörg Dev", "joerg@kernel.org"))
+    utf = mailout.personalise(PATCH, placeholder, Identity("Jörg Dev", "joerg@kernel.org"))
     from_value = next(ln for ln in utf.splitlines() if ln.startswith("From: "))[6:]
     assert from_value.isascii()
     assert str(email.header.make_header(email.header.decode_header(from_value))) == "Jörg Dev <joerg@kernel.org>"
@@ -186,3 +184,10 @@ def test_a_series_of_one_patch_has_no_cover_letter(tmp_path: Path) -> None:
     for bad in ("empty", "rejected", ""):
         with pytest.raises(UsageError):
             mailout.series_files(out, bad)
+
+
+def test_identity_parses_name_and_mail_once() -> None:
+    assert Identity.parse("Jane Doe <jane@example.org>") == Identity("Jane Doe", "jane@example.org")
+    for bad in ("jane@example.org", "<jane@example.org>", "Jane <nope>"):
+        with pytest.raises(ValueError):
+            Identity.parse(bad)
