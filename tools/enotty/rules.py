@@ -4,9 +4,17 @@ cocci/ioctl_enotty.cocci is the one rule file that the scan and the kernel's
 `make coccicheck COCCI=...` both run.  It is committed, and assembled from:
 
     cocci/lib/header.smpl     the /// description, // Options: and virtuals
-    cocci/lib/handlers.smpl   handler discovery (table from interfaces.tsv)
+    cocci/lib/handlers.smpl   handler discovery
     cocci/shapes/NAME.smpl    one shape each; NAME is the site's rule column
     cocci/lib/output.smpl     the one output (tsv, report, org, context, patch)
+    tools/enotty/ctext.py and tools/enotty/rule_python.py
+                              the Python the rules call, last, in one
+                              @initialize:python@ block, with the table of
+                              cocci/interfaces.tsv written into it
+
+The SmPL comes first; spatch runs an @initialize:python@ block before the
+first file wherever it stands.  The Python is copied, not imported: the
+rule file must work alone under `make coccicheck` in a kernel tree.
 
 `--sync` rewrites the rule file from them; `--check` fails when it is out
 of date; `--combined` prints the assembled text.
@@ -15,6 +23,7 @@ of date; `--combined` prints the assembled text.
 """
 from __future__ import annotations
 
+import ast
 import csv
 import hashlib
 import io
@@ -27,6 +36,12 @@ from .errors import UsageError
 
 SITE_MARKER = "ENOTTY-SITE"
 COCCI_DIR = Path(__file__).resolve().parents[2] / "cocci"
+# The modules whose source the rule file embeds, in this order.
+RULE_PYTHON = (Path(__file__).resolve().parent / "ctext.py",
+               Path(__file__).resolve().parent / "rule_python.py")
+# The lines of rule_python.py that the table of interfaces.tsv replaces.
+TABLE_LINES = ("ENOTTY_INTERFACES: dict[tuple[str, str], tuple[int, str, bool, str]] = {}\n"
+               "ENOTTY_ORDER: list[str] = []\n")
 RULE_FILE = "ioctl_enotty.cocci"
 HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch")
 VIRTUALS = ("patch", "context", "org", "report", "tsv")
@@ -124,6 +139,83 @@ def interfaces_python(ifaces: list[Interface]) -> str:
     return "\n".join(lines)
 
 
+def _without_package_imports(path: Path, text: str) -> str:
+    """text without its imports of the package (`from .ctext import ...`):
+    the embedded modules stand in one namespace."""
+    tree = ast.parse(text, str(path))
+    lines = text.splitlines(keepends=True)
+    for node in reversed(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            del lines[node.lineno - 1:node.end_lineno]
+    return "".join(lines)
+
+
+def _parsed(path: Path) -> tuple[str, ast.Module]:
+    text = _source(path)
+    try:
+        return text, ast.parse(text, str(path))
+    except SyntaxError as err:
+        raise UsageError(f"{path}:{err.lineno}: {err.msg}") from None
+
+
+def _defined(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    targets = node.targets if isinstance(node, ast.Assign) else \
+        [node.target] if isinstance(node, ast.AnnAssign) else []
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def used_definitions(path: Path, wanted: set[str]) -> str:
+    """The top-level statements of a module that define the wanted names
+    and what they use, in their order, each with the comment lines right
+    above it: the part of ctext.py that the rule calls, so that a change
+    elsewhere in ctext.py leaves the rule file (and the scan cache) alone."""
+    text, tree = _parsed(path)
+    nodes = [n for n in tree.body if _defined(n)]
+    uses = {id(n): {u.id for u in ast.walk(n) if isinstance(u, ast.Name)} for n in nodes}
+    need, keep = set(wanted), set[int]()
+    while True:
+        more = {id(n) for n in nodes if _defined(n) & need} - keep
+        if not more:
+            break
+        keep |= more
+        for n in nodes:
+            if id(n) in more:
+                need |= uses[id(n)]
+    missing = wanted - {name for n in nodes if id(n) in keep for name in _defined(n)}
+    if missing:
+        raise UsageError(f"{path}: does not define {', '.join(sorted(missing))}")
+    lines = text.splitlines(keepends=True)
+    out = []
+    for n in nodes:
+        if id(n) not in keep:
+            continue
+        first = n.lineno - 1
+        while first > 0 and lines[first - 1].lstrip().startswith("#"):
+            first -= 1
+        out.append("".join(lines[first:n.end_lineno]))
+    return "\n\n".join(out)
+
+
+def embedded_python(ifaces: list[Interface]) -> str:
+    """The code of the rule file's @initialize:python@ block: what
+    rule_python.py imports from ctext.py, then rule_python.py itself, the
+    table of interfaces.tsv written in."""
+    library, module = RULE_PYTHON
+    text, tree = _parsed(module)
+    wanted = {a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level > 0
+              and n.module == library.stem for a in n.names}
+    code = (f"# From tools/enotty/{library.name}, what {module.name} uses.\n\n"
+            + used_definitions(library, wanted).strip() + "\n\n\n"
+            + _without_package_imports(module, text).strip() + "\n")
+    if code.count(TABLE_LINES) != 1:
+        raise UsageError(f"{RULE_PYTHON[-1]}: the table lines {TABLE_LINES!r} must stand once")
+    return code.replace(TABLE_LINES, interfaces_python(ifaces) + "\n")
+
+
 def _source(path: Path) -> str:
     try:
         return path.read_text()
@@ -149,14 +241,12 @@ def rule_names(text: str) -> list[str]:
 
 
 def assembled(root: Path | None = None) -> str:
-    """The text cocci/ioctl_enotty.cocci must hold: header, discovery with
-    the table, every shape, the output."""
+    """The text cocci/ioctl_enotty.cocci must hold: header, discovery, every
+    shape, the output, and last the Python they call, with the table."""
     root = root or cocci_dir()
     header = _source(root / "lib" / "header.smpl")
     lib = _source(root / "lib" / "handlers.smpl")
-    if "@@INTERFACES@@" not in lib:
-        raise UsageError(f"{root}/lib/handlers.smpl: no @@INTERFACES@@ placeholder")
-    lib = lib.replace("@@INTERFACES@@", interfaces_python(interfaces(root)))
+    python = embedded_python(interfaces(root))
     shapes = shape_files(root)
     if not shapes:
         raise UsageError(f"{root}/shapes: no *.smpl shape")
@@ -169,13 +259,16 @@ def assembled(root: Path | None = None) -> str:
             if name in seen:
                 raise UsageError(f"rule {name} is defined in {seen[name]} and {path.name}")
             seen[name] = path.name
-    for path, text in [(root / "lib" / "header.smpl", header), *parts]:
+    for path, text in [(root / "lib" / "header.smpl", header), *parts, (RULE_PYTHON[-1], python)]:
         if path.name != "header.smpl" and "Options:" in text:
             raise UsageError(f"{path}: only lib/header.smpl may say 'Options:'"
                              " (coccicheck greps every such line)")
     out = [header.rstrip() + "\n\n", GENERATED]
     for path, text in parts:
         out.append(f"\n// ---- {path.parent.name}/{path.name}\n\n{text.strip()}\n")
+    names = " and ".join(f"tools/enotty/{p.name}" for p in RULE_PYTHON)
+    out.append(f"\n// ---- {names}: the Python the rules above call\n\n"
+               f"@initialize:python@\n@@\n{python}")
     return "".join(out)
 
 
@@ -205,7 +298,8 @@ def rules_digest(root: Path | None = None) -> str:
     """sha256 over the rule file and its sources (cache key)."""
     root = root or cocci_dir()
     sources = [rule_file(root), root / "lib" / "header.smpl", root / "lib" / "handlers.smpl",
-               root / "lib" / "output.smpl", *shape_files(root), root / "interfaces.tsv"]
+               root / "lib" / "output.smpl", *shape_files(root), root / "interfaces.tsv",
+               *RULE_PYTHON]
     h = hashlib.sha256()
     for path in sources:
         h.update(f"{path.parent.name}/{path.name}".encode() + b"\0")
