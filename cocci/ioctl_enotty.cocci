@@ -887,6 +887,9 @@ position enotty_site.p;
 import re
 
 
+from typing import NamedTuple
+
+
 # The lexemes whose content is no code: comments, strings, character literals.
 LEXEMES = re.compile(r"//[^\n]*|/\*.*?\*/|\x22(?:\\.|[^\x22\\\n])*\x22|\x27(?:\\.|[^\x27\\\n])*\x27", re.S)
 
@@ -1075,6 +1078,35 @@ def operands(cond: str, op: str) -> list[str]:
     return [unparen(part) for part in parts]
 
 
+_SWITCH = re.compile(r"\bswitch\s*\(")
+
+
+_BRACE_AHEAD = re.compile(r"\s*\{")
+
+
+class Switch(NamedTuple):
+    """A switch statement by its offsets; -1 where a part is missing."""
+    keyword: int        # the word switch
+    open_paren: int
+    close_paren: int    # -1: the parenthesis does not close
+    brace: int          # the body `{`; -1: no brace follows the parenthesis
+    end: int            # the body `}`; -1: no brace, or it does not close
+
+
+def switches(text: str, start: int, end: int) -> list[Switch]:
+    """Every switch that starts in text[start:end], in order, nested ones
+    too, whole or not (each caller decides what a broken one means)."""
+    out = []
+    for m in _SWITCH.finditer(text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = match_close(text, open_paren)
+        brace = _BRACE_AHEAD.match(text, close_paren + 1) if close_paren >= 0 else None
+        open_brace = brace.end() - 1 if brace else -1
+        close_brace = match_close(text, open_brace) if open_brace >= 0 else -1
+        out.append(Switch(start + m.start(), open_paren, close_paren, open_brace, close_brace))
+    return out
+
+
 def switch_head(cmd: str | None, only_nr: bool = False) -> str:
     """Regex for the head of a switch on the command, up to its brace: on
     cmd itself, on F(cmd) (_IOC_NR, _IOC_DIR, a driver macro such as
@@ -1096,11 +1128,12 @@ LABEL = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
 _LABEL_OR_BRACE = re.compile(r"[{}]|" + LABEL.pattern)
 
 
-def top_labels(body: str) -> list[tuple[int, int, bool]]:
+def top_labels(body: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, bool]]:
     """(start, end, is default) of each label at the top level of a switch
-    body (not those of a nested block or switch)."""
+    body (not those of a nested block or switch): all of body, or
+    body[start:end] (offsets stay those of body)."""
     labels, depth = [], 0
-    for m in _LABEL_OR_BRACE.finditer(body):
+    for m in _LABEL_OR_BRACE.finditer(body, start, len(body) if end is None else end):
         tok = m.group(0)
         if tok == "{":
             depth += 1
@@ -1690,22 +1723,19 @@ def enotty_blank_inner_switches(seg: str) -> str:
     leave the case (apm_ioctl() switches on the suspend state inside its
     one case).  What it assigns does not count either."""
     out, i = [], 0
-    for m in re.finditer(r"\bswitch\s*\(", seg):
-        if m.start() < i:
+    for sw in switches(seg, 0, len(seg)):
+        if sw.keyword < i:
             continue
-        close = match_close(seg, m.end() - 1)
-        if close < 0:
+        if sw.close_paren < 0:
             return seg
-        brace = re.match(r"\s*\{", seg[close + 1:])
-        if brace is None:
+        if sw.brace < 0:
             continue
-        end = match_close(seg, close + brace.end())
-        if end < 0:
+        if sw.end < 0:
             return seg
-        if re.search(r"\b(?:goto|continue)\b", seg[m.start():end]):
+        if re.search(r"\b(?:goto|continue)\b", seg[sw.keyword:sw.end]):
             continue
-        out.append(seg[i:m.start()] + ";")
-        i = end + 1
+        out.append(seg[i:sw.keyword] + ";")
+        i = sw.end + 1
     return "".join(out) + seg[i:]
 
 

@@ -29,6 +29,7 @@ the embedded Python for quotes.
 import bisect
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 # --------------------------------------------------------------- blanking
 
@@ -330,23 +331,26 @@ _SWITCH = re.compile(r"\bswitch\s*\(")
 _BRACE_AHEAD = re.compile(r"\s*\{")
 
 
-def switches(text: str, start: int, end: int) -> list[tuple[int, int, int]]:
-    """(keyword offset, its `{`, its `}`) of each switch statement with a
-    braced body in text[start:end], in order (nested ones too).  A switch
-    whose parenthesis or brace does not close ends the list."""
+class Switch(NamedTuple):
+    """A switch statement by its offsets; -1 where a part is missing."""
+    keyword: int        # the word switch
+    open_paren: int
+    close_paren: int    # -1: the parenthesis does not close
+    brace: int          # the body `{`; -1: no brace follows the parenthesis
+    end: int            # the body `}`; -1: no brace, or it does not close
+
+
+def switches(text: str, start: int, end: int) -> list[Switch]:
+    """Every switch that starts in text[start:end], in order, nested ones
+    too, whole or not (each caller decides what a broken one means)."""
     out = []
-    for m in _SWITCH.finditer(text, start, end):
-        close_paren = match_close(text, m.end() - 1)
-        if close_paren < 0:
-            break
-        brace = _BRACE_AHEAD.match(text, close_paren + 1)
-        if brace is None:
-            continue
-        open_brace = brace.end() - 1
-        close_brace = match_close(text, open_brace)
-        if close_brace < 0:
-            break
-        out.append((m.start(), open_brace, close_brace))
+    for m in _SWITCH.finditer(text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = match_close(text, open_paren)
+        brace = _BRACE_AHEAD.match(text, close_paren + 1) if close_paren >= 0 else None
+        open_brace = brace.end() - 1 if brace else -1
+        close_brace = match_close(text, open_brace) if open_brace >= 0 else -1
+        out.append(Switch(start + m.start(), open_paren, close_paren, open_brace, close_brace))
     return out
 
 
@@ -369,11 +373,12 @@ LABEL = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
 _LABEL_OR_BRACE = re.compile(r"[{}]|" + LABEL.pattern)
 
 
-def top_labels(body: str) -> list[tuple[int, int, bool]]:
+def top_labels(body: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, bool]]:
     """(start, end, is default) of each label at the top level of a switch
-    body (not those of a nested block or switch)."""
+    body (not those of a nested block or switch): all of body, or
+    body[start:end] (offsets stay those of body)."""
     labels, depth = [], 0
-    for m in _LABEL_OR_BRACE.finditer(body):
+    for m in _LABEL_OR_BRACE.finditer(body, start, len(body) if end is None else end):
         tok = m.group(0)
         if tok == "{":
             depth += 1

@@ -97,11 +97,17 @@ def test_split_top_unparen_operands():
 
 
 def test_switches_of_a_body():
-    text = "{ switch (cmd) { case 1: switch (x) { default: break; } } switch (y) z(); }"
+    text = "{ switch (cmd) { case 1: switch (x) { default: break; } } switch (y) z(); switch (w"
     found = ctext.switches(text, 0, len(text))
-    assert [text[k:k + 10] for k, _o, _c in found] == ["switch (cm", "switch (x)"]
-    outer = found[0]
-    assert text[outer[1]] == "{" and ctext.match_close(text, outer[1]) == outer[2]
+    assert [text[sw.keyword:sw.keyword + 10] for sw in found] == [
+        "switch (cm", "switch (x)", "switch (y)", "switch (w"]
+    outer, inner, unbraced, unclosed = found
+    assert text[outer.open_paren] == "(" and text[outer.close_paren] == ")"
+    assert text[outer.brace] == "{" and ctext.match_close(text, outer.brace) == outer.end
+    assert outer.brace < inner.keyword < inner.end < outer.end
+    assert unbraced.close_paren > 0 and (unbraced.brace, unbraced.end) == (-1, -1)
+    assert (unclosed.close_paren, unclosed.brace, unclosed.end) == (-1, -1, -1)
+    assert ctext.switches(text, 1, 20) == [outer]
 
 
 @pytest.mark.parametrize("head,cmd,matches", [
@@ -139,6 +145,8 @@ BODY = """
 
 def test_top_labels_and_cases():
     labels = ctext.top_labels(BODY)
+    padded = "{" + BODY + "}"
+    assert ctext.top_labels(padded, 1, len(padded) - 1) == [(s + 1, e + 1, d) for s, e, d in labels]
     assert [BODY[s:e].split()[-1] for s, e, _d in labels] == ["A:", "2:", "C:", "default:"]
     assert [d for _s, _e, d in labels] == [False, False, False, True]
     found = ctext.cases(BODY)

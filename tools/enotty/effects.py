@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AbstractSet
 
+from . import ctext
+from .ctext import match_close
 from .sites import Effects, Site
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
@@ -51,32 +53,7 @@ _ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
 _CMD_NAMES = ("cmd", "command", "ioctl", "ioctl_cmd", "ioctl_num", "iocmd", "no", "req",
               "request", "code", "cmnd", "num")
 
-# --- C text -----------------------------------------------------------------
-
-_LEXEMES = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
-
-
-def blank(text: str) -> str:
-    """Comments, strings and character literals as spaces; offsets and lines kept."""
-    return _LEXEMES.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def match_close(text: str, i: int) -> int:
-    """Offset of the bracket closing text[i] ('(' or '{'), -1 if unbalanced."""
-    pairs = {"(": ")", "{": "}", "[": "]"}
-    want = pairs[text[i]]
-    opening = text[i]
-    depth = 0
-    for j in range(i, len(text)):
-        c = text[j]
-        if c == opening:
-            depth += 1
-        elif c == want:
-            depth -= 1
-            if depth == 0:
-                return j
-    return -1
-
+# --- C text ----------------------------------------------------------------
 
 @dataclass
 class CFile:
@@ -84,27 +61,20 @@ class CFile:
     path: str
     raw: str
     code: str = ""
-    starts: list[int] = field(default_factory=list)
+    lines: ctext.Lines = field(init=False)
 
     def __post_init__(self) -> None:
-        self.code = blank(self.raw)
-        self.starts = [0] + [m.end() for m in re.finditer("\n", self.raw)]
+        self.code = ctext.blank_lexemes(self.raw)
+        self.lines = ctext.Lines(self.raw)
 
     def offset(self, line: int) -> int:
-        return self.starts[min(line, len(self.starts)) - 1]
+        return self.lines.offset(line)
 
     def line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self.starts)
-        while lo + 1 < hi:
-            mid = (lo + hi) // 2
-            if self.starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid
-        return lo + 1
+        return self.lines(max(offset, 0))
 
     def line_text(self, line: int) -> str:
-        return self.raw.splitlines()[line - 1] if 0 < line <= len(self.starts) else ""
+        return self.raw.splitlines()[line - 1] if 0 < line <= len(self.lines.starts) else ""
 
 
 @dataclass(frozen=True)
@@ -191,16 +161,8 @@ def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
 
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
     """(keyword offset, '{', '}') of each switch in a body."""
-    out = []
-    for m in re.finditer(r"\bswitch\s*\(", code[fn.body:fn.end]):
-        kw = fn.body + m.start()
-        close = match_close(code, fn.body + m.end() - 1)
-        k = close + 1
-        while k < fn.end and code[k] in " \t\n":
-            k += 1
-        if k < fn.end and code[k] == "{":
-            out.append((kw, k, match_close(code, k)))
-    return out
+    return [(sw.keyword, sw.brace, sw.end) for sw in ctext.switches(code, fn.body, fn.end)
+            if 0 <= sw.brace < fn.end]
 
 
 def anchor_of(cf: CFile, fn: Function, line: int) -> int:

@@ -18,7 +18,7 @@ from typing import Protocol, Sequence
 
 from .ctext import (blank_directives, blank_lexemes, case_leaves, cases, comment_text,
                     enclosing_brace, match_close, match_open, operands,
-                    statement_start, switch_head, top_labels, unparen)
+                    statement_start, switch_head, switches, top_labels, unparen)
 
 
 class Location(Protocol):
@@ -427,22 +427,19 @@ def enotty_blank_inner_switches(seg: str) -> str:
     leave the case (apm_ioctl() switches on the suspend state inside its
     one case).  What it assigns does not count either."""
     out, i = [], 0
-    for m in re.finditer(r"\bswitch\s*\(", seg):
-        if m.start() < i:
+    for sw in switches(seg, 0, len(seg)):
+        if sw.keyword < i:
             continue
-        close = match_close(seg, m.end() - 1)
-        if close < 0:
+        if sw.close_paren < 0:
             return seg
-        brace = re.match(r"\s*\{", seg[close + 1:])
-        if brace is None:
+        if sw.brace < 0:
             continue
-        end = match_close(seg, close + brace.end())
-        if end < 0:
+        if sw.end < 0:
             return seg
-        if re.search(r"\b(?:goto|continue)\b", seg[m.start():end]):
+        if re.search(r"\b(?:goto|continue)\b", seg[sw.keyword:sw.end]):
             continue
-        out.append(seg[i:m.start()] + ";")
-        i = end + 1
+        out.append(seg[i:sw.keyword] + ";")
+        i = sw.end + 1
     return "".join(out) + seg[i:]
 
 

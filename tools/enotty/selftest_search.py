@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import effects
+from . import ctext, effects
 from .sites import Site
 
 SEARCHED = ("tools/testing",)
@@ -83,7 +83,7 @@ def _resolve(command: str, lines: list[str], line: int) -> str:
 
 
 def read_test(path: str, text: str) -> TestFile:
-    code = effects.blank(text) if path.endswith((".c", ".h")) else text
+    code = ctext.blank_lexemes(text) if path.endswith((".c", ".h")) else text
     lines = code.splitlines()
     probes = []
     for n, ln in enumerate(lines, start=1):
