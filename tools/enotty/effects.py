@@ -145,9 +145,6 @@ def depth_profile(code: str, start: int, end: int) -> list[int]:
     return out
 
 
-_LABEL = re.compile(r"\b(?:case\b[^:;{}]*|default\s*):(?!:)")
-
-
 def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
     """Whether every block open at pos is still open at anchor (start: body
     '{'), and no case label of the same block lies between them: a check
@@ -156,7 +153,9 @@ def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
     d = prof[pos - start]
     if min(prof[pos - start:]) < d:
         return False
-    return not any(prof[m.start() - start] == d for m in _LABEL.finditer(code, pos, anchor))
+    # No block closes below pos before anchor: the labels of the block of
+    # pos are those at the top level of code[pos:anchor].
+    return not ctext.top_labels(code, pos, anchor)
 
 
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
@@ -545,15 +544,13 @@ def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], st
     """
     _, open_, close = sw
     body = code[open_ + 1:close]
-    prof = depth_profile(body, 0, len(body))
-    labels_at = [m for m in re.finditer(r"\b(?:case\s+([^:]+?)\s*:(?!:)|default\s*:)", body)
-                 if prof[m.start()] == 0]
+    labels_at = ctext.top_labels(body)
     groups: list[tuple[list[str], str]] = []
     pending: list[str] = []
-    for i, m in enumerate(labels_at):
-        pending.append(m.group(1).strip() if m.group(1) else "default")
-        end = labels_at[i + 1].start() if i + 1 < len(labels_at) else len(body)
-        text = body[m.end():end]
+    for i, (start, label_end, is_default) in enumerate(labels_at):
+        pending.append("default" if is_default else ctext.case_value(body[start:label_end]))
+        end = labels_at[i + 1][0] if i + 1 < len(labels_at) else len(body)
+        text = body[label_end:end]
         if text.strip() and not re.search(r"\bfallthrough\s*;\s*$", text):
             groups.append((pending, text))
             pending = []
@@ -671,9 +668,8 @@ def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
     body = cf.code[sw[1] + 1:sw[2]]
-    prof = depth_profile(body, 0, len(body))
-    labels = [(m.group(1).strip(), cf.line_of(sw[1] + 1 + m.start()))
-              for m in re.finditer(r"\bcase\s+([^:]+?)\s*:(?!:)", body) if prof[m.start()] == 0]
+    labels = [(ctext.case_value(body[start:end]), cf.line_of(sw[1] + 1 + start))
+              for start, end, is_default in ctext.top_labels(body) if not is_default]
     groups = conditional_groups(cf, first, last)
     for label, line in labels:
         seen[label] = seen.get(label, 0) + 1
@@ -836,9 +832,8 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
         if not inside:
             return True
         sw = max(inside)
-        labels_before = [m for m in re.finditer(r"\b(case\s+[^:]+?\s*:(?!:)|default\s*:)",
-                                                code[sw[1]:off])]
-        if labels_before and labels_before[-1].group(1).startswith("default"):
+        labels_before = ctext.LABEL.findall(code, sw[1], off)
+        if labels_before and labels_before[-1].startswith("default"):
             return True
     return False
 
