@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "tools"))
 
-from enotty import effects, selftest_search  # noqa: E402
+from enotty import ctext, effects, selftest_search  # noqa: E402
 
 SELFTESTS = "tools/testing/selftests"
 _NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
@@ -53,7 +53,7 @@ def source_keys(tree: Path, uapi: effects.Uapi, source: str) -> Keys:
     if not path.is_file():
         return Keys(frozenset(), frozenset(), frozenset())
     text = path.read_text(errors="replace")
-    names = {n for n in _NAME.findall(effects.blank(text)) if n in uapi.commands}
+    names = {n for n in _NAME.findall(ctext.blank_lexemes(text)) if n in uapi.commands}
     headers = set()
     for name in names:
         m = re.match(r"(?:arch/[^/]+/)?include/uapi/(.*)$", uapi.commands[name][0])
