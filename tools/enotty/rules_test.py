@@ -222,12 +222,24 @@ def test_embedded_python_follows_its_modules(cocci_copy: Path, tmp_path: Path, m
     monkeypatch.setattr(rules, "RULE_PYTHON", tuple(copies))
     assert rules.out_of_sync(cocci_copy) == []
     before = rules.rules_digest(cocci_copy)
+    # Of ctext.py only what rule_python.py uses goes in: a new definition
+    # leaves the rule file as it is, a change to a used one does not.
     copies[0].write_text(copies[0].read_text() + "\nEXTRA = 1\n")
-    assert rules.out_of_sync(cocci_copy) == [rules.rule_file(cocci_copy)]
+    assert rules.out_of_sync(cocci_copy) == []
+    assert "EXTRA" not in rules.assembled(cocci_copy)
     assert rules.rules_digest(cocci_copy) != before
-    assert "\nEXTRA = 1\n" in rules.assembled(cocci_copy)
+    used = copies[0].read_text().replace("def case_leaves(seg: str) -> bool:\n",
+                                         "def case_leaves(seg: str) -> bool:\n    EXTRA\n")
+    copies[0].write_text(used)
+    assert rules.out_of_sync(cocci_copy) == [rules.rule_file(cocci_copy)]
+    assert "\nEXTRA = 1\n" in rules.assembled(cocci_copy)    # case_leaves uses it now
+    copies[1].write_text(copies[1].read_text() + "\nMORE = 2\n")
+    assert "\nMORE = 2\n" in rules.assembled(cocci_copy)
     copies[1].write_text(copies[1].read_text().replace(rules.TABLE_LINES, ""))
     with pytest.raises(UsageError, match="table lines"):
+        rules.assembled(cocci_copy)
+    copies[1].write_text(copies[1].read_text().replace("from .ctext import (", "from .ctext import (nowhere, "))
+    with pytest.raises(UsageError, match="does not define nowhere"):
         rules.assembled(cocci_copy)
 
 
