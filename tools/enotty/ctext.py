@@ -389,11 +389,6 @@ def top_labels(body: str, start: int = 0, end: int | None = None) -> list[tuple[
     return labels
 
 
-def case_value(label: str) -> str:
-    """The value of a case label as top_labels finds it: case X: -> X."""
-    return label[len("case"):-1].strip()
-
-
 def cases(body: str) -> list[tuple[str, str]] | None:
     """(label, statements) of each case of a switch body; labels falling
     into the next label are merged into it.  None when it cannot split."""

@@ -536,6 +536,11 @@ FILTERS: dict[str, tuple[Filter, ...]] = {
 }
 
 
+def _case_value(label: str) -> str:
+    """The value of a case label as ctext.top_labels finds it: case X: -> X."""
+    return label[len("case"):-1].strip()
+
+
 def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
     """(labels, body) of each case group of a switch, default as 'default'.
 
@@ -548,7 +553,7 @@ def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], st
     groups: list[tuple[list[str], str]] = []
     pending: list[str] = []
     for i, (start, label_end, is_default) in enumerate(labels_at):
-        pending.append("default" if is_default else ctext.case_value(body[start:label_end]))
+        pending.append("default" if is_default else _case_value(body[start:label_end]))
         end = labels_at[i + 1][0] if i + 1 < len(labels_at) else len(body)
         text = body[label_end:end]
         if text.strip() and not re.search(r"\bfallthrough\s*;\s*$", text):
@@ -668,7 +673,7 @@ def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
     body = cf.code[sw[1] + 1:sw[2]]
-    labels = [(ctext.case_value(body[start:end]), cf.line_of(sw[1] + 1 + start))
+    labels = [(_case_value(body[start:end]), cf.line_of(sw[1] + 1 + start))
               for start, end, is_default in ctext.top_labels(body) if not is_default]
     groups = conditional_groups(cf, first, last)
     for label, line in labels:
