@@ -43,8 +43,10 @@ virtual tsv
 // Handler discovery and the site table, shared by every shape.
 //
 // Not a semantic patch on its own: tools/enotty/find/rules.py assembles it, with
-// the rows of cocci/interfaces.tsv, the shapes (cocci/shapes/*.smpl) and
-// the output rules (cocci/lib/output.smpl), into cocci/ioctl_enotty.cocci.
+// the shapes (cocci/shapes/*.smpl), the output rules (cocci/lib/output.smpl)
+// and, last, the Python that these rules call (tools/enotty/find/rule_python.py
+// with tools/enotty/find/ctext.py, and the rows of cocci/interfaces.tsv) into
+// cocci/ioctl_enotty.cocci.
 //
 // Result, per C file: the rule enotty_target binds fn (a handler, or a
 // static helper a handler hands its command to) and cmd (its command
@@ -53,1283 +55,6 @@ virtual tsv
 // the per-file facts in dicts keyed by file name, because spatch runs every
 // rule of one file before it starts the next file.
 
-@initialize:python@
-@@
-import os
-import re
-
-# ENOTTY_INTERFACES: (struct, field) -> (cmd_arg, to, keep_enoioctlcmd, dispatch)
-ENOTTY_INTERFACES = {
-    ('file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:vfs_ioctl'),
-    ('file_operations', 'compat_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:compat_sys_ioctl'),
-    ('v4l2_ioctl_ops', 'vidioc_default'): (3, 'ENOTTY', False, 'drivers/media/v4l2-core/v4l2-ioctl.c:__video_do_ioctl'),
-    ('snd_hwdep_ops', 'ioctl'): (2, 'ENOTTY', False, 'sound/core/hwdep.c:snd_hwdep_ioctl'),
-    ('snd_hwdep_ops', 'ioctl_compat'): (2, 'ENOTTY', False, 'sound/core/hwdep_compat.c:snd_hwdep_ioctl_compat'),
-    ('fb_ops', 'fb_ioctl'): (1, 'ENOTTY', False, 'drivers/video/fbdev/core/fb_chrdev.c:do_fb_ioctl'),
-    ('tty_operations', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
-    ('tty_operations', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
-    ('watchdog_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/watchdog/watchdog_dev.c:watchdog_ioctl'),
-    ('v4l2_subdev_core_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_do_ioctl'),
-    ('block_device_operations', 'ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:blkdev_ioctl'),
-    ('block_device_operations', 'compat_ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:compat_blkdev_ioctl'),
-    ('proto_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:sock_do_ioctl'),
-    ('proto_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:compat_sock_ioctl_trans'),
-    ('tty_ldisc_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
-    ('tty_ldisc_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
-    ('v4l2_file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'drivers/media/v4l2-core/v4l2-dev.c:v4l2_ioctl'),
-    ('v4l2_file_operations', 'compat_ioctl32'): (1, 'ENOTTY', True, 'drivers/media/v4l2-core/v4l2-compat-ioctl32.c:v4l2_compat_ioctl32'),
-    ('v4l2_subdev_core_ops', 'compat_ioctl32'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_compat_ioctl32'),
-    ('media_file_operations', 'ioctl'): (1, 'ENOTTY', True, 'drivers/media/mc/mc-devnode.c:__media_ioctl'),
-    ('media_file_operations', 'compat_ioctl'): (1, 'ENOTTY', True, 'drivers/media/mc/mc-devnode.c:__media_ioctl'),
-    ('dvb_device', 'kernel_ioctl'): (1, 'ENOTTY', True, 'drivers/media/dvb-core/dvbdev.c:dvb_usercopy'),
-    ('snd_rawmidi_global_ops', 'ioctl'): (1, 'ENOTTY', True, 'sound/core/rawmidi.c:snd_rawmidi_ioctl'),
-    ('snd_info_entry_ops', 'ioctl'): (3, 'ENOTTY', True, 'sound/core/info.c:snd_info_entry_ioctl'),
-    ('snd_seq_oss_callback', 'ioctl'): (1, 'ENOTTY', True, 'sound/core/seq/oss/seq_oss_synth.c:snd_seq_oss_synth_ioctl'),
-    ('fb_ops', 'fb_compat_ioctl'): (1, 'ENOTTY', True, 'drivers/video/fbdev/core/fb_chrdev.c:fb_compat_ioctl'),
-    ('uart_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/serial/serial_core.c:uart_ioctl'),
-    ('usb_serial_driver', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/usb/serial/usb-serial.c:serial_ioctl'),
-    ('scsi_host_template', 'ioctl'): (1, 'ENOTTY', True, 'drivers/scsi/scsi_ioctl.c:scsi_ioctl'),
-    ('scsi_host_template', 'compat_ioctl'): (1, 'ENOTTY', True, 'drivers/scsi/scsi_ioctl.c:scsi_ioctl'),
-    ('dasd_discipline', 'ioctl'): (1, 'ENOTTY', True, 'drivers/s390/block/dasd_ioctl.c:dasd_ioctl'),
-    ('tape_discipline', 'ioctl_fn'): (1, 'ENOTTY', True, 'drivers/s390/char/tape_char.c:__tapechar_ioctl'),
-    ('bcache_device', 'ioctl'): (2, 'ENOTTY', True, 'drivers/md/bcache/super.c:ioctl_dev'),
-    ('proto', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/ipv4/af_inet.c:inet_compat_ioctl'),
-    ('pppox_proto', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/net/ppp/pppox.c:pppox_ioctl'),
-    ('ppp_channel_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/net/ppp/ppp_generic.c:ppp_ioctl'),
-    ('atm_ioctl', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/atm/ioctl.c:do_vcc_ioctl'),
-    ('atmdev_ops', 'ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
-    ('atmdev_ops', 'compat_ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
-    ('atmphy_ops', 'ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
-    ('usb_driver', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'drivers/usb/core/devio.c:proc_ioctl'),
-    ('usb_gadget_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/usb/gadget/function/f_fs.c:ffs_ep0_ioctl'),
-    ('vfio_device_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/vfio/vfio_main.c:vfio_device_fops_unl_ioctl'),
-    ('vfio_iommu_driver_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/vfio/container.c:vfio_fops_unl_ioctl'),
-    ('uacce_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/misc/uacce/uacce.c:uacce_fops_unl_ioctl'),
-    ('proc_ops', 'proc_ioctl'): (1, 'ENOTTY', True, 'fs/proc/inode.c:pde_ioctl'),
-    ('proc_ops', 'proc_compat_ioctl'): (1, 'ENOTTY', True, 'fs/proc/inode.c:pde_compat_ioctl'),
-    ('rtc_class_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/rtc/dev.c:rtc_dev_ioctl'),
-    ('posix_clock_operations', 'ioctl'): (1, 'ENOTTY', True, 'kernel/time/posix-clock.c:posix_clock_ioctl'),
-    ('kvm_device_ops', 'ioctl'): (1, 'ENOTTY', True, 'virt/kvm/kvm_main.c:kvm_device_ioctl'),
-    ('kvmppc_ops', 'arch_vm_ioctl'): (1, 'ENOTTY', True, 'arch/powerpc/kvm/powerpc.c:kvm_arch_vm_ioctl'),
-    ('hypfs_dbfs_file', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'arch/s390/hypfs/hypfs_dbfs.c:dbfs_ioctl'),
-    ('thread_with_stdio_ops', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'fs/bcachefs/thread_with_file.c:thread_with_stdio_ioctl'),
-}
-ENOTTY_ORDER = ['file_operations.unlocked_ioctl', 'file_operations.compat_ioctl', 'v4l2_ioctl_ops.vidioc_default', 'snd_hwdep_ops.ioctl', 'snd_hwdep_ops.ioctl_compat', 'fb_ops.fb_ioctl', 'tty_operations.ioctl', 'tty_operations.compat_ioctl', 'watchdog_ops.ioctl', 'v4l2_subdev_core_ops.ioctl', 'block_device_operations.ioctl', 'block_device_operations.compat_ioctl', 'proto_ops.ioctl', 'proto_ops.compat_ioctl', 'tty_ldisc_ops.ioctl', 'tty_ldisc_ops.compat_ioctl', 'v4l2_file_operations.unlocked_ioctl', 'v4l2_file_operations.compat_ioctl32', 'v4l2_subdev_core_ops.compat_ioctl32', 'media_file_operations.ioctl', 'media_file_operations.compat_ioctl', 'dvb_device.kernel_ioctl', 'snd_rawmidi_global_ops.ioctl', 'snd_info_entry_ops.ioctl', 'snd_seq_oss_callback.ioctl', 'fb_ops.fb_compat_ioctl', 'uart_ops.ioctl', 'usb_serial_driver.ioctl', 'scsi_host_template.ioctl', 'scsi_host_template.compat_ioctl', 'dasd_discipline.ioctl', 'tape_discipline.ioctl_fn', 'bcache_device.ioctl', 'proto.compat_ioctl', 'pppox_proto.ioctl', 'ppp_channel_ops.ioctl', 'atm_ioctl.ioctl', 'atmdev_ops.ioctl', 'atmdev_ops.compat_ioctl', 'atmphy_ops.ioctl', 'usb_driver.unlocked_ioctl', 'usb_gadget_ops.ioctl', 'vfio_device_ops.ioctl', 'vfio_iommu_driver_ops.ioctl', 'uacce_ops.ioctl', 'proc_ops.proc_ioctl', 'proc_ops.proc_compat_ioctl', 'rtc_class_ops.ioctl', 'posix_clock_operations.ioctl', 'kvm_device_ops.ioctl', 'kvmppc_ops.arch_vm_ioctl', 'hypfs_dbfs_file.unlocked_ioctl', 'thread_with_stdio_ops.unlocked_ioctl']
-
-# Ops structures that are members of another structure and set at run time
-# through it (hw->ops.ioctl = fn): (container struct, member) -> ops struct.
-# The type of the member is only known from headers that spatch does not read.
-ENOTTY_EMBEDDED_OPS = {
-    ("snd_hwdep", "ops"): "snd_hwdep_ops",
-    ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
-}
-
-# Hooks that a core calls from its own default and whose answer stays: the
-# KVM arch ioctls (cocci/INTERFACES.rst, "KVM arch ioctls: decision").  A
-# fact naming one adds no target.
-ENOTTY_KEPT_HOOKS = {"kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl"}
-
-enotty_handlers = {}   # file -> {function: interface}
-enotty_helpers = {}    # file -> {function: (interface, cmd index)}
-enotty_trynext = {}    # file -> {function whose value a caller compares}
-enotty_static = {}     # file -> {static function}
-# Targets that discovery in other files found (tools/enotty/find/facts.py), from
-# -D enotty_facts=FILE: file -> {function: (interface, cmd index)}.
-enotty_fact_rows = {}
-# Fallbacks of a try-next chain: file -> {function: set of call positions
-# reached only after the caller found a value equal to -ENOIOCTLCMD}, and
-# file -> {function: set of all its call positions}.
-enotty_fallback_calls = {}
-enotty_all_calls = {}
-# The sites the shapes claimed: file -> {(line, column): site}, and the
-# lines already printed per mode.  No rule changes the file before the
-# output rules, so every position is one of the original file.
-enotty_sites = {}
-enotty_printed = set()
-enotty_lines = {}      # file -> its lines, for the comment heuristic
-enotty_stripped_text = {}  # file -> its text without comments and cpp lines
-# The C file spatch works on and its targets (function -> command
-# parameter), set by enotty_t.  A dict: script rules run as functions, so
-# they cannot rebind a global name.
-enotty_current = {"file": None}
-enotty_cmd_of = {}
-
-ENOTTY_STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)")
-
-
-def enotty_struct_name(typ):
-    """'const struct file_operations *' -> 'file_operations' (or None)."""
-    m = ENOTTY_STRUCT_RE.search(str(typ))
-    return m.group(1) if m else None
-
-
-def enotty_interface(struct, field):
-    if (struct, field) in ENOTTY_INTERFACES:
-        return struct + "." + field
-    return None
-
-
-def enotty_add_handler(pos, fn, struct, field):
-    iface = enotty_interface(struct, field)
-    if iface is None:
-        return
-    # The first table row wins when one function serves two interfaces.
-    table = enotty_handlers.setdefault(pos[0].file, {})
-    old = table.get(fn)
-    if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old):
-        table[fn] = iface
-
-
-def enotty_to(iface):
-    return ENOTTY_INTERFACES[tuple(iface.split("."))][1]
-
-
-def enotty_add_helper(file, caller, helper, index):
-    """Record that caller hands its command to helper as argument index.
-    A helper of several handlers takes the first table row among them; one
-    whose callers want different answers (ENOTTY and ENOIOCTLCMD), or get
-    the command at different places, is dropped."""
-    found = enotty_lookup(file, caller)
-    if not found or helper == caller or helper in enotty_handlers.get(file, {}):
-        return
-    table = enotty_helpers.setdefault(file, {})
-    new = (found[0], index)
-    old = table.get(helper, new)
-    if old is None or old[1] != index or enotty_to(old[0]) != enotty_to(found[0]):
-        table[helper] = None
-    elif ENOTTY_ORDER.index(found[0]) <= ENOTTY_ORDER.index(old[0]):
-        table[helper] = new
-
-
-def enotty_lookup(file, fn):
-    """(interface, cmd index) for a handler or a dispatching helper, or None."""
-    if fn in enotty_trynext.get(file, ()):
-        return None
-    iface = enotty_handlers.get(file, {}).get(fn)
-    if iface is not None:
-        struct, field = iface.split(".")
-        return iface, ENOTTY_INTERFACES[(struct, field)][0]
-    helper = enotty_helpers.get(file, {}).get(fn)
-    if helper is None or fn not in enotty_static.get(file, ()):
-        return enotty_fact(file, fn)
-    # A helper the file hands on only from its compat handler may also be
-    # reached natively from a caller this file does not see as a dispatch
-    # (hpet_ioctl() adjusts the value): the facts know both; the first
-    # table row wins, as for a handler of two interfaces.
-    fact = enotty_fact(file, fn)
-    if fact is not None and enotty_to(fact[0]) == enotty_to(helper[0]) and fact[1] == helper[1] \
-            and ENOTTY_ORDER.index(fact[0]) < ENOTTY_ORDER.index(helper[0]):
-        return fact
-    return helper
-
-
-def enotty_read_facts(path):
-    """Rows file, function, interface, cmd_arg of the facts TSV, read once.
-    Rows naming an interface outside the table, or a malformed index, are
-    skipped: a fact can add a target, never change an answer."""
-    if enotty_fact_rows:
-        return
-    enotty_fact_rows[None] = {}
-    with open(path, errors="replace") as f:
-        for line in f:
-            cells = line.rstrip("\n").split("\t")
-            if len(cells) != 4 or not cells[3].isdigit():
-                continue
-            file, fn, iface, index = cells
-            if tuple(iface.split(".")) not in ENOTTY_INTERFACES:
-                continue
-            if fn in ENOTTY_KEPT_HOOKS:
-                continue
-            name = os.path.normpath(file)
-            # One function, two interfaces (rfcomm_dev_ioctl() under
-            # proto_ops.ioctl and .compat_ioctl): the first table row wins.
-            rows = enotty_fact_rows.setdefault(name, {})
-            old = rows.get(fn)
-            if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old[0]):
-                rows[fn] = (iface, int(index))
-
-
-def enotty_fact(file, fn):
-    """(interface, cmd index) of fn in file from the facts, or None.  The
-    scan names files relative to the tree root, as the facts do; a file
-    given by a longer path matches the row its path ends with."""
-    if not enotty_fact_rows:
-        return None
-    name = os.path.normpath(file)
-    for key, table in enotty_fact_rows.items():
-        if key is not None and fn in table and (key == name or name.endswith("/" + key)):
-            return table[fn]
-    return None
-
-
-def enotty_takes_cmd(file, fn, n):
-    """fn is a target whose command is its parameter number n."""
-    found = enotty_lookup(file, fn)
-    return found is not None and found[1] == int(n)
-
-
-def enotty_file_lines(file):
-    """Lines of a file, cached.  spatch reuses the names of its temporary
-    files (cocci_small_output-*.c), so the cache key includes the size and
-    modification time."""
-    try:
-        st = os.stat(file)
-    except OSError:
-        return []
-    key = (file, st.st_size, st.st_mtime_ns)
-    if enotty_lines.get(file, (None,))[0] != key:
-        try:
-            with open(file, errors="replace") as f:
-                enotty_lines[file] = (key, f.read().split("\n"))
-        except OSError:
-            return []
-    return enotty_lines[file][1]
-
-
-# A return that a comment ties to user space stays as it is: maintainers
-# write "user space relies on EINVAL" (or ABI, compat) beside such returns.
-# Heuristic: the comment text on the line of the site, or in the comment that
-# ends on the line before it (a whole /* ... */ block counts), or, when the
-# line before is the "if (...)" / "default:" / "else" heading the site, in
-# the comment that ends above that head, mentions user space, userspace,
-# ABI or compat.
-ENOTTY_ABI_WORDS = re.compile(r"user[\s-]*space|\bABI\b|compat", re.I)
-
-
-def enotty_comment_text(lines, index):
-    """Comment text of line `index` (0-based), including enclosing block."""
-    line = lines[index]
-    text = ""
-    m = re.search(r"//(.*)$", line)
-    if m:
-        text += m.group(1)
-    text += " ".join(re.findall(r"/\*(.*?)(?:\*/|$)", line))
-    stripped = line.strip()
-    if stripped.startswith("*") or stripped.endswith("*/"):
-        # Inside or at the end of a block comment: collect it upwards.
-        j = index
-        while j >= 0:
-            text += " " + lines[j]
-            if "/*" in lines[j]:
-                break
-            j -= 1
-    return text
-
-
-def enotty_abi_comment(pos):
-    lines = enotty_file_lines(pos[0].file)
-    line = int(pos[0].line) - 1
-    if line >= len(lines):
-        return False
-    text = enotty_comment_text(lines, line)
-    if line > 0:
-        text += " " + enotty_comment_text(lines, line - 1)
-        # "if (...)", "default:" or "else" heading the return: the comment
-        # above that head speaks about the return too.
-        head = lines[line - 1].strip()
-        if line > 1 and re.search(r"(?:\)|:|\{|\belse)$", head) and not head.startswith(("/*", "*", "//")):
-            text += " " + enotty_comment_text(lines, line - 2)
-    return bool(ENOTTY_ABI_WORDS.search(text))
-
-
-def enotty_strip_comments(text):
-    """Blank out comments, strings and character constants, keeping offsets."""
-    out = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|\x27(?:\\.|[^\x27\\])*\x27",
-                 lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-    return out
-
-
-def enotty_matching_brace(text, open_brace):
-    """Offset of the brace closing the one at open_brace, or -1."""
-    depth = 0
-    for i in range(open_brace, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
-
-
-def enotty_switch_after(pos, cmd):
-    """Body of the first switch on cmd after pos, as source text, or None."""
-    lines = enotty_file_lines(pos[0].file)
-    start = int(pos[0].line) - 1
-    text = enotty_strip_comments("\n".join(lines[start:]))
-    head = re.compile(r"\bswitch\s*\(\s*(?:" + re.escape(str(cmd)) + r"|_IOC_NR\s*\(\s*"
-                      + re.escape(str(cmd)) + r"\s*\))\s*\)\s*\{")
-    m = head.search(text, int(pos[0].column))
-    if m is None:
-        return None
-    close = enotty_matching_brace(text, m.end() - 1)
-    return text[m.end():close] if close >= 0 else None
-
-
-def enotty_switch_head(cmd):
-    """Regex for the head of a switch on the command, up to its brace: on
-    cmd itself, on F(cmd) (_IOC_NR, _IOC_DIR, a driver macro such as
-    EA_IOCTL) or on cmd & ~MASK (the number without its size bits).  Any
-    name when cmd is None."""
-    c = re.escape(str(cmd)) if cmd else r"[A-Za-z_]\w*"
-    mask = r"&\s*~\s*(?:\w+|\([^(){};]*\))"
-    return (r"\bswitch\s*\(\s*(?:" + c + r"|\w+\s*\(\s*" + c + r"\s*\)|" + c + r"\s*" + mask
-            + r"|\(\s*" + c + r"\s*" + mask + r"\s*\))\s*\)\s*")
-
-
-def enotty_default_fallen_into(body):
-    """Whether the default label of a switch body directly follows another
-    label (case X: default:), so that a recognised command reaches it."""
-    labels, depth = [], 0
-    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-        elif depth == 0:
-            labels.append((m.start(), m.end(), tok.startswith("default")))
-    for k, (start, _end, is_default) in enumerate(labels):
-        if is_default and k > 0 and not enotty_no_cpp(body[labels[k - 1][1]:start]).strip():
-            return True
-    return False
-
-
-def enotty_site_offset(pos):
-    """Offset of pos in enotty_stripped(file), or -1."""
-    lines = enotty_file_lines(pos[0].file)
-    line = int(pos[0].line) - 1
-    if line >= len(lines):
-        return -1
-    return min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column),
-               len(enotty_stripped(pos[0].file)))
-
-
-def enotty_statement_before(pos):
-    """The text before the statement return -E; or x = -E; at pos, with
-    comments and preprocessor lines blanked and trailing space cut, or
-    None."""
-    offset = enotty_site_offset(pos)
-    if offset < 0:
-        return None
-    text = enotty_stripped(pos[0].file)
-    m = re.search(r"(?:\breturn\b|\b[A-Za-z_]\w*\s*=(?!=))[\s(\-]*$", text[:offset])
-    if m is None:
-        return None
-    return text[:m.start()].rstrip()
-
-
-# Calls that only log: a default made of them and a break (or nothing, as
-# the last label) lets the command out of the switch unchanged.
-ENOTTY_LOG_CALL = (r"(?:pr_(?:debug|info|notice|warn|warning|err)(?:_ratelimited|_once)?"
-                   r"|dev_(?:dbg|info|notice|warn|err)(?:_ratelimited|_once)?|printk)"
-                   r"\s*\((?:[^();]|\([^();]*\))*\)\s*;")
-
-
-def enotty_only_logs(seg, last):
-    """Whether the statements of a default are logging calls then break; (or,
-    for the last label, logging calls alone)."""
-    s = seg.strip()
-    if last and not s:
-        return False
-    return re.fullmatch(r"(?:" + ENOTTY_LOG_CALL + r"\s*)*" + (r"(?:break\s*;)?" if last else r"break\s*;"),
-                        s) is not None
-
-
-def enotty_after_leaving_switch(pos, cmd):
-    """True when the statement at pos (return -EINVAL; or ret = -EINVAL;)
-    directly follows a switch on the command (on cmd, F(cmd) or cmd & ~M)
-    that has no default label, or only a default: break; that no case falls
-    into, and whose every case leaves by return or goto: only an unknown
-    command gets there.  A case with a break or continue anywhere, or
-    ending in "if (c) return x;", could get there too."""
-    return enotty_switch_leaves_before(enotty_statement_before(pos), cmd)
-
-
-def enotty_after_missing_operation(pos, cmd):
-    """True when the statement at pos follows "if (E) return E(..);" (the
-    command handed to an optional operation) that itself directly follows
-    a switch as in enotty_after_leaving_switch: without the operation no
-    one knows the command (sound/oss/dmasound/dmasound_core.c)."""
-    text = enotty_statement_before(pos)
-    if text is None or not text.endswith(";"):
-        return False
-    start = enotty_statement_start(text, len(text) - 1)
-    m = re.fullmatch(r"\s*if\s*\((.+)\)\s*return\s+(.+?)\s*\([^;]*\)\s*;", text[start:], re.S)
-    if m is None or enotty_unparen(m.group(1)) != m.group(2).strip():
-        return False
-    return enotty_switch_leaves_before(text[:start].rstrip(), cmd)
-
-
-def enotty_switch_leaves_before(text, cmd):
-    """text ends with a switch as in enotty_after_leaving_switch."""
-    if text is None or not text.endswith("}"):
-        return False
-    end = len(text)
-    i = enotty_open_brace(text, end - 1)
-    if i < 0 or re.search(enotty_switch_head(cmd) + "$", text[:i]) is None:
-        return False
-    body = text[i + 1:end - 1]
-    cases = enotty_cases(body)
-    if not cases:
-        return False
-    for k, (label, seg) in enumerate(cases):
-        if label.startswith("default"):
-            # default: break; lets only unknown commands out, unless a
-            # recognised one falls into it (case X: default: break;).  A
-            # default that only logs the command before its break, or as
-            # the last label without one, does the same.
-            last = k == len(cases) - 1
-            if not enotty_only_logs(seg, last) or enotty_default_fallen_into(body):
-                return False
-            continue
-        if re.search(r"\b(?:break|continue)\b", seg) or not enotty_case_leaves(seg):
-            return False
-    return True
-
-
-def enotty_after_if_chain(pos, cmd):
-    """True when the statement at pos directly follows a chain "if (cmd ==
-    A) {..} else if (cmd == B) {..}" without a final else, whose every
-    condition only tests the command and whose every branch leaves by
-    return or goto: only an unknown command falls out of it."""
-    text = enotty_statement_before(pos)
-    if text is None:
-        return False
-    while True:
-        if text.endswith("}"):
-            o = enotty_open_brace(text, len(text) - 1)
-            if o < 0:
-                return False
-            branch, head = text[o + 1:-1], text[:o].rstrip()
-        else:
-            m = re.search(r"\)\s*((?:return\b[^;]*|goto\s+[A-Za-z_]\w*)\s*;)$", text)
-            if m is None:
-                return False
-            branch, head = m.group(1), text[:m.start() + 1]
-        if re.search(r"\b(?:break|continue)\b", branch) or not enotty_case_leaves(branch):
-            return False
-        if not head.endswith(")"):
-            return False
-        depth = 0
-        for k in range(len(head) - 1, -1, -1):
-            depth += head[k] == ")"
-            depth -= head[k] == "("
-            if depth == 0:
-                break
-        before = head[:k].rstrip()
-        if not re.search(r"\bif$", before) or not enotty_command_test(head[k + 1:-1], cmd, "=="):
-            return False
-        before = before[:-2].rstrip()
-        if not re.search(r"\belse$", before):
-            return True
-        text = before[:-4].rstrip()
-
-
-def enotty_under_default(pos, cmd):
-    """Whether the statement at pos runs for every command that reaches the
-    default label of the innermost switch on the command around it: it lies
-    under that label, not under an if, else or loop there (bare blocks
-    allowed).  A conditional -EINVAL in a default tests something else
-    first (an argument, an operation)."""
-    offset = enotty_site_offset(pos)
-    before = enotty_statement_before(pos)
-    if offset < 0 or before is None or re.search(r"(?:\)|\belse)$", before):
-        return False
-    text = enotty_stripped(pos[0].file)
-    head = re.compile(enotty_switch_head(cmd) + "$")
-    brace = enotty_enclosing_brace(text, offset)
-    while brace >= 0 and not head.search(text, max(0, brace - 200), brace):
-        if not re.search(r"[:;{}]$", text[:brace].rstrip()):
-            return False
-        brace = enotty_enclosing_brace(text, brace)
-    if brace < 0:
-        return False
-    labels, depth = [], 0
-    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[brace + 1:offset]):
-        tok = m.group(0)
-        depth += tok == "{"
-        depth -= tok == "}"
-        if depth == 0 and tok not in "{}":
-            labels.append(tok)
-    return bool(labels) and labels[-1].startswith("default")
-
-
-ENOTTY_LABEL_RE = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
-ENOTTY_LEAVE_RE = re.compile(
-    r"\b(?:break|goto|continue|if|for|while|do|switch|fallthrough)\b")
-
-
-def enotty_cases(body):
-    """(label, statements) of each case of a switch body; labels falling
-    into the next label are merged into it.  None when it cannot split."""
-    depth, cuts = 0, []
-    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-        elif depth == 0:
-            cuts.append((m.start(), m.end()))
-    # What precedes the first label never runs: declarations there
-    # (switch (cmd) { int n; case A: ...) are harmless, a block could hide
-    # labels.
-    if not cuts or re.search(r"[{}]", body[:cuts[0][0]]):
-        return None
-    out = []
-    for k, (s, e) in enumerate(cuts):
-        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
-        if seg.strip():
-            out.append((body[s:e], seg))
-        elif body[s:e].startswith("default"):
-            out.append((body[s:e], seg))
-    return out
-
-
-def enotty_blank_inner_switches(seg):
-    """seg with each nested switch statement whose body has no goto and no
-    continue cut to one ";": its breaks leave only itself, so it cannot
-    leave the case (apm_ioctl() switches on the suspend state inside its
-    one case).  What it assigns does not count either."""
-    out, i = [], 0
-    for m in re.finditer(r"\bswitch\s*\(", seg):
-        if m.start() < i:
-            continue
-        close = enotty_matching_paren(seg, m.end() - 1)
-        if close < 0:
-            return seg
-        brace = re.match(r"\s*\{", seg[close + 1:])
-        if brace is None:
-            continue
-        end = enotty_matching_brace(seg, close + brace.end())
-        if end < 0:
-            return seg
-        if re.search(r"\b(?:goto|continue)\b", seg[m.start():end]):
-            continue
-        out.append(seg[i:m.start()] + ";")
-        i = end + 1
-    return "".join(out) + seg[i:]
-
-
-def enotty_early_exits_assign(pos, cmd, ret):
-    """Every goto between the initialiser at pos and the switch on the
-    command follows an assignment of ret in its own block (usbtmc_ioctl():
-    if (data->zombie) { retval = -ENODEV; goto skip; }): a goto that does
-    not jumps past the switch with the initialiser, which then answers
-    known commands too (tests/trap_no_default_assign_early_goto.c)."""
-    offset = enotty_site_offset(pos)
-    if offset < 0:
-        return False
-    text = enotty_stripped(pos[0].file)
-    head = re.compile(enotty_switch_head(cmd) + r"\{")
-    m = head.search(text, offset)
-    if m is None:
-        return False
-    region = text[offset:m.start()]
-    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)")
-    for g in re.finditer(r"\bgoto\b", region):
-        depth, start = 0, 0
-        for k in range(g.start() - 1, -1, -1):
-            if region[k] == "}":
-                depth += 1
-            elif region[k] == "{":
-                if depth == 0:
-                    start = k + 1
-                    break
-                depth -= 1
-        if start == 0 or not assign.search(region[start:g.start()]):
-            return False
-    return True
-
-
-ENOTTY_TWIN_RETURN = r"return\s*\(?\s*-\s*E[A-Z0-9]+\s*\)?\s*;\s*"
-ENOTTY_TWIN_RE = re.compile(
-    r"\bdefault\s*:\s*\x23\s*if[^\n]*\n\s*" + ENOTTY_TWIN_RETURN + r"\x23\s*else[^\n]*\n\s*"
-    + ENOTTY_TWIN_RETURN + r"\x23\s*endif[^\n]*\n\s*(?:break\s*;\s*)?\}")
-
-
-def enotty_default_twin(pos, cmd):
-    """The site at pos is one of the two returns of a default made of an
-    if-else-endif group of two returns alone (ioctl_default_twin), the
-    default of a switch on the command cmd."""
-    lines = enotty_file_lines(pos[0].file)
-    line = int(pos[0].line) - 1
-    if cmd is None or line >= len(lines):
-        return False
-    text = enotty_strip_comments("\n".join(lines))
-    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
-    head = re.compile(enotty_switch_head(cmd) + "$")
-    for m in ENOTTY_TWIN_RE.finditer(text, max(0, offset - 400), min(len(text), offset + 400)):
-        if m.start() < offset < m.end():
-            # the switch whose closing brace ends the match
-            o = enotty_open_brace(text, m.end() - 1)
-            return o > 0 and head.search(enotty_no_cpp(text[max(0, o - 200):o])) is not None
-    return False
-
-
-def enotty_every_case_assigns(pos, ret):
-    """True when the switch on the command after pos has no default label
-    and each of its cases assigns ret, or returns, before anything that
-    could leave the case (see ioctl_switch_no_default)."""
-    cmd = enotty_cmd(pos)
-    body = enotty_switch_after(pos, cmd) if cmd else None
-    cases = enotty_cases(body) if body is not None else None
-    # A default that only breaks (default: break;) is no answer of its
-    # own: an unknown command leaves with ret as initialised
-    # (drivers/misc/bcm-vk).
-    if cases:
-        cases = [(label, seg) for label, seg in cases
-                 if not (label.startswith("default") and re.fullmatch(r"\s*break\s*;\s*", seg))]
-    if not cases or any(label.startswith("default") for label, _seg in cases):
-        return False
-    cases = [enotty_blank_inner_switches(seg) for _label, seg in cases]
-    if not enotty_early_exits_assign(pos, cmd, ret):
-        return False
-    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
-    for seg in cases:
-        first_assign = assign.search(seg)
-        first_leave = ENOTTY_LEAVE_RE.search(seg)
-        if first_assign is None:
-            return False
-        if first_leave is not None and first_leave.start() < first_assign.start():
-            return False
-    return True
-
-
-# A default label that a recognised command reaches by falling through
-# from the case above it (case OLD: default: ..., or statements ending in
-# fallthrough; or in anything but break, continue, goto or return) answers
-# that command too: its -EINVAL is a recognised-but-unsupported answer and
-# stays (drivers/pci/proc.c PCIIOC_WRITE_COMBINE).  Decided on the source
-# text, conservatively: a case counts as leaving only when its last
-# statement is a jump, a bare block ending in one, an if/else whose
-# branches all end in one, or a switch with a default label, no break and
-# a last case ending in one.
-ENOTTY_JUMP = r"(?:break|continue|goto\s+[A-Za-z_]\w*|return\b[^;]*)\s*;"
-
-
-def enotty_no_cpp(text):
-    """Blank out preprocessor lines (with their continuations)."""
-    return re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def enotty_open_brace(text, close):
-    """Offset of the brace opening the one closing at close, or -1."""
-    depth = 0
-    for i in range(close, -1, -1):
-        if text[i] == "}":
-            depth += 1
-        elif text[i] == "{":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
-
-
-def enotty_branch_leaves(text):
-    """text ends with the then branch of "if (c) S": whether S ends in a jump
-    and, when this if is itself the else branch of an earlier if, so does
-    every earlier branch."""
-    text = text.rstrip()
-    if text.endswith("}"):
-        o = enotty_open_brace(text, len(text) - 1)
-        if o < 0 or not enotty_case_leaves(text[o + 1:-1]):
-            return False
-        head = text[:o].rstrip()
-    else:
-        m = re.search(r"\)\s*" + ENOTTY_JUMP + r"$", text)
-        if m is None:
-            return False
-        head = text[:m.start() + 1]
-    # head ends with "if (cond)": drop it and look for an "else" before.
-    if not head.endswith(")"):
-        return False
-    o = head.rfind("(")
-    depth = 0
-    for i in range(len(head) - 1, -1, -1):
-        depth += head[i] == ")"
-        depth -= head[i] == "("
-        if depth == 0:
-            o = i
-            break
-    before = head[:o].rstrip()
-    if not re.search(r"\bif$", before):
-        return False
-    before = before[:-2].rstrip()
-    if re.search(r"\belse$", before):
-        return enotty_branch_leaves(before[:-4])
-    return True
-
-
-def enotty_case_leaves(seg):
-    """Whether the statement list of a case ends in break, continue, goto or
-    return, so that it cannot fall into the next label."""
-    s = seg.strip()
-    if not s:
-        return False
-    if s.endswith("}"):
-        o = enotty_open_brace(s, len(s) - 1)
-        if o < 0:
-            return False
-        head = s[:o].rstrip()
-        if not head or head[-1] in ";{}:":
-            return enotty_case_leaves(s[o + 1:-1])
-        if re.search(r"\belse$", head):
-            return enotty_case_leaves(s[o + 1:-1]) and enotty_branch_leaves(head[:-4])
-        if re.search(r"\bswitch\s*\(.*\)$", head, re.S):
-            # A nested switch leaves when it has a default label, no break
-            # anywhere in it, and its last case ends in a jump.
-            inner = s[o + 1:-1]
-            cases = enotty_cases(inner)
-            return bool(cases) and not re.search(r"\bbreak\b", inner) and any(
-                label.startswith("default") for label, _seg in cases) and enotty_case_leaves(cases[-1][1])
-        return False
-    m = re.search(r"(?:^|[;{}:])\s*" + ENOTTY_JUMP + r"$", s)
-    if m is not None:
-        pre = s[:m.start() + 1]
-        return pre.count("{") == pre.count("}")
-    m = re.search(r"\belse\s*" + ENOTTY_JUMP + r"$", s)
-    if m is not None:
-        return enotty_branch_leaves(s[:m.start()])
-    return False
-
-
-def enotty_stripped(file):
-    """enotty_file_lines joined, comments and preprocessor lines blanked."""
-    lines = enotty_file_lines(file)
-    key = enotty_lines.get(file, (None,))[0]
-    cached = enotty_stripped_text.get(file)
-    if cached is None or cached[0] != key:
-        cached = (key, enotty_no_cpp(enotty_strip_comments("\n".join(lines))))
-        enotty_stripped_text[file] = cached
-    return cached[1]
-
-
-def enotty_not_fallen_into(pos, cmd):
-    """False when the site at pos lies under a default label of a switch on
-    the command that the case before it reaches by falling through."""
-    lines = enotty_file_lines(pos[0].file)
-    line = int(pos[0].line) - 1
-    if line >= len(lines):
-        return True
-    text = enotty_stripped(pos[0].file)
-    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
-    head = re.compile(enotty_switch_head(cmd) + "$")
-    # The innermost switch on the command around pos.
-    depth, start = 0, -1
-    for i in range(min(offset, len(text)) - 1, -1, -1):
-        if text[i] == "}":
-            depth += 1
-        elif text[i] == "{":
-            if depth > 0:
-                depth -= 1
-            elif head.search(text, max(0, i - 200), i):
-                start = i
-                break
-    if start < 0:
-        return True
-    body = text[start + 1:offset]
-    labels, depth = [], 0
-    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-        elif depth == 0:
-            labels.append((m.start(), m.end(), tok.startswith("default")))
-    if not labels or not labels[-1][2]:
-        return True
-    if len(labels) == 1:
-        return True
-    seg = body[labels[-2][1]:labels[-1][0]]
-    return enotty_case_leaves(seg) or enotty_falls_in_without_operation(seg)
-
-
-def enotty_falls_in_without_operation(seg):
-    """case A: op = tbl[i].fn; if (likely(op)) break; fallthrough;
-    (drivers/scsi/cxlflash): a recognised command reaches the default only
-    when the handler it looked up is missing, and "no handler" is what the
-    default answers for an unknown command too."""
-    m = re.search(r"\bif\s*\(\s*(?:likely\s*\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)\s*break\s*;"
-                  r"\s*(?:fallthrough\s*;)?\s*$", seg)
-    return m is not None and re.search(r"\b" + m.group(1) + r"\s*=(?!=)", seg[:m.start()]) is not None
-
-
-# A helper is a dispatch helper only when some call that hands it the
-# command reaches it for an unknown command.  A call under explicit case
-# labels of a switch on the command, or in the then branch of
-# "if (cmd == A || cmd == B)", only ever passes recognised commands: the
-# unknown-command answers of the helper are dead code there, or argument
-# checks of a recognised command (drivers/sbus/char/openprom.c opromnext).
-# A call under default:, or before or after the switch, reaches it.
-# Decided on the source text with comments and preprocessor lines blanked.
-def enotty_unparen(text):
-    """text without the parentheses that enclose all of it."""
-    text = text.strip()
-    while text.startswith("(") and enotty_matching_paren(text, 0) == len(text) - 1:
-        text = text[1:-1].strip()
-    return text
-
-
-def enotty_operands(cond, op):
-    """The operands of a top-level op ("&&" or "||") chain, outer
-    parentheses removed."""
-    text = enotty_unparen(str(cond))
-    parts, depth, cur, i = [], 0, "", 0
-    while i < len(text):
-        ch = text[i]
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and text.startswith(op, i):
-            parts.append(cur)
-            cur, i = "", i + len(op)
-            continue
-        cur += ch
-        i += 1
-    parts.append(cur)
-    return [enotty_unparen(part) for part in parts]
-
-
-def enotty_selects_commands(cond, cmd):
-    """True when the condition holds only for listed commands: every operand
-    of its || chain is, or is an && chain with, a "cmd == A" test."""
-    c = re.escape(str(cmd))
-    eq = re.compile(c + r"\s*==\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*==\s*" + c)
-    return all(any(eq.fullmatch(a) for a in enotty_operands(p, "&&"))
-               for p in enotty_operands(cond, "||"))
-
-
-def enotty_statement_start(text, end):
-    """Offset where the statement holding offset end starts: just after the
-    last semicolon or brace before it outside parentheses."""
-    depth = 0
-    for i in range(end - 1, -1, -1):
-        ch = text[i]
-        if ch == ")":
-            depth += 1
-        elif ch == "(":
-            if depth == 0:
-                return i + 1
-            depth -= 1
-        elif depth == 0 and ch in ";{}":
-            return i + 1
-    return 0
-
-
-def enotty_if_selects(prefix, cmd):
-    """prefix is the start of a statement up to a call or an opening brace:
-    True when an "if (cond)" in it, whose then branch holds the rest, tests
-    cond == listed commands."""
-    for m in re.finditer(r"\bif\s*\(", prefix):
-        close = enotty_matching_paren(prefix, m.end() - 1)
-        if close > 0 and enotty_selects_commands(prefix[m.end():close], cmd):
-            return True
-    return False
-
-
-def enotty_label_reaches_unknown(body, cmd):
-    """body runs from the brace of a switch on the command to a call in it:
-    whether an unknown command gets there (the call is under default:, or
-    under labels that a default above falls into)."""
-    labels, depth = [], 0
-    for m in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, body):
-        tok = m.group(0)
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-        elif depth == 0:
-            labels.append((m.start(), m.end(), tok.startswith("default")))
-    if not labels:
-        return True
-    k = len(labels) - 1
-    while True:
-        if labels[k][2]:
-            return True
-        if k == 0:
-            return False
-        seg = body[labels[k - 1][1]:labels[k][0]]
-        if seg.strip() and enotty_case_leaves(seg):
-            return False
-        k -= 1
-
-
-def enotty_reaches_unknown(pos, cmd):
-    """Whether the call at pos passes unknown commands: False when it lies
-    under explicit case labels of a switch on cmd, or in the then branch of
-    an if that tests cmd == A || cmd == B, at any depth."""
-    lines = enotty_file_lines(pos[0].file)
-    line = int(pos[0].line) - 1
-    if cmd is None or line >= len(lines):
-        return True
-    text = enotty_stripped(pos[0].file)
-    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
-    name = re.escape(str(cmd))
-    head = re.compile(r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name
-                      + r"\s*\))\s*\)\s*$")
-    end = offset
-    while True:
-        if enotty_if_selects(text[enotty_statement_start(text, end):end], cmd):
-            return False
-        # The brace of the block around end.
-        depth, brace = 0, -1
-        for i in range(end - 1, -1, -1):
-            if text[i] == "}":
-                depth += 1
-            elif text[i] == "{":
-                if depth == 0:
-                    brace = i
-                    break
-                depth -= 1
-        if brace < 0:
-            return True
-        if head.search(text, max(0, brace - 200), brace) and \
-                not enotty_label_reaches_unknown(text[brace + 1:offset], cmd):
-            return False
-        end = brace
-
-
-def enotty_matching_paren(text, start):
-    depth = 0
-    for i in range(start, len(text)):
-        depth += text[i] == "("
-        depth -= text[i] == ")"
-        if depth == 0:
-            return i
-    return -1
-
-
-# An operand of a command comparison: a name, a member, a macro call such
-# as _IOW(...), a number, or a character constant (the magic \x27H\x27).
-ENOTTY_OPERAND = r"(?:[\w.>\-]+(?:\s*\([^()]*\))?|\x27(?:\\.|[^\x27\\])\x27)"
-
-
-def enotty_unhint(text):
-    """text without a likely() / unlikely() around all of it."""
-    text = enotty_unparen(str(text))
-    m = re.match(r"(?:un)?likely\s*\(", text)
-    if m and enotty_matching_paren(text, m.end() - 1) == len(text) - 1:
-        return enotty_unhint(text[m.end():-1])
-    return text
-
-
-def enotty_command_test(cond, cmd, kind):
-    """Whether an if condition only tests the command number, so that its
-    -EINVAL branch answers unknown commands (likely()/unlikely() around the
-    condition or an operand do not count):
-      "=="   cmd == A || B == cmd || ...   (the else branch / fall-through)
-      "!=&&" cmd != A && cmd != B && ...   (the then branch; the single
-                                            cmd != A is matched in SmPL)
-      "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N
-             || _IOC_DIR(cmd) != D || ...
-             _IOC_TYPE(cmd) != M && cmd != A && ...
-             (cmd & 0xff00) != M, !((cmd & 0xff00) == M)
-    Not if (cmd): it refuses the known commands too (atomisp disables
-    all its private ioctls that way).  Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
-    such a test."""
-    if cmd is None:
-        # A constraint sees no inherited names: the command parameter of
-        # any target of this file will do.
-        return any(enotty_command_test(cond, name, kind)
-                   for name in set(enotty_cmd_of.values()))
-    c = re.escape(str(cmd))
-    cond = enotty_unhint(cond)
-    if kind == "!=&&":
-        parts = [enotty_unhint(p) for p in enotty_operands(cond, "&&")]
-        ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
-        return len(parts) > 1 and all(ne.fullmatch(p) for p in parts)
-    if kind == "==":
-        if "&&" in cond:
-            return False
-        parts = [enotty_unhint(p) for p in enotty_operands(cond, "||")]
-        return all(re.fullmatch(c + r"\s*==\s*" + ENOTTY_OPERAND, p)
-                   or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
-    # _IOC_TYPE(cmd), also open-coded: ((cmd >> 8) & 0xff), the shift and
-    # width the ioctl.h of every architecture gives the type field (in
-    # parentheses: & binds less tightly than !=).
-    shifted = r"\(\s*" + c + r"\s*>>\s*(?:8|_IOC_TYPESHIFT)\s*\)\s*&\s*(?:0[xX][fF][fF]|255|_IOC_TYPEMASK)"
-    ioc_type = r"(?:_IOC_TYPE\s*\(\s*" + c + r"\s*\)|\(\s*" + shifted + r"\s*\))"
-    ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
-    # The type field masked in place: (cmd & 0xff00) != 0x0200, or
-    # !((cmd & 0xff00) == 0x0200) (drivers/block/floppy.c).
-    masked = r"\(\s*" + c + r"\s*&\s*0[xX][fF][fF]00\s*\)"
-    # The direction bits are part of the number (ioctl.rst, _IO/_IOR/_IOW):
-    # a number whose direction is not that of the command is no command.
-    ioc_dir = r"_IOC_DIR\s*\(\s*" + c + r"\s*\)"
-    forms = [ioc_type + r"\s*!=\s*" + ENOTTY_OPERAND,
-             ENOTTY_OPERAND + r"\s*!=\s*" + ioc_type,
-             ioc_dir + r"\s*!=\s*(?:" + ENOTTY_OPERAND + r"|\([\w\s|]*\))",
-             ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
-             ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr,
-             masked + r"\s*!=\s*" + ENOTTY_OPERAND,
-             r"!\s*\(\s*" + masked + r"\s*==\s*" + ENOTTY_OPERAND + r"\s*\)"]
-    ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
-
-    def guard(p):
-        return any(re.fullmatch(f, p) for f in forms)
-
-    # "_IOC_TYPE(cmd) != M && cmd != A": neither of magic M nor A.  Each
-    # && term is a guard or a cmd != A exception, one at least a guard,
-    # so that the whole holds only for numbers no guard lets through.
-    ands = [enotty_unhint(p) for p in enotty_operands(cond, "&&")]
-    if len(ands) > 1:
-        return any(guard(p) for p in ands) and all(guard(p) or ne.fullmatch(p) for p in ands)
-    if "&&" in cond:
-        return False
-    parts = [enotty_unhint(p) for p in enotty_operands(cond, "||")]
-    return all(guard(p) for p in parts)
-
-
-def enotty_enclosing_brace(text, offset):
-    """Offset of the brace that opens the block holding offset, or -1."""
-    depth = 0
-    for i in range(offset - 1, -1, -1):
-        if text[i] == "}":
-            depth += 1
-        elif text[i] == "{":
-            if depth == 0:
-                return i
-            depth -= 1
-    return -1
-
-
-ENOTTY_MEMBER = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*\w+)+"
-
-
-def enotty_missing_operation_site(pos, cmd):
-    """The statement at pos is in the braced branch of if (!X), X an
-    operation (a->ops->f) or a local assigned one before (func =
-    ioctl->func), and lies under the default label of the innermost switch
-    on the command around it, or under no such switch."""
-    offset = enotty_site_offset(pos)
-    if cmd is None or offset < 0:
-        return False
-    text = enotty_stripped(pos[0].file)
-    brace = enotty_enclosing_brace(text, offset)
-    if brace < 0:
-        return False
-    m = re.search(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*(" + ENOTTY_MEMBER + r"|[A-Za-z_]\w*)\s*\)?\s*\)\s*$",
-                  text[max(0, brace - 300):brace])
-    if m is None:
-        return False
-    x = m.group(1)
-    if not re.search(r"->|\.", x):
-        start = max(0, brace - 3000)
-        assigned = list(re.finditer(r"\b" + re.escape(x) + r"\s*=(?!=)\s*([^;]*);", text[start:brace]))
-        if not assigned or not re.fullmatch(r"\s*" + ENOTTY_MEMBER + r"\s*", assigned[-1].group(1)):
-            return False
-    head = re.compile(enotty_switch_head(cmd) + "$")
-    b = enotty_enclosing_brace(text, brace)
-    while b >= 0 and not head.search(text, max(0, b - 200), b):
-        b = enotty_enclosing_brace(text, b)
-    if b < 0:
-        return True
-    labels, depth = [], 0
-    for t in re.finditer(r"[{}]|" + ENOTTY_LABEL_RE.pattern, text[b + 1:offset]):
-        tok = t.group(0)
-        depth += tok == "{"
-        depth -= tok == "}"
-        if depth == 0 and tok not in "{}":
-            labels.append(tok)
-    return bool(labels) and labels[-1].startswith("default")
-
-
-def enotty_ioc_ifs_leave(body, cmd):
-    """body is made of if statements only, each testing the number
-    (_IOC_NR(cmd)) and leaving by return in every branch of its own."""
-    c = re.escape(str(cmd))
-    nr = re.compile(r"\b_IOC_NR\s*\(\s*" + c + r"\s*\)")
-    s, found = body.strip(), False
-    while s:
-        m = re.match(r"if\s*\(", s)
-        if m is None:
-            return False
-        close = enotty_matching_paren(s, m.end() - 1)
-        if close < 0 or not nr.search(s[m.end():close]):
-            return False
-        rest = s[close + 1:].lstrip()
-        if rest.startswith("{"):
-            end = enotty_matching_brace(rest, 0)
-            if end < 0 or not enotty_case_leaves(rest[1:end]):
-                return False
-            s = rest[end + 1:].strip()
-        else:
-            r = re.match(r"return\b[^;]*;", rest)
-            if r is None:
-                return False
-            s = rest[r.end():].strip()
-        if s.startswith("else"):
-            return False
-        found = True
-    return found
-
-
-def enotty_after_ioc_chain(pos, cmd):
-    """The statement at pos is the last of its function and follows, at
-    the top level of the body, blocks if (_IOC_DIR(cmd) == D) { .. } (or on
-    _IOC_NR, _IOC_TYPE) made of tests of the number that all leave by
-    return (enotty_ioc_ifs_leave), right after a type guard
-    if (_IOC_TYPE(cmd) != M) return -E..; (drivers/input/evdev.c)."""
-    if cmd is None or not enotty_top_level(pos):
-        return False
-    offset = enotty_site_offset(pos)
-    before = enotty_statement_before(pos)
-    if offset < 0 or before is None:
-        return False
-    text = enotty_stripped(pos[0].file)
-    if not re.match(r"\w+\s*\)?\s*;\s*\}", text[offset:]):
-        return False
-    c = re.escape(str(cmd))
-    ioc = re.compile(r"\b_IOC_(?:DIR|NR|TYPE)\s*\(\s*" + c + r"\s*\)")
-    blocks = 0
-    while before.endswith("}"):
-        o = enotty_open_brace(before, len(before) - 1)
-        if o < 0:
-            return False
-        head = before[:o].rstrip()
-        if not head.endswith(")"):
-            return False
-        depth, start = 0, -1
-        for i in range(len(head) - 1, -1, -1):
-            depth += head[i] == ")"
-            depth -= head[i] == "("
-            if depth == 0:
-                start = i
-                break
-        cond, pre = head[start + 1:-1], head[:start].rstrip()
-        if start < 0 or not re.search(r"\bif$", pre) or not ioc.search(cond):
-            return False
-        if not enotty_ioc_ifs_leave(before[o + 1:-1], cmd):
-            return False
-        before = pre[:-2].rstrip()
-        if re.search(r"\belse$", before):
-            return False
-        blocks += 1
-    guard = re.search(r"\bif\s*\(\s*_IOC_TYPE\s*\(\s*" + c + r"\s*\)\s*!=\s*[^()]+\)\s*return\s*\(?\s*-\s*E[A-Z]+\s*\)?\s*;$",
-                      before)
-    return blocks > 0 and guard is not None
-
-
-def enotty_top_level(pos):
-    """Whether the statement at pos lies directly in the body of its
-    function, not under another if, loop or switch: a command test nested
-    under a test of the state (if (port is the control node) { if (cmd !=
-    A && cmd != B) return -EINVAL; }) refuses known commands there, and
-    stays (drivers/tty/moxa.c)."""
-    lines = enotty_file_lines(pos[0].file)
-    line = int(pos[0].line) - 1
-    if line >= len(lines):
-        return False
-    text = enotty_stripped(pos[0].file)
-    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
-    brace = enotty_enclosing_brace(text, offset)
-    if brace >= 0 and re.fullmatch(r"\s*return\s*\(?\s*-\s*", text[brace + 1:offset]):
-        brace = enotty_enclosing_brace(text, brace)   # the braces of the guard itself
-    if brace < 0:
-        return False
-    head = text[max(0, brace - 400):brace].rstrip()
-    name = re.escape(str(pos[0].current_element))
-    return bool(re.search(r"\b" + name + r"\s*\((?:[^(){};]|\([^(){};]*\))*\)\s*$", head))
-
-
-def enotty_enter(file):
-    """Called for each candidate target: a new .c file starts a new set of
-    targets.  spatch also matches the functions of the headers it reads
-    for a .c file; they join the targets of that file."""
-    if not file.endswith(".h") and enotty_current["file"] != file:
-        enotty_current["file"] = file
-        enotty_cmd_of.clear()
-
-
-def enotty_cmd(pos):
-    """Command parameter of the target function holding pos (or None)."""
-    return enotty_cmd_of.get(pos[0].current_element)
-
-
-def enotty_site_ok(pos):
-    """Position constraint of every site: not tied to user space by a
-    comment.  Filters are constraints, not include_match(False) in a script
-    rule: a dropped match would also drop the environment of the handler for
-    every later rule of the combined patch."""
-    return not enotty_abi_comment(pos)
-
-
-def enotty_add_call(table, pos, fn):
-    table.setdefault(pos[0].file, {}).setdefault(fn, set()).add(
-        (pos[0].line, pos[0].column))
-
-
-def enotty_fallback(file, fn):
-    """fn is called, and only called, after its caller compared a value
-    with -ENOIOCTLCMD: it is the last step of a try-next chain (the core
-    trying its own commands once every handler said "not mine").  Its
-    -ENOIOCTLCMD is the chain answer, turned into -ENOTTY by the core or
-    the VFS; it stays (net/socket.c compat_sock_ioctl_trans)."""
-    guarded = enotty_fallback_calls.get(file, {}).get(fn)
-    if not guarded:
-        return False
-    return enotty_all_calls.get(file, {}).get(fn, set()) <= guarded
-
-
-def enotty_leaf_converts(fn):
-    """A leaf -ENOIOCTLCMD of fn becomes -ENOTTY: its interface answers
-    ENOTTY and does not keep -ENOIOCTLCMD, and fn is not the fallback of a
-    try-next chain (enotty_fallback)."""
-    if enotty_fallback(enotty_current["file"], fn):
-        return False
-    found = enotty_lookup(enotty_current["file"], fn)
-    for file in enotty_handlers:
-        if found is None and file.endswith(".h"):
-            found = enotty_lookup(file, fn)
-    if found is None:
-        return False
-    _cmd_arg, to, keep, _dispatch = ENOTTY_INTERFACES[tuple(found[0].split("."))]
-    return to == "ENOTTY" and not keep
-
-
-def enotty_key(pos):
-    return (pos.line, pos.column)
-
-
-def enotty_claim(ps, fn, frm, rule):
-    """A shape found the sites ps of fn.  The first shape to claim a token
-    names it; a function that is no target of the file (a header function
-    the lookup does not know) claims nothing."""
-    found = enotty_lookup(ps[0].file, fn)
-    if found is None:
-        return
-    iface = found[0]
-    table = enotty_sites.setdefault(ps[0].file, {})
-    for pos in ps:
-        table.setdefault(enotty_key(pos), (fn, iface, str(frm), enotty_to(iface), rule))
-
-
-def enotty_site_of(ps):
-    """(function, interface, from, to, rule) of a claimed token, or None."""
-    return enotty_sites.get(ps[0].file, {}).get(enotty_key(ps[0]))
-
-
-def enotty_first(ps, mode):
-    """True once per line and mode: a line holds one site."""
-    key = (ps[0].file, ps[0].line, mode)
-    if key in enotty_printed:
-        return False
-    enotty_printed.add(key)
-    return True
-
-
-def enotty_tsv(ps):
-    fn, iface, frm, to, rule = enotty_site_of(ps)
-    print("ENOTTY-SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
-          % (ps[0].file, ps[0].line, fn, iface, frm, to, rule))
-
-
-def enotty_message(ps):
-    fn, iface, frm, to, _rule = enotty_site_of(ps)
-    return ("%s: unknown ioctl command answered with -%s; %s handlers "
-            "answer -%s" % (fn, frm, iface, to))
 
 // Targets found across files: -D enotty_facts=FILE names a TSV of rows
 // file, function, interface, cmd_arg (tools/enotty/find/facts.py).  Without it
@@ -2152,3 +877,1368 @@ position enotty_site.p;
 @@
 - err@p
 + to
+
+// ---- tools/enotty/find/ctext.py and tools/enotty/find/rule_python.py: the Python the rules above call
+
+@initialize:python@
+@@
+# From tools/enotty/ctext.py, what rule_python.py uses.
+
+import re
+
+
+from typing import NamedTuple
+
+
+# The lexemes whose content is no code: comments, strings, character literals.
+LEXEMES = re.compile(r"//[^\n]*|/\*.*?\*/|\x22(?:\\.|[^\x22\\\n])*\x22|\x27(?:\\.|[^\x27\\\n])*\x27", re.S)
+
+
+_NON_NEWLINE = re.compile(r"[^\n]")
+
+
+def _spaces(m: "re.Match[str]") -> str:
+    return _NON_NEWLINE.sub(" ", m.group(0))
+
+
+def _blank_keeping_quotes(m: "re.Match[str]") -> str:
+    text = m.group(0)
+    if text[0] == "/":
+        return _NON_NEWLINE.sub(" ", text)
+    if text[0] == "\x22":
+        return "\x22" + " " * (len(text) - 2) + "\x22"
+    # A character literal becomes a number of the same length: H in quotes -> 0.
+    return "0" + " " * (len(text) - 1)
+
+
+def blank_lexemes(text: str, keep_quotes: bool = False) -> str:
+    """Comments, strings and character literals as spaces; offsets and lines
+    kept.  keep_quotes: a string keeps its two quotes and a character
+    literal becomes 0, so that an index still sees an expression there."""
+    return LEXEMES.sub(_blank_keeping_quotes if keep_quotes else _spaces, text)
+
+
+# A preprocessor line with its continuation lines.
+DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+
+CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+
+
+def blank_directives(text: str, dead_branches: bool = False) -> str:
+    """Preprocessor lines (with their continuations) blanked, lines kept.
+    dead_branches: of each #if/#elif/#else group only the first live branch
+    is kept (the second of an #if 0), the others are blanked too, so that
+    the braces of a function whose head is duplicated under #ifdef still
+    balance."""
+    if not dead_branches:
+        return DIRECTIVE.sub(_spaces, text)
+    out = []
+    # Stack of (this branch is kept, some branch of the group was taken).
+    stack: list[tuple[bool, bool]] = []
+    dead = 0                    # branches on the stack that are not kept
+    pos = 0
+    for m in DIRECTIVE.finditer(text):
+        chunk = text[pos:m.start()]
+        out.append(chunk if not dead else "\n" * chunk.count("\n"))
+        out.append("\n" * m.group(0).count("\n"))
+        pos = m.end()
+        c = CONDITIONAL.match(m.group(0))
+        if not c:
+            continue
+        word, rest = c.group(1), c.group(2).strip()
+        if word in ("if", "ifdef", "ifndef"):
+            take = not (word == "if" and rest in ("0", "(0)"))
+            stack.append((take, take))
+            dead += not take
+        elif word in ("elif", "else") and stack:
+            kept, taken = stack.pop()
+            dead -= not kept
+            stack.append((not taken, True))
+            dead += taken
+        elif word == "endif" and stack:
+            kept, _ = stack.pop()
+            dead -= not kept
+    chunk = text[pos:]
+    out.append(chunk if not dead else "\n" * chunk.count("\n"))
+    return "".join(out)
+
+
+def comment_text(lines: list[str], index: int) -> str:
+    """The comment text of line `index` (0-based) of a file, with the whole
+    block comment that the line is in or ends."""
+    line = lines[index]
+    text = ""
+    m = re.search(r"//(.*)$", line)
+    if m:
+        text += m.group(1)
+    text += " ".join(re.findall(r"/\*(.*?)(?:\*/|$)", line))
+    stripped = line.strip()
+    if stripped.startswith("*") or stripped.endswith("*/"):
+        # Inside or at the end of a block comment: collect it upwards.
+        j = index
+        while j >= 0:
+            text += " " + lines[j]
+            if "/*" in lines[j]:
+                break
+            j -= 1
+    return text
+
+
+_BRACKETS = {"(": re.compile(r"[()]"), "[": re.compile(r"[\[\]]"), "{": re.compile(r"[{}]")}
+
+
+_OPENING = {")": "(", "]": "[", "}": "{"}
+
+
+def match_close(text: str, i: int) -> int:
+    """Index of the bracket closing text[i], or -1 when the text ends first."""
+    open_ch = text[i]
+    depth = 0
+    for m in _BRACKETS[open_ch].finditer(text, i):
+        if m.group(0) == open_ch:
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return -1
+
+
+def match_open(text: str, close: int) -> int:
+    """Index of the bracket opening the one at text[close], or -1."""
+    close_ch = text[close]
+    open_ch = _OPENING[close_ch]
+    depth = 0
+    for i in range(close, -1, -1):
+        ch = text[i]
+        if ch == close_ch:
+            depth += 1
+        elif ch == open_ch:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def enclosing_brace(text: str, offset: int) -> int:
+    """Offset of the brace that opens the block holding offset, or -1."""
+    depth = 0
+    for i in range(offset - 1, -1, -1):
+        if text[i] == "}":
+            depth += 1
+        elif text[i] == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
+
+
+def statement_start(text: str, end: int) -> int:
+    """Offset where the statement holding offset end starts: just after the
+    last semicolon or brace before it outside parentheses."""
+    depth = 0
+    for i in range(end - 1, -1, -1):
+        ch = text[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        elif depth == 0 and ch in ";{}":
+            return i + 1
+    return 0
+
+
+def unparen(text: str) -> str:
+    """text without the parentheses that enclose all of it."""
+    text = text.strip()
+    while text.startswith("(") and match_close(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    return text
+
+
+def operands(cond: str, op: str) -> list[str]:
+    """The operands of a top-level op (&& or ||) chain, outer parentheses
+    removed."""
+    text = unparen(str(cond))
+    parts, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        ch = text[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and text.startswith(op, i):
+            parts.append(cur)
+            cur, i = "", i + len(op)
+            continue
+        cur += ch
+        i += 1
+    parts.append(cur)
+    return [unparen(part) for part in parts]
+
+
+_SWITCH = re.compile(r"\bswitch\s*\(")
+
+
+_BRACE_AHEAD = re.compile(r"\s*\{")
+
+
+class Switch(NamedTuple):
+    """A switch statement by its offsets; -1 where a part is missing."""
+    keyword: int        # the word switch
+    open_paren: int
+    close_paren: int    # -1: the parenthesis does not close
+    brace: int          # the body `{`; -1: no brace follows the parenthesis
+    end: int            # the body `}`; -1: no brace, or it does not close
+
+
+def switches(text: str, start: int, end: int) -> list[Switch]:
+    """Every switch that starts in text[start:end], in order, nested ones
+    too, whole or not (each caller decides what a broken one means)."""
+    out = []
+    for m in _SWITCH.finditer(text[start:end]):
+        open_paren = start + m.end() - 1
+        close_paren = match_close(text, open_paren)
+        brace = _BRACE_AHEAD.match(text, close_paren + 1) if close_paren >= 0 else None
+        open_brace = brace.end() - 1 if brace else -1
+        close_brace = match_close(text, open_brace) if open_brace >= 0 else -1
+        out.append(Switch(start + m.start(), open_paren, close_paren, open_brace, close_brace))
+    return out
+
+
+def switch_head(cmd: str | None, only_nr: bool = False) -> str:
+    """Regex for the head of a switch on the command, up to its brace: on
+    cmd itself, on F(cmd) (_IOC_NR, _IOC_DIR, a driver macro such as
+    EA_IOCTL) or on cmd & ~MASK (the number without its size bits).  Any
+    name when cmd is None.  only_nr: on cmd itself or on _IOC_NR(cmd)."""
+    if only_nr:
+        name = re.escape(str(cmd))
+        return r"\bswitch\s*\(\s*(?:" + name + r"|_IOC_NR\s*\(\s*" + name + r"\s*\))\s*\)\s*"
+    c = re.escape(str(cmd)) if cmd else r"[A-Za-z_]\w*"
+    mask = r"&\s*~\s*(?:\w+|\([^(){};]*\))"
+    return (r"\bswitch\s*\(\s*(?:" + c + r"|\w+\s*\(\s*" + c + r"\s*\)|" + c + r"\s*" + mask
+            + r"|\(\s*" + c + r"\s*" + mask + r"\s*\))\s*\)\s*")
+
+
+# A case or default label; a case value may hold a conditional (a ? b : c).
+LABEL = re.compile(r"\b(?:case\b(?:[^:?]|\?[^:]*:)*:(?!:)|default\s*:)")
+
+
+_LABEL_OR_BRACE = re.compile(r"[{}]|" + LABEL.pattern)
+
+
+def top_labels(body: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, bool]]:
+    """(start, end, is default) of each label at the top level of a switch
+    body (not those of a nested block or switch): all of body, or
+    body[start:end] (offsets stay those of body)."""
+    labels, depth = [], 0
+    for m in _LABEL_OR_BRACE.finditer(body, start, len(body) if end is None else end):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        elif depth == 0:
+            labels.append((m.start(), m.end(), tok.startswith("default")))
+    return labels
+
+
+def cases(body: str) -> list[tuple[str, str]] | None:
+    """(label, statements) of each case of a switch body; labels falling
+    into the next label are merged into it.  None when it cannot split."""
+    cuts = [(s, e) for s, e, _default in top_labels(body)]
+    # What precedes the first label never runs: declarations there
+    # (switch (cmd) { int n; case A: ...) are harmless, a block could hide
+    # labels.
+    if not cuts or re.search(r"[{}]", body[:cuts[0][0]]):
+        return None
+    out = []
+    for k, (s, e) in enumerate(cuts):
+        seg = body[e:cuts[k + 1][0] if k + 1 < len(cuts) else len(body)]
+        if seg.strip():
+            out.append((body[s:e], seg))
+        elif body[s:e].startswith("default"):
+            out.append((body[s:e], seg))
+    return out
+
+
+# A case counts as leaving only when its last statement is a jump, a bare
+# block ending in one, an if/else whose branches all end in one, or a
+# switch with a default label, no break and a last case ending in one.
+JUMP = r"(?:break|continue|goto\s+[A-Za-z_]\w*|return\b[^;]*)\s*;"
+
+
+_ENDS_IN_JUMP = re.compile(r"(?:^|[;{}:])\s*" + JUMP + r"$")
+
+
+_ELSE_JUMP = re.compile(r"\belse\s*" + JUMP + r"$")
+
+
+_THEN_JUMP = re.compile(r"\)\s*" + JUMP + r"$")
+
+
+def branch_leaves(text: str) -> bool:
+    """text ends with the then branch of "if (c) S": whether S ends in a jump
+    and, when this if is itself the else branch of an earlier if, so does
+    every earlier branch."""
+    text = text.rstrip()
+    if text.endswith("}"):
+        o = match_open(text, len(text) - 1)
+        if o < 0 or not case_leaves(text[o + 1:-1]):
+            return False
+        head = text[:o].rstrip()
+    else:
+        m = _THEN_JUMP.search(text)
+        if m is None:
+            return False
+        head = text[:m.start() + 1]
+    # head ends with "if (cond)": drop it and look for an "else" before.
+    if not head.endswith(")"):
+        return False
+    o = match_open(head, len(head) - 1)
+    if o < 0:
+        o = head.rfind("(")
+    before = head[:o].rstrip()
+    if not re.search(r"\bif$", before):
+        return False
+    before = before[:-2].rstrip()
+    if re.search(r"\belse$", before):
+        return branch_leaves(before[:-4])
+    return True
+
+
+def case_leaves(seg: str) -> bool:
+    """Whether the statement list of a case ends in break, continue, goto or
+    return, so that it cannot fall into the next label."""
+    s = seg.strip()
+    if not s:
+        return False
+    if s.endswith("}"):
+        o = match_open(s, len(s) - 1)
+        if o < 0:
+            return False
+        head = s[:o].rstrip()
+        if not head or head[-1] in ";{}:":
+            return case_leaves(s[o + 1:-1])
+        if re.search(r"\belse$", head):
+            return case_leaves(s[o + 1:-1]) and branch_leaves(head[:-4])
+        if re.search(r"\bswitch\s*\(.*\)$", head, re.S):
+            # A nested switch leaves when it has a default label, no break
+            # anywhere in it, and its last case ends in a jump.
+            inner = s[o + 1:-1]
+            found = cases(inner)
+            if not found:
+                return False
+            return not re.search(r"\bbreak\b", inner) and any(
+                label.startswith("default") for label, _seg in found) and case_leaves(found[-1][1])
+        return False
+    m = _ENDS_IN_JUMP.search(s)
+    if m is not None:
+        pre = s[:m.start() + 1]
+        return pre.count("{") == pre.count("}")
+    m = _ELSE_JUMP.search(s)
+    if m is not None:
+        return branch_leaves(s[:m.start()])
+    return False
+
+
+"""The Python of the rule file: handler discovery, the checks of the shapes
+and the site table that cocci/ioctl_enotty.cocci runs inside spatch.
+
+rules.py copies ctext.py and this module, in that order and without their
+imports of each other, into the initialize block at the end of
+the rule file, so that the rule stays one self-contained file for
+`make coccicheck`; the SmPL rules call the enotty_* functions.  Here the
+module is unit-tested (rule_python_test.py) and type-checked like the rest
+of the package.  spatch lexes the embedded Python for quotes: no comment
+here holds a single quote (rules_test.py checks the assembled block).
+
+spatch positions (`p << r.p`) arrive as tuples of Location objects whose
+file, line, column and current_element are strings (the Pos protocol).
+"""
+import os
+import re
+from typing import Protocol, Sequence
+
+
+
+class Location(Protocol):
+    file: str
+    line: str
+    column: str
+    current_element: str
+
+
+Pos = Sequence[Location]
+Target = tuple[str, int]                        # (interface, cmd index)
+Site = tuple[str, str, str, str, str]           # (function, interface, from, to, rule)
+
+# (struct, field) -> (cmd_arg, to, keep_enoioctlcmd, dispatch), and the
+# interfaces in table order (the first row wins); ops structures that are
+# members of another structure and set at run time through it
+# (hw->ops.ioctl = fn): (container struct, member) -> ops struct, since the
+# type of the member is only known from headers spatch does not read; hooks that
+# a core calls from its own default and whose answer stays (the KVM arch
+# ioctls), a fact naming one adds no target.  Empty here: rules.py writes
+# the columns of cocci/interfaces.tsv in their place (TABLE_LINES).
+ENOTTY_INTERFACES = {
+    ('file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:vfs_ioctl'),
+    ('file_operations', 'compat_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:compat_sys_ioctl'),
+    ('v4l2_ioctl_ops', 'vidioc_default'): (3, 'ENOTTY', False, 'drivers/media/v4l2-core/v4l2-ioctl.c:__video_do_ioctl'),
+    ('snd_hwdep_ops', 'ioctl'): (2, 'ENOTTY', False, 'sound/core/hwdep.c:snd_hwdep_ioctl'),
+    ('snd_hwdep_ops', 'ioctl_compat'): (2, 'ENOTTY', False, 'sound/core/hwdep_compat.c:snd_hwdep_ioctl_compat'),
+    ('fb_ops', 'fb_ioctl'): (1, 'ENOTTY', False, 'drivers/video/fbdev/core/fb_chrdev.c:do_fb_ioctl'),
+    ('tty_operations', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
+    ('tty_operations', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
+    ('watchdog_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/watchdog/watchdog_dev.c:watchdog_ioctl'),
+    ('v4l2_subdev_core_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_do_ioctl'),
+    ('block_device_operations', 'ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:blkdev_ioctl'),
+    ('block_device_operations', 'compat_ioctl'): (2, 'ENOTTY', True, 'block/ioctl.c:compat_blkdev_ioctl'),
+    ('proto_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:sock_do_ioctl'),
+    ('proto_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/socket.c:compat_sock_ioctl_trans'),
+    ('tty_ldisc_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_ioctl'),
+    ('tty_ldisc_ops', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/tty_io.c:tty_compat_ioctl'),
+    ('v4l2_file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'drivers/media/v4l2-core/v4l2-dev.c:v4l2_ioctl'),
+    ('v4l2_file_operations', 'compat_ioctl32'): (1, 'ENOTTY', True, 'drivers/media/v4l2-core/v4l2-compat-ioctl32.c:v4l2_compat_ioctl32'),
+    ('v4l2_subdev_core_ops', 'compat_ioctl32'): (1, 'ENOIOCTLCMD', True, 'drivers/media/v4l2-core/v4l2-subdev.c:subdev_compat_ioctl32'),
+    ('media_file_operations', 'ioctl'): (1, 'ENOTTY', True, 'drivers/media/mc/mc-devnode.c:__media_ioctl'),
+    ('media_file_operations', 'compat_ioctl'): (1, 'ENOTTY', True, 'drivers/media/mc/mc-devnode.c:__media_ioctl'),
+    ('dvb_device', 'kernel_ioctl'): (1, 'ENOTTY', True, 'drivers/media/dvb-core/dvbdev.c:dvb_usercopy'),
+    ('snd_rawmidi_global_ops', 'ioctl'): (1, 'ENOTTY', True, 'sound/core/rawmidi.c:snd_rawmidi_ioctl'),
+    ('snd_info_entry_ops', 'ioctl'): (3, 'ENOTTY', True, 'sound/core/info.c:snd_info_entry_ioctl'),
+    ('snd_seq_oss_callback', 'ioctl'): (1, 'ENOTTY', True, 'sound/core/seq/oss/seq_oss_synth.c:snd_seq_oss_synth_ioctl'),
+    ('fb_ops', 'fb_compat_ioctl'): (1, 'ENOTTY', True, 'drivers/video/fbdev/core/fb_chrdev.c:fb_compat_ioctl'),
+    ('uart_ops', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/tty/serial/serial_core.c:uart_ioctl'),
+    ('usb_serial_driver', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/usb/serial/usb-serial.c:serial_ioctl'),
+    ('scsi_host_template', 'ioctl'): (1, 'ENOTTY', True, 'drivers/scsi/scsi_ioctl.c:scsi_ioctl'),
+    ('scsi_host_template', 'compat_ioctl'): (1, 'ENOTTY', True, 'drivers/scsi/scsi_ioctl.c:scsi_ioctl'),
+    ('dasd_discipline', 'ioctl'): (1, 'ENOTTY', True, 'drivers/s390/block/dasd_ioctl.c:dasd_ioctl'),
+    ('tape_discipline', 'ioctl_fn'): (1, 'ENOTTY', True, 'drivers/s390/char/tape_char.c:__tapechar_ioctl'),
+    ('bcache_device', 'ioctl'): (2, 'ENOTTY', True, 'drivers/md/bcache/super.c:ioctl_dev'),
+    ('proto', 'compat_ioctl'): (1, 'ENOIOCTLCMD', True, 'net/ipv4/af_inet.c:inet_compat_ioctl'),
+    ('pppox_proto', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'drivers/net/ppp/pppox.c:pppox_ioctl'),
+    ('ppp_channel_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/net/ppp/ppp_generic.c:ppp_ioctl'),
+    ('atm_ioctl', 'ioctl'): (1, 'ENOIOCTLCMD', True, 'net/atm/ioctl.c:do_vcc_ioctl'),
+    ('atmdev_ops', 'ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
+    ('atmdev_ops', 'compat_ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
+    ('atmphy_ops', 'ioctl'): (1, 'ENOTTY', True, 'net/atm/resources.c:atm_dev_ioctl'),
+    ('usb_driver', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'drivers/usb/core/devio.c:proc_ioctl'),
+    ('usb_gadget_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/usb/gadget/function/f_fs.c:ffs_ep0_ioctl'),
+    ('vfio_device_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/vfio/vfio_main.c:vfio_device_fops_unl_ioctl'),
+    ('vfio_iommu_driver_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/vfio/container.c:vfio_fops_unl_ioctl'),
+    ('uacce_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/misc/uacce/uacce.c:uacce_fops_unl_ioctl'),
+    ('proc_ops', 'proc_ioctl'): (1, 'ENOTTY', True, 'fs/proc/inode.c:pde_ioctl'),
+    ('proc_ops', 'proc_compat_ioctl'): (1, 'ENOTTY', True, 'fs/proc/inode.c:pde_compat_ioctl'),
+    ('rtc_class_ops', 'ioctl'): (1, 'ENOTTY', True, 'drivers/rtc/dev.c:rtc_dev_ioctl'),
+    ('posix_clock_operations', 'ioctl'): (1, 'ENOTTY', True, 'kernel/time/posix-clock.c:posix_clock_ioctl'),
+    ('kvm_device_ops', 'ioctl'): (1, 'ENOTTY', True, 'virt/kvm/kvm_main.c:kvm_device_ioctl'),
+    ('kvmppc_ops', 'arch_vm_ioctl'): (1, 'ENOTTY', True, 'arch/powerpc/kvm/powerpc.c:kvm_arch_vm_ioctl'),
+    ('hypfs_dbfs_file', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'arch/s390/hypfs/hypfs_dbfs.c:dbfs_ioctl'),
+    ('thread_with_stdio_ops', 'unlocked_ioctl'): (1, 'ENOTTY', True, 'fs/bcachefs/thread_with_file.c:thread_with_stdio_ioctl'),
+}
+ENOTTY_ORDER = ['file_operations.unlocked_ioctl', 'file_operations.compat_ioctl', 'v4l2_ioctl_ops.vidioc_default', 'snd_hwdep_ops.ioctl', 'snd_hwdep_ops.ioctl_compat', 'fb_ops.fb_ioctl', 'tty_operations.ioctl', 'tty_operations.compat_ioctl', 'watchdog_ops.ioctl', 'v4l2_subdev_core_ops.ioctl', 'block_device_operations.ioctl', 'block_device_operations.compat_ioctl', 'proto_ops.ioctl', 'proto_ops.compat_ioctl', 'tty_ldisc_ops.ioctl', 'tty_ldisc_ops.compat_ioctl', 'v4l2_file_operations.unlocked_ioctl', 'v4l2_file_operations.compat_ioctl32', 'v4l2_subdev_core_ops.compat_ioctl32', 'media_file_operations.ioctl', 'media_file_operations.compat_ioctl', 'dvb_device.kernel_ioctl', 'snd_rawmidi_global_ops.ioctl', 'snd_info_entry_ops.ioctl', 'snd_seq_oss_callback.ioctl', 'fb_ops.fb_compat_ioctl', 'uart_ops.ioctl', 'usb_serial_driver.ioctl', 'scsi_host_template.ioctl', 'scsi_host_template.compat_ioctl', 'dasd_discipline.ioctl', 'tape_discipline.ioctl_fn', 'bcache_device.ioctl', 'proto.compat_ioctl', 'pppox_proto.ioctl', 'ppp_channel_ops.ioctl', 'atm_ioctl.ioctl', 'atmdev_ops.ioctl', 'atmdev_ops.compat_ioctl', 'atmphy_ops.ioctl', 'usb_driver.unlocked_ioctl', 'usb_gadget_ops.ioctl', 'vfio_device_ops.ioctl', 'vfio_iommu_driver_ops.ioctl', 'uacce_ops.ioctl', 'proc_ops.proc_ioctl', 'proc_ops.proc_compat_ioctl', 'rtc_class_ops.ioctl', 'posix_clock_operations.ioctl', 'kvm_device_ops.ioctl', 'kvmppc_ops.arch_vm_ioctl', 'hypfs_dbfs_file.unlocked_ioctl', 'thread_with_stdio_ops.unlocked_ioctl']
+ENOTTY_EMBEDDED_OPS = {
+    ("snd_hwdep", "ops"): "snd_hwdep_ops",
+    ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
+}
+ENOTTY_KEPT_HOOKS = {"kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl"}
+
+enotty_handlers: dict[str, dict[str, str]] = {}   # file -> {function: interface}
+enotty_helpers: dict[str, dict[str, Target | None]] = {}    # file -> {function: (interface, cmd index)}
+enotty_trynext: dict[str, set[str]] = {}    # file -> {function whose value a caller compares}
+enotty_static: dict[str, set[str]] = {}     # file -> {static function}
+# Targets that discovery in other files found (tools/enotty/find/facts.py), from
+# -D enotty_facts=FILE: file -> {function: (interface, cmd index)}.
+enotty_fact_rows: dict[str | None, dict[str, Target]] = {}
+# Fallbacks of a try-next chain: file -> {function: set of call positions
+# reached only after the caller found a value equal to -ENOIOCTLCMD}, and
+# file -> {function: set of all its call positions}.
+enotty_fallback_calls: dict[str, dict[str, set[tuple[str, str]]]] = {}
+enotty_all_calls: dict[str, dict[str, set[tuple[str, str]]]] = {}
+# The sites the shapes claimed: file -> {(line, column): site}, and the
+# lines already printed per mode.  No rule changes the file before the
+# output rules, so every position is one of the original file.
+enotty_sites: dict[str, dict[tuple[str, str], Site]] = {}
+enotty_printed: set[tuple[str, str, str]] = set()
+# file -> (key, its lines), for the comment heuristic; the key is the
+# file name, size and modification time.
+enotty_lines: dict[str, tuple[tuple[str, int, int], list[str]]] = {}
+# file -> (key, its text without comments and cpp lines)
+enotty_stripped_text: dict[str, tuple[tuple[str, int, int] | None, str]] = {}
+# The C file spatch works on and its targets (function -> command
+# parameter), set by enotty_t.  A dict: script rules run as functions, so
+# they cannot rebind a global name.
+enotty_current: dict[str, str | None] = {"file": None}
+enotty_cmd_of: dict[str, str] = {}
+
+ENOTTY_STRUCT_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)")
+
+
+def enotty_struct_name(typ: object) -> str | None:
+    """'const struct file_operations *' -> 'file_operations' (or None)."""
+    m = ENOTTY_STRUCT_RE.search(str(typ))
+    return m.group(1) if m else None
+
+
+def enotty_interface(struct: str | None, field: str) -> str | None:
+    if struct is not None and (struct, field) in ENOTTY_INTERFACES:
+        return struct + "." + field
+    return None
+
+
+def enotty_add_handler(pos: Pos, fn: str, struct: str | None, field: str) -> None:
+    iface = enotty_interface(struct, field)
+    if iface is None:
+        return
+    # The first table row wins when one function serves two interfaces.
+    table = enotty_handlers.setdefault(pos[0].file, {})
+    old = table.get(fn)
+    if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old):
+        table[fn] = iface
+
+
+def enotty_row(iface: str) -> tuple[str, str]:
+    """struct.field -> (struct, field), the key of ENOTTY_INTERFACES."""
+    struct, _dot, field = iface.partition(".")
+    return struct, field
+
+
+def enotty_to(iface: str) -> str:
+    return ENOTTY_INTERFACES[enotty_row(iface)][1]
+
+
+def enotty_add_helper(file: str, caller: str, helper: str, index: int) -> None:
+    """Record that caller hands its command to helper as argument index.
+    A helper of several handlers takes the first table row among them; one
+    whose callers want different answers (ENOTTY and ENOIOCTLCMD), or get
+    the command at different places, is dropped."""
+    found = enotty_lookup(file, caller)
+    if not found or helper == caller or helper in enotty_handlers.get(file, {}):
+        return
+    table = enotty_helpers.setdefault(file, {})
+    new = (found[0], index)
+    old = table.get(helper, new)
+    if old is None or old[1] != index or enotty_to(old[0]) != enotty_to(found[0]):
+        table[helper] = None
+    elif ENOTTY_ORDER.index(found[0]) <= ENOTTY_ORDER.index(old[0]):
+        table[helper] = new
+
+
+def enotty_lookup(file: str, fn: str) -> Target | None:
+    """(interface, cmd index) for a handler or a dispatching helper, or None."""
+    if fn in enotty_trynext.get(file, ()):
+        return None
+    iface = enotty_handlers.get(file, {}).get(fn)
+    if iface is not None:
+        struct, field = iface.split(".")
+        return iface, ENOTTY_INTERFACES[(struct, field)][0]
+    helper = enotty_helpers.get(file, {}).get(fn)
+    if helper is None or fn not in enotty_static.get(file, ()):
+        return enotty_fact(file, fn)
+    # A helper the file hands on only from its compat handler may also be
+    # reached natively from a caller this file does not see as a dispatch
+    # (hpet_ioctl() adjusts the value): the facts know both; the first
+    # table row wins, as for a handler of two interfaces.
+    fact = enotty_fact(file, fn)
+    if fact is not None and enotty_to(fact[0]) == enotty_to(helper[0]) and fact[1] == helper[1] \
+            and ENOTTY_ORDER.index(fact[0]) < ENOTTY_ORDER.index(helper[0]):
+        return fact
+    return helper
+
+
+def enotty_read_facts(path: str) -> None:
+    """Rows file, function, interface, cmd_arg of the facts TSV, read once.
+    Rows naming an interface outside the table, or a malformed index, are
+    skipped: a fact can add a target, never change an answer."""
+    if enotty_fact_rows:
+        return
+    enotty_fact_rows[None] = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) != 4 or not cells[3].isdigit():
+                continue
+            file, fn, iface, index = cells
+            if tuple(iface.split(".")) not in ENOTTY_INTERFACES:
+                continue
+            if fn in ENOTTY_KEPT_HOOKS:
+                continue
+            name = os.path.normpath(file)
+            # One function, two interfaces (rfcomm_dev_ioctl() under
+            # proto_ops.ioctl and .compat_ioctl): the first table row wins.
+            rows = enotty_fact_rows.setdefault(name, {})
+            old = rows.get(fn)
+            if old is None or ENOTTY_ORDER.index(iface) < ENOTTY_ORDER.index(old[0]):
+                rows[fn] = (iface, int(index))
+
+
+def enotty_fact(file: str, fn: str) -> Target | None:
+    """(interface, cmd index) of fn in file from the facts, or None.  The
+    scan names files relative to the tree root, as the facts do; a file
+    given by a longer path matches the row its path ends with."""
+    if not enotty_fact_rows:
+        return None
+    name = os.path.normpath(file)
+    for key, table in enotty_fact_rows.items():
+        if key is not None and fn in table and (key == name or name.endswith("/" + key)):
+            return table[fn]
+    return None
+
+
+def enotty_takes_cmd(file: str, fn: str, n: str | int) -> bool:
+    """fn is a target whose command is its parameter number n."""
+    found = enotty_lookup(file, fn)
+    return found is not None and found[1] == int(n)
+
+
+def enotty_file_lines(file: str) -> list[str]:
+    """Lines of a file, cached.  spatch reuses the names of its temporary
+    files (cocci_small_output-*.c), so the cache key includes the size and
+    modification time."""
+    try:
+        st = os.stat(file)
+    except OSError:
+        return []
+    key = (file, st.st_size, st.st_mtime_ns)
+    if enotty_lines.get(file, (None,))[0] != key:
+        try:
+            with open(file, errors="replace") as f:
+                enotty_lines[file] = (key, f.read().split("\n"))
+        except OSError:
+            return []
+    return enotty_lines[file][1]
+
+
+# A return that a comment ties to user space stays as it is: maintainers
+# write "user space relies on EINVAL" (or ABI, compat) beside such returns.
+# Heuristic: the comment text on the line of the site, or in the comment that
+# ends on the line before it (a whole /* ... */ block counts), or, when the
+# line before is the "if (...)" / "default:" / "else" heading the site, in
+# the comment that ends above that head, mentions user space, userspace,
+# ABI or compat.
+ENOTTY_ABI_WORDS = re.compile(r"user[\s-]*space|\bABI\b|compat", re.I)
+
+
+def enotty_abi_comment(pos: Pos) -> bool:
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    text = comment_text(lines, line)
+    if line > 0:
+        text += " " + comment_text(lines, line - 1)
+        # "if (...)", "default:" or "else" heading the return: the comment
+        # above that head speaks about the return too.
+        head = lines[line - 1].strip()
+        if line > 1 and re.search(r"(?:\)|:|\{|\belse)$", head) and not head.startswith(("/*", "*", "//")):
+            text += " " + comment_text(lines, line - 2)
+    return bool(ENOTTY_ABI_WORDS.search(text))
+
+
+def enotty_switch_after(pos: Pos, cmd: str) -> str | None:
+    """Body of the first switch on cmd after pos, as source text, or None."""
+    lines = enotty_file_lines(pos[0].file)
+    start = int(pos[0].line) - 1
+    text = blank_lexemes("\n".join(lines[start:]))
+    head = re.compile(switch_head(cmd, only_nr=True) + r"\{")
+    m = head.search(text, int(pos[0].column))
+    if m is None:
+        return None
+    close = match_close(text, m.end() - 1)
+    return text[m.end():close] if close >= 0 else None
+
+
+def enotty_default_fallen_into(body: str) -> bool:
+    """Whether the default label of a switch body directly follows another
+    label (case X: default:), so that a recognised command reaches it."""
+    labels = top_labels(body)
+    for k, (start, _end, is_default) in enumerate(labels):
+        if is_default and k > 0 and not blank_directives(body[labels[k - 1][1]:start]).strip():
+            return True
+    return False
+
+
+def enotty_site_offset(pos: Pos) -> int:
+    """Offset of pos in enotty_stripped(file), or -1."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return -1
+    return min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column),
+               len(enotty_stripped(pos[0].file)))
+
+
+def enotty_statement_before(pos: Pos) -> str | None:
+    """The text before the statement return -E; or x = -E; at pos, with
+    comments and preprocessor lines blanked and trailing space cut, or
+    None."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return None
+    text = enotty_stripped(pos[0].file)
+    m = re.search(r"(?:\breturn\b|\b[A-Za-z_]\w*\s*=(?!=))[\s(\-]*$", text[:offset])
+    if m is None:
+        return None
+    return text[:m.start()].rstrip()
+
+
+# Calls that only log: a default made of them and a break (or nothing, as
+# the last label) lets the command out of the switch unchanged.
+ENOTTY_LOG_CALL = (r"(?:pr_(?:debug|info|notice|warn|warning|err)(?:_ratelimited|_once)?"
+                   r"|dev_(?:dbg|info|notice|warn|err)(?:_ratelimited|_once)?|printk)"
+                   r"\s*\((?:[^();]|\([^();]*\))*\)\s*;")
+
+
+def enotty_only_logs(seg: str, last: bool) -> bool:
+    """Whether the statements of a default are logging calls then break; (or,
+    for the last label, logging calls alone)."""
+    s = seg.strip()
+    if last and not s:
+        return False
+    return re.fullmatch(r"(?:" + ENOTTY_LOG_CALL + r"\s*)*" + (r"(?:break\s*;)?" if last else r"break\s*;"),
+                        s) is not None
+
+
+def enotty_after_leaving_switch(pos: Pos, cmd: str | None) -> bool:
+    """True when the statement at pos (return -EINVAL; or ret = -EINVAL;)
+    directly follows a switch on the command (on cmd, F(cmd) or cmd & ~M)
+    that has no default label, or only a default: break; that no case falls
+    into, and whose every case leaves by return or goto: only an unknown
+    command gets there.  A case with a break or continue anywhere, or
+    ending in "if (c) return x;", could get there too."""
+    return enotty_switch_leaves_before(enotty_statement_before(pos), cmd)
+
+
+def enotty_after_missing_operation(pos: Pos, cmd: str | None) -> bool:
+    """True when the statement at pos follows "if (E) return E(..);" (the
+    command handed to an optional operation) that itself directly follows
+    a switch as in enotty_after_leaving_switch: without the operation no
+    one knows the command (sound/oss/dmasound/dmasound_core.c)."""
+    text = enotty_statement_before(pos)
+    if text is None or not text.endswith(";"):
+        return False
+    start = statement_start(text, len(text) - 1)
+    m = re.fullmatch(r"\s*if\s*\((.+)\)\s*return\s+(.+?)\s*\([^;]*\)\s*;", text[start:], re.S)
+    if m is None or unparen(m.group(1)) != m.group(2).strip():
+        return False
+    return enotty_switch_leaves_before(text[:start].rstrip(), cmd)
+
+
+def enotty_switch_leaves_before(text: str | None, cmd: str | None) -> bool:
+    """text ends with a switch as in enotty_after_leaving_switch."""
+    if text is None or not text.endswith("}"):
+        return False
+    end = len(text)
+    i = match_open(text, end - 1)
+    if i < 0 or re.search(switch_head(cmd) + "$", text[:i]) is None:
+        return False
+    body = text[i + 1:end - 1]
+    split = cases(body)
+    if not split:
+        return False
+    for k, (label, seg) in enumerate(split):
+        if label.startswith("default"):
+            # default: break; lets only unknown commands out, unless a
+            # recognised one falls into it (case X: default: break;).  A
+            # default that only logs the command before its break, or as
+            # the last label without one, does the same.
+            last = k == len(split) - 1
+            if not enotty_only_logs(seg, last) or enotty_default_fallen_into(body):
+                return False
+            continue
+        if re.search(r"\b(?:break|continue)\b", seg) or not case_leaves(seg):
+            return False
+    return True
+
+
+def enotty_after_if_chain(pos: Pos, cmd: str | None) -> bool:
+    """True when the statement at pos directly follows a chain "if (cmd ==
+    A) {..} else if (cmd == B) {..}" without a final else, whose every
+    condition only tests the command and whose every branch leaves by
+    return or goto: only an unknown command falls out of it."""
+    text = enotty_statement_before(pos)
+    if text is None:
+        return False
+    while True:
+        if text.endswith("}"):
+            o = match_open(text, len(text) - 1)
+            if o < 0:
+                return False
+            branch, head = text[o + 1:-1], text[:o].rstrip()
+        else:
+            m = re.search(r"\)\s*((?:return\b[^;]*|goto\s+[A-Za-z_]\w*)\s*;)$", text)
+            if m is None:
+                return False
+            branch, head = m.group(1), text[:m.start() + 1]
+        if re.search(r"\b(?:break|continue)\b", branch) or not case_leaves(branch):
+            return False
+        if not head.endswith(")"):
+            return False
+        k = match_open(head, len(head) - 1)
+        if k < 0:
+            return False
+        before = head[:k].rstrip()
+        if not re.search(r"\bif$", before) or not enotty_command_test(head[k + 1:-1], cmd, "=="):
+            return False
+        before = before[:-2].rstrip()
+        if not re.search(r"\belse$", before):
+            return True
+        text = before[:-4].rstrip()
+
+
+def enotty_under_default(pos: Pos, cmd: str | None) -> bool:
+    """Whether the statement at pos runs for every command that reaches the
+    default label of the innermost switch on the command around it: it lies
+    under that label, not under an if, else or loop there (bare blocks
+    allowed).  A conditional -EINVAL in a default tests something else
+    first (an argument, an operation)."""
+    offset = enotty_site_offset(pos)
+    before = enotty_statement_before(pos)
+    if offset < 0 or before is None or re.search(r"(?:\)|\belse)$", before):
+        return False
+    text = enotty_stripped(pos[0].file)
+    head = re.compile(switch_head(cmd) + "$")
+    brace = enclosing_brace(text, offset)
+    while brace >= 0 and not head.search(text, max(0, brace - 200), brace):
+        if not re.search(r"[:;{}]$", text[:brace].rstrip()):
+            return False
+        brace = enclosing_brace(text, brace)
+    if brace < 0:
+        return False
+    labels = top_labels(text[brace + 1:offset])
+    return bool(labels) and labels[-1][2]
+
+
+ENOTTY_LEAVE_RE = re.compile(
+    r"\b(?:break|goto|continue|if|for|while|do|switch|fallthrough)\b")
+
+
+def enotty_blank_inner_switches(seg: str) -> str:
+    """seg with each nested switch statement whose body has no goto and no
+    continue cut to one ";": its breaks leave only itself, so it cannot
+    leave the case (apm_ioctl() switches on the suspend state inside its
+    one case).  What it assigns does not count either."""
+    out, i = [], 0
+    for sw in switches(seg, 0, len(seg)):
+        if sw.keyword < i:
+            continue
+        if sw.close_paren < 0:
+            return seg
+        if sw.brace < 0:
+            continue
+        if sw.end < 0:
+            return seg
+        if re.search(r"\b(?:goto|continue)\b", seg[sw.keyword:sw.end]):
+            continue
+        out.append(seg[i:sw.keyword] + ";")
+        i = sw.end + 1
+    return "".join(out) + seg[i:]
+
+
+def enotty_early_exits_assign(pos: Pos, cmd: str | None, ret: object) -> bool:
+    """Every goto between the initialiser at pos and the switch on the
+    command follows an assignment of ret in its own block (usbtmc_ioctl():
+    if (data->zombie) { retval = -ENODEV; goto skip; }): a goto that does
+    not jumps past the switch with the initialiser, which then answers
+    known commands too (tests/trap_no_default_assign_early_goto.c)."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    head = re.compile(switch_head(cmd) + r"\{")
+    m = head.search(text, offset)
+    if m is None:
+        return False
+    region = text[offset:m.start()]
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)")
+    for g in re.finditer(r"\bgoto\b", region):
+        start = enclosing_brace(region, g.start()) + 1
+        if start == 0 or not assign.search(region[start:g.start()]):
+            return False
+    return True
+
+
+ENOTTY_TWIN_RETURN = r"return\s*\(?\s*-\s*E[A-Z0-9]+\s*\)?\s*;\s*"
+ENOTTY_TWIN_RE = re.compile(
+    r"\bdefault\s*:\s*\x23\s*if[^\n]*\n\s*" + ENOTTY_TWIN_RETURN + r"\x23\s*else[^\n]*\n\s*"
+    + ENOTTY_TWIN_RETURN + r"\x23\s*endif[^\n]*\n\s*(?:break\s*;\s*)?\}")
+
+
+def enotty_default_twin(pos: Pos, cmd: str | None) -> bool:
+    """The site at pos is one of the two returns of a default made of an
+    if-else-endif group of two returns alone (ioctl_default_twin), the
+    default of a switch on the command cmd."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if cmd is None or line >= len(lines):
+        return False
+    text = blank_lexemes("\n".join(lines))
+    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
+    head = re.compile(switch_head(cmd) + "$")
+    for m in ENOTTY_TWIN_RE.finditer(text, max(0, offset - 400), min(len(text), offset + 400)):
+        if m.start() < offset < m.end():
+            # the switch whose closing brace ends the match
+            o = match_open(text, m.end() - 1)
+            return o > 0 and head.search(blank_directives(text[max(0, o - 200):o])) is not None
+    return False
+
+
+def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
+    """True when the switch on the command after pos has no default label
+    and each of its cases assigns ret, or returns, before anything that
+    could leave the case (see ioctl_switch_no_default)."""
+    cmd = enotty_cmd(pos)
+    body = enotty_switch_after(pos, cmd) if cmd else None
+    split = cases(body) if body is not None else None
+    # A default that only breaks (default: break;) is no answer of its
+    # own: an unknown command leaves with ret as initialised
+    # (drivers/misc/bcm-vk).
+    if split:
+        split = [(label, seg) for label, seg in split
+                 if not (label.startswith("default") and re.fullmatch(r"\s*break\s*;\s*", seg))]
+    if not split or any(label.startswith("default") for label, _seg in split):
+        return False
+    segs = [enotty_blank_inner_switches(seg) for _label, seg in split]
+    if not enotty_early_exits_assign(pos, cmd, ret):
+        return False
+    assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
+    for seg in segs:
+        first_assign = assign.search(seg)
+        first_leave = ENOTTY_LEAVE_RE.search(seg)
+        if first_assign is None:
+            return False
+        if first_leave is not None and first_leave.start() < first_assign.start():
+            return False
+    return True
+
+
+
+
+def enotty_stripped(file: str) -> str:
+    """enotty_file_lines joined, comments and preprocessor lines blanked."""
+    lines = enotty_file_lines(file)
+    key = enotty_lines.get(file, (None,))[0]
+    cached = enotty_stripped_text.get(file)
+    if cached is None or cached[0] != key:
+        cached = (key, blank_directives(blank_lexemes("\n".join(lines))))
+        enotty_stripped_text[file] = cached
+    return cached[1]
+
+
+def enotty_not_fallen_into(pos: Pos, cmd: str | None) -> bool:
+    """False when the site at pos lies under a default label of a switch on
+    the command that the case before it reaches by falling through."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return True
+    text = enotty_stripped(pos[0].file)
+    offset = sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column)
+    head = re.compile(switch_head(cmd) + "$")
+    # The innermost switch on the command around pos.
+    start = enclosing_brace(text, min(offset, len(text)))
+    while start >= 0 and not head.search(text, max(0, start - 200), start):
+        start = enclosing_brace(text, start)
+    if start < 0:
+        return True
+    body = text[start + 1:offset]
+    labels = top_labels(body)
+    if not labels or not labels[-1][2]:
+        return True
+    if len(labels) == 1:
+        return True
+    seg = body[labels[-2][1]:labels[-1][0]]
+    return case_leaves(seg) or enotty_falls_in_without_operation(seg)
+
+
+def enotty_falls_in_without_operation(seg: str) -> bool:
+    """case A: op = tbl[i].fn; if (likely(op)) break; fallthrough;
+    (drivers/scsi/cxlflash): a recognised command reaches the default only
+    when the handler it looked up is missing, and "no handler" is what the
+    default answers for an unknown command too."""
+    m = re.search(r"\bif\s*\(\s*(?:likely\s*\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)\s*break\s*;"
+                  r"\s*(?:fallthrough\s*;)?\s*$", seg)
+    return m is not None and re.search(r"\b" + m.group(1) + r"\s*=(?!=)", seg[:m.start()]) is not None
+
+
+# A helper is a dispatch helper only when some call that hands it the
+# command reaches it for an unknown command.  A call under explicit case
+# labels of a switch on the command, or in the then branch of
+# "if (cmd == A || cmd == B)", only ever passes recognised commands: the
+# unknown-command answers of the helper are dead code there, or argument
+# checks of a recognised command (drivers/sbus/char/openprom.c opromnext).
+# A call under default:, or before or after the switch, reaches it.
+# Decided on the source text with comments and preprocessor lines blanked.
+def enotty_selects_commands(cond: str, cmd: str) -> bool:
+    """True when the condition holds only for listed commands: every operand
+    of its || chain is, or is an && chain with, a "cmd == A" test."""
+    c = re.escape(str(cmd))
+    eq = re.compile(c + r"\s*==\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*==\s*" + c)
+    return all(any(eq.fullmatch(a) for a in operands(p, "&&"))
+               for p in operands(cond, "||"))
+
+
+def enotty_if_selects(prefix: str, cmd: str) -> bool:
+    """prefix is the start of a statement up to a call or an opening brace:
+    True when an "if (cond)" in it, whose then branch holds the rest, tests
+    cond == listed commands."""
+    for m in re.finditer(r"\bif\s*\(", prefix):
+        close = match_close(prefix, m.end() - 1)
+        if close > 0 and enotty_selects_commands(prefix[m.end():close], cmd):
+            return True
+    return False
+
+
+def enotty_label_reaches_unknown(body: str, cmd: str) -> bool:
+    """body runs from the brace of a switch on the command to a call in it:
+    whether an unknown command gets there (the call is under default:, or
+    under labels that a default above falls into)."""
+    labels = top_labels(body)
+    if not labels:
+        return True
+    k = len(labels) - 1
+    while True:
+        if labels[k][2]:
+            return True
+        if k == 0:
+            return False
+        seg = body[labels[k - 1][1]:labels[k][0]]
+        if seg.strip() and case_leaves(seg):
+            return False
+        k -= 1
+
+
+def enotty_reaches_unknown(pos: Pos, cmd: str | None) -> bool:
+    """Whether the call at pos passes unknown commands: False when it lies
+    under explicit case labels of a switch on cmd, or in the then branch of
+    an if that tests cmd == A || cmd == B, at any depth."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if cmd is None or line >= len(lines):
+        return True
+    text = enotty_stripped(pos[0].file)
+    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
+    head = re.compile(switch_head(cmd, only_nr=True) + "$")
+    end = offset
+    while True:
+        if enotty_if_selects(text[statement_start(text, end):end], cmd):
+            return False
+        brace = enclosing_brace(text, end)
+        if brace < 0:
+            return True
+        if head.search(text, max(0, brace - 200), brace) and \
+                not enotty_label_reaches_unknown(text[brace + 1:offset], cmd):
+            return False
+        end = brace
+
+
+# An operand of a command comparison: a name, a member, a macro call such
+# as _IOW(...), a number, or a character constant (the magic \x27H\x27).
+ENOTTY_OPERAND = r"(?:[\w.>\-]+(?:\s*\([^()]*\))?|\x27(?:\\.|[^\x27\\])\x27)"
+
+
+def enotty_unhint(text: object) -> str:
+    """text without a likely() / unlikely() around all of it."""
+    text = unparen(str(text))
+    m = re.match(r"(?:un)?likely\s*\(", text)
+    if m and match_close(text, m.end() - 1) == len(text) - 1:
+        return enotty_unhint(text[m.end():-1])
+    return text
+
+
+def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:
+    """Whether an if condition only tests the command number, so that its
+    -EINVAL branch answers unknown commands (likely()/unlikely() around the
+    condition or an operand do not count):
+      "=="   cmd == A || B == cmd || ...   (the else branch / fall-through)
+      "!=&&" cmd != A && cmd != B && ...   (the then branch; the single
+                                            cmd != A is matched in SmPL)
+      "_IOC" _IOC_TYPE(cmd) != M || _IOC_NR(cmd) >= N
+             || _IOC_DIR(cmd) != D || ...
+             _IOC_TYPE(cmd) != M && cmd != A && ...
+             (cmd & 0xff00) != M, !((cmd & 0xff00) == M)
+    Not if (cmd): it refuses the known commands too (atomisp disables
+    all its private ioctls that way).  Anything else (argument checks, _IOC_SIZE, a mix of && and ||) is not
+    such a test."""
+    if cmd is None:
+        # A constraint sees no inherited names: the command parameter of
+        # any target of this file will do.
+        return any(enotty_command_test(cond, name, kind)
+                   for name in set(enotty_cmd_of.values()))
+    c = re.escape(str(cmd))
+    cond = enotty_unhint(cond)
+    if kind == "!=&&":
+        parts = [enotty_unhint(p) for p in operands(cond, "&&")]
+        ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
+        return len(parts) > 1 and all(ne.fullmatch(p) for p in parts)
+    if kind == "==":
+        if "&&" in cond:
+            return False
+        parts = [enotty_unhint(p) for p in operands(cond, "||")]
+        return all(re.fullmatch(c + r"\s*==\s*" + ENOTTY_OPERAND, p)
+                   or re.fullmatch(ENOTTY_OPERAND + r"\s*==\s*" + c, p) for p in parts)
+    # _IOC_TYPE(cmd), also open-coded: ((cmd >> 8) & 0xff), the shift and
+    # width the ioctl.h of every architecture gives the type field (in
+    # parentheses: & binds less tightly than !=).
+    shifted = r"\(\s*" + c + r"\s*>>\s*(?:8|_IOC_TYPESHIFT)\s*\)\s*&\s*(?:0[xX][fF][fF]|255|_IOC_TYPEMASK)"
+    ioc_type = r"(?:_IOC_TYPE\s*\(\s*" + c + r"\s*\)|\(\s*" + shifted + r"\s*\))"
+    ioc_nr = r"_IOC_NR\s*\(\s*" + c + r"\s*\)"
+    # The type field masked in place: (cmd & 0xff00) != 0x0200, or
+    # !((cmd & 0xff00) == 0x0200) (drivers/block/floppy.c).
+    masked = r"\(\s*" + c + r"\s*&\s*0[xX][fF][fF]00\s*\)"
+    # The direction bits are part of the number (ioctl.rst, _IO/_IOR/_IOW):
+    # a number whose direction is not that of the command is no command.
+    ioc_dir = r"_IOC_DIR\s*\(\s*" + c + r"\s*\)"
+    forms = [ioc_type + r"\s*!=\s*" + ENOTTY_OPERAND,
+             ENOTTY_OPERAND + r"\s*!=\s*" + ioc_type,
+             ioc_dir + r"\s*!=\s*(?:" + ENOTTY_OPERAND + r"|\([\w\s|]*\))",
+             ioc_nr + r"\s*(?:>=|>)\s*" + ENOTTY_OPERAND,
+             ENOTTY_OPERAND + r"\s*(?:<=|<)\s*" + ioc_nr,
+             masked + r"\s*!=\s*" + ENOTTY_OPERAND,
+             r"!\s*\(\s*" + masked + r"\s*==\s*" + ENOTTY_OPERAND + r"\s*\)"]
+    ne = re.compile(c + r"\s*!=\s*" + ENOTTY_OPERAND + "|" + ENOTTY_OPERAND + r"\s*!=\s*" + c)
+
+    def guard(p):
+        return any(re.fullmatch(f, p) for f in forms)
+
+    # "_IOC_TYPE(cmd) != M && cmd != A": neither of magic M nor A.  Each
+    # && term is a guard or a cmd != A exception, one at least a guard,
+    # so that the whole holds only for numbers no guard lets through.
+    ands = [enotty_unhint(p) for p in operands(cond, "&&")]
+    if len(ands) > 1:
+        return any(guard(p) for p in ands) and all(guard(p) or ne.fullmatch(p) for p in ands)
+    if "&&" in cond:
+        return False
+    parts = [enotty_unhint(p) for p in operands(cond, "||")]
+    return all(guard(p) for p in parts)
+
+
+ENOTTY_MEMBER = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*\w+)+"
+
+
+def enotty_missing_operation_site(pos: Pos, cmd: str | None) -> bool:
+    """The statement at pos is in the braced branch of if (!X), X an
+    operation (a->ops->f) or a local assigned one before (func =
+    ioctl->func), and lies under the default label of the innermost switch
+    on the command around it, or under no such switch."""
+    offset = enotty_site_offset(pos)
+    if cmd is None or offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    brace = enclosing_brace(text, offset)
+    if brace < 0:
+        return False
+    m = re.search(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*(" + ENOTTY_MEMBER + r"|[A-Za-z_]\w*)\s*\)?\s*\)\s*$",
+                  text[max(0, brace - 300):brace])
+    if m is None:
+        return False
+    x = m.group(1)
+    if not re.search(r"->|\.", x):
+        start = max(0, brace - 3000)
+        assigned = list(re.finditer(r"\b" + re.escape(x) + r"\s*=(?!=)\s*([^;]*);", text[start:brace]))
+        if not assigned or not re.fullmatch(r"\s*" + ENOTTY_MEMBER + r"\s*", assigned[-1].group(1)):
+            return False
+    head = re.compile(switch_head(cmd) + "$")
+    b = enclosing_brace(text, brace)
+    while b >= 0 and not head.search(text, max(0, b - 200), b):
+        b = enclosing_brace(text, b)
+    if b < 0:
+        return True
+    labels = top_labels(text[b + 1:offset])
+    return bool(labels) and labels[-1][2]
+
+
+def enotty_ioc_ifs_leave(body: str, cmd: str) -> bool:
+    """body is made of if statements only, each testing the number
+    (_IOC_NR(cmd)) and leaving by return in every branch of its own."""
+    c = re.escape(str(cmd))
+    nr = re.compile(r"\b_IOC_NR\s*\(\s*" + c + r"\s*\)")
+    s, found = body.strip(), False
+    while s:
+        m = re.match(r"if\s*\(", s)
+        if m is None:
+            return False
+        close = match_close(s, m.end() - 1)
+        if close < 0 or not nr.search(s[m.end():close]):
+            return False
+        rest = s[close + 1:].lstrip()
+        if rest.startswith("{"):
+            end = match_close(rest, 0)
+            if end < 0 or not case_leaves(rest[1:end]):
+                return False
+            s = rest[end + 1:].strip()
+        else:
+            r = re.match(r"return\b[^;]*;", rest)
+            if r is None:
+                return False
+            s = rest[r.end():].strip()
+        if s.startswith("else"):
+            return False
+        found = True
+    return found
+
+
+def enotty_after_ioc_chain(pos: Pos, cmd: str | None) -> bool:
+    """The statement at pos is the last of its function and follows, at
+    the top level of the body, blocks if (_IOC_DIR(cmd) == D) { .. } (or on
+    _IOC_NR, _IOC_TYPE) made of tests of the number that all leave by
+    return (enotty_ioc_ifs_leave), right after a type guard
+    if (_IOC_TYPE(cmd) != M) return -E..; (drivers/input/evdev.c)."""
+    if cmd is None or not enotty_top_level(pos):
+        return False
+    offset = enotty_site_offset(pos)
+    before = enotty_statement_before(pos)
+    if offset < 0 or before is None:
+        return False
+    text = enotty_stripped(pos[0].file)
+    if not re.match(r"\w+\s*\)?\s*;\s*\}", text[offset:]):
+        return False
+    c = re.escape(str(cmd))
+    ioc = re.compile(r"\b_IOC_(?:DIR|NR|TYPE)\s*\(\s*" + c + r"\s*\)")
+    blocks = 0
+    while before.endswith("}"):
+        o = match_open(before, len(before) - 1)
+        if o < 0:
+            return False
+        head = before[:o].rstrip()
+        if not head.endswith(")"):
+            return False
+        start = match_open(head, len(head) - 1)
+        cond, pre = head[start + 1:-1], head[:start].rstrip()
+        if start < 0 or not re.search(r"\bif$", pre) or not ioc.search(cond):
+            return False
+        if not enotty_ioc_ifs_leave(before[o + 1:-1], cmd):
+            return False
+        before = pre[:-2].rstrip()
+        if re.search(r"\belse$", before):
+            return False
+        blocks += 1
+    guard = re.search(r"\bif\s*\(\s*_IOC_TYPE\s*\(\s*" + c + r"\s*\)\s*!=\s*[^()]+\)\s*return\s*\(?\s*-\s*E[A-Z]+\s*\)?\s*;$",
+                      before)
+    return blocks > 0 and guard is not None
+
+
+def enotty_top_level(pos: Pos) -> bool:
+    """Whether the statement at pos lies directly in the body of its
+    function, not under another if, loop or switch: a command test nested
+    under a test of the state (if (port is the control node) { if (cmd !=
+    A && cmd != B) return -EINVAL; }) refuses known commands there, and
+    stays (drivers/tty/moxa.c)."""
+    lines = enotty_file_lines(pos[0].file)
+    line = int(pos[0].line) - 1
+    if line >= len(lines):
+        return False
+    text = enotty_stripped(pos[0].file)
+    offset = min(sum(len(l) + 1 for l in lines[:line]) + int(pos[0].column), len(text))
+    brace = enclosing_brace(text, offset)
+    if brace >= 0 and re.fullmatch(r"\s*return\s*\(?\s*-\s*", text[brace + 1:offset]):
+        brace = enclosing_brace(text, brace)   # the braces of the guard itself
+    if brace < 0:
+        return False
+    head = text[max(0, brace - 400):brace].rstrip()
+    name = re.escape(str(pos[0].current_element))
+    return bool(re.search(r"\b" + name + r"\s*\((?:[^(){};]|\([^(){};]*\))*\)\s*$", head))
+
+
+def enotty_enter(file: str) -> None:
+    """Called for each candidate target: a new .c file starts a new set of
+    targets.  spatch also matches the functions of the headers it reads
+    for a .c file; they join the targets of that file."""
+    if not file.endswith(".h") and enotty_current["file"] != file:
+        enotty_current["file"] = file
+        enotty_cmd_of.clear()
+
+
+def enotty_cmd(pos: Pos) -> str | None:
+    """Command parameter of the target function holding pos (or None)."""
+    return enotty_cmd_of.get(pos[0].current_element)
+
+
+def enotty_site_ok(pos: Pos) -> bool:
+    """Position constraint of every site: not tied to user space by a
+    comment.  Filters are constraints, not include_match(False) in a script
+    rule: a dropped match would also drop the environment of the handler for
+    every later rule of the combined patch."""
+    return not enotty_abi_comment(pos)
+
+
+def enotty_add_call(table: dict[str, dict[str, set[tuple[str, str]]]], pos: Pos, fn: str) -> None:
+    table.setdefault(pos[0].file, {}).setdefault(fn, set()).add(
+        (pos[0].line, pos[0].column))
+
+
+def enotty_fallback(file: str, fn: str) -> bool:
+    """fn is called, and only called, after its caller compared a value
+    with -ENOIOCTLCMD: it is the last step of a try-next chain (the core
+    trying its own commands once every handler said "not mine").  Its
+    -ENOIOCTLCMD is the chain answer, turned into -ENOTTY by the core or
+    the VFS; it stays (net/socket.c compat_sock_ioctl_trans)."""
+    guarded = enotty_fallback_calls.get(file, {}).get(fn)
+    if not guarded:
+        return False
+    return enotty_all_calls.get(file, {}).get(fn, set()) <= guarded
+
+
+def enotty_leaf_converts(fn: str) -> bool:
+    """A leaf -ENOIOCTLCMD of fn becomes -ENOTTY: its interface answers
+    ENOTTY and does not keep -ENOIOCTLCMD, and fn is not the fallback of a
+    try-next chain (enotty_fallback)."""
+    current = enotty_current["file"] or ""
+    if enotty_fallback(current, fn):
+        return False
+    found = enotty_lookup(current, fn)
+    for file in enotty_handlers:
+        if found is None and file.endswith(".h"):
+            found = enotty_lookup(file, fn)
+    if found is None:
+        return False
+    _cmd_arg, to, keep, _dispatch = ENOTTY_INTERFACES[enotty_row(found[0])]
+    return to == "ENOTTY" and not keep
+
+
+def enotty_key(pos: Location) -> tuple[str, str]:
+    return (pos.line, pos.column)
+
+
+def enotty_claim(ps: Pos, fn: str, frm: object, rule: str) -> None:
+    """A shape found the sites ps of fn.  The first shape to claim a token
+    names it; a function that is no target of the file (a header function
+    the lookup does not know) claims nothing."""
+    found = enotty_lookup(ps[0].file, fn)
+    if found is None:
+        return
+    iface = found[0]
+    table = enotty_sites.setdefault(ps[0].file, {})
+    for pos in ps:
+        table.setdefault(enotty_key(pos), (fn, iface, str(frm), enotty_to(iface), rule))
+
+
+def enotty_site_of(ps: Pos) -> Site | None:
+    """(function, interface, from, to, rule) of a claimed token, or None."""
+    return enotty_sites.get(ps[0].file, {}).get(enotty_key(ps[0]))
+
+
+def enotty_first(ps: Pos, mode: str) -> bool:
+    """True once per line and mode: a line holds one site."""
+    key = (ps[0].file, ps[0].line, mode)
+    if key in enotty_printed:
+        return False
+    enotty_printed.add(key)
+    return True
+
+
+def enotty_tsv(ps: Pos) -> None:
+    site = enotty_site_of(ps)
+    assert site is not None, "only a claimed token is printed"
+    fn, iface, frm, to, rule = site
+    print("ENOTTY-SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
+          % (ps[0].file, ps[0].line, fn, iface, frm, to, rule))
+
+
+def enotty_message(ps: Pos) -> str:
+    site = enotty_site_of(ps)
+    assert site is not None, "only a claimed token is described"
+    fn, iface, frm, to, _rule = site
+    return ("%s: unknown ioctl command answered with -%s; %s handlers "
+            "answer -%s" % (fn, frm, iface, to))

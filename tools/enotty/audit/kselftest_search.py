@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..find import ctext
 from ..judge import effects, selftest_search
 
 SELFTESTS = "tools/testing/selftests"
@@ -51,7 +52,7 @@ def source_keys(tree: Path, uapi: effects.Uapi, source: str) -> Keys:
     if not path.is_file():
         return Keys(frozenset(), frozenset(), frozenset())
     text = path.read_text(errors="replace")
-    names = {n for n in _NAME.findall(effects.blank(text)) if n in uapi.commands}
+    names = {n for n in _NAME.findall(ctext.blank_lexemes(text)) if n in uapi.commands}
     headers = set()
     for name in names:
         m = re.match(r"(?:arch/[^/]+/)?include/uapi/(.*)$", uapi.commands[name][0])

@@ -4,112 +4,31 @@ The candidate list (candidates.py) and the phase-1 facts (facts.py) need
 the same few things from 30,000 files in seconds: function definitions
 with their parameters and bodies, struct-field bindings of functions, and
 the calls inside a body.  spatch takes minutes for that, so this module
-reads the text instead: comments, string contents, character literals and
-preprocessor lines are blanked first (line numbers stay), so that braces,
-parentheses and words in them no longer count.  Of an #if/#else the first
-branch is kept (the second of an `#if 0`), so that the braces of a
-function whose header is duplicated under #ifdef still balance.
+reads the text instead, cleaned by ctext first (line numbers stay):
+comments, string contents, character literals and preprocessor lines
+blanked, so that braces, parentheses and words in them no longer count,
+and of an #if/#else only the first branch kept (the second of an `#if
+0`), so that the braces of a function whose header is duplicated under
+#ifdef still balance.
 """
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
-_LEXEMES = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
-_NON_NEWLINE = re.compile(r"[^\n]")
-_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
-
-
-def _blank_lexeme(m: re.Match) -> str:
-    text = m.group(0)
-    if text[0] == "/":
-        return _NON_NEWLINE.sub(" ", text)
-    if text[0] == '"':
-        return '"' + " " * (len(text) - 2) + '"'
-    # A character literal becomes a number of the same length: 'H' -> 0.
-    return "0" + " " * (len(text) - 1)
-
-
-_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
-
-
-def _blank_preprocessor(text: str) -> str:
-    """Directives and #define bodies blanked; of each #if/#elif/#else
-    group only the first live branch kept, the others blanked."""
-    out = []
-    # Stack of (this branch is kept, some branch of the group was taken).
-    stack: list[tuple[bool, bool]] = []
-    dead = 0                    # branches on the stack that are not kept
-    pos = 0
-    for m in _DIRECTIVE.finditer(text):
-        chunk = text[pos:m.start()]
-        out.append(chunk if not dead else "\n" * chunk.count("\n"))
-        out.append("\n" * m.group(0).count("\n"))
-        pos = m.end()
-        c = _CONDITIONAL.match(m.group(0))
-        if not c:
-            continue
-        word, rest = c.group(1), c.group(2).strip()
-        if word in ("if", "ifdef", "ifndef"):
-            take = not (word == "if" and rest in ("0", "(0)"))
-            stack.append((take, take))
-            dead += not take
-        elif word in ("elif", "else") and stack:
-            kept, taken = stack.pop()
-            dead -= not kept
-            stack.append((not taken, True))
-            dead += taken
-        elif word == "endif" and stack:
-            kept, _ = stack.pop()
-            dead -= not kept
-    chunk = text[pos:]
-    out.append(chunk if not dead else "\n" * chunk.count("\n"))
-    return "".join(out)
+from .ctext import blank_directives, blank_lexemes, match_close, split_top
 
 
 def clean(text: str) -> str:
     """The text with comments, strings, character literals and
     preprocessor lines blanked and dead #if branches dropped; every line
     keeps its number."""
-    return _blank_preprocessor(_LEXEMES.sub(_blank_lexeme, text))
+    return blank_directives(blank_lexemes(text, keep_quotes=True), dead_branches=True)
 
 
 def decode(data: bytes) -> str:
     # latin-1 maps every byte to one character: offsets stay byte offsets.
     return data.decode("latin-1")
-
-
-_BRACKETS = {"(": re.compile(r"[()]"), "[": re.compile(r"[\[\]]"), "{": re.compile(r"[{}]")}
-
-
-def match_close(text: str, i: int) -> int:
-    """Index of the bracket closing text[i], or -1 when the text ends first."""
-    open_ch = text[i]
-    depth = 0
-    for m in _BRACKETS[open_ch].finditer(text, i):
-        if m.group(0) == open_ch:
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return m.start()
-    return -1
-
-
-def split_top(text: str, sep: str = ",") -> list[str]:
-    """text split at the separators outside any brackets."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -219,31 +138,6 @@ def functions(text: str) -> list[Function]:
     return found
 
 
-def switch_labels(text: str, a: int, b: int) -> list[tuple[int, int, bool]]:
-    """(start, end, is_default) of the case/default labels at the top
-    level of the switch body text[a:b] (not those of nested switches)."""
-    found = []
-    depth = 0
-    for m in _LABEL_TOKENS.finditer(text, a, b):
-        tok = m.group(0)
-        if tok in "{(":
-            depth += 1
-        elif tok in "})":
-            depth -= 1
-        elif depth == 0:
-            if tok == "case":
-                colon = _CASE_COLON.search(text, m.end(), b)
-                if colon:
-                    found.append((m.start(), colon.end(), False))
-            else:
-                found.append((m.start(), m.end(), True))
-    return found
-
-
-_LABEL_TOKENS = re.compile(r"[{}()]|\bcase\b|\bdefault\s*:")
-_CASE_COLON = re.compile(r"(?<!:):(?!:)")
-
-
 _ASSIGNMENT = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=(?!=)([^;{}]*);")
 _CALL_OTHER_THAN_IOC = re.compile(r"\b(?!_IOC_\w+\b)\w+\s*\(")
 
@@ -259,16 +153,6 @@ def command_words(body: str, cmd: str) -> set[str]:
         if word.search(rhs) and not _CALL_OTHER_THAN_IOC.search(rhs.replace("(" + cmd + ")", "")):
             words.add(m.group(1))
     return words
-
-
-class Lines:
-    """Offset to 1-based line number."""
-
-    def __init__(self, text: str) -> None:
-        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def __call__(self, offset: int) -> int:
-        return bisect.bisect_right(self._starts, offset)
 
 
 # A function bound to an ioctl-like field: `.unlocked_ioctl = fn`,

@@ -70,7 +70,7 @@ from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence, TextIO
 
-from . import csource, interfaces
+from . import csource, ctext, interfaces
 from ..kernel import tree
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
@@ -136,19 +136,13 @@ def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[
               re.compile(rf"\b(?:{alternatives})\s*<|>=?\s*(?:{alternatives})\b"))
     spans = []
     start, end = fn.body_start, fn.body_end
-    for m in re.finditer(r"\bswitch\s*\(", text[start:end]):
-        open_paren = start + m.end() - 1
-        close_paren = csource.match_close(text, open_paren)
-        if close_paren < 0 or not words.search(text, open_paren, close_paren):
+    for sw in ctext.switches(text, start, end):
+        if sw.close_paren < 0 or not words.search(text, sw.open_paren, sw.close_paren):
             continue
-        brace = re.compile(r"\s*\{").match(text, close_paren + 1)
-        if not brace:
+        if sw.end < 0:
             continue
-        sw_start = brace.end() - 1
-        sw_end = csource.match_close(text, sw_start)
-        if sw_end < 0:
-            continue
-        labels = csource.switch_labels(text, sw_start + 1, sw_end)
+        sw_end = sw.end
+        labels = ctext.top_labels(text, sw.brace + 1, sw_end)
         falling_default = False
         for k, (l_start, l_end, is_default) in enumerate(labels):
             section_end = labels[k + 1][0] if k + 1 < len(labels) else sw_end
@@ -162,7 +156,7 @@ def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[
                 falling_default = False
     for m in re.finditer(r"\bif\s*\(", text[start:end]):
         open_paren = start + m.end() - 1
-        close_paren = csource.match_close(text, open_paren)
+        close_paren = ctext.match_close(text, open_paren)
         if close_paren < 0:
             continue
         cond = text[open_paren + 1:close_paren]
@@ -180,13 +174,13 @@ def _explicit_test(cond: str, equality: re.Pattern,
     bounds (a lower and an upper bound on p), an alternative may also be
     a closed range `(p >= A && p <= B)`, the private commands of
     net/core/dev_ioctl.c (`cmd >= SIOCDEVPRIVATE && cmd <= SIOCDEVPRIVATE + 15`)."""
-    alternatives = csource.split_top(cond.replace("||", "\x00"), "\x00")
+    alternatives = ctext.split_top(cond.replace("||", "\x00"), "\x00")
 
     def explicit(alternative: str) -> bool:
         alternative = alternative.strip()
-        while alternative.startswith("(") and csource.match_close(alternative, 0) == len(alternative) - 1:
+        while alternative.startswith("(") and ctext.match_close(alternative, 0) == len(alternative) - 1:
             alternative = alternative[1:-1].strip()
-        parts = csource.split_top(alternative.replace("&&", "\x01"), "\x01")
+        parts = ctext.split_top(alternative.replace("&&", "\x01"), "\x01")
         if any(equality.search(part) for part in parts):
             return True
         return bounds is not None and all(any(b.search(part) for part in parts) for b in bounds)
@@ -200,11 +194,11 @@ def _statement_end(text: str, i: int, limit: int) -> int:
     if i >= limit:
         return limit
     if text[i] == "{":
-        close = csource.match_close(text, i)
+        close = ctext.match_close(text, i)
         return close + 1 if close >= 0 else limit
     m = re.match(r"(if|while|for|switch)\s*\(", text[i:i + 10])
     if m:
-        close = csource.match_close(text, i + m.end() - 1)
+        close = ctext.match_close(text, i + m.end() - 1)
         return _statement_end(text, close + 1, limit) if close >= 0 else limit
     depth = 0
     for j in range(i, limit):
@@ -354,14 +348,14 @@ def file_facts(data: bytes) -> dict:
                     returned = set(_RETURNED_NAME.findall(body))
                 if assigned.group(1) not in returned:
                     continue
-                close_paren = csource.match_close(text, open_paren)
+                close_paren = ctext.match_close(text, open_paren)
                 # The rules' form: nothing assigns the variable again.
                 plain = not re.search(rf"\b{re.escape(assigned.group(1))}\s*=(?!=)",
                                       text[close_paren:fn.body_end])
-            close_paren = csource.match_close(text, open_paren)
+            close_paren = ctext.match_close(text, open_paren)
             if close_paren < 0:
                 continue
-            args = [a.strip() for a in csource.split_top(text[open_paren + 1:close_paren])]
+            args = [a.strip() for a in ctext.split_top(text[open_paren + 1:close_paren])]
             p = hit.group(1)
             if p not in restricted:
                 restricted[p] = _restricted_spans(text, fn, csource.command_words(body, p))
@@ -408,10 +402,10 @@ _now_ns = time.time_ns
 
 @functools.lru_cache(maxsize=None)
 def code_version() -> str:
-    """VERSION and the source of this module and csource: a change to the
-    code that extracts or joins the facts is a new key, bumped or not."""
+    """VERSION and the source of this module, csource and ctext: a change to
+    the code that extracts or joins the facts is a new key, bumped or not."""
     h = hashlib.sha256(VERSION.encode())
-    for path in (Path(__file__), Path(csource.__file__)):
+    for path in (Path(__file__), Path(csource.__file__), Path(ctext.__file__)):
         h.update(b"\0" + path.read_bytes())
     return h.hexdigest()
 
@@ -809,7 +803,7 @@ def params_name(records: dict[str, dict], rel: str, fn: str, index: int) -> str:
 @functools.lru_cache(maxsize=None)
 def parameter_names(params: str) -> tuple[str, ...]:
     """'struct file *f, unsigned int cmd' -> ('f', 'cmd')."""
-    return tuple(csource.param_name(p) for p in csource.split_top(params)) if params.strip() else ()
+    return tuple(csource.param_name(p) for p in ctext.split_top(params)) if params.strip() else ()
 
 
 def _callback_command(params: Sequence[str], caller_cmd: str, wrapper_index: int) -> int:

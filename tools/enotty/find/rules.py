@@ -8,6 +8,14 @@ cocci/ioctl_enotty.cocci is the one rule file that the scan and the kernel's
                               read by enotty.find.interfaces)
     cocci/shapes/NAME.smpl    one shape each; NAME is the site's rule column
     cocci/lib/output.smpl     the one output (tsv, report, org, context, patch)
+    tools/enotty/find/ctext.py and tools/enotty/find/rule_python.py
+                              the Python the rules call, last, in one
+                              @initialize:python@ block, with the table of
+                              cocci/interfaces.tsv written into it
+
+The SmPL comes first; spatch runs an @initialize:python@ block before the
+first file wherever it stands.  The Python is copied, not imported: the
+rule file must work alone under `make coccicheck` in a kernel tree.
 
 `--sync` rewrites the rule file from them; `--check` fails when it is out
 of date; `--combined` prints the assembled text.
@@ -16,6 +24,7 @@ of date; `--combined` prints the assembled text.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 import sys
@@ -27,6 +36,14 @@ from .interfaces import Interface
 
 SITE_MARKER = "ENOTTY-SITE"
 COCCI_DIR = Path(__file__).resolve().parents[3] / "cocci"
+# The modules whose source the rule file embeds, in this order.
+RULE_PYTHON = (Path(__file__).resolve().parent / "ctext.py",
+               Path(__file__).resolve().parent / "rule_python.py")
+# The lines of rule_python.py that the table of interfaces.tsv replaces.
+TABLE_LINES = ("ENOTTY_INTERFACES: dict[tuple[str, str], tuple[int, str, bool, str]] = {}\n"
+               "ENOTTY_ORDER: list[str] = []\n"
+               "ENOTTY_EMBEDDED_OPS: dict[tuple[str, str], str] = {}\n"
+               "ENOTTY_KEPT_HOOKS: set[str] = set()\n")
 RULE_FILE = "ioctl_enotty.cocci"
 VIRTUALS = ("patch", "context", "org", "report", "tsv")
 GENERATED = ("// Assembled by `python3 -m enotty.find.rules --sync` from cocci/lib/*.smpl,\n"
@@ -92,9 +109,82 @@ def kept_hooks_python(ifaces: list[Interface]) -> str:
     return "ENOTTY_KEPT_HOOKS = {" + ", ".join(f'"{h}"' for h in table.kept_hooks(ifaces)) + "}"
 
 
-# handlers.smpl's placeholders, each replaced by the Python of the table's columns
-PLACEHOLDERS = {"@@INTERFACES@@": interfaces_python, "@@EMBEDDED_OPS@@": embedded_ops_python,
-                "@@KEPT_HOOKS@@": kept_hooks_python}
+def _without_package_imports(path: Path, text: str) -> str:
+    """text without its imports of the package (`from .ctext import ...`):
+    the embedded modules stand in one namespace."""
+    tree = ast.parse(text, str(path))
+    lines = text.splitlines(keepends=True)
+    for node in reversed(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            del lines[node.lineno - 1:node.end_lineno]
+    return "".join(lines)
+
+
+def _parsed(path: Path) -> tuple[str, ast.Module]:
+    text = _source(path)
+    try:
+        return text, ast.parse(text, str(path))
+    except SyntaxError as err:
+        raise UsageError(f"{path}:{err.lineno}: {err.msg}") from None
+
+
+def _defined(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    targets = node.targets if isinstance(node, ast.Assign) else \
+        [node.target] if isinstance(node, ast.AnnAssign) else []
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def used_definitions(path: Path, wanted: set[str]) -> str:
+    """The top-level statements of a module that define the wanted names
+    and what they use, in their order, each with the comment lines right
+    above it: the part of ctext.py that the rule calls, so that a change
+    elsewhere in ctext.py leaves the rule file (and the scan cache) alone."""
+    text, tree = _parsed(path)
+    nodes = [n for n in tree.body if _defined(n)]
+    uses = {id(n): {u.id for u in ast.walk(n) if isinstance(u, ast.Name)} for n in nodes}
+    need, keep = set(wanted), set[int]()
+    while True:
+        more = {id(n) for n in nodes if _defined(n) & need} - keep
+        if not more:
+            break
+        keep |= more
+        for n in nodes:
+            if id(n) in more:
+                need |= uses[id(n)]
+    missing = wanted - {name for n in nodes if id(n) in keep for name in _defined(n)}
+    if missing:
+        raise UsageError(f"{path}: does not define {', '.join(sorted(missing))}")
+    lines = text.splitlines(keepends=True)
+    out = []
+    for n in nodes:
+        if id(n) not in keep:
+            continue
+        first = n.lineno - 1
+        while first > 0 and lines[first - 1].lstrip().startswith("#"):
+            first -= 1
+        out.append("".join(lines[first:n.end_lineno]))
+    return "\n\n".join(out)
+
+
+def embedded_python(ifaces: list[Interface]) -> str:
+    """The code of the rule file's @initialize:python@ block: what
+    rule_python.py imports from ctext.py, then rule_python.py itself, the
+    table of interfaces.tsv written in."""
+    library, module = RULE_PYTHON
+    text, tree = _parsed(module)
+    wanted = {a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level > 0
+              and n.module == library.stem for a in n.names}
+    code = (f"# From tools/enotty/{library.name}, what {module.name} uses.\n\n"
+            + used_definitions(library, wanted).strip() + "\n\n\n"
+            + _without_package_imports(module, text).strip() + "\n")
+    if code.count(TABLE_LINES) != 1:
+        raise UsageError(f"{RULE_PYTHON[-1]}: the table lines {TABLE_LINES!r} must stand once")
+    return code.replace(TABLE_LINES, "\n".join((interfaces_python(ifaces), embedded_ops_python(ifaces),
+                                                kept_hooks_python(ifaces))) + "\n")
 
 
 def _source(path: Path) -> str:
@@ -122,16 +212,12 @@ def rule_names(text: str) -> list[str]:
 
 
 def assembled(root: Path | None = None) -> str:
-    """The text cocci/ioctl_enotty.cocci must hold: header, discovery with
-    the table, every shape, the output."""
+    """The text cocci/ioctl_enotty.cocci must hold: header, discovery, every
+    shape, the output, and last the Python they call, with the table."""
     root = root or cocci_dir()
     header = _source(root / "lib" / "header.smpl")
     lib = _source(root / "lib" / "handlers.smpl")
-    rows = _rows(root)
-    for placeholder, python in PLACEHOLDERS.items():
-        if placeholder not in lib:
-            raise UsageError(f"{root}/lib/handlers.smpl: no {placeholder} placeholder")
-        lib = lib.replace(placeholder, python(rows))
+    python = embedded_python(_rows(root))
     shapes = shape_files(root)
     if not shapes:
         raise UsageError(f"{root}/shapes: no *.smpl shape")
@@ -144,13 +230,16 @@ def assembled(root: Path | None = None) -> str:
             if name in seen:
                 raise UsageError(f"rule {name} is defined in {seen[name]} and {path.name}")
             seen[name] = path.name
-    for path, text in [(root / "lib" / "header.smpl", header), *parts]:
+    for path, text in [(root / "lib" / "header.smpl", header), *parts, (RULE_PYTHON[-1], python)]:
         if path.name != "header.smpl" and "Options:" in text:
             raise UsageError(f"{path}: only lib/header.smpl may say 'Options:'"
                              " (coccicheck greps every such line)")
     out = [header.rstrip() + "\n\n", GENERATED]
     for path, text in parts:
         out.append(f"\n// ---- {path.parent.name}/{path.name}\n\n{text.strip()}\n")
+    names = " and ".join(f"tools/enotty/find/{p.name}" for p in RULE_PYTHON)
+    out.append(f"\n// ---- {names}: the Python the rules above call\n\n"
+               f"@initialize:python@\n@@\n{python}")
     return "".join(out)
 
 
@@ -180,7 +269,8 @@ def rules_digest(root: Path | None = None) -> str:
     """sha256 over the rule file and its sources (cache key)."""
     root = root or cocci_dir()
     sources = [rule_file(root), root / "lib" / "header.smpl", root / "lib" / "handlers.smpl",
-               root / "lib" / "output.smpl", *shape_files(root), root / "interfaces.tsv"]
+               root / "lib" / "output.smpl", *shape_files(root), root / "interfaces.tsv",
+               *RULE_PYTHON]
     h = hashlib.sha256()
     for path in sources:
         h.update(f"{path.parent.name}/{path.name}".encode() + b"\0")

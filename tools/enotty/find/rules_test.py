@@ -185,6 +185,63 @@ def test_rule_file_layout():
     # One output: each mode has one rule, not one per shape.
     assert len(re.findall(r"^@script:python depends on (?:tsv|report|org)@$", text, re.M)) == 3
     assert len(re.findall(r"^@depends on (?:context|patch)@$", text, re.M)) == 2
+    # The SmPL first, the Python it calls last: after the initialize block
+    # no rule starts.
+    python = text[text.index("\n@initialize:python@\n@@\n"):]
+    assert re.findall(r"^@[^@\n]*@$", python, re.M) == ["@initialize:python@", "@@"]
+    assert text.index("@initialize:python@") > text.index("@enotty_site@")
+
+
+def embedded_block(text: str) -> str:
+    """The code of the rule file's initialize block (the end of the file)."""
+    return text[text.index("\n@initialize:python@\n@@\n") + len("\n@initialize:python@\n@@\n"):]
+
+
+def test_embedded_python_runs_alone_and_defines_what_the_rules_call():
+    """spatch runs the block as one module without the package: it must
+    define every enotty_* function a rule calls, with the table filled."""
+    text = rules.rule_file().read_text()
+    namespace: dict = {"__name__": "spatch"}
+    exec(compile(embedded_block(text), "initialize", "exec"), namespace)
+    smpl = text[:text.index("\n@initialize:python@\n")]
+    called = set(re.findall(r"\b(enotty_\w+)\s*\(", smpl))
+    assert len(called) > 20
+    assert [name for name in sorted(called) if not callable(namespace.get(name))] == []
+    assert ("file_operations", "unlocked_ioctl") in namespace["ENOTTY_INTERFACES"]
+    assert namespace["ENOTTY_ORDER"][0] == rules._rows(None)[0].name
+    assert namespace["ENOTTY_KEPT_HOOKS"] and namespace["ENOTTY_EMBEDDED_OPS"]
+    # The copy is the module: the functions of both modules, nothing else.
+    assert namespace["case_leaves"]("return 0;") is True
+    assert namespace["enotty_command_test"]("cmd == A || cmd == B", "cmd", "==") is True
+
+
+def test_embedded_python_follows_its_modules(cocci_copy: Path, tmp_path: Path, monkeypatch):
+    copies = []
+    for path in rules.RULE_PYTHON:
+        copies.append(tmp_path / path.name)
+        copies[-1].write_text(path.read_text())
+    monkeypatch.setattr(rules, "RULE_PYTHON", tuple(copies))
+    assert rules.out_of_sync(cocci_copy) == []
+    before = rules.rules_digest(cocci_copy)
+    # Of ctext.py only what rule_python.py uses goes in: a new definition
+    # leaves the rule file as it is, a change to a used one does not.
+    copies[0].write_text(copies[0].read_text() + "\nEXTRA = 1\n")
+    assert rules.out_of_sync(cocci_copy) == []
+    assert "EXTRA" not in rules.assembled(cocci_copy)
+    assert rules.rules_digest(cocci_copy) != before
+    used = copies[0].read_text().replace("def case_leaves(seg: str) -> bool:\n",
+                                         "def case_leaves(seg: str) -> bool:\n    EXTRA\n")
+    copies[0].write_text(used)
+    assert rules.out_of_sync(cocci_copy) == [rules.rule_file(cocci_copy)]
+    assert "\nEXTRA = 1\n" in rules.assembled(cocci_copy)    # case_leaves uses it now
+    copies[1].write_text(copies[1].read_text() + "\nMORE = 2\n")
+    assert "\nMORE = 2\n" in rules.assembled(cocci_copy)
+    copies[1].write_text(copies[1].read_text().replace(rules.TABLE_LINES, ""))
+    with pytest.raises(UsageError, match="table lines"):
+        rules.assembled(cocci_copy)
+    copies[1].write_text(copies[1].read_text().replace("from .ctext import (", "from .ctext import (nowhere, "))
+    with pytest.raises(UsageError, match="does not define nowhere"):
+        rules.assembled(cocci_copy)
 
 
 def test_spatch_options_are_the_options_line():
@@ -256,9 +313,8 @@ def test_main_check_fails_on_a_stale_copy(tmp_path: Path):
 
 def test_library_python_has_no_stray_quotes():
     """spatch lexes the @initialize:python@ block for quotes: an apostrophe
-    in a comment ("the handler's") opens a string that swallows the
-    following rules.  Every line must hold an even number of quotes."""
-    lib = (rules.cocci_dir() / "lib" / "handlers.smpl").read_text()
-    block = lib[lib.index("@initialize:python@"):lib.index("\n@enotty_ops@")]
+    in a comment ("the handler's") opens a string that swallows what
+    follows.  Every line must hold an even number of quotes."""
+    block = embedded_block(rules.assembled())
     odd = [line for line in block.splitlines() if line.count("'") % 2]
     assert odd == []

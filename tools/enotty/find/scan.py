@@ -29,6 +29,7 @@ from ..kernel import tree
 from ..errors import UsageError
 from ..progress import Progress
 from ..requests import ScanRequest
+from . import ctext
 from .sites import Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
@@ -386,34 +387,6 @@ class _Outcome:
 
 
 _BAD_AT = re.compile(r'^ =\s?File "(.*)", line (\d+), column')
-_LEXEME = re.compile(r'/\*|//|"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?')
-
-
-def code_only(line: str, in_comment: bool) -> tuple[str, bool]:
-    """The line without its comments and string and character literals,
-    and whether a comment is still open at its end (in_comment: one was
-    open at its start).  A word there names nothing a rule could match."""
-    out: list[str] = []
-    i = 0
-    while i < len(line):
-        if in_comment:
-            end = line.find("*/", i)
-            if end < 0:
-                return "".join(out), True
-            i, in_comment = end + 2, False
-            out.append(" ")
-            continue
-        m = _LEXEME.search(line, i)
-        if not m:
-            out.append(line[i:])
-            break
-        out.append(line[i:m.start()] + " ")
-        if m.group() == "//":
-            break
-        if m.group() == "/*":
-            in_comment = True
-        i = m.end()
-    return "".join(out), in_comment
 
 
 def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outcome], list[str]]:
@@ -479,7 +452,7 @@ def parse_stderr(text: str, tokens: Sequence[str] = ()) -> tuple[dict[str, _Outc
             if in_define and code.strip():
                 macro_lines.add(code)
             continued = in_define and code.rstrip().endswith("\\")
-            words, in_comment = code_only(code, in_comment)
+            words, in_comment = ctext.code_only(code, in_comment)
             if not in_define:
                 current.bad_tokens.update(t for t in tokens if t in words)
     return outcomes, order

@@ -44,6 +44,8 @@ from typing import AbstractSet
 
 from ..find import interfaces
 from ..find.sites import Effects, Site
+from ..find import ctext
+from ..find.ctext import match_close
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
 # Answers of a moment (a signal, no memory, try again): a check that gives
@@ -53,32 +55,7 @@ _ERRNO = re.compile(r"-\s*(E[A-Z0-9]+)\b")
 _CMD_NAMES = ("cmd", "command", "ioctl", "ioctl_cmd", "ioctl_num", "iocmd", "no", "req",
               "request", "code", "cmnd", "num")
 
-# --- C text -----------------------------------------------------------------
-
-_LEXEMES = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
-
-
-def blank(text: str) -> str:
-    """Comments, strings and character literals as spaces; offsets and lines kept."""
-    return _LEXEMES.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def match_close(text: str, i: int) -> int:
-    """Offset of the bracket closing text[i] ('(' or '{'), -1 if unbalanced."""
-    pairs = {"(": ")", "{": "}", "[": "]"}
-    want = pairs[text[i]]
-    opening = text[i]
-    depth = 0
-    for j in range(i, len(text)):
-        c = text[j]
-        if c == opening:
-            depth += 1
-        elif c == want:
-            depth -= 1
-            if depth == 0:
-                return j
-    return -1
-
+# --- C text ----------------------------------------------------------------
 
 @dataclass
 class CFile:
@@ -86,27 +63,20 @@ class CFile:
     path: str
     raw: str
     code: str = ""
-    starts: list[int] = field(default_factory=list)
+    lines: ctext.Lines = field(init=False)
 
     def __post_init__(self) -> None:
-        self.code = blank(self.raw)
-        self.starts = [0] + [m.end() for m in re.finditer("\n", self.raw)]
+        self.code = ctext.blank_lexemes(self.raw)
+        self.lines = ctext.Lines(self.raw)
 
     def offset(self, line: int) -> int:
-        return self.starts[min(line, len(self.starts)) - 1]
+        return self.lines.offset(line)
 
     def line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self.starts)
-        while lo + 1 < hi:
-            mid = (lo + hi) // 2
-            if self.starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid
-        return lo + 1
+        return self.lines(max(offset, 0))
 
     def line_text(self, line: int) -> str:
-        return self.raw.splitlines()[line - 1] if 0 < line <= len(self.starts) else ""
+        return self.raw.splitlines()[line - 1] if 0 < line <= len(self.lines.starts) else ""
 
 
 @dataclass(frozen=True)
@@ -177,9 +147,6 @@ def depth_profile(code: str, start: int, end: int) -> list[int]:
     return out
 
 
-_LABEL = re.compile(r"\b(?:case\b[^:;{}]*|default\s*):(?!:)")
-
-
 def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
     """Whether every block open at pos is still open at anchor (start: body
     '{'), and no case label of the same block lies between them: a check
@@ -188,21 +155,15 @@ def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
     d = prof[pos - start]
     if min(prof[pos - start:]) < d:
         return False
-    return not any(prof[m.start() - start] == d for m in _LABEL.finditer(code, pos, anchor))
+    # No block closes below pos before anchor: the labels of the block of
+    # pos are those at the top level of code[pos:anchor].
+    return not ctext.top_labels(code, pos, anchor)
 
 
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
     """(keyword offset, '{', '}') of each switch in a body."""
-    out = []
-    for m in re.finditer(r"\bswitch\s*\(", code[fn.body:fn.end]):
-        kw = fn.body + m.start()
-        close = match_close(code, fn.body + m.end() - 1)
-        k = close + 1
-        while k < fn.end and code[k] in " \t\n":
-            k += 1
-        if k < fn.end and code[k] == "{":
-            out.append((kw, k, match_close(code, k)))
-    return out
+    return [(sw.keyword, sw.brace, sw.end) for sw in ctext.switches(code, fn.body, fn.end)
+            if 0 <= sw.brace < fn.end]
 
 
 def anchor_of(cf: CFile, fn: Function, line: int) -> int:
@@ -540,6 +501,11 @@ class Uapi:
                         self.families.setdefault((rel, kind), []).append(name)
 
 
+def _case_value(label: str) -> str:
+    """The value of a case label as ctext.top_labels finds it: case X: -> X."""
+    return label[len("case"):-1].strip()
+
+
 def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
     """(labels, body) of each case group of a switch, default as 'default'.
 
@@ -548,15 +514,13 @@ def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], st
     """
     _, open_, close = sw
     body = code[open_ + 1:close]
-    prof = depth_profile(body, 0, len(body))
-    labels_at = [m for m in re.finditer(r"\b(?:case\s+([^:]+?)\s*:(?!:)|default\s*:)", body)
-                 if prof[m.start()] == 0]
+    labels_at = ctext.top_labels(body)
     groups: list[tuple[list[str], str]] = []
     pending: list[str] = []
-    for i, m in enumerate(labels_at):
-        pending.append(m.group(1).strip() if m.group(1) else "default")
-        end = labels_at[i + 1].start() if i + 1 < len(labels_at) else len(body)
-        text = body[m.end():end]
+    for i, (start, label_end, is_default) in enumerate(labels_at):
+        pending.append("default" if is_default else _case_value(body[start:label_end]))
+        end = labels_at[i + 1][0] if i + 1 < len(labels_at) else len(body)
+        text = body[label_end:end]
         if text.strip() and not re.search(r"\bfallthrough\s*;\s*$", text):
             groups.append((pending, text))
             pending = []
@@ -672,9 +636,8 @@ def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
     body = cf.code[sw[1] + 1:sw[2]]
-    prof = depth_profile(body, 0, len(body))
-    labels = [(m.group(1).strip(), cf.line_of(sw[1] + 1 + m.start()))
-              for m in re.finditer(r"\bcase\s+([^:]+?)\s*:(?!:)", body) if prof[m.start()] == 0]
+    labels = [(_case_value(body[start:end]), cf.line_of(sw[1] + 1 + start))
+              for start, end, is_default in ctext.top_labels(body) if not is_default]
     groups = conditional_groups(cf, first, last)
     for label, line in labels:
         seen[label] = seen.get(label, 0) + 1
@@ -813,9 +776,8 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
         if not inside:
             return True
         sw = max(inside)
-        labels_before = [m for m in re.finditer(r"\b(case\s+[^:]+?\s*:(?!:)|default\s*:)",
-                                                code[sw[1]:off])]
-        if labels_before and labels_before[-1].group(1).startswith("default"):
+        labels_before = ctext.LABEL.findall(code, sw[1], off)
+        if labels_before and labels_before[-1].startswith("default"):
             return True
     return False
 

@@ -6,6 +6,7 @@ import pytest
 from .. import cli
 from . import effects
 from ..find.sites import Site
+from ..find import ctext
 
 TREE = Path(__file__).parents[1] / "testdata" / "effects" / "tree"
 
@@ -162,13 +163,6 @@ def test_operands(cond, terms):
     assert effects.operands(cond) == terms
 
 
-def test_blank_keeps_offsets_and_hides_braces_in_strings():
-    text = 'a("{"); /* } */ b\n// {\nc'
-    got = effects.blank(text)
-    assert len(got) == len(text) and got.count("\n") == 2
-    assert "{" not in got and "}" not in got
-
-
 GENWQE_GUARD = site("drivers/misc/genwqe/card_dev.c", 15, "genwqe_ioctl", rule="ioctl_ioc_guard")
 GENWQE_DEFAULT = site("drivers/misc/genwqe/card_dev.c", 22, "genwqe_ioctl")
 
@@ -205,7 +199,7 @@ def test_main_summary_and_one_line_errors(tmp_path, capsys):
 
 
 def test_case_groups_join_a_fallthrough_to_the_next_group():
-    code = effects.blank("""int f(int cmd)
+    code = ctext.blank_lexemes("""int f(int cmd)
 {
 	switch (cmd) {
 	case A:

@@ -40,6 +40,7 @@ from typing import Iterable, TextIO
 
 from . import effects
 from ..find.sites import Site
+from ..find import ctext
 
 COLUMNS = ("file", "handler", "functions", "sites", "series", "verdict", "left")
 # User-space programs that read EINVAL after a known command a driver has
@@ -167,7 +168,7 @@ def _ioc_checks_left(tree: effects.Tree, file: str, fn_name: str, sites: list[Si
     checks = []
     for m in re.finditer(r"\bif\s*\(", cf.code[fn.body:fn.end]):
         start = fn.body + m.end() - 1
-        close = effects.match_close(cf.code, start)
+        close = ctext.match_close(cf.code, start)
         # a check that refuses: its branch answers an errno (usblp's
         # `if (length > _IOC_SIZE(cmd))` only truncates)
         refuses = re.match(r"\s*\{?\s*(?:\w+\s*=\s*|return\s+)\(?\s*-\s*E[A-Z0-9]+",

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import effects
 from ..find.sites import Site
+from ..find import ctext
 
 SEARCHED = ("tools/testing",)
 SUFFIXES = (".c", ".h", ".sh", ".py")
@@ -83,7 +84,7 @@ def _resolve(command: str, lines: list[str], line: int) -> str:
 
 
 def read_test(path: str, text: str) -> TestFile:
-    code = effects.blank(text) if path.endswith((".c", ".h")) else text
+    code = ctext.blank_lexemes(text) if path.endswith((".c", ".h")) else text
     lines = code.splitlines()
     probes = []
     for n, ln in enumerate(lines, start=1):

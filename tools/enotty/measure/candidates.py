@@ -38,6 +38,7 @@ from typing import Iterable, Iterator
 
 from ..find import csource
 from ..kernel import tree
+from ..find import ctext
 
 DEPTH = 2                      # helper levels below a bound handler
 IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
@@ -179,10 +180,10 @@ class Body:
         if i >= self.end:
             return self.end
         if self.text[i] == "{":
-            return csource.match_close(self.text, i) + 1
+            return ctext.match_close(self.text, i) + 1
         m = re.match(r"(if|while|for|switch)\s*\(", self.text[i:i + 10])
         if m:
-            close = csource.match_close(self.text, i + m.end() - 1)
+            close = ctext.match_close(self.text, i + m.end() - 1)
             end = self.statement_end(close + 1)
             if m.group(1) == "if":
                 e = re.match(r"\s*else\b", self.text[end:end + 20])
@@ -224,18 +225,15 @@ def sites_in(body: Body) -> tuple[list[tuple[int, str]], bool]:
         for o in offsets:
             found.setdefault(o, kind)
 
-    for m in re.finditer(r"\bswitch\s*\(", text[body.start:body.end]):
-        open_paren = body.start + m.end() - 1
-        close_paren = csource.match_close(text, open_paren)
-        if close_paren < 0 or not body.mentions(open_paren, close_paren):
+    for sw in ctext.switches(text, body.start, body.end):
+        open_paren = sw.open_paren
+        if sw.close_paren < 0 or not body.mentions(open_paren, sw.close_paren):
             continue
         tests_command = True
-        brace = re.compile(r"\s*\{").match(text, close_paren + 1)
-        if not brace:
+        if sw.brace < 0:
             continue
-        sw_start = brace.end() - 1
-        sw_end = csource.match_close(text, sw_start)
-        labels = csource.switch_labels(text, sw_start + 1, sw_end)
+        sw_end = sw.end
+        labels = ctext.top_labels(text, sw.brace + 1, sw_end)
         default_text = None
         for k, (start, end, is_default) in enumerate(labels):
             if is_default:
@@ -261,7 +259,7 @@ def sites_in(body: Body) -> tuple[list[tuple[int, str]], bool]:
     for m in re.finditer(r"\bif\s*\(", text[body.start:body.end]):
         at = body.start + m.start()
         open_paren = body.start + m.end() - 1
-        close_paren = csource.match_close(text, open_paren)
+        close_paren = ctext.match_close(text, open_paren)
         if close_paren < 0:
             continue
         command_test = body.mentions(open_paren, close_paren) or at in chained
@@ -300,10 +298,10 @@ def calls_with_command(body: Body) -> Iterator[tuple[str, int, list[str]]]:
         if name in _NOT_CALLEES:
             continue
         open_paren = m.end() - 1
-        close_paren = csource.match_close(text, open_paren)
+        close_paren = ctext.match_close(text, open_paren)
         if close_paren < 0 or not body.mentions(open_paren, close_paren):
             continue
-        args = [a.strip() for a in csource.split_top(text[open_paren + 1:close_paren])]
+        args = [a.strip() for a in ctext.split_top(text[open_paren + 1:close_paren])]
         for i, arg in enumerate(args):
             if _CAST.sub("", arg) == body.cmd:
                 yield name, i, args
@@ -357,7 +355,7 @@ def find(root: Path, subdir: str | None = None) -> list[Site]:
         body = t.body(target)
         if body is None:
             continue
-        lines = csource.Lines(body.text)
+        lines = ctext.Lines(body.text)
         fn = body.fn
         found, _ = sites_in(body)
         for offset, kind in found:

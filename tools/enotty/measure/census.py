@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from ..find.ctext import Token, tokenize
+
 DEFAULT_KDIR = "~/.cache/enotty/src/linux-source-6.12"
 # User-space code and prose; the census is of kernel handlers.
 SKIPPED_TOP = ("tools", "Documentation", ".git")
@@ -60,50 +62,6 @@ class UsageError(Exception):
 
 
 # ---------------------------------------------------------------- tokens
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    line: int
-
-
-_LEXER = re.compile(
-    r"""
-    (?P<nl>\n)
-  | (?P<ws>[ \t\r\f\v]+|\\\n)
-  | (?P<comment>/\*.*?\*/|//[^\n]*)
-  | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
-  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<number>\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*)
-  | (?P<punct>->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!~<>=]=?|\.\.\.|[.,;:?(){}\[\]#])
-  | (?P<other>.)
-    """,
-    re.S | re.X,
-)
-
-
-def tokenize(text: str) -> list[Token]:
-    """C tokens with their 1-based line; comments, strings and whitespace
-    dropped (a string keeps its place as one token "" so calls keep their
-    argument count)."""
-    tokens: list[Token] = []
-    line = 1
-    for m in _LEXER.finditer(text):
-        kind = m.lastgroup
-        value = m.group()
-        if kind == "nl":
-            line += 1
-            continue
-        if kind in ("ws", "comment"):
-            line += value.count("\n")
-            continue
-        if kind == "string":
-            tokens.append(Token('""', line))
-            line += value.count("\n")  # a string continued with backslash-newline
-            continue
-        tokens.append(Token(value, line))
-    return tokens
-
 
 def read_text(path: Path) -> str:
     # Kernel sources are mostly UTF-8 with some Latin-1; the census only

@@ -1,0 +1,236 @@
+"""Tests for enotty.find.rule_python, the Python the rule file runs inside
+spatch (cocci/tests/ runs it there on whole fixtures; here each check is
+called as a script rule calls it, with positions as spatch gives them)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from . import rule_python as rp
+from . import rules
+
+
+@dataclass
+class Loc:
+    """A spatch Location: every field a string."""
+    file: str
+    line: str
+    column: str
+    current_element: str
+
+
+@pytest.fixture(autouse=True)
+def table():
+    """The table as rules.py writes it into the rule file, and empty
+    per-file state, for each test."""
+    namespace: dict = {}
+    rows = rules._rows(None)
+    for python in (rules.interfaces_python, rules.embedded_ops_python, rules.kept_hooks_python):
+        exec(python(rows), namespace)
+    saved = dict(rp.ENOTTY_INTERFACES), list(rp.ENOTTY_ORDER)
+    rp.ENOTTY_INTERFACES.update(namespace["ENOTTY_INTERFACES"])
+    rp.ENOTTY_ORDER[:] = namespace["ENOTTY_ORDER"]
+    rp.ENOTTY_EMBEDDED_OPS.update(namespace["ENOTTY_EMBEDDED_OPS"])
+    rp.ENOTTY_KEPT_HOOKS.update(namespace["ENOTTY_KEPT_HOOKS"])
+    for state in (rp.enotty_handlers, rp.enotty_helpers, rp.enotty_sites, rp.enotty_cmd_of,
+                  rp.enotty_fact_rows, rp.enotty_static, rp.enotty_trynext):
+        state.clear()
+    rp.enotty_printed.clear()
+    yield
+    rp.ENOTTY_INTERFACES.clear()
+    rp.ENOTTY_INTERFACES.update(saved[0])
+    rp.ENOTTY_ORDER[:] = saved[1]
+    rp.ENOTTY_EMBEDDED_OPS.clear()
+    rp.ENOTTY_KEPT_HOOKS.clear()
+
+
+def at(path: Path, needle: str, fn: str = "f", nth: int = 0) -> tuple[Loc]:
+    """The position of the nth needle in the file, as spatch gives it (a
+    site is the errno constant: EINVAL of return -EINVAL;)."""
+    text = path.read_text()
+    offset = -1
+    for _ in range(nth + 1):
+        offset = text.index(needle, offset + 1)
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1)
+    return (Loc(str(path), str(line), str(column), fn),)
+
+
+def c_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "x.c"
+    path.write_text(text)
+    return path
+
+
+LEAVING = """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case A:
+		return a(arg);
+	case B:
+		goto out;
+	}
+	return -EINVAL;
+out:
+	return 0;
+}
+"""
+
+
+def test_after_leaving_switch(tmp_path: Path):
+    path = c_file(tmp_path, LEAVING)
+    assert rp.enotty_after_leaving_switch(at(path, "EINVAL"), "cmd")
+    assert not rp.enotty_after_leaving_switch(at(path, "EINVAL"), "arg")
+    broken = c_file(tmp_path, LEAVING.replace("goto out;", "break;"))
+    assert not rp.enotty_after_leaving_switch(at(broken, "EINVAL"), "cmd")
+
+
+DEFAULTS = """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (_IOC_NR(cmd)) {
+	case A:
+		return a(arg);
+	case OLD:
+	default:
+		return -EINVAL;
+	}
+}
+
+static long g(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case A:
+		return a(arg);
+	default:
+		if (arg)
+			return -EINVAL;
+		return -ENOSYS;
+	}
+}
+"""
+
+
+def test_defaults(tmp_path: Path):
+    path = c_file(tmp_path, DEFAULTS)
+    fallen = at(path, "EINVAL")
+    assert rp.enotty_under_default(fallen, "cmd")
+    assert not rp.enotty_not_fallen_into(fallen, "cmd")      # case OLD: falls into it
+    conditional = at(path, "EINVAL", "g", nth=1)
+    assert not rp.enotty_under_default(conditional, "cmd")    # under an if there
+    plain = at(path, "ENOSYS", "g")
+    assert rp.enotty_under_default(plain, "cmd") and rp.enotty_not_fallen_into(plain, "cmd")
+
+
+@pytest.mark.parametrize("cond,kind,holds", [
+    ("cmd == A || B == cmd", "==", True),
+    ("likely(cmd == A) || cmd == B", "==", True),
+    ("cmd == A && arg", "==", False),
+    ("cmd != A && cmd != B", "!=&&", True),
+    ("cmd != A", "!=&&", False),
+    ("_IOC_TYPE(cmd) != MAGIC", "_IOC", True),
+    ("_IOC_TYPE(cmd) != 'H' || _IOC_NR(cmd) >= N", "_IOC", True),
+    ("_IOC_TYPE(cmd) != M && cmd != A", "_IOC", True),
+    ("((cmd >> 8) & 0xff) != M", "_IOC", True),
+    ("!((cmd & 0xff00) == 0x0200)", "_IOC", True),
+    ("_IOC_SIZE(cmd) > 8", "_IOC", False),
+    ("cmd", "_IOC", False),
+])
+def test_command_test(cond, kind, holds):
+    assert rp.enotty_command_test(cond, "cmd", kind) is holds
+
+
+def test_command_test_without_a_name_tries_the_targets():
+    rp.enotty_cmd_of.update({"f": "cmd", "g": "ioc"})
+    assert rp.enotty_command_test("ioc == A", None, "==")
+    assert not rp.enotty_command_test("nr == A", None, "==")
+
+
+def test_every_case_assigns(tmp_path: Path):
+    path = c_file(tmp_path, """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	int ret = -EINVAL;
+
+	switch (cmd) {
+	case A:
+		ret = a(arg);
+		break;
+	case B:
+		return b(arg);
+	}
+	return ret;
+}
+""")
+    rp.enotty_cmd_of["f"] = "cmd"
+    assert rp.enotty_every_case_assigns(at(path, "EINVAL"), "ret")
+    assert not rp.enotty_every_case_assigns(at(path, "EINVAL"), "other")
+
+
+def test_abi_comment(tmp_path: Path):
+    path = c_file(tmp_path, """\
+int f(int cmd)
+{
+	/* user space relies on this */
+	if (cmd)
+		return -EINVAL;
+	return -ENOSYS; // plain
+}
+""")
+    assert rp.enotty_abi_comment(at(path, "EINVAL"))
+    assert not rp.enotty_site_ok(at(path, "EINVAL"))
+    assert rp.enotty_site_ok(at(path, "ENOSYS"))
+
+
+def test_reaches_unknown(tmp_path: Path):
+    path = c_file(tmp_path, """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == A || cmd == B)
+		return helper_a(cmd, arg);
+	switch (cmd) {
+	case C:
+		return helper_c(cmd, arg);
+	default:
+		return helper_d(cmd, arg);
+	}
+}
+""")
+    assert not rp.enotty_reaches_unknown(at(path, "helper_a"), "cmd")
+    assert not rp.enotty_reaches_unknown(at(path, "helper_c"), "cmd")
+    assert rp.enotty_reaches_unknown(at(path, "helper_d"), "cmd")
+    assert rp.enotty_reaches_unknown(at(path, "helper_d"), None)
+
+
+def test_handlers_helpers_claims_and_the_site_line(tmp_path: Path, capsys):
+    path = c_file(tmp_path, LEAVING)
+    pos = at(path, "EINVAL")
+    rp.enotty_add_handler(pos, "f", "file_operations", "unlocked_ioctl")
+    rp.enotty_add_handler(pos, "f", "no_such_ops", "ioctl")
+    assert rp.enotty_lookup(str(path), "f") == ("file_operations.unlocked_ioctl", 1)
+    rp.enotty_static[str(path)] = {"h"}
+    rp.enotty_add_helper(str(path), "f", "h", 0)
+    assert rp.enotty_takes_cmd(str(path), "h", "0") and not rp.enotty_takes_cmd(str(path), "h", "1")
+    rp.enotty_claim(pos, "f", "EINVAL", "ioctl_default_return")
+    rp.enotty_claim(pos, "f", "EINVAL", "ioctl_if_chain")        # the first shape names it
+    assert rp.enotty_first(pos, "tsv") and not rp.enotty_first(pos, "tsv")
+    rp.enotty_tsv(pos)
+    assert capsys.readouterr().out == (f"ENOTTY-SITE\t{path}\t9\tf\tfile_operations.unlocked_ioctl"
+                                       "\tEINVAL\tENOTTY\tioctl_default_return\n")
+    assert rp.enotty_message(pos) == ("f: unknown ioctl command answered with -EINVAL;"
+                                      " file_operations.unlocked_ioctl handlers answer -ENOTTY")
+
+
+def test_facts_add_targets_but_not_kept_hooks(tmp_path: Path):
+    facts = tmp_path / "facts.tsv"
+    facts.write_text("drivers/x.c\tf\tfile_operations.unlocked_ioctl\t1\n"
+                     "drivers/x.c\tkvm_arch_vm_ioctl\tfile_operations.unlocked_ioctl\t1\n"
+                     "drivers/x.c\tg\tno_such.ioctl\t1\n"
+                     "drivers/x.c\th\tfile_operations.unlocked_ioctl\tone\n")
+    rp.enotty_read_facts(str(facts))
+    assert rp.enotty_fact("/tree/drivers/x.c", "f") == ("file_operations.unlocked_ioctl", 1)
+    assert rp.enotty_fact("drivers/x.c", "kvm_arch_vm_ioctl") is None
+    assert rp.enotty_fact("drivers/x.c", "g") is None and rp.enotty_fact("drivers/x.c", "h") is None
