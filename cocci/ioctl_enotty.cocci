@@ -882,7 +882,7 @@ position enotty_site.p;
 
 @initialize:python@
 @@
-# From tools/enotty/ctext.py, what rule_python.py uses.
+# From tools/enotty/find/ctext.py, what rule_python.py uses.
 
 import re
 

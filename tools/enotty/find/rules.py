@@ -178,7 +178,7 @@ def embedded_python(ifaces: list[Interface]) -> str:
     text, tree = _parsed(module)
     wanted = {a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level > 0
               and n.module == library.stem for a in n.names}
-    code = (f"# From tools/enotty/{library.name}, what {module.name} uses.\n\n"
+    code = (f"# From tools/enotty/find/{library.name}, what {module.name} uses.\n\n"
             + used_definitions(library, wanted).strip() + "\n\n\n"
             + _without_package_imports(module, text).strip() + "\n")
     if code.count(TABLE_LINES) != 1:

@@ -41,11 +41,14 @@ RULE_BODY = (
     "which tells user space that a known command got a bad argument.\n"
     "\n"
     "Add a semantic patch that finds such a default label, returning -EINVAL\n"
-    "or -ENOSYS or assigning it to the value the handler returns, in the\n"
-    "ioctl member of an ops structure initialized in the same file, and\n"
-    "replaces the error code with the answer that interface needs.  A\n"
-    "default that a case above it reaches by falling through is left alone,\n"
-    "since it also answers a known command.\n")
+    "or -ENOSYS or assigning it to the value the handler returns, in a\n"
+    "handler stored in the ioctl member of an ops structure in the same\n"
+    "file, or in a static helper that the handler hands unknown commands\n"
+    "to, and replaces the error code with the answer that interface needs.\n"
+    "A default that a case above it reaches by falling through is left\n"
+    "alone, since it also answers a known command, and so is a handler that\n"
+    "answers -EINVAL, or fails a check of its argument, before it looks at\n"
+    "the command.\n")
 
 
 def upstream_rule_text() -> str:
@@ -53,10 +56,15 @@ def upstream_rule_text() -> str:
 
 
 def rule_table(text: str) -> dict[tuple[str, str], tuple[int, str]]:
-    """The IOCTL_OPS table of the upstream rule, as (struct, member) ->
-    (command index, answer)."""
-    rows = re.findall(r'^\s+\("(\w+)", "(\w+)"\):\s+\((\d+), "(\w+)"\),$', text, re.M)
-    return {(s, f): (int(n), to) for s, f, n, to in rows}
+    """The IOCTL_MEMBERS table of the upstream rule, as (struct, member) ->
+    (command index, answer); each row maps (index, "ANSWER") to a string of
+    struct.member names."""
+    table = {}
+    for n, to, members in re.findall(r'^\s+\((\d+), "(\w+)"\): """(.*?)""",$', text, re.M | re.S):
+        for member in members.split():
+            struct, field = member.split(".")
+            table[(struct, field)] = (int(n), to)
+    return table
 
 
 def rule_diff(text: str) -> str:
