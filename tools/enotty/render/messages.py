@@ -11,7 +11,7 @@ from typing import Mapping
 
 from ..partition import doc_updates
 from ..find.interfaces import PLACEHOLDER, Interface
-from ..find.sites import Site
+from ..find.sites import Effects, Site
 
 WIDTH = 75
 DOC = "Documentation/driver-api/ioctl.rst"
@@ -343,11 +343,31 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
     interfaces: the table's rows by name (their reached_only: where the core
     hands a handler an unknown command only under conditions of its own);
     own_type_only: only_own_type_changed() of the patch's audit rows."""
-    out: list[str] = []
     visible = [s for s in sites if not is_leaf(s) and
                (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
     without_op = [s for s in visible if s.effects and s.effects.reach == "no-operation"]
     visible = [s for s in visible if s not in without_op]
+    out = _who_sees(visible, without_op, interfaces, own_type_only)
+    forwarded: list[str] = []
+    uncased: dict[str, list[str]] = {}
+    checked: dict[str, list[str]] = {}
+    for s in sorted(sites, key=Site.sort_key):
+        if s.effects is not None:
+            _site_sentences(s, s.effects, visible, out, checked, uncased, forwarded)
+    out += _checks_sentences(checked)
+    out += _uncased_sentences(uncased)
+    out += _forwarded_sentences(forwarded, sites)
+    leaves = sorted({s.function for s in sites if is_leaf(s)})
+    if leaves and any(not is_leaf(s) for s in sites):
+        out.append(f"In {_functions_phrase(leaves)} -ENOIOCTLCMD becomes -ENOTTY; user space "
+                   "already saw ENOTTY there.")
+    return out
+
+
+def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[str, Interface],
+              own_type_only: bool) -> list[str]:
+    """The first sentences: which callers now get ENOTTY instead of what."""
+    out: list[str] = []
     if visible:
         before = " or ".join(sorted({s.from_ for s in visible}))
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
@@ -377,67 +397,81 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
         out.append(f"Where the driver behind {s.function}() provides no {_missing_op(s)} "
                    f"operation, a command {s.function}() does not handle itself now gets ENOTTY "
                    f"instead of {s.from_}.")
-    forwarded: list[str] = []
-    uncased: dict[str, list[str]] = {}
-    checked: dict[str, list[str]] = {}
-    for s in sorted(sites, key=Site.sort_key):
-        e = s.effects
-        if e is None:
-            continue
-        if e.visible == "unreachable":
-            items = _guard_items(e.guard)
-            errno = items[0][1] if items else "EINVAL"
-            kind = items[0][2] if items else ""
-            if kind == "every command":
-                first = f"a check before the dispatch answers every command with -{errno}"
-            elif items and (words := _guard_words(items[0][0], kind)):
-                first = f"a command fails with -{errno} first {words}"
-            else:
-                first = f"a check before the dispatch answers -{errno} first"
-            if any(t.file == s.file and t.function == s.function and t.line < s.line for t in visible):
-                # floppy: the converted type guard comes first, the
-                # normaliser after it still rejects the rest
-                out.append(f"In {s.function}(), past the check this patch converts, {first}; "
-                           "this patch leaves that check alone.")
-            else:
-                out.append(f"In {s.function}() {first}, so no unknown command reaches the "
-                           "changed default; this patch leaves that check alone.")
-        elif e.reach == "partly" and not is_leaf(s):
-            # tosh_ioctl()'s `!argp` answers -EINVAL, its copy_from_user() -EFAULT
-            for condition, errno, _kind in _guard_items(e.guard):
-                words = _guard_words(condition, _kind)
-                said = f"-{errno} first {words}" if words else ""
-                if said and said not in checked.setdefault(s.function, []):
-                    checked[s.function].append(said)
-        if e.branches.startswith("only with "):
-            said = f"The changed line of {s.function}() is built {e.branches}."
-            if said not in out:
-                out.append(said)
-        elif e.branches not in ("all", "unknown"):
-            out.append(f"In {s.function}() the {without_line_numbers(e.branches)}; this patch does "
-                       "not change it.")
-        if not is_leaf(s):
-            always, conditional = uncased_sentences(s.function, e.uncased)
-            if always:
-                uncased[s.function] = always
-            out += conditional
-        if e.forward not in ("-", "unknown"):
-            forwarded += [c for c in entries(s) if c not in forwarded]
-        if e.fallback not in ("-", "unknown"):
-            path, _, rest = e.fallback.partition(": ")
-            who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
-            out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {without_line_numbers(rest)}.")
-    # Said per function, once, whatever the number of its sites.
+    return out
+
+
+def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
+                    checked: dict[str, list[str]], uncased: dict[str, list[str]],
+                    forwarded: list[str]) -> None:
+    """What one site adds, in the order of the sites: the sentences of a
+    check that comes first or an #if branch go to out at once; the checks,
+    uncased commands and forwarded commands are gathered, to be said once."""
+    if e.visible == "unreachable":
+        out.append(_unreachable_sentence(s, e, visible))
+    elif e.reach == "partly" and not is_leaf(s):
+        # tosh_ioctl()'s `!argp` answers -EINVAL, its copy_from_user() -EFAULT
+        for condition, errno, _kind in _guard_items(e.guard):
+            words = _guard_words(condition, _kind)
+            said = f"-{errno} first {words}" if words else ""
+            if said and said not in checked.setdefault(s.function, []):
+                checked[s.function].append(said)
+    if e.branches.startswith("only with "):
+        said = f"The changed line of {s.function}() is built {e.branches}."
+        if said not in out:
+            out.append(said)
+    elif e.branches not in ("all", "unknown"):
+        out.append(f"In {s.function}() the {without_line_numbers(e.branches)}; this patch does "
+                   "not change it.")
+    if not is_leaf(s):
+        always, conditional = uncased_sentences(s.function, e.uncased)
+        if always:
+            uncased[s.function] = always
+        out += conditional
+    if e.forward not in ("-", "unknown"):
+        forwarded += [c for c in entries(s) if c not in forwarded]
+    if e.fallback not in ("-", "unknown"):
+        path, _, rest = e.fallback.partition(": ")
+        who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
+        out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {without_line_numbers(rest)}.")
+
+
+def _unreachable_sentence(s: Site, e: Effects, visible: list[Site]) -> str:
+    """A site no unknown command reaches: the check that answers first."""
+    items = _guard_items(e.guard)
+    errno = items[0][1] if items else "EINVAL"
+    kind = items[0][2] if items else ""
+    if kind == "every command":
+        first = f"a check before the dispatch answers every command with -{errno}"
+    elif items and (words := _guard_words(items[0][0], kind)):
+        first = f"a command fails with -{errno} first {words}"
+    else:
+        first = f"a check before the dispatch answers -{errno} first"
+    if any(t.file == s.file and t.function == s.function and t.line < s.line for t in visible):
+        # floppy: the converted type guard comes first, the
+        # normaliser after it still rejects the rest
+        return (f"In {s.function}(), past the check this patch converts, {first}; "
+                "this patch leaves that check alone.")
+    return (f"In {s.function}() {first}, so no unknown command reaches the "
+            "changed default; this patch leaves that check alone.")
+
+
+def _checks_sentences(checked: dict[str, list[str]]) -> list[str]:
+    """The checks that still answer first, said per function, once,
+    whatever the number of its sites."""
     said_checks = {f: _join(texts) for f, texts in checked.items() if texts}
     if len(said_checks) == 1 or len(set(said_checks.values())) == 1:
         text = next(iter(said_checks.values()), "")
-        if text:
-            out.append(f"A command still fails with {text}.")
-    elif said_checks:
-        out.append("A command still fails with " + "; ".join(
-            f"{text} in {f}()" for f, text in said_checks.items()) + ".")
-    # No family or header is claimed: the iio buffer fd's handler shares
-    # type 'i' with events.h, and atyfb's cases come from two headers.
+        return [f"A command still fails with {text}."] if text else []
+    if said_checks:
+        return ["A command still fails with " + "; ".join(
+            f"{text} in {f}()" for f, text in said_checks.items()) + "."]
+    return []
+
+
+def _uncased_sentences(uncased: dict[str, list[str]]) -> list[str]:
+    """The uapi commands no handler of the patch has a case for.  No family
+    or header is claimed: the iio buffer fd's handler shares type 'i' with
+    events.h, and atyfb's cases come from two headers."""
     names: list[str] = []
     if len(uncased) == 1:
         (function, names), = uncased.items()
@@ -448,22 +482,24 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
         common = set.intersection(*(set(ns) for ns in uncased.values()))
         names = [n for n in next(iter(uncased.values())) if n in common]
         which = "which none of these handlers has a case for"
-    if names:
-        one = len(names) == 1
-        out.append(f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
-                   f"{which}, {'gets' if one else 'get'} ENOTTY too.")
-    if forwarded:
-        froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
-        out.append("sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "
-                   "command such as SIOCGIFINDEX on this socket can succeed where it failed with "
-                   f"{froms}.")
-        if any(s.effects and s.effects.paths == "native+SIOC-compat" for s in sites):
-            out.append("32-bit callers reach this code only with the SIOC* commands "
-                       "compat_sock_ioctl_trans() passes on, and take the same way.")
-    leaves = sorted({s.function for s in sites if is_leaf(s)})
-    if leaves and any(not is_leaf(s) for s in sites):
-        out.append(f"In {_functions_phrase(leaves)} -ENOIOCTLCMD becomes -ENOTTY; user space "
-                   "already saw ENOTTY there.")
+    if not names:
+        return []
+    one = len(names) == 1
+    return [f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
+            f"{which}, {'gets' if one else 'get'} ENOTTY too."]
+
+
+def _forwarded_sentences(forwarded: list[str], sites: list[Site]) -> list[str]:
+    """Socket handlers whose new answer makes sock_do_ioctl() go on."""
+    if not forwarded:
+        return []
+    froms = " or ".join(sorted({s.from_ for s in sites if set(entries(s)) & set(forwarded)}))
+    out = ["sock_do_ioctl() now passes SIOC* commands on to dev_ioctl(), so an interface "
+           "command such as SIOCGIFINDEX on this socket can succeed where it failed with "
+           f"{froms}."]
+    if any(s.effects and s.effects.paths == "native+SIOC-compat" for s in sites):
+        out.append("32-bit callers reach this code only with the SIOC* commands "
+                   "compat_sock_ioctl_trans() passes on, and take the same way.")
     return out
 
 
