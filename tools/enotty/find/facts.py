@@ -283,6 +283,76 @@ def _is_integer_param(decl: str) -> bool:
     return "*" not in decl and "struct" not in decl and "union" not in decl
 
 
+def _function_facts(text: str, fn: csource.Function, local_functions: set[str]
+                    ) -> tuple[list[list], list[list], set[str]]:
+    """The calls, callbacks and ops dispatches of one function that pass on
+    one of its integer parameters (file_facts() gathers them per file)."""
+    calls: list[list] = []
+    callbacks: list[list] = []
+    members: set[str] = set()
+    names = fn.param_names()
+    params = {n: i for i, (n, d) in enumerate(zip(names, fn.params)) if n and _is_integer_param(d)}
+    if not params:
+        return calls, callbacks, members
+    body = text[fn.body_start:fn.body_end]
+    returned = None
+    restricted: dict[str, list[tuple[int, int]]] = {}
+    done = set()
+    for hit in _BARE_ARGUMENT.finditer(text, fn.body_start, fn.body_end):
+        if hit.group(1) not in params:
+            continue
+        open_paren = _enclosing_paren(text, hit.start() + 1, fn.body_start)
+        if open_paren < 0 or open_paren in done:
+            continue
+        done.add(open_paren)
+        m = _CALLEE.search(text, max(fn.body_start, open_paren - 64), open_paren + 1)
+        if not m or m.group(1) in _NOT_CALLEES:
+            continue
+        callee = m.group(1)
+        prefix = text[max(fn.body_start, m.start() - 80):m.start()]
+        if _MEMBER_END.search(prefix):
+            # ops->F(.., cmd, ..): a dispatch through an ops structure,
+            # no call of a function by that name.
+            members.add(callee)
+            continue
+        if _RETURN_PREFIX.search(prefix):
+            plain = True
+        else:
+            assigned = _ASSIGN_PREFIX.search(prefix)
+            if not assigned:
+                continue
+            if returned is None:
+                returned = set(_RETURNED_NAME.findall(body))
+            if assigned.group(1) not in returned:
+                continue
+            close_paren = ctext.match_close(text, open_paren)
+            # The rules' form: nothing assigns the variable again.
+            plain = not re.search(rf"\b{re.escape(assigned.group(1))}\s*=(?!=)",
+                                  text[close_paren:fn.body_end])
+        close_paren = ctext.match_close(text, open_paren)
+        if close_paren < 0:
+            continue
+        args = [a.strip() for a in ctext.split_top(text[open_paren + 1:close_paren])]
+        p = hit.group(1)
+        if p not in restricted:
+            restricted[p] = _restricted_spans(text, fn, csource.command_words(body, p))
+        reaches = not any(a <= m.start() < b for a, b in restricted[p])
+        i = next((k for k, a in enumerate(args) if _CAST.sub("", a) == p), -1)
+        if i < 0:
+            continue
+        calls.append([fn.name, params[p], callee, i, reaches, plain])
+        for j, other in enumerate(args):
+            cb = other.lstrip("&").strip()
+            # A function of this file, or a name the body neither
+            # declares nor uses elsewhere (not a local variable).
+            if j != i and (member := _MEMBER_ARGUMENT.search(other)):
+                members.add(member.group(1))     # wrapper(.., cmd, .., ops->F)
+            elif j != i and _NAME.fullmatch(cb) and cb not in names and (
+                    cb in local_functions or len(re.findall(rf"\b{cb}\b", body)) == 1):
+                callbacks.append([fn.name, params[p], callee, i, cb, reaches])
+    return calls, callbacks, members
+
+
 def file_facts(data: bytes) -> dict:
     """The facts of one C file, as a JSON-able record:
 
@@ -312,67 +382,9 @@ def file_facts(data: bytes) -> dict:
     local_functions = {f.name for f in funcs}
     trynext = _compared_callees(text, funcs) if re.search(r"[!=]=", text) else set()
     for fn in funcs:
-        names = fn.param_names()
-        params = {n: i for i, (n, d) in enumerate(zip(names, fn.params)) if n and _is_integer_param(d)}
-        if not params:
-            continue
-        body = text[fn.body_start:fn.body_end]
-        members: set[str] = set()
-        returned = None
-        restricted: dict[str, list[tuple[int, int]]] = {}
-        done = set()
-        for hit in _BARE_ARGUMENT.finditer(text, fn.body_start, fn.body_end):
-            if hit.group(1) not in params:
-                continue
-            open_paren = _enclosing_paren(text, hit.start() + 1, fn.body_start)
-            if open_paren < 0 or open_paren in done:
-                continue
-            done.add(open_paren)
-            m = _CALLEE.search(text, max(fn.body_start, open_paren - 64), open_paren + 1)
-            if not m or m.group(1) in _NOT_CALLEES:
-                continue
-            callee = m.group(1)
-            prefix = text[max(fn.body_start, m.start() - 80):m.start()]
-            if _MEMBER_END.search(prefix):
-                # ops->F(.., cmd, ..): a dispatch through an ops structure,
-                # no call of a function by that name.
-                members.add(callee)
-                continue
-            if _RETURN_PREFIX.search(prefix):
-                plain = True
-            else:
-                assigned = _ASSIGN_PREFIX.search(prefix)
-                if not assigned:
-                    continue
-                if returned is None:
-                    returned = set(_RETURNED_NAME.findall(body))
-                if assigned.group(1) not in returned:
-                    continue
-                close_paren = ctext.match_close(text, open_paren)
-                # The rules' form: nothing assigns the variable again.
-                plain = not re.search(rf"\b{re.escape(assigned.group(1))}\s*=(?!=)",
-                                      text[close_paren:fn.body_end])
-            close_paren = ctext.match_close(text, open_paren)
-            if close_paren < 0:
-                continue
-            args = [a.strip() for a in ctext.split_top(text[open_paren + 1:close_paren])]
-            p = hit.group(1)
-            if p not in restricted:
-                restricted[p] = _restricted_spans(text, fn, csource.command_words(body, p))
-            reaches = not any(a <= m.start() < b for a, b in restricted[p])
-            i = next((k for k, a in enumerate(args) if _CAST.sub("", a) == p), -1)
-            if i < 0:
-                continue
-            calls.append([fn.name, params[p], callee, i, reaches, plain])
-            for j, other in enumerate(args):
-                cb = other.lstrip("&").strip()
-                # A function of this file, or a name the body neither
-                # declares nor uses elsewhere (not a local variable).
-                if j != i and (member := _MEMBER_ARGUMENT.search(other)):
-                    members.add(member.group(1))     # wrapper(.., cmd, .., ops->F)
-                elif j != i and _NAME.fullmatch(cb) and cb not in names and (
-                        cb in local_functions or len(re.findall(rf"\b{cb}\b", body)) == 1):
-                    callbacks.append([fn.name, params[p], callee, i, cb, reaches])
+        fn_calls, fn_callbacks, members = _function_facts(text, fn, local_functions)
+        calls += fn_calls
+        callbacks += fn_callbacks
         dispatches.extend([fn.name, member] for member in sorted(members))
     return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
             "dispatches": dispatches, "trynext": sorted(trynext)}
@@ -633,97 +645,116 @@ def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
 
 def join(records: dict[str, dict]) -> list[Target]:
     """Every target that the per-file rules cannot see on their own."""
-    table, by_field = _interfaces()
-    defined: dict[str, list[tuple[str, bool, str]]] = {}
-    for rel, rec in records.items():
-        for name, (static, params) in rec["defs"].items():
-            defined.setdefault(name, []).append((rel, static, params))
-    trynext = set()
-    for rec in records.values():
-        trynext.update(rec.get("trynext", ()))
-    calls: dict[tuple[str, str], list] = {}
-    callbacks: dict[tuple[str, str], list] = {}
-    for rel, rec in records.items():
-        for c in rec.get("calls", ()):
-            calls.setdefault((rel, c[0]), []).append(c)
-        for c in rec.get("callbacks", ()):
-            callbacks.setdefault((rel, c[0]), []).append(c)
+    walk = _Walk(records)
+    walk.bind_ops_tables()
+    walk.follow_calls()
+    return walk.targets()
 
-    # A function handed a callback with the command (dvb_usercopy,
-    # video_usercopy) is a wrapper: it copies the argument and calls the
-    # handler, so its own -EINVALs are about the argument.
-    wrappers = {c[2] for found in callbacks.values() for c in found if c[4] in defined}
-    cores = core_functions(records)
 
-    # Definitions by name with their parameter names, parsed once each.
-    def resolve(name: str, near: str) -> list[tuple[str, bool, tuple[str, ...]]]:
-        if name in trynext or name in wrappers or name in cores.names:
+class _Walk:
+    """join()'s walk: from the functions stored in ops tables down the calls
+    and callbacks that pass the command on, DEPTH levels deep."""
+
+    def __init__(self, records: dict[str, dict]) -> None:
+        self.records = records
+        self.table, self.by_field = _interfaces()
+        self.defined: dict[str, list[tuple[str, bool, str]]] = {}
+        for rel, rec in records.items():
+            for name, (static, params) in rec["defs"].items():
+                self.defined.setdefault(name, []).append((rel, static, params))
+        self.trynext: set[str] = set()
+        for rec in records.values():
+            self.trynext.update(rec.get("trynext", ()))
+        self.calls: dict[tuple[str, str], list] = {}
+        self.callbacks: dict[tuple[str, str], list] = {}
+        for rel, rec in records.items():
+            for c in rec.get("calls", ()):
+                self.calls.setdefault((rel, c[0]), []).append(c)
+            for c in rec.get("callbacks", ()):
+                self.callbacks.setdefault((rel, c[0]), []).append(c)
+        # A function handed a callback with the command (dvb_usercopy,
+        # video_usercopy) is a wrapper: it copies the argument and calls the
+        # handler, so its own -EINVALs are about the argument.
+        self.wrappers = {c[2] for found in self.callbacks.values() for c in found if c[4] in self.defined}
+        self.cores = core_functions(records)
+        # (file, function, interface, cmd_arg) -> (shallowest depth, whether
+        # the rules reach it on their own along some path).  A target is
+        # visited again when a shallower or an own path turns up.
+        self.seen: dict[tuple[str, str, str, int], tuple[int, bool]] = {}
+        self.work: list[tuple[str, str, str, int, int, bool]] = []
+
+    def resolve(self, name: str, near: str) -> list[tuple[str, bool, tuple[str, ...]]]:
+        """Definitions by name with their parameter names, parsed once each."""
+        if name in self.trynext or name in self.wrappers or name in self.cores.names:
             return []
-        defs = defined.get(name, [])
+        defs = self.defined.get(name, [])
         local = [d for d in defs if d[0] == near]
         found = local[-1:] if local else [d for d in defs if not d[1]]
         return [(rel, static, parameter_names(text)) for rel, static, text in found
-                if (rel, name) not in cores.dispatchers]
+                if (rel, name) not in self.cores.dispatchers]
 
-    # (file, function, interface, cmd_arg) -> (shallowest depth, whether
-    # the rules reach it on their own along some path).  A target is
-    # visited again when a shallower or an own path turns up.
-    seen: dict[tuple[str, str, str, int], tuple[int, bool]] = {}
-    work: list[tuple[str, str, str, int, int, bool]] = []
-
-    def visit(rel: str, fn: str, iface: str, cmd_arg: int, params: Sequence[str], depth: int, own: bool) -> None:
+    def visit(self, rel: str, fn: str, iface: str, cmd_arg: int, params: Sequence[str], depth: int,
+              own: bool) -> None:
         if cmd_arg >= len(params) or not params[cmd_arg]:
             return
         key = (rel, fn, iface, cmd_arg)
-        old = seen.get(key)
+        old = self.seen.get(key)
         if old is not None and old[0] <= depth and (old[1] or not own):
             return
         if old is not None:
             depth, own = min(depth, old[0]), own or old[1]
-        seen[key] = (depth, own)
-        work.append((rel, fn, iface, cmd_arg, depth, own))
+        self.seen[key] = (depth, own)
+        self.work.append((rel, fn, iface, cmd_arg, depth, own))
 
-    # Ops structures that are members of another structure, set at run
-    # time through it (hw->ops.ioctl = fn): the member's type is only in
-    # headers, which neither this nor the rules read.
-    embedded = {f"{c}.{m}": ops for (c, m), ops in interfaces.embedded_ops(interfaces.table()).items()}
-    for rel, rec in sorted(records.items()):
-        for struct, field, fn, via in rec.get("bindings", ()):
-            struct = embedded.get(via, struct)
-            if (struct, field) in table:
-                iface = f"{struct}.{field}"
-            elif not struct and len(by_field.get(field, ())) == 1:
-                iface = by_field[field][0]
-            else:
+    def bind_ops_tables(self) -> None:
+        """The functions stored in an ops table's ioctl field.  Ops
+        structures that are members of another structure are set at run
+        time through it (hw->ops.ioctl = fn): the member's type is only in
+        headers, which neither this nor the rules read."""
+        embedded = {f"{c}.{m}": ops for (c, m), ops in interfaces.embedded_ops(interfaces.table()).items()}
+        for rel, rec in sorted(self.records.items()):
+            for struct, field, fn, via in rec.get("bindings", ()):
+                struct = embedded.get(via, struct)
+                if (struct, field) in self.table:
+                    iface = f"{struct}.{field}"
+                elif not struct and len(self.by_field.get(field, ())) == 1:
+                    iface = self.by_field[field][0]
+                else:
+                    continue
+                owner, member = iface.split(".")
+                cmd_arg = self.table[(owner, member)]
+                for where, _static, params in self.resolve(fn, rel):
+                    self.visit(where, fn, iface, cmd_arg, params, 0, where == rel)
+
+    def follow_calls(self) -> None:
+        """Down the calls and callbacks that pass the command on."""
+        while self.work:
+            rel, fn, iface, cmd_arg, depth, own = self.work.pop()
+            if depth >= DEPTH:
                 continue
-            owner, member = iface.split(".")
-            cmd_arg = table[(owner, member)]
-            for where, _static, params in resolve(fn, rel):
-                visit(where, fn, iface, cmd_arg, params, 0, where == rel)
-    while work:
-        rel, fn, iface, cmd_arg, depth, own = work.pop()
-        if depth >= DEPTH:
-            continue
-        for _, p_index, callee, arg, reaches, plain in calls.get((rel, fn), ()):
-            if p_index != cmd_arg or not reaches:
-                continue
-            for where, static, params in resolve(callee, rel):
-                visit(where, callee, iface, arg, params, depth + 1,
-                      own and plain and static and where == rel)
-        for _, p_index, _wrapper, arg, cb, reaches in callbacks.get((rel, fn), ()):
-            if p_index != cmd_arg or not reaches:
-                continue
-            for where, _static, params in resolve(cb, rel):
-                index = _callback_command(params, params_name(records, rel, fn, cmd_arg), arg)
-                visit(where, cb, iface, index, params, depth + 1, False)
-    # The rules take a function's first row: of the interfaces one function
-    # serves, the one that keeps -ENOIOCTLCMD (a core tries the next
-    # handler on it) comes first, so that no caller loses that value.
-    cautious = {i.name: (not i.keep_enoioctlcmd, i.to != "ENOIOCTLCMD") for i in interfaces.table()}
-    found = {Target(rel, fn, iface, cmd_arg)
-             for (rel, fn, iface, cmd_arg), (_, own) in seen.items() if not own}
-    found.update(reported_cores(records))
-    return sorted(found, key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
+            for _, p_index, callee, arg, reaches, plain in self.calls.get((rel, fn), ()):
+                if p_index != cmd_arg or not reaches:
+                    continue
+                for where, static, params in self.resolve(callee, rel):
+                    self.visit(where, callee, iface, arg, params, depth + 1,
+                               own and plain and static and where == rel)
+            for _, p_index, _wrapper, arg, cb, reaches in self.callbacks.get((rel, fn), ()):
+                if p_index != cmd_arg or not reaches:
+                    continue
+                for where, _static, params in self.resolve(cb, rel):
+                    index = _callback_command(params, params_name(self.records, rel, fn, cmd_arg), arg)
+                    self.visit(where, cb, iface, index, params, depth + 1, False)
+
+    def targets(self) -> list[Target]:
+        """The targets the rules do not reach on their own, and the cores'.
+        The rules take a function's first row: of the interfaces one
+        function serves, the one that keeps -ENOIOCTLCMD (a core tries the
+        next handler on it) comes first, so that no caller loses that value."""
+        cautious = {i.name: (not i.keep_enoioctlcmd, i.to != "ENOIOCTLCMD") for i in interfaces.table()}
+        found = {Target(rel, fn, iface, cmd_arg)
+                 for (rel, fn, iface, cmd_arg), (_, own) in self.seen.items() if not own}
+        found.update(reported_cores(self.records))
+        return sorted(found, key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
 
 
 # Cores whose own unknown-command answers the scan lists, although no
