@@ -275,13 +275,22 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="enotty", description=enotty.__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_report, _add_patches, _add_mailout, _add_bench, _add_coccicheck,
+                _add_verify_generated, _add_candidates, _add_facts, _add_effects, _add_rules,
+                _add_qemu_test, _add_audit):
+        add(commands)
+    return parser
 
+
+def _add_report(commands: "argparse._SubParsersAction[_Parser]") -> None:
     report = commands.add_parser("report", help="print the sites as TSV on stdout",
                                  description=cmd_report.__doc__)
     add_tree_options(report)
     add_scan_options(report)
     report.set_defaults(run=cmd_report)
 
+
+def _add_patches(commands: "argparse._SubParsersAction[_Parser]") -> None:
     patches_cmd = commands.add_parser("patches", help="write verified series per subsystem",
                                       description=cmd_patches.__doc__)
     add_tree_options(patches_cmd)
@@ -295,6 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   " (leaf -ENOIOCTLCMD -> -ENOTTY); left out by default")
     patches_cmd.set_defaults(run=cmd_patches)
 
+
+def _add_mailout(commands: "argparse._SubParsersAction[_Parser]") -> None:
     mailout_cmd = commands.add_parser("mailout", help="git send-email one series",
                                       description=cmd_mailout.__doc__)
     mailout_cmd.add_argument("--series", metavar="NAME", help="the series folder name (e.g. media)")
@@ -303,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_signoff_option(mailout_cmd, "send as, and sign off as")
     mailout_cmd.set_defaults(run=cmd_mailout)
 
+
+def _add_bench(commands: "argparse._SubParsersAction[_Parser]") -> None:
     bench_cmd = commands.add_parser("bench", help="time the scan against coccicheck",
                                     description=cmd_bench.__doc__)
     add_tree_options(bench_cmd)
@@ -314,6 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help="stop coccicheck after S seconds and report that as a lower bound")
     bench_cmd.set_defaults(run=cmd_bench)
 
+
+def _add_coccicheck(commands: "argparse._SubParsersAction[_Parser]") -> None:
     cc_cmd = commands.add_parser("coccicheck", help="the rule file alone under make coccicheck, each mode",
                                  description=cmd_coccicheck.__doc__)
     add_tree_options(cc_cmd)
@@ -326,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="pass phase 1's rows (-D enotty_facts in SPFLAGS) and expect every site of the scan")
     cc_cmd.set_defaults(run=cmd_coccicheck)
 
+
+def _add_verify_generated(commands: "argparse._SubParsersAction[_Parser]") -> None:
     verify_cmd = commands.add_parser("verify-generated", help="compare generated-patches/ with a rerun",
                                      description=cmd_verify_generated.__doc__)
     verify_cmd.add_argument("--kdir", metavar="DIR",
@@ -334,11 +351,15 @@ def build_parser() -> argparse.ArgumentParser:
                             help="the output folder to check (default: generated-patches/linux-VERSION/)")
     verify_cmd.set_defaults(run=cmd_verify_generated)
 
+
+def _add_candidates(commands: "argparse._SubParsersAction[_Parser]") -> None:
     cand = commands.add_parser("candidates", help="candidate sites found without the rules (TSV)",
                                description=cmd_candidates.__doc__)
     add_tree_options(cand)
     cand.set_defaults(run=cmd_candidates)
 
+
+def _add_facts(commands: "argparse._SubParsersAction[_Parser]") -> None:
     facts_cmd = commands.add_parser("facts", help="phase-1 targets across files (TSV)",
                                     description=cmd_facts.__doc__)
     facts_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
@@ -346,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     facts_cmd.add_argument("--time", action="store_true", help="say on stderr how long it took")
     facts_cmd.set_defaults(run=cmd_facts)
 
+
+def _add_effects(commands: "argparse._SubParsersAction[_Parser]") -> None:
     eff = commands.add_parser("effects", help="effect columns of a sites.tsv",
                               description=cmd_effects.__doc__)
     eff.add_argument("sites", metavar="SITES.TSV", help="a sites.tsv of make patches")
@@ -355,12 +378,16 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--tests", action="store_true", help="in-tree tests that expect the old answer")
     eff.set_defaults(run=cmd_effects)
 
+
+def _add_rules(commands: "argparse._SubParsersAction[_Parser]") -> None:
     rules_cmd = commands.add_parser("rules", help="assemble or check the one rule file",
                                     description=cmd_rules.__doc__)
     rules_cmd.add_argument("action", choices=rules.ACTIONS,
                            help="sync: rewrite it; check: fail when stale; combined: print it")
     rules_cmd.set_defaults(run=cmd_rules)
 
+
+def _add_qemu_test(commands: "argparse._SubParsersAction[_Parser]") -> None:
     qemu_cmd = commands.add_parser("qemu-test", help="the vivid selftests booted in QEMU",
                                    description=cmd_qemu_test.__doc__)
     add_boot_tree_option(qemu_cmd)
@@ -377,6 +404,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="use KVM (only where a probe boot showed that it works)")
     qemu_cmd.set_defaults(run=cmd_qemu_test)
 
+
+def _add_audit(commands: "argparse._SubParsersAction[_Parser]") -> None:
     audit_cmd = commands.add_parser("audit", help="QEMU before/after audit of the series",
                                     description=cmd_audit.__doc__)
     add_boot_tree_option(audit_cmd)
@@ -397,8 +426,6 @@ def build_parser() -> argparse.ArgumentParser:
     audit_cmd.add_argument("--probe-bin", metavar="DIR",
                            help="prebuilt ioctl_probe and ioctl_probe_32 (development)")
     audit_cmd.set_defaults(run=cmd_audit)
-
-    return parser
 
 
 def _failed_command(err: subprocess.CalledProcessError) -> str:
