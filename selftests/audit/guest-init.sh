@@ -3,7 +3,7 @@
 # needs, runs the setup steps the instantiation table names (listed one per
 # line in /audit/setups), then the probe, native and -m32, then the in-tree
 # kselftests listed in /audit/kselftests/list, each framed by ENOTTY-AUDIT
-# markers for audit_console.py, and leaves QEMU through isa-debug-exit
+# markers for enotty.audit.bootlog, and leaves QEMU through isa-debug-exit
 # (I/O port 0xf4).
 /bin/busybox mkdir -p /proc /sys /dev /tmp /bin /sbin /usr/bin /usr/sbin
 /bin/busybox --install -s
