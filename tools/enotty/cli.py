@@ -26,7 +26,7 @@ from . import console, patches
 from .judge import effects, selftest_search
 from .find import facts, rules, scan, sites
 from .write import mailout
-from .render import messages, series
+from .render import series
 from .kernel import tree
 from .audit import run as audit_run
 from .errors import ToolError, UsageError

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import io
 import json
 import shlex
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
 from . import console
-from .find import interfaces, rules, scan, sites
+from .find import interfaces, scan, sites
 from .judge import effects, handlers, selftest_search
 from .kernel import tree
 from .partition import prefixes, split

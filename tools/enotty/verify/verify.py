@@ -42,7 +42,7 @@ from ..kernel import tree
 from ..cache import digest
 from ..kernel.build import BuildTree, build_folder, configure_wide, make_argv, quiet_make
 from ..requests import KernelTree, default_jobs
-from ..kernel.worktree import WorkTree, kbuild_env
+from ..kernel.worktree import kbuild_env
 
 OK = "ok"
 FAILED = "failed"
