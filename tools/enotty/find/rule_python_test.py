@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from . import rule_python as rp
-from . import rules
+from . import interfaces, rules
 
 
 @dataclass
@@ -26,9 +26,7 @@ def table():
     """The table as rules.py writes it into the rule file, and empty
     per-file state, for each test."""
     namespace: dict = {}
-    rows = rules._rows(None)
-    for python in (rules.interfaces_python, rules.embedded_ops_python, rules.kept_hooks_python):
-        exec(python(rows), namespace)
+    exec(rules.table_python(list(interfaces.table())), namespace)
     saved = dict(rp.ENOTTY_INTERFACES), list(rp.ENOTTY_ORDER)
     rp.ENOTTY_INTERFACES.update(namespace["ENOTTY_INTERFACES"])
     rp.ENOTTY_ORDER[:] = namespace["ENOTTY_ORDER"]

@@ -109,6 +109,13 @@ def kept_hooks_python(ifaces: list[Interface]) -> str:
     return "ENOTTY_KEPT_HOOKS = {" + ", ".join(f'"{h}"' for h in table.kept_hooks(ifaces)) + "}"
 
 
+def table_python(ifaces: list[Interface]) -> str:
+    """The Python that stands for TABLE_LINES in the rule file: the rule's
+    columns, the embedded ops and the kept hooks."""
+    return "\n".join((interfaces_python(ifaces), embedded_ops_python(ifaces),
+                      kept_hooks_python(ifaces))) + "\n"
+
+
 def _without_package_imports(path: Path, text: str) -> str:
     """text without its imports of the package (`from .ctext import ...`):
     the embedded modules stand in one namespace."""
@@ -183,8 +190,7 @@ def embedded_python(ifaces: list[Interface]) -> str:
             + _without_package_imports(module, text).strip() + "\n")
     if code.count(TABLE_LINES) != 1:
         raise UsageError(f"{RULE_PYTHON[-1]}: the table lines {TABLE_LINES!r} must stand once")
-    return code.replace(TABLE_LINES, "\n".join((interfaces_python(ifaces), embedded_ops_python(ifaces),
-                                                kept_hooks_python(ifaces))) + "\n")
+    return code.replace(TABLE_LINES, table_python(ifaces))
 
 
 def _source(path: Path) -> str:
