@@ -16,12 +16,11 @@ kbuild's dry run in that folder then confirms the object is compiled.
 
 A file that no configuration of any architecture can build (its symbol
 depends on BROKEN, or on a symbol no Kconfig defines) is said by
-unbuildable(): the pipeline leaves such a site out instead of sending a
-patch nobody can compile.
+kernel.kconfig.Unbuildable: the judge stage leaves such a site out instead
+of sending a patch nobody can compile.
 """
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -30,8 +29,8 @@ from pathlib import Path
 from typing import Any, Mapping, TextIO
 
 from .. import packages
-from ..kernel import tree
-from ..kernel.kconfig import DerivationError, KconfigDeps, build_symbols
+from ..requests import KernelTree
+from ..kernel.kconfig import DerivationError, build_symbols
 from ..kernel.build import BuildTree, build_folder, configure_wide, quiet_make, read_config
 
 
@@ -111,84 +110,6 @@ def choose(symbols: list[str], configs: Mapping[str, Mapping[str, str]]) -> str 
     return None
 
 
-# ---------------------------------------------------------------- unbuildable
-
-_KCONFIG_DEFINITION = re.compile(r"^\s*(?:menu)?config\s+(\w+)", re.M)
-
-
-class Unbuildable:
-    """Why no configuration of any architecture compiles a file."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._deps: KconfigDeps | None = None
-        self._defined: set[str] | None = None
-
-    @property
-    def defined(self) -> set[str]:
-        """Every symbol some Kconfig file of the tree (any architecture) defines."""
-        if self._defined is None:
-            names: set[str] = set()
-            for dirpath, dirnames, filenames in os.walk(self.root):
-                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                for fname in filenames:
-                    if fname.startswith("Kconfig"):
-                        text = (Path(dirpath) / fname).read_text(errors="replace")
-                        names.update(_KCONFIG_DEFINITION.findall(text))
-            self._defined = names
-        return self._defined
-
-    @property
-    def deps(self) -> KconfigDeps:
-        if self._deps is None:
-            self._deps = KconfigDeps(self.root)
-        return self._deps
-
-    def _blocked(self, node: Any, owner: str, seen: frozenset[str]) -> str:
-        kind = node[0]
-        if kind == "sym":
-            name = node[1]
-            if name == "BROKEN":
-                return f"CONFIG_{owner} depends on BROKEN"
-            if name not in self.defined:
-                return f"CONFIG_{owner} depends on {name}, which no Kconfig defines"
-            return self._symbol(name, seen)
-        if kind == "and":
-            return self._blocked(node[1], owner, seen) or self._blocked(node[2], owner, seen)
-        if kind == "or":
-            left = self._blocked(node[1], owner, seen)
-            right = self._blocked(node[2], owner, seen) if left else ""
-            return left if left and right else ""
-        return ""
-
-    def _symbol(self, name: str, seen: frozenset[str]) -> str:
-        # Only the generic Kconfig (read for x86) is followed: an
-        # architecture's own symbols are not looked into, so a symbol this
-        # does not know is never called unbuildable.
-        if name in seen or name not in self.deps.symbols:
-            return ""
-        return self._blocked(self.deps.dependency(name), name, seen | {name})
-
-    def reason(self, rel: str) -> str:
-        """'' when some configuration may build rel, else why none can."""
-        if not rel.endswith(".c"):
-            return ""
-        try:
-            symbols = build_symbols(self.root, rel)
-        except DerivationError:
-            return ""
-        for sym in symbols:
-            name = sym.removeprefix("CONFIG_")
-            if name == "BROKEN":
-                return f"{rel} is built only with CONFIG_BROKEN"
-            if name not in self.defined:
-                return f"{rel} is built with CONFIG_{name}, which no Kconfig defines"
-            why = self._symbol(name, frozenset())
-            if why:
-                return why + f" in {tree.kernel_version(self.root)}"
-        return ""
-
-
 # ---------------------------------------------------------------- prepare
 
 def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
@@ -265,15 +186,17 @@ def _fits(config: Mapping[str, str], symbols: list[str], all_needed: bool) -> bo
     return any(config.get(s) in ("y", "m") for s in symbols)
 
 
-def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: TextIO = sys.stderr,
-                    jobs: int | None = None, use_cache: bool = True) -> dict[str, Any]:
+def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels: list[str],
+                    log: TextIO = sys.stderr, jobs: int | None = None) -> dict[str, Any]:
     """Verdicts (verify.Check) for the .c files rels that x86_64
     allmodconfig does not build: each on the first platform whose
     configuration sets its symbols and whose kbuild dry run compiles it
     (the next such platform when it does not), ok / failed / fails
     without the patch too, with the platform named; "not built" when no
     platform here builds it.  bt is the x86_64 verify.BuildTree, locked,
-    its copy holding `patched` (the cross builds use the same copy)."""
+    its copy holding `patched` (the cross builds use the same copy).  A
+    kernel tree without use_cache builds every file again (the verdicts
+    are still stored)."""
     from . import verify   # verify calls this module: import here, not at the top
 
     out: dict[str, Any] = {}
@@ -315,7 +238,7 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
                                            if r in files or not r.endswith(".c")})
             todo = []
             for rel in files:
-                hit = results.get("build", keys[rel]) if use_cache else None
+                hit = results.get("build", keys[rel]) if kernel.use_cache else None
                 if hit is None:
                     todo.append(rel)
                 else:
