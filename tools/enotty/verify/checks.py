@@ -176,9 +176,13 @@ def check_selftest(kernel: KernelTree, log: TextIO = sys.stderr) -> Check:
     return chk
 
 
-def companion_verdicts(kernel: KernelTree, rule: series.Mail | None, media: series.Formatted | None) -> list[CompanionVerdict]:
+def companion_verdicts(kernel: KernelTree, rule: series.Mail | None,
+                       media: series.Formatted | None) -> list[CompanionVerdict]:
     """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
     mail among the media series' (checkpatch reads them from a scratch folder)."""
+    tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
+    built = check_rule(kernel) if rule else None
+    test_built = check_selftest(kernel, sys.stderr) if tests else None
     rows = []
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         def checkpatch(mail: series.Mail) -> Check:
@@ -186,10 +190,8 @@ def companion_verdicts(kernel: KernelTree, rule: series.Mail | None, media: seri
             path.write_text(mail.text)
             return verify.checkpatch(kernel, path)
 
-        if rule:
-            rows.append(CompanionVerdict(companions.RULE_SERIES, rule.name, 1, checkpatch(rule), check_rule(kernel)))
-        tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
-        for mail in tests:
-            rows.append(CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
-                                         checkpatch(mail), check_selftest(kernel, sys.stderr)))
+        if rule and built:
+            rows.append(CompanionVerdict(companions.RULE_SERIES, rule.name, 1, checkpatch(rule), built))
+        rows += [CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
+                                  checkpatch(mail), test_built) for mail in tests if test_built]
     return rows

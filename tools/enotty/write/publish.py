@@ -10,12 +10,11 @@ import json
 import shlex
 import shutil
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping
 
 from ..find import scan, sites
 from ..judge import handlers
-from ..partition import prefixes, split
+from ..partition import maintainers, prefixes, split
 from ..render import cleanup, companions, messages, series
 from ..verify import crossbuild, verify
 from ..verify import checks
@@ -58,16 +57,6 @@ def run_record(req: PatchesRequest) -> str:
     return json.dumps(record, indent=2, sort_keys=True) + "\n"
 
 
-def _union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
-    seen, out = set(m.lower() for m in minus), []
-    for people in lists:
-        for person in people:
-            if person.lower() not in seen:
-                seen.add(person.lower())
-                out.append(person)
-    return out
-
-
 # ---------------------------------------------------------------- write
 
 @dataclass(frozen=True)
@@ -106,12 +95,23 @@ def write(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
     """The series' mails, formatted once in memory, then every file of OUT
     written into a staging folder that is renamed into place."""
     written = mail_out(kernel, req, checked)
+    tables = _tables(kernel, req, written)
     with output.staged(req.out) as stage:
+        for name, text in tables.items():
+            (stage / name).write_text(text)
+        if req.audit_from and written.checked.composed.audit is not None:
+            for name in ("audit.tsv", "AUDIT.md"):
+                if (req.audit_from / name).is_file():
+                    shutil.copyfile(req.audit_from / name, stage / name)
         for outcome in written.outcomes:
-            _save_series(stage, outcome)
+            rejected = [v for v in outcome.verdicts if v.rejected and v.mail]
+            if rejected:
+                series.Formatted(None, tuple(v.mail for v in rejected), tuple("" for _ in rejected)).save(
+                    stage / "rejected" / outcome.plan.name)
+            if outcome.mails:
+                outcome.mails.save(stage / outcome.plan.name)
         if written.rule:
             series.Formatted(None, (written.rule,), ("",)).save(stage / companions.RULE_SERIES)
-        _save_tables(stage, kernel, req, written)
     return written
 
 
@@ -121,49 +121,54 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
     accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
                       for plan, verdicts in checked.runs]
     prefix_of = {id(d.patch.plan): d.prefix for drafts in checked.composed.drafts for d in drafts}
+    covers = [_cover(kernel, req, checked, plan, verdicts) for plan, verdicts in checked.runs]
     titles = series.cover_prefixes([p for p in accepted_plans if p.patches], lambda pp: prefix_of[id(pp)])
-    base = checked.composed.grouped.base
-    outcomes = tuple(_mail_series(kernel, req, checked, plan, verdicts, titles, base)
-                     for plan, verdicts in checked.runs)
+    # The media series carries its kselftest, last (companions.py).
+    media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
+    test = companions.selftest_patch(kernel, req.identity) if media and companions.takes_selftest(kernel.root) \
+        else None
     rule = companions.rule_mail(kernel, req.identity) if companions.takes_rule(kernel.root) else None
-    media = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
-    return Written(checked, outcomes, tuple(checks.companion_verdicts(kernel, rule, media[0] if media else None)), rule)
+    outcomes = tuple(_mail_series(kernel, req, checked.composed.grouped.base, plan, verdicts, cover, titles, test)
+                     for (plan, verdicts), cover in zip(checked.runs, covers))
+    mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
+    return Written(checked, outcomes, tuple(checks.companion_verdicts(kernel, rule, mails[0] if mails else None)), rule)
 
 
-def _mail_series(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
-                 verdicts: tuple[Verdict, ...], titles: Mapping[str, str], base: str | None) -> Outcome:
+def _cover(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
+           verdicts: tuple[Verdict, ...]) -> series.Cover | None:
+    """The cover letter of a series' accepted patches (its subject a
+    placeholder until the series' title is known); None when none is."""
     accepted = [v for v in verdicts if not v.rejected]
     if not accepted:
-        return Outcome(plan, verdicts)
-    to = _union([v.patch.to for v in accepted])
-    cc = _union([v.patch.cc for v in accepted], to)
-    subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
+        return None
+    to = maintainers.union([v.patch.to for v in accepted])
+    cc = maintainers.union([v.patch.cc for v in accepted], to)
     blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
+    return series.Cover("", blurb, tuple(to), tuple(cc))
+
+
+def _mail_series(kernel: KernelTree, req: PatchesRequest, base: str | None, plan: split.SeriesPlan,
+                 verdicts: tuple[Verdict, ...], cover: series.Cover | None, titles: Mapping[str, str],
+                 test: series.Patch | None) -> Outcome:
+    if cover is None:
+        return Outcome(plan, verdicts)
+    accepted = [v for v in verdicts if not v.rejected]
     sent = [v.patch for v in accepted]
-    # The media series carries its kselftest, last (companions.py).
-    if plan.name == split.MEDIA_SERIES and companions.takes_selftest(kernel.root):
-        test = companions.selftest_patch(kernel, req.identity)
+    if plan.name == split.MEDIA_SERIES and test is not None:
         # the test goes to the series' lists too: linux-media reads it with the series
-        lists = [c for c in cc if "@vger.kernel.org" in c or "@lists." in c]
-        sent.append(dataclasses.replace(test, cc=tuple(_union([test.cc, lists], test.to))))
-    mails = series.format_mails(kernel, plan, sent, req.identity,
-                                series.Cover(subject, blurb, tuple(to), tuple(cc)), base)
+        lists = [c for c in cover.cc if "@vger.kernel.org" in c or "@lists." in c]
+        sent.append(dataclasses.replace(test, cc=tuple(maintainers.union([test.cc, lists], test.to))))
+    subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
+    mails = series.format_mails(kernel, plan, sent, req.identity, dataclasses.replace(cover, subject=subject), base)
     if any(mails.errors):   # each applied in the first pass: cannot happen
         raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
     return Outcome(plan, verdicts, mails, tuple(sent))
 
 
-def _save_series(stage: Path, outcome: Outcome) -> None:
-    rejected = [v for v in outcome.verdicts if v.rejected and v.mail]
-    if rejected:
-        series.Formatted(None, tuple(v.mail for v in rejected), tuple("" for _ in rejected)).save(
-            stage / "rejected" / outcome.plan.name)
-    if outcome.mails:
-        outcome.mails.save(stage / outcome.plan.name)
-
-
-def _save_tables(stage: Path, kernel: KernelTree, req: PatchesRequest, written: Written) -> None:
-    """sites.tsv, handlers.tsv, failed.tsv, the audit, run.json, SUMMARY.md."""
+def _tables(kernel: KernelTree, req: PatchesRequest, written: Written) -> dict[str, str]:
+    """SUMMARY.md, run.json, sites.tsv, handlers.tsv, failed.tsv: name -> text."""
+    texts = {"SUMMARY.md": summary(written, kernel.version, canonical_command(req), not req.build),
+             RUN_RECORD: run_record(req)}
     grouped = written.checked.composed.grouped
     analysed = grouped.analysed
     labelled = split.label_sites(list(grouped.plans))
@@ -172,20 +177,13 @@ def _save_tables(stage: Path, kernel: KernelTree, req: PatchesRequest, written: 
     # change the file) is still listed, with series "-"
     labelled += [dataclasses.replace(site, subsystem="-", series="-")
                  for site in analysed.labelled if (site.file, site.line, site.rule) not in in_series]
-    with open(stage / "sites.tsv", "w") as fh:
-        sites.write_tsv(labelled, fh, sites.EFFECT_COLUMNS)
     series_of = {(s.file, s.line, s.rule): s.series for s in labelled}
-    with open(stage / "handlers.tsv", "w") as fh:
-        handlers.write_tsv(analysed.model, {s: series_of.get((s.file, s.line, s.rule), "-")
-                                            for h in analysed.model for s in h.sites}, fh)
-    with open(stage / "failed.tsv", "w") as fh:
-        scan.write_failed_tsv(analysed.scanned.failed, fh)
-    if req.audit_from and written.checked.composed.audit is not None:
-        for name in ("audit.tsv", "AUDIT.md"):
-            if (req.audit_from / name).is_file():
-                shutil.copyfile(req.audit_from / name, stage / name)
-    (stage / RUN_RECORD).write_text(run_record(req))
-    (stage / "SUMMARY.md").write_text(summary(written, kernel.version, canonical_command(req), not req.build))
+    out = {"sites.tsv": io.StringIO(), "handlers.tsv": io.StringIO(), "failed.tsv": io.StringIO()}
+    sites.write_tsv(labelled, out["sites.tsv"], sites.EFFECT_COLUMNS)
+    handlers.write_tsv(analysed.model, {s: series_of.get((s.file, s.line, s.rule), "-")
+                                        for h in analysed.model for s in h.sites}, out["handlers.tsv"])
+    scan.write_failed_tsv(analysed.scanned.failed, out["failed.tsv"])
+    return texts | {name: fh.getvalue() for name, fh in out.items()}
 
 
 # ---------------------------------------------------------------- the cover letter and SUMMARY.md
