@@ -2,13 +2,15 @@
 
 command() is the pipeline, one stage a line, each given the tree object
 and the request and returning a frozen result for the next; each stage's
-code lives in the subpackage named in brackets:
-scan the tree (find/) -> analyse: effects, sites left out, handlers
-(judge/) -> group: series per subsystem, a patch per driver (partition/)
--> compose: every commit message, once (render/) -> check: apply in order
-in a scratch git repository, checkpatch, get_maintainer.pl, the build and
-the fixpoint (verify/) -> write: the mails formatted in memory, then OUT
-written atomically (write/).
+code lives in its subpackage (the module in brackets), so that the request
+enters each stage once, on its way down:
+scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
+out, handlers (judge/analysis.py) -> group: series per subsystem, a patch
+per driver, subject prefixes (partition/grouping.py) -> compose: every
+commit message, once (render/drafts.py) -> check: apply in order in a
+scratch git repository, get_maintainer.pl, checkpatch, the build and the
+fixpoint (verify/checks.py) -> write: the mails formatted in memory, then
+OUT written atomically (write/publish.py).
 
 A patch that fails to apply, to build or checkpatch is not part of its
 series: it is numbered out, written to OUT/rejected/SERIES/ with its first
