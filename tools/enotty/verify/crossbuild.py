@@ -24,33 +24,14 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TextIO
 
 from .. import packages
 from ..requests import KernelTree
 from ..kernel.kconfig import DerivationError, build_symbols
-from ..kernel.build import BuildTree, build_folder, configure_wide, quiet_make, read_config
-
-
-@dataclass(frozen=True)
-class Platform:
-    name: str                      # what SUMMARY.md says: "ok (m68k)"
-    arch: str                      # make ARCH=
-    srcarch: str                   # arch/<srcarch>/
-    cross: str                     # CROSS_COMPILE= ('' for the host gcc)
-    package: str                   # the Debian package of that compiler
-    base: str                      # the config target: allmodconfig, pmac32_defconfig...
-    settings: tuple[str, ...] = ()  # SYMBOL=y|m|n on top of base
-
-    @property
-    def label(self) -> str:
-        """The architecture and configuration, for a log line."""
-        return f"{self.arch} {self.base}" + (f" + {' '.join(self.settings)}" if self.settings else "")
-
-    def make_args(self) -> tuple[str, ...]:
-        return (f"ARCH={self.arch}",) + ((f"CROSS_COMPILE={self.cross}",) if self.cross else ())
+from ..kernel import build as kbuild
+from ..kernel.build import BuildTree, Platform
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -86,15 +67,6 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("s390", "s390", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu", "allmodconfig"),
 )
 
-CONFIGURED = ".enotty-configured"
-PREPARED = ".enotty-prepared"
-
-
-def folder(root: Path, platform: Platform) -> Path:
-    """The O= folder of a platform: build/<name>-<version>[-<tree hash>]."""
-    return build_folder(root, platform.name.replace(" ", "-"))
-
-
 # ---------------------------------------------------------------- selection
 
 def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
@@ -111,29 +83,6 @@ def choose(symbols: list[str], configs: Mapping[str, Mapping[str, str]]) -> str 
 
 
 # ---------------------------------------------------------------- prepare
-
-def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
-              log: TextIO = sys.stderr) -> dict[str, str]:
-    """The platform's .config in obj (made once): base target, settings,
-    WERROR and debug info off (a warning the patch did not cause must not
-    fail it; debug info only costs time), olddefconfig."""
-    config = obj / ".config"
-    if (obj / CONFIGURED).is_file() and config.is_file():
-        return read_config(config)
-    values = configure_wide(src, obj, platform.base, platform.settings, platform.make_args(), jobs)
-    (obj / CONFIGURED).write_text(platform.label + "\n")
-    return values
-
-
-def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
-            log: TextIO = sys.stderr) -> None:
-    """`make prepare modules_prepare` once in the configured folder."""
-    if (obj / PREPARED).is_file():
-        return
-    print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
-    quiet_make(src, obj, ["prepare", "modules_prepare"], platform.make_args(), jobs)
-    (obj / PREPARED).write_text(platform.label + "\n")
-
 
 def compiler_missing(platforms: list[Platform]) -> list[str]:
     """The Debian packages of these platforms' compilers that are not installed."""
@@ -216,7 +165,8 @@ def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels
                 if platform.name not in configs:
                     ensure_compilers([platform], log)
                     try:
-                        configs[platform.name] = configure(bt.src, folder(bt.root, platform), platform, jobs, log)
+                        configs[platform.name] = kbuild.configure_platform(bt.src, kbuild.platform_folder(bt.root, platform),
+                                                                          platform, jobs)
                     except subprocess.CalledProcessError as err:
                         print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
                         configs[platform.name] = {}
@@ -233,7 +183,7 @@ def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels
         pending = []
         for name, files in sorted(chosen.items()):
             platform = next(p for p in PLATFORMS if p.name == name)
-            pbt = BuildTree(bt.root, bt.src, folder(bt.root, platform), platform.make_args())
+            pbt = BuildTree(bt.root, bt.src, kbuild.platform_folder(bt.root, platform), platform.make_args())
             keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
                                            if r in files or not r.endswith(".c")})
             todo = []
@@ -248,7 +198,7 @@ def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels
             if not todo:
                 continue
             try:
-                prepare(bt.src, pbt.obj, platform, jobs, log)
+                kbuild.prepare_platform(bt.src, pbt.obj, platform, jobs, log)
             except subprocess.CalledProcessError as err:
                 print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
                 pending += todo

@@ -12,7 +12,7 @@ import pytest
 from . import crossbuild, verify
 from .. import packages
 from . import checks
-from ..kernel import kconfig, tree
+from ..kernel import build as kbuild, kconfig, tree
 from ..errors import UsageError
 
 DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
@@ -156,7 +156,7 @@ def test_REAL_CROSS_BUILD_m68k_builds_a_patched_file_and_rejects_a_broken_one() 
     assert got[rel].status == verify.FAILED and got[rel].arch == "m68k"
     assert "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() == pristine
-    obj = crossbuild.folder(DEFAULT, next(p for p in crossbuild.PLATFORMS if p.name == "m68k")) / (rel[:-2] + ".o")
+    obj = kbuild.platform_folder(DEFAULT, next(p for p in crossbuild.PLATFORMS if p.name == "m68k")) / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
     assert verify.build(tree.at(DEFAULT), {rel: good})[rel] == verify.Check(verify.OK, "", "m68k")
     assert not obj.exists(), "a cached verdict compiled the file again"
@@ -173,8 +173,7 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     # i386 sets AMI but its dry run does not compile ami.c: the next platform
     sets = {"i386": {"CONFIG_D": "y", "CONFIG_AMI": "m"}, "m68k": {"CONFIG_D": "y", "CONFIG_AMI": "m", "CONFIG_AMIGA": "y"}}
 
-    def fake_configure(src: Path, obj: Path, platform: crossbuild.Platform, jobs: object = None,
-                       log: object = None) -> dict[str, str]:
+    def fake_configure(src: Path, obj: Path, platform: kbuild.Platform, jobs: object = None) -> dict[str, str]:
         configured.append(platform.name)
         obj.mkdir(parents=True, exist_ok=True)
         values = sets.get(platform.name, {})
@@ -189,8 +188,8 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
             return {rel: verify.Check(verify.NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources}
         return {rel: verify.Check(verify.OK, "", arch) for rel in sources}
 
-    monkeypatch.setattr(crossbuild, "configure", fake_configure)
-    monkeypatch.setattr(crossbuild, "prepare", lambda *a, **k: None)
+    monkeypatch.setattr(kbuild, "configure_platform", fake_configure)
+    monkeypatch.setattr(kbuild, "prepare_platform", lambda *a, **k: None)
     monkeypatch.setattr(crossbuild, "ensure_compilers", lambda *a, **k: None)
     monkeypatch.setattr(verify, "build_on", fake_build_on)
     bt = verify.BuildTree(root, root, tmp_path / "x86")
