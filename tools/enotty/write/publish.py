@@ -10,7 +10,7 @@ import json
 import shlex
 import shutil
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable
 
 from ..find import scan, sites
 from ..judge import handlers
@@ -125,44 +125,42 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
     titles = series.cover_prefixes([p for p in accepted_plans if p.patches], lambda pp: prefix_of[id(pp)])
     # The media series carries its kselftest, last (companions.py).
     media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
-    test = companions.selftest_patch(kernel, req.identity) if media and companions.takes_selftest(kernel.root) \
-        else None
-    rule = companions.rule_mail(kernel, req.identity) if companions.takes_rule(kernel.root) else None
-    outcomes = tuple(_mail_series(kernel, req, checked.composed.grouped.base, plan, verdicts, cover, titles, test)
-                     for (plan, verdicts), cover in zip(checked.runs, covers))
-    mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
-    return Written(checked, outcomes, tuple(checks.companion_verdicts(kernel, rule, mails[0] if mails else None)), rule)
+    takes_test, takes_rule = media and companions.takes_selftest(kernel.root), companions.takes_rule(kernel.root)
+    test = companions.selftest_patch(kernel, req.identity) if takes_test else None
+    rule = companions.rule_mail(kernel, req.identity) if takes_rule else None
+    outcomes = []
+    for (plan, verdicts), cover in zip(checked.runs, covers):
+        if cover is None:
+            outcomes.append(Outcome(plan, verdicts))
+            continue
+        accepted = [v for v in verdicts if not v.rejected]
+        sent = [v.patch for v in accepted]
+        if plan.name == split.MEDIA_SERIES and test is not None:
+            # the test goes to the series' lists too: linux-media reads it with the series
+            lists = [c for c in cover.cc if "@vger.kernel.org" in c or "@lists." in c]
+            sent.append(dataclasses.replace(test, cc=tuple(maintainers.union([test.cc, lists], test.to))))
+        subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
+        mails = series.format_mails(kernel, plan, sent, req.identity, dataclasses.replace(cover, subject=subject),
+                                    checked.composed.grouped.base)
+        if any(mails.errors):   # each applied in the first pass: cannot happen
+            raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
+        outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
+    media_mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
+    return Written(checked, tuple(outcomes),
+                   tuple(checks.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None)), rule)
 
 
 def _cover(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
            verdicts: tuple[Verdict, ...]) -> series.Cover | None:
-    """The cover letter of a series' accepted patches (its subject a
-    placeholder until the series' title is known); None when none is."""
+    """The cover letter of a series' accepted patches (its subject left
+    for the series' title); None when no patch of it is accepted."""
     accepted = [v for v in verdicts if not v.rejected]
     if not accepted:
         return None
+    blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
     to = maintainers.union([v.patch.to for v in accepted])
     cc = maintainers.union([v.patch.cc for v in accepted], to)
-    blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
     return series.Cover("", blurb, tuple(to), tuple(cc))
-
-
-def _mail_series(kernel: KernelTree, req: PatchesRequest, base: str | None, plan: split.SeriesPlan,
-                 verdicts: tuple[Verdict, ...], cover: series.Cover | None, titles: Mapping[str, str],
-                 test: series.Patch | None) -> Outcome:
-    if cover is None:
-        return Outcome(plan, verdicts)
-    accepted = [v for v in verdicts if not v.rejected]
-    sent = [v.patch for v in accepted]
-    if plan.name == split.MEDIA_SERIES and test is not None:
-        # the test goes to the series' lists too: linux-media reads it with the series
-        lists = [c for c in cover.cc if "@vger.kernel.org" in c or "@lists." in c]
-        sent.append(dataclasses.replace(test, cc=tuple(maintainers.union([test.cc, lists], test.to))))
-    subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
-    mails = series.format_mails(kernel, plan, sent, req.identity, dataclasses.replace(cover, subject=subject), base)
-    if any(mails.errors):   # each applied in the first pass: cannot happen
-        raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
-    return Outcome(plan, verdicts, mails, tuple(sent))
 
 
 def _tables(kernel: KernelTree, req: PatchesRequest, written: Written) -> dict[str, str]:
