@@ -10,7 +10,8 @@ Two kinds of configuration, one kbuild driver:
 * configure_wide: a config target (allmodconfig, a board's defconfig) plus
   settings, with WERROR and debug info off, for the object checks of
   `make patches` (enotty.verify.verify, enotty.verify.crossbuild); BuildTree is such a
-  build's source copy and object folder.
+  build's source copy and object folder, Platform one architecture's wide
+  configuration (configure_platform and prepare_platform, once per folder).
 
 The tree itself is only read: every build writes into O=.
 """
