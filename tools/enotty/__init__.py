@@ -1,14 +1,21 @@
 """enotty: find and fix ioctl handlers that answer unknown commands with EINVAL.
 
 `python3 -m enotty COMMAND` (cli.py) is the one entry point.  `make patches`
-is patches.command(): one stage per subpackage, in the order their names sort:
+is patches.command(): one call per stage, each stage's code in its
+subpackage, in the order their names sort (the stage's entry in brackets):
 
-  find/       run the rule over the tree: the sites, phase 1's cross-file facts
-  judge/      what each site changes, and which handlers convert whole
+  find/       run the rule over the tree: the sites, phase 1's cross-file
+              facts (console.scan_tree -> scan.scan)
+  judge/      what each site changes, which sites are left out, which
+              handlers convert whole (analysis.analyse)
   partition/  split per MAINTAINERS section and driver, subject prefixes
+              (grouping.group)
   render/     commit messages, series, cover letters, the companion patches
-  verify/     apply, checkpatch, compile-test on x86_64 or a cross target
-  write/      the output folder, renamed into place; mailout
+              (drafts.compose)
+  verify/     apply, get_maintainer, checkpatch, compile-test on x86_64 or a
+              cross target, the fixpoint (checks.check)
+  write/      the mails, SUMMARY.md and the tables, the output folder
+              renamed into place (publish.write); mailout
 
 kernel/ is the kernel tree the stages read and build (unpack, work trees,
 Kconfig, initramfs, TAP); measure/ holds the commands that measure the rule

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from enotty import cli, patches
+from enotty import cli
+from enotty.render import drafts
 from .write.mailout import recipients
 from enotty.requests import KernelTree
 
@@ -179,9 +180,9 @@ def test_audit_rows_follow_a_patch_whose_number_or_series_moved() -> None:
     rows = [dict(row, patch="networking-general/0006-tun-Return-ENOTTY-for-unknown-ioctl-commands.patch"),
             dict(row, patch="block-layer/0004-loop-Return-ENOTTY-for-unknown-ioctl-commands.patch")]
     # the series was split since the audit: the old series' rows still count
-    got = patches._audit_rows(rows, "tun-tap-driver", "0001-tun-Return-ENOTTY-for-unknown-ioctl-commands.patch")
+    got = drafts._audit_rows(rows, "tun-tap-driver", "0001-tun-Return-ENOTTY-for-unknown-ioctl-commands.patch")
     assert [r["patch"] for r in got] == [rows[0]["patch"]]
     # the same series, another number
-    assert patches._audit_rows(rows, "block-layer", "0002-loop-Return-ENOTTY-for-unknown-ioctl-commands.patch") \
+    assert drafts._audit_rows(rows, "block-layer", "0002-loop-Return-ENOTTY-for-unknown-ioctl-commands.patch") \
         == [rows[1]]
-    assert patches._audit_rows(rows, "block-layer", "0002-nbd-Return-ENOTTY-for-unknown-ioctl-commands.patch") == []
+    assert drafts._audit_rows(rows, "block-layer", "0002-nbd-Return-ENOTTY-for-unknown-ioctl-commands.patch") == []

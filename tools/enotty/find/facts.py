@@ -399,7 +399,7 @@ def file_facts(data: bytes) -> dict:
 #          unchanged is not read again (reading the whole tree is most of
 #          a warm phase 1: 620 MB for 6.12); "" for a file that takes no part
 #   joins  join key (every taking part file's path and content key) ->
-#          the targets (join()), so that a second subdirectory, or a rerun,
+#          the targets (cross_file_targets()), so that a second subdirectory, or a rerun,
 #          does not pay for the join either
 DB_NAME = "facts.sqlite3"
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, record TEXT NOT NULL)",
@@ -427,7 +427,7 @@ def cache_key(data: bytes) -> str:
 
 
 def join_key(keys: dict[str, str]) -> str:
-    """The key of join()'s result: the code, the interface table and every
+    """The key of cross_file_targets()'s result: the code, the interface table and every
     taking part file (path and content key)."""
     h = hashlib.sha256(code_version().encode() + b"\0")
     h.update(interfaces.TABLE.read_bytes() + b"\0")
@@ -614,7 +614,7 @@ def _records(root: Path, found: list[_Known], jobs: int, folder: Path) -> dict[s
 
 def cached_join(root: Path, files: Iterable[str], jobs: int = 1,
                 cache: Path | None = None) -> list[Target]:
-    """join() of the files' facts, answered by the cache when no file
+    """cross_file_targets() of the files' facts, answered by the cache when no file
     taking part, the code and the interface table changed since."""
     folder = cache if cache is not None else tree.cache_dir() / "facts"
     _prepare(folder)
@@ -626,7 +626,7 @@ def cached_join(root: Path, files: Iterable[str], jobs: int = 1,
             return [Target(*t) for t in json.loads(row[0])]
         except (ValueError, TypeError):
             pass
-    targets = join(_records(root, found, jobs, folder))
+    targets = cross_file_targets(_records(root, found, jobs, folder))
     _store(folder, "joins", [(key, json.dumps([list(astuple(t)) for t in targets]))])
     return targets
 
@@ -643,7 +643,7 @@ def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
     return table, by_field
 
 
-def join(records: dict[str, dict]) -> list[Target]:
+def cross_file_targets(records: dict[str, dict]) -> list[Target]:
     """Every target that the per-file rules cannot see on their own."""
     walk = _Walk(records)
     walk.bind_ops_tables()
@@ -652,7 +652,7 @@ def join(records: dict[str, dict]) -> list[Target]:
 
 
 class _Walk:
-    """join()'s walk: from the functions stored in ops tables down the calls
+    """cross_file_targets()'s walk: from the functions stored in ops tables down the calls
     and callbacks that pass the command on, DEPTH levels deep."""
 
     def __init__(self, records: dict[str, dict]) -> None:

@@ -210,12 +210,12 @@ def arch_hook_records(hook: str) -> dict[str, dict]:
 
 def test_every_definition_of_a_helper_elsewhere_and_try_next() -> None:
     records = arch_hook_records("demo_arch_vm_ioctl")
-    assert facts.join(records) == [
+    assert facts.cross_file_targets(records) == [
         facts.Target("arch/powerpc/demo/powerpc.c", "demo_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1),
         facts.Target("arch/x86/demo/x86.c", "demo_arch_vm_ioctl", "file_operations.unlocked_ioctl", 1)]
     # One caller anywhere compares its value: a try-next protocol, no target.
     records["arch/x86/demo/x86.c"]["trynext"] = ["demo_arch_vm_ioctl"]
-    assert facts.join(records) == []
+    assert facts.cross_file_targets(records) == []
 
 
 @pytest.mark.parametrize("hook", sorted(interfaces.kept_hooks(interfaces.table())))
@@ -223,7 +223,7 @@ def test_kvm_arch_defaults_stay(hook: str) -> None:
     # kvm_vm_ioctl and friends hand unknown commands to the architecture
     # from their own default; those defaults are KVM ABI
     # (cocci/INTERFACES.rst, "KVM arch ioctls: decision").
-    assert facts.join(arch_hook_records(hook)) == []
+    assert facts.cross_file_targets(arch_hook_records(hook)) == []
 
 
 def test_cores_are_no_targets_and_not_followed() -> None:
@@ -246,13 +246,13 @@ def test_cores_are_no_targets_and_not_followed() -> None:
             "callbacks": [], "trynext": []},
         "lib/helper.c": {"defs": {"lib_helper": [False, params], "blk_helper": [False, params]}},
     }
-    assert facts.join(records) == []
+    assert facts.cross_file_targets(records) == []
     assert facts.core_functions(records) == facts.Cores(
         facts.core_functions({}).names, frozenset({("lib/core.c", "lib_ioctl")}))
     assert "blkdev_ioctl" in facts.core_functions({}).names
     # An ops member outside the table (->read) makes no core.
     records["lib/core.c"]["dispatches"] = [["lib_ioctl", "read"]]
-    assert [(t.file, t.function) for t in facts.join(records)] == [
+    assert [(t.file, t.function) for t in facts.cross_file_targets(records)] == [
         ("lib/core.c", "lib_ioctl"), ("lib/helper.c", "lib_helper")]
 
 
@@ -267,12 +267,12 @@ def test_a_handler_that_drivers_of_several_folders_share_is_a_core(monkeypatch: 
         "drivers/gpu/drm/a/a_drv.c": {"defs": {}, "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]},
         "drivers/gpu/drm/b/b_drv.c": {"defs": {}, "bindings": [["file_operations", "unlocked_ioctl", "drm_ioctl", ""]]},
     }
-    assert facts.join(records) == []
+    assert facts.cross_file_targets(records) == []
     # Two files of one driver folder are one user: still that driver's handler.
     records["drivers/gpu/drm/b/b_drv.c"]["bindings"] = []
     records["drivers/gpu/drm/a/a_kms.c"] = {"defs": {}, "calls": [["a_ioctl", 1, "drm_ioctl", 1, True, True]]}
     records["drivers/gpu/drm/a/a_kms.c"]["defs"] = {"a_ioctl": [True, params]}
-    assert facts.join(records) == [facts.Target("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl",
+    assert facts.cross_file_targets(records) == [facts.Target("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl",
                                                 "file_operations.unlocked_ioctl", 1)]
     # A static function of the same name in a user is that file's own.
     records["drivers/gpu/drm/b/b_drv.c"] = {
@@ -316,7 +316,7 @@ def test_a_function_serving_two_interfaces_lists_the_cautious_one_first() -> Non
             "callbacks": [], "trynext": []},
         "drivers/b.c": {"defs": {"common": [False, "void *x, unsigned int cmd"]}},
     }
-    assert [t.interface for t in facts.join(records)] == ["tty_operations.ioctl",
+    assert [t.interface for t in facts.cross_file_targets(records)] == ["tty_operations.ioctl",
                                                           "file_operations.unlocked_ioctl"]
 
 
@@ -329,7 +329,7 @@ def fresh_targets(root: Path) -> list[facts.Target]:
         data = (root / rel).read_bytes()
         if any(t in data for t in facts.IOCTL_TOKENS + facts.ERRNO_TOKENS):
             records[rel] = facts.file_facts(data)
-    return facts.join(records)
+    return facts.cross_file_targets(records)
 
 
 def cached_rows(root: Path, cache: Path, jobs: int = 1) -> list[facts.Target]:
@@ -364,7 +364,7 @@ def test_cached_targets_equal_fresh_ones(fixture: Path, tmp_path: Path, monkeypa
     assert cached_rows(root, cache, 1) == want            # cold: computed and stored
     # Warm: the stats are remembered and the join is stored, so no file is
     # read and nothing is joined again.
-    monkeypatch.setattr(facts, "join", lambda records: pytest.fail("joined again"))
+    monkeypatch.setattr(facts, "cross_file_targets", lambda records: pytest.fail("joined again"))
     monkeypatch.setattr(facts, "open", lambda *a, **k: pytest.fail(f"read again: {a[0]}"), raising=False)
     assert cached_rows(root, cache) == want
 
@@ -386,13 +386,13 @@ def test_a_changed_file_is_read_again_and_the_join_redone(tmp_path: Path, monkey
     cache = tmp_path / "cache"
     cached_rows(root, cache)
     joins = []
-    real_join = facts.join
+    real_join = facts.cross_file_targets
 
     def counting(records: dict[str, dict]) -> list[facts.Target]:
         joins.append(1)
         return real_join(records)
 
-    monkeypatch.setattr(facts, "join", counting)
+    monkeypatch.setattr(facts, "cross_file_targets", counting)
     fops = root / "drivers/demo/fops.c"
     fops.write_text(fops.read_text().replace(".unlocked_ioctl\t= ext_handler,", ""))
     got = cached_rows(root, cache)

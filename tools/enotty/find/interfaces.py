@@ -31,7 +31,7 @@ from ..errors import UsageError
 TABLE = Path(__file__).resolve().parents[3] / "cocci" / "interfaces.tsv"
 HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch", "embedded_in",
           "kept_hooks", "compat_field", "compat_pass", "compat_beside", "compat_by_core",
-          "core_filters", "subcommand", "einval_without", "enotty_by", "forward",
+          "compat_callers", "core_filters", "subcommand", "einval_without", "enotty_by", "forward",
           "dispatch_sentence", "reached_only")
 ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
 EMPTY = "-"
@@ -67,6 +67,7 @@ class Interface:
     compat_pass: tuple[str, ...] = ()      # compat functions that pass every command on
     compat_beside: tuple[str, str] | None = None   # (member, function) the compat member sits beside
     compat_by_core: str = ""      # 'all' or the class of commands the core hands compat callers
+    compat_callers: str = ""      # who sees the change when compat_by_core is a class, in words
     core_filters: tuple[CoreFilter, ...] = ()
     subcommand: bool = False      # the handler gets a sub-command, not a uapi command
     einval_without: str = ""      # member whose absence the core answers with -EINVAL
@@ -159,6 +160,9 @@ def _interface(where: str, cells: list[str]) -> Interface:
     by_core = r.text("compat_by_core")
     if by_core and by_core != "all" and not re.fullmatch(r"[A-Z][A-Za-z0-9]*", by_core):
         raise r.fail("compat_by_core", "must be all or a class of commands (V, SIOC)")
+    callers = r.text("compat_callers")
+    if bool(callers) != (by_core not in ("", "all")):
+        raise r.fail("compat_callers", "must say who sees the change exactly when compat_by_core is a class")
     sentence = r.text("dispatch_sentence")
     if re.sub(re.escape(PLACEHOLDER), "", sentence).count("{"):
         raise r.fail("dispatch_sentence", f"may hold no placeholder but {PLACEHOLDER}")
@@ -166,7 +170,7 @@ def _interface(where: str, cells: list[str]) -> Interface:
         struct, field, int(r.cells["cmd_arg"]), r.choice("to", ERRNOS),
         r.yes_no("keep_enoioctlcmd"), dispatch, embedded_in, r.idents("kept_hooks"),
         r.ident("compat_field"), r.idents("compat_pass"),
-        (member, function) if beside else None, by_core, r.filters("core_filters"),
+        (member, function) if beside else None, by_core, callers, r.filters("core_filters"),
         r.yes_no("subcommand"), r.ident("einval_without"), r.text("enotty_by"),
         r.text("forward"), sentence, r.text("reached_only"))
 

@@ -41,7 +41,7 @@ def test_list_and_structured_cells_are_typed() -> None:
     text = HEADER + row(
         embedded_in="demo_dev.ops", kept_hooks="hook_a hook_b", compat_field="compat_ioctl",
         compat_pass="compat_ptr_ioctl demo_pass", compat_beside="unlocked_ioctl=demo_generic_ioctl",
-        compat_by_core="SIOC",
+        compat_by_core="SIOC", compat_callers="Native callers",
         core_filters=r"fs/ioctl.c:do_vfs_ioctl:\bvfs_ioctl\s*\(|\bbreak\s*; net/atm/ioctl.c:do_vcc_ioctl",
         subcommand="yes", einval_without="compat_ioctl", enotty_by="the ioctl system call",
         forward="demo_core() passes it on", dispatch_sentence="demo_core() calls {handler} last.",
@@ -55,6 +55,7 @@ def test_list_and_structured_cells_are_typed() -> None:
         CoreFilter("fs/ioctl.c", "do_vfs_ioctl", r"\bvfs_ioctl\s*\(|\bbreak\s*;"),
         CoreFilter("net/atm/ioctl.c", "do_vcc_ioctl", None))
     assert native.subcommand and native.compat_by_core == "SIOC"
+    assert native.compat_callers == "Native callers"
     assert native.enotty_by == "the ioctl system call"
     assert native.dispatch_sentence == "demo_core() calls {handler} last."
     assert compat.is_compat and compat.compat_field == "" and compat.core_filters == ()
@@ -76,6 +77,8 @@ def test_comments_and_blank_lines_are_skipped() -> None:
     ({"kept_hooks": "a  b"}, "demo.tsv:2: kept_hooks must be C identifiers separated by single spaces"),
     ({"compat_beside": "unlocked_ioctl"}, "demo.tsv:2: compat_beside must be member=function"),
     ({"compat_by_core": "some"}, "demo.tsv:2: compat_by_core must be all or a class of commands"),
+    ({"compat_by_core": "SIOC"}, "demo.tsv:2: compat_callers must say who sees the change exactly when"),
+    ({"compat_callers": "Native callers"}, "demo.tsv:2: compat_callers must say who sees the change"),
     ({"core_filters": "fs/ioctl.c"}, "demo.tsv:2: core_filters must be file.c:function"),
     ({"core_filters": "fs/ioctl.c:do_vfs_ioctl:(("}, "demo.tsv:2: core_filters has a bad regex"),
     ({"subcommand": "-"}, "demo.tsv:2: subcommand must be yes or no, got '-'"),
@@ -93,7 +96,7 @@ def test_a_malformed_cell_is_one_line_naming_file_line_and_column(cells: dict[st
 
 
 def test_a_short_row_a_bad_header_and_a_duplicate_are_refused() -> None:
-    with pytest.raises(UsageError, match=r"^demo.tsv:3: expected 19 tab-separated fields, got 6$"):
+    with pytest.raises(UsageError, match=r"^demo.tsv:3: expected 20 tab-separated fields, got 6$"):
         interfaces.parse(HEADER + row() + "a\tb\t1\tENOTTY\tno\td.c:f\n", "demo.tsv")
     with pytest.raises(UsageError, match=r"^demo.tsv:1: header must be"):
         interfaces.parse("struct\tfield\tcmd_arg\tto\tkeep_enoioctlcmd\tdispatch\n" + row(), "demo.tsv")

@@ -867,3 +867,12 @@ def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] |
         warnings=warnings, facts=dict(facts or {}), facts_seconds=facts_seconds,
         scanned=sorted(c.rel for c in todo),
     )
+
+
+def rescan(folder: Path, req: ScanRequest, facts: Mapping[str, str]) -> tuple[list[Site], list[Failure]]:
+    """The rules again over a few files laid out like the tree in folder
+    (the fixpoint of the patched files), with the whole scan's phase-1
+    rows: phase 1 over these files alone would not see the ops tables and
+    callers elsewhere."""
+    res = scan(ScanRequest(tree.at(folder), jobs=req.jobs, timeout=req.timeout, across_files=False), facts=facts)
+    return res.sites, res.failed

@@ -1,4 +1,5 @@
-"""The judge stage: what each site changes for user space (effects), which
-handlers convert whole or stay out (handlers), and the tests that read the
-old answer (selftest_search).
+"""The judge stage, analysis.analyse(): what each site changes for user
+space (effects), the tests that read the old answer (selftest_search), the
+files no configuration compiles (kernel.kconfig.Unbuildable), and which
+handlers convert whole or stay out (handlers).
 """

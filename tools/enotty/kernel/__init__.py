@@ -3,7 +3,8 @@ tools/testing/kunit's kunit_kernel with its qemu_config.
 
 tree: the default tree unpacked into the cache, or KDIR read only.
 worktree: hard-link work trees of it, where patches are applied.
-kconfig: which symbols build a file, and what they depend on.
+kconfig: which symbols build a file, what they depend on, and which files
+  no configuration of any architecture compiles (Unbuildable).
 build: configure out of tree and run kbuild.  A bootable kernel is
   tinyconfig plus fragments (TinyKernel: `make qemu-test`, `make audit`);
   the object checks of `make patches` use a wide configuration, a config

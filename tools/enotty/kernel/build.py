@@ -10,7 +10,8 @@ Two kinds of configuration, one kbuild driver:
 * configure_wide: a config target (allmodconfig, a board's defconfig) plus
   settings, with WERROR and debug info off, for the object checks of
   `make patches` (enotty.verify.verify, enotty.verify.crossbuild); BuildTree is such a
-  build's source copy and object folder.
+  build's source copy and object folder, Platform one architecture's wide
+  configuration (configure_platform and prepare_platform, once per folder).
 
 The tree itself is only read: every build writes into O=.
 """
@@ -20,8 +21,10 @@ import hashlib
 import re
 import shlex
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from . import tree
 from ..requests import default_jobs
@@ -208,3 +211,57 @@ def configure_wide(src: Path, obj: Path, base: str, settings: tuple[str, ...] = 
     config.write_text(relaxed(config.read_text(), settings))
     quiet_make(src, obj, ["olddefconfig"], make_args, jobs)
     return read_config(config)
+
+
+# ---------------------------------------------------------------- a platform's wide build
+
+@dataclass(frozen=True)
+class Platform:
+    """A wide configuration of one architecture that the object checks
+    build with (enotty.verify.crossbuild.PLATFORMS lists them in order)."""
+    name: str                      # what SUMMARY.md says: "ok (m68k)"
+    arch: str                      # make ARCH=
+    srcarch: str                   # arch/<srcarch>/
+    cross: str                     # CROSS_COMPILE= ('' for the host gcc)
+    package: str                   # the Debian package of that compiler
+    base: str                      # the config target: allmodconfig, pmac32_defconfig...
+    settings: tuple[str, ...] = ()  # SYMBOL=y|m|n on top of base
+
+    @property
+    def label(self) -> str:
+        """The architecture and configuration, for a log line."""
+        return f"{self.arch} {self.base}" + (f" + {' '.join(self.settings)}" if self.settings else "")
+
+    def make_args(self) -> tuple[str, ...]:
+        return (f"ARCH={self.arch}",) + ((f"CROSS_COMPILE={self.cross}",) if self.cross else ())
+
+
+CONFIGURED = ".enotty-configured"
+PREPARED = ".enotty-prepared"
+
+
+def platform_folder(root: Path, platform: Platform) -> Path:
+    """The O= folder of a platform: build/<name>-<version>[-<tree hash>]."""
+    return build_folder(root, platform.name.replace(" ", "-"))
+
+
+def configure_platform(src: Path, obj: Path, platform: Platform, jobs: int | None = None) -> dict[str, str]:
+    """The platform's .config in obj (made once): base target, settings,
+    WERROR and debug info off (a warning the patch did not cause must not
+    fail it; debug info only costs time), olddefconfig."""
+    config = obj / ".config"
+    if (obj / CONFIGURED).is_file() and config.is_file():
+        return read_config(config)
+    values = configure_wide(src, obj, platform.base, platform.settings, platform.make_args(), jobs)
+    (obj / CONFIGURED).write_text(platform.label + "\n")
+    return values
+
+
+def prepare_platform(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
+                     log: TextIO = sys.stderr) -> None:
+    """`make prepare modules_prepare` once in the configured folder."""
+    if (obj / PREPARED).is_file():
+        return
+    print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
+    quiet_make(src, obj, ["prepare", "modules_prepare"], platform.make_args(), jobs)
+    (obj / PREPARED).write_text(platform.label + "\n")

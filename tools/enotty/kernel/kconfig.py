@@ -19,9 +19,13 @@ branches) they report rather than guess silently.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from . import tree
 
 _ASSIGN = re.compile(r"^([A-Za-z0-9_.\-]+?)-(\$\((CONFIG_\w+)\)|y|objs)\s*(?::=|\+=|=)\s*(.*)$")
 _COND = re.compile(r"^(ifdef|ifndef|ifeq|ifneq)\b(.*)$")
@@ -513,3 +517,81 @@ class KconfigDeps:
         if not sym.prompt:
             return "no prompt: only a select can set it, and nothing selects it"
         return "dependencies met; set to another value by a choice or select"
+
+
+# ---------------------------------------------------------------- unbuildable
+
+_KCONFIG_DEFINITION = re.compile(r"^\s*(?:menu)?config\s+(\w+)", re.M)
+
+
+class Unbuildable:
+    """Why no configuration of any architecture compiles a file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._deps: KconfigDeps | None = None
+        self._defined: set[str] | None = None
+
+    @property
+    def defined(self) -> set[str]:
+        """Every symbol some Kconfig file of the tree (any architecture) defines."""
+        if self._defined is None:
+            names: set[str] = set()
+            for dirpath, dirnames, filenames in os.walk(self.root):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                for fname in filenames:
+                    if fname.startswith("Kconfig"):
+                        text = (Path(dirpath) / fname).read_text(errors="replace")
+                        names.update(_KCONFIG_DEFINITION.findall(text))
+            self._defined = names
+        return self._defined
+
+    @property
+    def deps(self) -> KconfigDeps:
+        if self._deps is None:
+            self._deps = KconfigDeps(self.root)
+        return self._deps
+
+    def _blocked(self, node: Any, owner: str, seen: frozenset[str]) -> str:
+        kind = node[0]
+        if kind == "sym":
+            name = node[1]
+            if name == "BROKEN":
+                return f"CONFIG_{owner} depends on BROKEN"
+            if name not in self.defined:
+                return f"CONFIG_{owner} depends on {name}, which no Kconfig defines"
+            return self._symbol(name, seen)
+        if kind == "and":
+            return self._blocked(node[1], owner, seen) or self._blocked(node[2], owner, seen)
+        if kind == "or":
+            left = self._blocked(node[1], owner, seen)
+            right = self._blocked(node[2], owner, seen) if left else ""
+            return left if left and right else ""
+        return ""
+
+    def _symbol(self, name: str, seen: frozenset[str]) -> str:
+        # Only the generic Kconfig (read for x86) is followed: an
+        # architecture's own symbols are not looked into, so a symbol this
+        # does not know is never called unbuildable.
+        if name in seen or name not in self.deps.symbols:
+            return ""
+        return self._blocked(self.deps.dependency(name), name, seen | {name})
+
+    def reason(self, rel: str) -> str:
+        """'' when some configuration may build rel, else why none can."""
+        if not rel.endswith(".c"):
+            return ""
+        try:
+            symbols = build_symbols(self.root, rel)
+        except DerivationError:
+            return ""
+        for sym in symbols:
+            name = sym.removeprefix("CONFIG_")
+            if name == "BROKEN":
+                return f"{rel} is built only with CONFIG_BROKEN"
+            if name not in self.defined:
+                return f"{rel} is built with CONFIG_{name}, which no Kconfig defines"
+            why = self._symbol(name, frozenset())
+            if why:
+                return why + f" in {tree.kernel_version(self.root)}"
+        return ""

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from .. import patches
+from ..write import publish
 from ..kernel import tree
 from ..errors import UsageError
 from ..requests import DEFAULT_TIMEOUT, Identity, PatchesRequest, ScanRequest, VerifyGeneratedRequest, default_jobs
@@ -25,9 +26,9 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
 
     kernel: the tree to use instead of the recorded KDIR (the user's KDIR=).
     """
-    record_path = committed / patches.RUN_RECORD
+    record_path = committed / publish.RUN_RECORD
     if not record_path.is_file():
-        raise UsageError(f"{committed} holds no {patches.RUN_RECORD}: nothing to verify (run make patches)")
+        raise UsageError(f"{committed} holds no {publish.RUN_RECORD}: nothing to verify (run make patches)")
     try:
         record = json.loads(record_path.read_text())
         identity = Identity.parse(record["identity"])

@@ -29,6 +29,7 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 from .. import cache
 from ..kernel import tree
@@ -230,53 +231,70 @@ def perl_env() -> dict[str, str]:
     return dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
 
 
+def get_maintainer(kernel: KernelTree, patch_files: list[Path], role: str) -> list[str]:
+    """Recipients from the tree's get_maintainer.pl, as b4 asks for them:
+    role 'to' = maintainers (--nol), 'cc' = reviewers and lists (--nom)."""
+    return _ask(kernel, patch_files, (role,))[role]
+
+
+def recipients(kernel: KernelTree, patch_files: list[Path]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(To, Cc) of a mail, as b4 addresses it: the maintainers, then the
+    reviewers and lists who are not among them (compared without case)."""
+    people = _ask(kernel, patch_files, ("to", "cc"))
+    to = people["to"]
+    seen = {person.lower() for person in to}
+    cc = []
+    for person in people["cc"]:
+        if person.lower() not in seen:
+            seen.add(person.lower())
+            cc.append(person)
+    return tuple(to), tuple(cc)
+
+
 @functools.lru_cache(maxsize=None)
 def _inputs_digest(maintainers: Path, script_path: Path) -> str:
     """What get_maintainer.pl's answer follows from besides the patch."""
     return cache.key(cache.digest(maintainers.read_bytes()), cache.digest(script_path.read_bytes()))
 
 
-def get_maintainer(kernel: KernelTree, patch_files: list[Path], role: str) -> list[str]:
-    """Recipients from the tree's get_maintainer.pl, as b4 asks for them:
-    role 'to' = maintainers (--nol), 'cc' = reviewers and lists (--nom).
-    No git history is consulted; MAINTAINERS is all it reads, so the answer
-    is kept by the patches' content, MAINTAINERS and the script (a warm
-    run asks perl nothing)."""
+def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) -> dict[str, list[str]]:
+    """get_maintainer.pl's answer per role.  No git history is consulted;
+    MAINTAINERS is all it reads, so the answer is kept by the patches'
+    content, MAINTAINERS and the script (a warm run asks perl nothing)."""
     root = kernel.root
-    if not (root / "MAINTAINERS").is_file():
-        return []
-    found = script(root, "get_maintainer.pl")
+    found = script(root, "get_maintainer.pl") if (root / "MAINTAINERS").is_file() else None
     if found is None:
-        return []
+        return {role: [] for role in roles}
     path, own = found
-    args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
-            "--norolestats", "--nol" if role == "to" else "--nom"]
-    if not own:
-        args.append("--no-tree")
+    env = perl_env()
+    inputs = _inputs_digest(root / "MAINTAINERS", path)
+    patches = [cache.digest(p.read_bytes()) for p in patch_files]
     store = cache.JsonCache(tree.cache_dir() / "get_maintainer")
-    k = cache.key(_inputs_digest(root / "MAINTAINERS", path), " ".join(args[2:]),
-                  *(cache.digest(p.read_bytes()) for p in patch_files))
-    if kernel.use_cache:
-        hit = store.get(k)
+    out = {}
+    for role in roles:
+        args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
+                "--norolestats", "--nol" if role == "to" else "--nom"] + ([] if own else ["--no-tree"])
+        k = cache.key(inputs, " ".join(args[2:]), *patches)
+        hit = store.get(k) if kernel.use_cache else None
         if isinstance(hit, list):
-            return [str(x) for x in hit]
-    res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=perl_env(),
-                         capture_output=True, text=True, check=False)
-    if res.returncode != 0:
-        raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
-    found_people = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
-    store.put(k, found_people)
-    return found_people
+            out[role] = [str(x) for x in hit]
+            continue
+        res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=env,
+                             capture_output=True, text=True, check=False)
+        if res.returncode != 0:
+            raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
+        out[role] = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
+        store.put(k, out[role])
+    return out
 
 
-def recipients(kernel: KernelTree, patch_files: list[Path]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(To, Cc) of a mail, as b4 addresses it: the maintainers, then the
-    reviewers and lists who are not among them (compared without case)."""
-    to = get_maintainer(kernel, patch_files, "to")
-    seen = {person.lower() for person in to}
-    cc = []
-    for person in get_maintainer(kernel, patch_files, "cc"):
-        if person.lower() not in seen:
-            seen.add(person.lower())
-            cc.append(person)
-    return tuple(to), tuple(cc)
+def union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
+    """The people of lists, each once and in order (compared without case),
+    minus those of minus."""
+    seen, out = set(m.lower() for m in minus), []
+    for people in lists:
+        for person in people:
+            if person.lower() not in seen:
+                seen.add(person.lower())
+                out.append(person)
+    return out

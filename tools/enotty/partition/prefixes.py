@@ -321,3 +321,18 @@ def patch_prefix(root: Path | None, paths: list[str], section: str = "",
         habit = history_prefix(root, [path]) if use_git and root is not None else None
         found.append(habit or table_prefix(path, rows))
     return combine(paths, found, section, rows)
+
+
+def base_commit(root: Path) -> str | None:
+    """The commit a series made from root applies to: HEAD of a git checkout
+    without local changes to tracked files; None otherwise (a tarball, or a
+    tree whose files differ from every commit)."""
+    if not is_git_checkout(root):
+        return None
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
+                          capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
+    if head.returncode != 0 or dirty.returncode != 0 or dirty.stdout.strip():
+        return None
+    return head.stdout.strip() or None

@@ -56,7 +56,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Mapping
 
 from . import doc_updates
 from .maintainers import Maintainers, Match, Section, slugify
@@ -485,6 +485,24 @@ def _unique_names(plans: list[SeriesPlan]) -> None:
         seen[ser.name] = seen.get(ser.name, 0) + 1
         if seen[ser.name] > 1:
             ser.name = f"{ser.name}-{seen[ser.name]}"
+
+
+def kept_changes(diffs: Mapping[str, str], labelled: Iterable[Site],
+                 left_out: Mapping[Site, str]) -> list[FileChange]:
+    """Each file's diff without the hunks of the sites left out."""
+    by_file: dict[str, list[Site]] = {}
+    for site in labelled:
+        by_file.setdefault(site.file, []).append(site)
+    changes = []
+    for path in sorted(diffs):
+        keep = tuple(s for s in by_file.get(path, ()) if s not in left_out)
+        diff = diffs[path]
+        dropped = {s.line for s in by_file.get(path, ()) if s in left_out}
+        if dropped:
+            diff = split_hunks(diff, dropped)[0] if keep else ""
+        if diff:
+            changes.append(FileChange(path, diff, keep))
+    return changes
 
 
 def cleanup_changes(changes: list[FileChange]) -> list[FileChange]:

@@ -1,4 +1,4 @@
-"""The render stage: commit messages (messages, cleanup), series with their
-cover letters (series), and the rule and kselftest patches sent with them
-(companions).
+"""The render stage, drafts.compose(): commit messages (messages, cleanup),
+series with their cover letters (series), and the rule and kselftest
+patches sent with them (companions).
 """

@@ -12,21 +12,15 @@ from __future__ import annotations
 
 import difflib
 import re
-import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
 
-from ..find import rules, scan
+from ..find import rules
 from . import series
 from ..partition import split
-from ..kernel import tree
-from ..verify import verify
 from ..partition.maintainers import recipients
 from ..requests import Identity, KernelTree
-from ..kernel.worktree import WorkTree
 
 UPSTREAM_RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
 RULE_PATH = "scripts/coccinelle/api/ioctl_enotty.cocci"
@@ -218,89 +212,3 @@ def selftest_patch(kernel: KernelTree, identity: Identity) -> series.Patch:
         diff.write_text(plan.added_diff)
         to, cc = recipients(kernel, [diff])
     return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity), to, cc)
-
-
-# ---------------------------------------------------------------- their checks
-
-@dataclass(frozen=True)
-class CompanionVerdict:
-    """SUMMARY.md's row of a companion patch: checked like the others."""
-    series: str
-    filename: str
-    files: int
-    checkpatch: verify.Check
-    build: verify.Check
-
-
-def check_rule(kernel: KernelTree) -> verify.Check:
-    """The rule as it goes upstream parses: spatch --parse-cocci."""
-    text = upstream_rule_text()
-    key = verify.ResultCache.key("companion-rule", verify.digest(text.encode()), scan.spatch_binary())
-    results = verify.ResultCache()
-    if kernel.use_cache and (hit := results.get("companion", key)) is not None:
-        return hit
-    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        path = Path(tmp) / "ioctl_enotty.cocci"
-        path.write_text(text)
-        res = subprocess.run([scan.spatch_binary(), "--parse-cocci", str(path)],
-                             capture_output=True, text=True, check=False, cwd=tmp)
-    chk = (verify.Check(verify.OK, "", "spatch --parse-cocci") if res.returncode == 0 else
-           verify.Check(verify.FAILED, (res.stderr.strip().splitlines() or ["spatch failed"])[-1],
-                        "spatch --parse-cocci"))
-    results.put("companion", key, chk)
-    return chk
-
-
-def check_selftest(kernel: KernelTree, log: TextIO = sys.stderr) -> verify.Check:
-    """The kselftest patch applied to a copy of the tree builds with the
-    kernel's own kselftest make (TARGETS=drivers/media, the tree's `make
-    headers`), both the native and the 32-bit binary on x86_64."""
-    root = kernel.root
-    diff = selftest_diff(root)
-    key = verify.ResultCache.key("companion-selftest", verify.tree_identity(root), verify.digest(diff.encode()))
-    results = verify.ResultCache()
-    if kernel.use_cache and (hit := results.get("companion", key)) is not None:
-        return hit
-    print("enotty: building the media kselftest with the kernel's kselftest make", file=log)
-    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
-        patch = Path(tmp) / "selftest.patch"
-        patch.write_text(diff)
-        copy = WorkTree(root, Path(tmp) / "tree")
-        copy.ensure()
-        copy.apply([patch])
-        out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
-        steps = [["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
-                 ["make", "-s", "-C", str(copy.path / "tools/testing/selftests"), "TARGETS=drivers/media",
-                  f"O={out}", "ARCH=x86", "LDFLAGS=-static", f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"]]
-        chk = verify.Check(verify.OK, "", "x86_64 kselftest")
-        for cmd in steps:
-            res = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if res.returncode != 0:
-                lines = [l for l in res.stderr.splitlines() if "error" in l] or res.stderr.splitlines() or ["failed"]
-                chk = verify.Check(verify.FAILED, lines[0][:200], "x86_64 kselftest")
-                break
-        else:
-            built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
-            if "ioctl_errno" not in built:
-                chk = verify.Check(verify.FAILED, "no ioctl_errno binary", "x86_64 kselftest")
-    results.put("companion", key, chk)
-    return chk
-
-
-def verdicts(kernel: KernelTree, rule: series.Mail | None, media: series.Formatted | None) -> list[CompanionVerdict]:
-    """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
-    mail among the media series' (checkpatch reads them from a scratch folder)."""
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        def checkpatch(mail: series.Mail) -> verify.Check:
-            path = Path(tmp) / mail.name
-            path.write_text(mail.text)
-            return verify.checkpatch(kernel, path)
-
-        if rule:
-            rows.append(CompanionVerdict(RULE_SERIES, rule.name, 1, checkpatch(rule), check_rule(kernel)))
-        tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
-        for mail in tests:
-            rows.append(CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
-                                         checkpatch(mail), check_selftest(kernel, sys.stderr)))
-    return rows

@@ -15,7 +15,7 @@ from . import companions, series
 from ..find import interfaces, rules, scan
 from ..partition import split
 from ..kernel import tree
-from ..verify import verify
+from ..verify import checks, verify
 from ..requests import Identity, ScanRequest
 from ..kernel.worktree import WorkTree
 
@@ -188,10 +188,10 @@ def test_the_rule_patch_is_checked_by_spatch(monkeypatch: pytest.MonkeyPatch) ->
     """SUMMARY.md's build cell of the rule patch: spatch --parse-cocci on
     the text that goes upstream; a rule that does not parse fails."""
     no_cache = tree.at(Path(__file__).parent, use_cache=False)   # the check reads no tree
-    ok = companions.check_rule(no_cache)
+    ok = checks.check_rule(no_cache)
     assert (ok.status, ok.arch) == (verify.OK, "spatch --parse-cocci")
     monkeypatch.setattr(companions, "upstream_rule_text", lambda: "@r@\nidentifier f;\n@@\n- f(\n")
-    bad = companions.check_rule(no_cache)
+    bad = checks.check_rule(no_cache)
     assert bad.status == verify.FAILED and bad.detail
 
 

@@ -274,12 +274,13 @@ def _functions_phrase(names: list[str]) -> str:
     return _join([f"{n}()" for n in names])
 
 
-def _callers_phrase(paths: set[str], compat_functions: list[str]) -> str:
+def _callers_phrase(paths: set[str], compat_functions: list[str], rows: list[Interface | None]) -> str:
     """Who sees an unknown command's new answer: the subject of 'now get'."""
-    if paths == {"native+V-compat"}:
-        return ("Native callers, and 32-bit callers with 'V' commands below BASE_VIDIOC_PRIVATE "
-                "(the ones v4l2_compat_ioctl32() hands to the native handler),")
-    if paths in ({"native+SIOC-compat"}, {"native"}):
+    classed = {r.compat_callers for r in rows if r and r.compat_callers}
+    if len(paths) == 1 and next(iter(paths)).endswith("-compat") and len(classed) == 1:
+        # the core hands 32-bit callers only a class of commands (interfaces.tsv)
+        return classed.pop()
+    if paths == {"native"}:
         return "Native callers"
     if paths == {"compat"}:
         return "32-bit callers on a 64-bit kernel"
@@ -372,8 +373,8 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
         before = " or ".join(sorted({s.from_ for s in visible}))
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
         compat = sorted({s.function for s in visible if s.effects and s.effects.paths == "both"})
-        who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat)
         rows = [interfaces.get(s.interface) for s in visible]
+        who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat, rows)
         only = sorted({r.reached_only for r in rows if r and r.reached_only})
         on = f" {' or '.join(only)}" if only else ""
         command = "such a command" if own_type_only else "an unknown command"

@@ -209,21 +209,6 @@ def add_base_commit(mbox: str, base: str | None) -> str:
     return mbox.rstrip("\n") + f"\n\nbase-commit: {base}\n"
 
 
-def base_commit(root: Path) -> str | None:
-    """The commit a series made from root applies to: HEAD of a git checkout
-    without local changes to tracked files; None otherwise (a tarball, or a
-    tree whose files differ from every commit)."""
-    if not prefixes.is_git_checkout(root):
-        return None
-    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
-                          capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
-    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL)
-    if head.returncode != 0 or dirty.returncode != 0 or dirty.stdout.strip():
-        return None
-    return head.stdout.strip() or None
-
-
 # Bump when what format_mails() produces changes for the same inputs.
 WRITE_FORMAT = "series-write-1"
 
@@ -254,7 +239,7 @@ def format_mails(kernel: KernelTree, plan: SeriesPlan, patches: list[Patch], ide
     apply as a mail-ready series, in memory; the others keep their reason
     in Formatted.errors and are numbered out.  One patch that applies: no
     cover letter (cover unused), `[PATCH]`.  base: the base-commit to name
-    (base_commit(root)), None for none.
+    (prefixes.base_commit(root)), None for none.
 
     Kept by content (_write_key): a rerun on the same input gives the same
     bytes without a git call (unless the tree says not to use its caches)."""

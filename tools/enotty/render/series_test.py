@@ -17,6 +17,7 @@ from ..kernel import tree
 from ..find.interfaces import Interface
 from enotty.requests import Identity
 from ..find.sites import Site
+from ..partition import prefixes
 from ..partition.split import FileChange, PatchPlan, SeriesPlan
 
 FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
@@ -175,16 +176,16 @@ def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_base_commit_of_a_checkout(tmp_path: Path) -> None:
     repo = tmp_path / "linux"
     shutil.copytree(FIXTURE, repo)
-    assert series.base_commit(repo) is None            # no git: a tarball
+    assert prefixes.base_commit(repo) is None            # no git: a tarball
     env = series.git_env(IDENTITY)
     git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, capture_output=True, text=True)  # noqa: E731
     git("init", "-q")
     git("add", ".")
     git("commit", "-qm", "base")
     head = git("rev-parse", "HEAD").stdout.strip()
-    assert len(head) == 40 and series.base_commit(repo) == head
+    assert len(head) == 40 and prefixes.base_commit(repo) == head
     (repo / "drivers/watchdog/bar_wdt.c").write_text("changed\n")
-    assert series.base_commit(repo) is None            # local changes: no commit is the base
+    assert prefixes.base_commit(repo) is None            # local changes: no commit is the base
 
 
 def test_counts_and_unique_titles() -> None:

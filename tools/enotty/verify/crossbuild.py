@@ -16,42 +16,22 @@ kbuild's dry run in that folder then confirms the object is compiled.
 
 A file that no configuration of any architecture can build (its symbol
 depends on BROKEN, or on a symbol no Kconfig defines) is said by
-unbuildable(): the pipeline leaves such a site out instead of sending a
-patch nobody can compile.
+kernel.kconfig.Unbuildable: the judge stage leaves such a site out instead
+of sending a patch nobody can compile.
 """
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TextIO
 
 from .. import packages
-from ..kernel import tree
-from ..kernel.kconfig import DerivationError, KconfigDeps, build_symbols
-from ..kernel.build import BuildTree, build_folder, configure_wide, quiet_make, read_config
-
-
-@dataclass(frozen=True)
-class Platform:
-    name: str                      # what SUMMARY.md says: "ok (m68k)"
-    arch: str                      # make ARCH=
-    srcarch: str                   # arch/<srcarch>/
-    cross: str                     # CROSS_COMPILE= ('' for the host gcc)
-    package: str                   # the Debian package of that compiler
-    base: str                      # the config target: allmodconfig, pmac32_defconfig...
-    settings: tuple[str, ...] = ()  # SYMBOL=y|m|n on top of base
-
-    @property
-    def label(self) -> str:
-        """The architecture and configuration, for a log line."""
-        return f"{self.arch} {self.base}" + (f" + {' '.join(self.settings)}" if self.settings else "")
-
-    def make_args(self) -> tuple[str, ...]:
-        return (f"ARCH={self.arch}",) + ((f"CROSS_COMPILE={self.cross}",) if self.cross else ())
+from ..requests import KernelTree
+from ..kernel.kconfig import DerivationError, build_symbols
+from ..kernel import build as kbuild
+from ..kernel.build import BuildTree, Platform
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -87,15 +67,6 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("s390", "s390", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu", "allmodconfig"),
 )
 
-CONFIGURED = ".enotty-configured"
-PREPARED = ".enotty-prepared"
-
-
-def folder(root: Path, platform: Platform) -> Path:
-    """The O= folder of a platform: build/<name>-<version>[-<tree hash>]."""
-    return build_folder(root, platform.name.replace(" ", "-"))
-
-
 # ---------------------------------------------------------------- selection
 
 def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
@@ -111,108 +82,7 @@ def choose(symbols: list[str], configs: Mapping[str, Mapping[str, str]]) -> str 
     return None
 
 
-# ---------------------------------------------------------------- unbuildable
-
-_KCONFIG_DEFINITION = re.compile(r"^\s*(?:menu)?config\s+(\w+)", re.M)
-
-
-class Unbuildable:
-    """Why no configuration of any architecture compiles a file."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._deps: KconfigDeps | None = None
-        self._defined: set[str] | None = None
-
-    @property
-    def defined(self) -> set[str]:
-        """Every symbol some Kconfig file of the tree (any architecture) defines."""
-        if self._defined is None:
-            names: set[str] = set()
-            for dirpath, dirnames, filenames in os.walk(self.root):
-                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                for fname in filenames:
-                    if fname.startswith("Kconfig"):
-                        text = (Path(dirpath) / fname).read_text(errors="replace")
-                        names.update(_KCONFIG_DEFINITION.findall(text))
-            self._defined = names
-        return self._defined
-
-    @property
-    def deps(self) -> KconfigDeps:
-        if self._deps is None:
-            self._deps = KconfigDeps(self.root)
-        return self._deps
-
-    def _blocked(self, node: Any, owner: str, seen: frozenset[str]) -> str:
-        kind = node[0]
-        if kind == "sym":
-            name = node[1]
-            if name == "BROKEN":
-                return f"CONFIG_{owner} depends on BROKEN"
-            if name not in self.defined:
-                return f"CONFIG_{owner} depends on {name}, which no Kconfig defines"
-            return self._symbol(name, seen)
-        if kind == "and":
-            return self._blocked(node[1], owner, seen) or self._blocked(node[2], owner, seen)
-        if kind == "or":
-            left = self._blocked(node[1], owner, seen)
-            right = self._blocked(node[2], owner, seen) if left else ""
-            return left if left and right else ""
-        return ""
-
-    def _symbol(self, name: str, seen: frozenset[str]) -> str:
-        # Only the generic Kconfig (read for x86) is followed: an
-        # architecture's own symbols are not looked into, so a symbol this
-        # does not know is never called unbuildable.
-        if name in seen or name not in self.deps.symbols:
-            return ""
-        return self._blocked(self.deps.dependency(name), name, seen | {name})
-
-    def reason(self, rel: str) -> str:
-        """'' when some configuration may build rel, else why none can."""
-        if not rel.endswith(".c"):
-            return ""
-        try:
-            symbols = build_symbols(self.root, rel)
-        except DerivationError:
-            return ""
-        for sym in symbols:
-            name = sym.removeprefix("CONFIG_")
-            if name == "BROKEN":
-                return f"{rel} is built only with CONFIG_BROKEN"
-            if name not in self.defined:
-                return f"{rel} is built with CONFIG_{name}, which no Kconfig defines"
-            why = self._symbol(name, frozenset())
-            if why:
-                return why + f" in {tree.kernel_version(self.root)}"
-        return ""
-
-
 # ---------------------------------------------------------------- prepare
-
-def configure(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
-              log: TextIO = sys.stderr) -> dict[str, str]:
-    """The platform's .config in obj (made once): base target, settings,
-    WERROR and debug info off (a warning the patch did not cause must not
-    fail it; debug info only costs time), olddefconfig."""
-    config = obj / ".config"
-    if (obj / CONFIGURED).is_file() and config.is_file():
-        return read_config(config)
-    values = configure_wide(src, obj, platform.base, platform.settings, platform.make_args(), jobs)
-    (obj / CONFIGURED).write_text(platform.label + "\n")
-    return values
-
-
-def prepare(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
-            log: TextIO = sys.stderr) -> None:
-    """`make prepare modules_prepare` once in the configured folder."""
-    if (obj / PREPARED).is_file():
-        return
-    print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
-    quiet_make(src, obj, ["prepare", "modules_prepare"], platform.make_args(), jobs)
-    (obj / PREPARED).write_text(platform.label + "\n")
-
 
 def compiler_missing(platforms: list[Platform]) -> list[str]:
     """The Debian packages of these platforms' compilers that are not installed."""
@@ -265,15 +135,17 @@ def _fits(config: Mapping[str, str], symbols: list[str], all_needed: bool) -> bo
     return any(config.get(s) in ("y", "m") for s in symbols)
 
 
-def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: TextIO = sys.stderr,
-                    jobs: int | None = None, use_cache: bool = True) -> dict[str, Any]:
+def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels: list[str],
+                    log: TextIO = sys.stderr, jobs: int | None = None) -> dict[str, Any]:
     """Verdicts (verify.Check) for the .c files rels that x86_64
     allmodconfig does not build: each on the first platform whose
     configuration sets its symbols and whose kbuild dry run compiles it
     (the next such platform when it does not), ok / failed / fails
     without the patch too, with the platform named; "not built" when no
     platform here builds it.  bt is the x86_64 verify.BuildTree, locked,
-    its copy holding `patched` (the cross builds use the same copy)."""
+    its copy holding `patched` (the cross builds use the same copy).  A
+    kernel tree without use_cache builds every file again (the verdicts
+    are still stored)."""
     from . import verify   # verify calls this module: import here, not at the top
 
     out: dict[str, Any] = {}
@@ -293,7 +165,8 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
                 if platform.name not in configs:
                     ensure_compilers([platform], log)
                     try:
-                        configs[platform.name] = configure(bt.src, folder(bt.root, platform), platform, jobs, log)
+                        configs[platform.name] = kbuild.configure_platform(bt.src, kbuild.platform_folder(bt.root, platform),
+                                                                          platform, jobs)
                     except subprocess.CalledProcessError as err:
                         print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
                         configs[platform.name] = {}
@@ -310,12 +183,12 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
         pending = []
         for name, files in sorted(chosen.items()):
             platform = next(p for p in PLATFORMS if p.name == name)
-            pbt = BuildTree(bt.root, bt.src, folder(bt.root, platform), platform.make_args())
+            pbt = BuildTree(bt.root, bt.src, kbuild.platform_folder(bt.root, platform), platform.make_args())
             keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
                                            if r in files or not r.endswith(".c")})
             todo = []
             for rel in files:
-                hit = results.get("build", keys[rel]) if use_cache else None
+                hit = results.get("build", keys[rel]) if kernel.use_cache else None
                 if hit is None:
                     todo.append(rel)
                 else:
@@ -325,7 +198,7 @@ def build_elsewhere(bt: Any, patched: dict[str, bytes], rels: list[str], log: Te
             if not todo:
                 continue
             try:
-                prepare(bt.src, pbt.obj, platform, jobs, log)
+                kbuild.prepare_platform(bt.src, pbt.obj, platform, jobs, log)
             except subprocess.CalledProcessError as err:
                 print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
                 pending += todo

@@ -10,8 +10,9 @@ from typing import Any, cast
 import pytest
 
 from . import crossbuild, verify
-from .. import packages, patches
-from ..kernel import tree
+from .. import packages
+from . import checks
+from ..kernel import build as kbuild, kconfig, tree
 from ..errors import UsageError
 
 DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
@@ -66,7 +67,7 @@ def test_unbuildable_names_broken_and_undefined_dependencies(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     root = _kernel(tmp_path)
     monkeypatch.setattr(tree, "kernel_version", lambda r: "6.12.1")
-    nowhere = crossbuild.Unbuildable(root)
+    nowhere = kconfig.Unbuildable(root)
     assert nowhere.reason("drivers/d/old.c") == "CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1"
     # both branches of an || blocked: blocked (the first branch named)
     assert nowhere.reason("drivers/d/wip.c") == "CONFIG_WIP depends on BROKEN in 6.12.1"
@@ -127,7 +128,7 @@ def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest
 
 
 def test_a_failed_cross_build_rejects_the_patch_with_the_compiler_line() -> None:
-    v = patches.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
+    v = checks.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
         "drivers/block/amiflop.c": verify.Check(verify.FAILED, "drivers/block/amiflop.c:9: error: x", "m68k"),
         "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64")})
     assert v.rejected == "build: drivers/block/amiflop.c (m68k): drivers/block/amiflop.c:9: error: x"
@@ -155,7 +156,7 @@ def test_REAL_CROSS_BUILD_m68k_builds_a_patched_file_and_rejects_a_broken_one() 
     assert got[rel].status == verify.FAILED and got[rel].arch == "m68k"
     assert "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() == pristine
-    obj = crossbuild.folder(DEFAULT, next(p for p in crossbuild.PLATFORMS if p.name == "m68k")) / (rel[:-2] + ".o")
+    obj = kbuild.platform_folder(DEFAULT, next(p for p in crossbuild.PLATFORMS if p.name == "m68k")) / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
     assert verify.build(tree.at(DEFAULT), {rel: good})[rel] == verify.Check(verify.OK, "", "m68k")
     assert not obj.exists(), "a cached verdict compiled the file again"
@@ -172,8 +173,7 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     # i386 sets AMI but its dry run does not compile ami.c: the next platform
     sets = {"i386": {"CONFIG_D": "y", "CONFIG_AMI": "m"}, "m68k": {"CONFIG_D": "y", "CONFIG_AMI": "m", "CONFIG_AMIGA": "y"}}
 
-    def fake_configure(src: Path, obj: Path, platform: crossbuild.Platform, jobs: object = None,
-                       log: object = None) -> dict[str, str]:
+    def fake_configure(src: Path, obj: Path, platform: kbuild.Platform, jobs: object = None) -> dict[str, str]:
         configured.append(platform.name)
         obj.mkdir(parents=True, exist_ok=True)
         values = sets.get(platform.name, {})
@@ -188,20 +188,20 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
             return {rel: verify.Check(verify.NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources}
         return {rel: verify.Check(verify.OK, "", arch) for rel in sources}
 
-    monkeypatch.setattr(crossbuild, "configure", fake_configure)
-    monkeypatch.setattr(crossbuild, "prepare", lambda *a, **k: None)
+    monkeypatch.setattr(kbuild, "configure_platform", fake_configure)
+    monkeypatch.setattr(kbuild, "prepare_platform", lambda *a, **k: None)
     monkeypatch.setattr(crossbuild, "ensure_compilers", lambda *a, **k: None)
     monkeypatch.setattr(verify, "build_on", fake_build_on)
     bt = verify.BuildTree(root, root, tmp_path / "x86")
     patched = {"drivers/d/ami.c": b"int a;\n", "drivers/d/alt.c": b"int b;\n"}
-    got = crossbuild.build_elsewhere(bt, patched, sorted(patched))
+    got = crossbuild.build_elsewhere(tree.at(root), bt, patched, sorted(patched))
     assert got["drivers/d/ami.c"] == verify.Check(verify.OK, "", "m68k")
     assert got["drivers/d/alt.c"].status == verify.NOT_BUILT
     assert got["drivers/d/alt.c"].detail == "no platform here sets CONFIG_ALT"
     assert configured == [p.name for p in crossbuild.PLATFORMS][:len(configured)]
     assert built == [("i386", ["drivers/d/ami.c"]), ("m68k", ["drivers/d/ami.c"])]
     # again: the verdict from the cache (i386's dry run is asked again)
-    crossbuild.build_elsewhere(bt, patched, ["drivers/d/ami.c"])
+    crossbuild.build_elsewhere(tree.at(root), bt, patched, ["drivers/d/ami.c"])
     assert built[2:] == [("i386", ["drivers/d/ami.c"])]
 
 

@@ -354,7 +354,7 @@ def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stder
         if elsewhere and cross:
             from . import crossbuild   # crossbuild builds on verify's helpers
             install(bt, patched)
-            out.update(crossbuild.build_elsewhere(bt, patched, elsewhere, log, jobs, use_cache))
+            out.update(crossbuild.build_elsewhere(kernel, bt, patched, elsewhere, log, jobs))
     return out
 
 

@@ -1,0 +1,59 @@
+"""The judge stage: what each site changes, and which sites are left out.
+
+analyse() is the stage patches.command() calls: the effects of every site
+(effects.py), the sites an in-tree kselftest pins (selftest_search.py),
+the files no configuration compiles (kernel.kconfig.Unbuildable) and the
+handlers converted whole or not at all (handlers.py).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from ..find import scan, sites
+from . import effects, handlers, selftest_search
+from ..kernel import kconfig
+from ..requests import KernelTree, PatchesRequest
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """The scan's sites with their effects, and the sites left out and why."""
+    scanned: scan.ScanResult
+    labelled: tuple[sites.Site, ...]          # every site, effects filled in
+    left_out: Mapping[sites.Site, str]        # site -> the reason it is left out
+    model: tuple[handlers.Handler, ...] = ()  # handlers.tsv
+
+
+def analyse(kernel: KernelTree, req: PatchesRequest, scanned: scan.ScanResult) -> Analysed:
+    """Effects per site; a site whose in-tree test expects its old answer
+    is left out (its hunk dropped) with the test named, so that no series
+    breaks a kselftest it does not update."""
+    root = kernel.root
+    unbuildable = _unbuildable(root, sorted({s.file for s in scanned.sites}))
+    found = effects.analyse_sites(scanned.sites, root)
+    labelled = [dataclasses.replace(s, effects=found.get(s)) for s in scanned.sites]
+    hits = selftest_search.search(labelled, root)
+    left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
+    # A file no configuration of any architecture compiles gets no patch:
+    # nobody could build it, and the kernel test robot would not either.
+    for path, why in unbuildable.items():
+        funcs = ", ".join(sorted({s.function + "()" for s in labelled if s.file == path}))
+        for site in labelled:
+            if site.file == path:
+                left_out.setdefault(site, f"{path}: {funcs} left as it is: no configuration of any"
+                                          f" architecture compiles it ({why}).")
+    # The unit of conversion is the handler: all of its unknown-command
+    # exits, or none of them.
+    model = handlers.model(labelled, root, left_out)
+    for site, why in handlers.left_out(model).items():
+        left_out.setdefault(site, why)
+    return Analysed(scanned, tuple(labelled), left_out, tuple(model))
+
+
+def _unbuildable(root: Path, paths: list[str]) -> dict[str, str]:
+    """path -> why no configuration of any architecture compiles it."""
+    nowhere = kconfig.Unbuildable(root)
+    return {path: why for path in paths if (why := nowhere.reason(path))}

@@ -1,0 +1,38 @@
+"""The partition stage: the analysed changes as series, one per subsystem
+(MAINTAINERS sections, maintainers.py), a patch per driver (split.py),
+each patch with its subject prefix and the commit the series apply to
+(prefixes.py: read once from the tree's git history)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import prefixes, split
+from .maintainers import Maintainers
+from ..judge.analysis import Analysed
+from ..requests import KernelTree, PatchesRequest
+
+
+@dataclass(frozen=True)
+class Grouped:
+    """The changes as series: one per subsystem, a patch per driver."""
+    analysed: Analysed
+    plans: tuple[split.SeriesPlan, ...]
+    left_cleanups: tuple[split.FileChange, ...]   # leaf cleanups CLEANUP=1 would add
+    has_maintainers: bool                          # split by MAINTAINERS, not by path
+    prefixes: tuple[tuple[str, ...], ...] = ()     # per plan, per patch: `watchdog: softdog:`
+    base: str | None = None                        # the commit the series apply to (a clean git checkout)
+
+
+def group(kernel: KernelTree, req: PatchesRequest, analysed: Analysed) -> Grouped:
+    maint = Maintainers.load(kernel.root)
+    # each file's diff without the hunks of the sites left out
+    changes = split.kept_changes(analysed.scanned.diffs, analysed.labelled, analysed.left_out)
+    plans = split.plan(changes, maint, kernel.root, cleanups=req.cleanups)
+    left_cleanups = [] if req.cleanups else split.cleanup_changes(changes)
+    root = kernel.root
+    git = prefixes.is_git_checkout(root)
+    names = tuple(tuple(prefixes.distinct_prefixes(
+        [prefixes.patch_prefix(root, pp.paths, pp.section, git=git) for pp in plan.patches],
+        [pp.driver for pp in plan.patches])) for plan in plans)
+    return Grouped(analysed, tuple(plans), tuple(left_cleanups), maint is not None, names,
+                   prefixes.base_commit(root))

@@ -1,0 +1,85 @@
+"""The render stage: every patch's subject and commit message, built once,
+with the QEMU audit's "Tested in QEMU" line where an earlier output folder
+holds audit.tsv (messages.py words them, cleanup.py the leaf cleanups,
+prefixes.py the subject prefixes)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from ..find import interfaces
+from ..judge import handlers
+from ..judge.analysis import Analysed
+from ..partition import split
+from ..partition.grouping import Grouped
+from . import cleanup, messages, series
+from ..requests import KernelTree, PatchesRequest
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One patch as composed: its message is final (the QEMU line included)."""
+    patch: series.Patch
+    prefix: str               # its subject prefix (`watchdog: softdog:`)
+    tested: bool = False      # the message says what the QEMU audit measured
+    measured: bool = False    # audit rows name it (a cleanup: measured, no line)
+
+
+@dataclass(frozen=True)
+class Composed:
+    grouped: Grouped
+    drafts: tuple[tuple[Draft, ...], ...]   # per series plan, per patch
+    audit: tuple[Mapping[str, str], ...] | None   # audit.tsv's rows; None without an audit
+
+
+def compose(kernel: KernelTree, req: PatchesRequest, grouped: Grouped) -> Composed:
+    """Every patch's subject and commit message, built once."""
+    audit = read_audit(req.audit_from)
+    drafts = []
+    for plan, names in zip(grouped.plans, grouped.prefixes):
+        drafts.append(tuple(_draft(req, grouped.analysed, plan, pp, prefix, audit)
+                            for pp, prefix in zip(plan.patches, names)))
+    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit))
+
+
+def _draft(req: PatchesRequest, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,
+           prefix: str, audit: list[dict[str, str]] | None) -> Draft:
+    signoff = str(req.identity)
+    if pp.cleanup:
+        msg = cleanup.commit_message(prefix, pp.sites, signoff, alone=len(plan.patches) == 1)
+        subject = msg.split("\n", 1)[0]
+        mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
+        return Draft(series.Patch(pp, subject, msg), prefix, measured=bool(mine))
+    subject = messages.subject(prefix, pp.sites)
+    mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
+    # the rows name the patch as the audit did (its number may differ)
+    tested = messages.tested_line(mine, mine[0]["patch"]) if mine else ""
+    msg = messages.commit_message(subject, pp.sites, interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
+                                  tested=tested, docs=[d.path for d in pp.docs],
+                                  own_type_only=bool(tested) and messages.only_own_type_changed(mine),
+                                  kept=handlers.kept_siblings(pp.sites, analysed.model))
+    return Draft(series.Patch(pp, subject, msg), prefix, tested=bool(tested), measured=bool(mine))
+
+
+def read_audit(folder: Path | None) -> list[dict[str, str]] | None:
+    """audit.tsv's rows from an earlier output folder; None when there is none."""
+    path = folder / "audit.tsv" if folder else None
+    if not path or not path.is_file():
+        return None
+    with open(path) as fh:
+        return messages.read_audit(fh)
+
+
+def _audit_rows(rows: list[dict[str, str]], series_name: str, filename: str) -> list[dict[str, str]]:
+    """The rows of one patch; the number in its file name may have moved."""
+    stem = filename.split("-", 1)[1] if "-" in filename else filename
+    out: list[dict[str, str]] = []
+    moved: list[dict[str, str]] = []
+    for r in rows:
+        ser, _, name = r["patch"].rpartition("/")
+        if name.split("-", 1)[-1] == stem:
+            (out if ser == series_name else moved).append(r)
+    # a series split since the audit ran (networking-general into atm,
+    # tun-tap-driver, ...): the patch's rows under its old series name
+    return out or (moved if len({r["patch"] for r in moved}) == 1 else [])
