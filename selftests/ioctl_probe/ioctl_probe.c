@@ -116,6 +116,7 @@
 #include <linux/rtc.h>
 #include <linux/seccomp.h>
 #include <linux/sonypi.h>
+#include <linux/bt-bmc.h>
 #include <linux/filter.h>
 #include <linux/tty.h>
 #include <linux/uinput.h>
@@ -310,6 +311,14 @@ static const struct rule rules[] = {
 	 * number: no number of that magic is unknown to them.
 	 */
 	{ "/dev/megadev*", NULL, NO_OWN, NO_SMOKE },
+	/*
+	 * The OSS sequencer hands a command it has no case for to synth
+	 * device 0 on a file opened for writing (the probe opens O_RDWR).
+	 */
+	{ "/dev/sequencer", NULL, OWN(SNDCTL_SEQ_UNUSED, _IOWR('Q', 0x7f, struct blob)),
+	  SMOKE(SNDCTL_SEQ_NRSYNTHS) },
+	{ "/dev/music", NULL, OWN(SNDCTL_SEQ_UNUSED, _IOWR('Q', 0x7f, struct blob)),
+	  SMOKE(SNDCTL_SEQ_NRSYNTHS) },
 	{ "/dev/usbtmc*", NULL, OWN(USBTMC_UNUSED, _IOWR(USBTMC_IOC_NR, 0x7f, struct blob)),
 	  SMOKE(USBTMC_IOCTL_API_VERSION) },
 	{ "/dev/dsp*", NULL, OWN(SNDCTL_DSP_UNUSED, _IOWR('P', 0x7f, struct blob)),
@@ -336,6 +345,12 @@ static const struct rule rules[] = {
 	{ "/dev/usb/lp*", NULL, OWN(USBLP_UNUSED, _IOWR('P', 0x7f, struct blob)), NO_SMOKE },
 	{ "/dev/input/event*", NULL, OWN(EVDEV_UNUSED, _IOWR('E', 0xbf, struct blob)),
 	  SMOKE(EVIOCGVERSION) },
+	/*
+	 * The BMC side of an iBT interface knows BT_BMC_IOCTL_SMS_ATN alone,
+	 * which raises an attention bit: no smoke command of its own.
+	 */
+	{ "/dev/ipmi-bt-host", NULL, OWN(BT_BMC_UNUSED, _IOWR(__BT_BMC_IOCTL_MAGIC, 0x7f, struct blob)),
+	  NO_SMOKE },
 	{ "/dev/ipmi*", NULL, OWN(IPMI_UNUSED, _IOWR('i', 0x7f, struct blob)),
 	  SMOKE(IPMICTL_GET_MY_ADDRESS_CMD) },
 	{ "*", "tty", OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(TCGETS) },
