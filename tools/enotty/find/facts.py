@@ -757,25 +757,15 @@ class _Walk:
         return sorted(found, key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
 
 
-# Cores whose own unknown-command answers the scan lists, although no
-# series changes them (tools/enotty/judge/handlers.py CORES says why each stays):
-# the missing-operation answers of atm_dev_ioctl() and the table miss of
-# drm_ioctl() (cocci/shapes/ioctl_missing_operation.smpl).  Listed so that
-# recall counts them and a reviewer sees them; (file, function) ->
-# (interface whose answer it gives, index of the command parameter).
-REPORTED_CORES = {
-    ("net/atm/resources.c", "atm_dev_ioctl"): ("atmdev_ops.ioctl", 0),
-    ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl"): ("file_operations.unlocked_ioctl", 1),
-}
-
-
 def reported_cores(records: dict[str, dict]) -> list[Target]:
-    """The REPORTED_CORES the read files define, as targets."""
-    out = []
-    for (rel, fn), (iface, cmd_arg) in sorted(REPORTED_CORES.items()):
-        if fn in records.get(rel, {}).get("defs", {}):
-            out.append(Target(rel, fn, iface, cmd_arg))
-    return out
+    """The cores whose own unknown-command answers the scan lists, although
+    no series changes them (the reported_cores column of cocci/interfaces.tsv:
+    the missing-operation answers of atm_dev_ioctl(), the table miss of
+    drm_ioctl(); tools/enotty/judge/handlers.py CORES says why each stays),
+    those the read files define, as targets under the row's interface."""
+    return sorted(Target(core.file, core.function, iface.name, core.cmd_arg)
+                  for iface in interfaces.table() for core in iface.reported_cores
+                  if core.function in records.get(core.file, {}).get("defs", {}))
 
 
 @dataclass(frozen=True)
