@@ -737,20 +737,30 @@ enotty_claim(p, fn, err, "ioctl_lookup_miss")
 // if (!dev->ops->ioctl) { error = -EINVAL; goto done; } in the default of
 // net/atm/resources.c atm_dev_ioctl(), or the table entry without a
 // function of drm_ioctl() (func = ioctl->func; if (unlikely(!func))
-// { ..; retcode = -EINVAL; goto err_i1; }).  Only under the default of
-// the switch on the command, fallen into or not, or outside any such
-// switch, never under a case label (enotty_missing_operation_site).  Such
-// a site is listed and in no series: the operations behind it answer
-// unknown commands themselves (tools/enotty/judge/handlers.py).
-@mo exists@
+// { ..; retcode = -EINVAL; goto err_i1; }).  The operation is a member
+// (!E->f, !E.f) or a local last assigned one; only the negation counts
+// (E->f == NULL is not taken, hence no not_ptr1 isomorphism), and of the
+// hints only unlikely().  Only under the default of the switch on the
+// command, fallen into or not, or outside any such switch, never under a
+// case label (enotty_missing_operation_site).  Such a site is listed and
+// in no series: the operations behind it answer unknown commands
+// themselves (tools/enotty/judge/handlers.py).
+@mo disable not_ptr1, unlikely exists@
 identifier enotty_target.fn;
 identifier err = {EINVAL, ENOSYS};
-identifier ret, l;
-expression E;
+identifier ret, l, f, x;
+expression E, E2;
+type T;
 position p : script:python () { enotty_site_ok(p) and enotty_missing_operation_site(p, enotty_cmd(p)) };
 @@
 fn(...) { <+...
-if (\(!E\|E == NULL\|unlikely(!E)\)) { ... ret = -err@p; goto l; }
+(
+if (\(!E->f\|!E.f\|unlikely(!E->f)\|unlikely(!E.f)\)) { ... ret = -err@p; goto l; }
+|
+\(x = \(E->f\|E.f\);\|T x = \(E->f\|E.f\);\)
+... when != x = E2
+if (\(!x\|unlikely(!x)\)) { ... ret = -err@p; goto l; }
+)
 ...+> }
 
 @script:python@
@@ -762,15 +772,11 @@ enotty_claim(p, fn, err, "ioctl_missing_operation")
 
 // ---- shapes/ioctl_switch_no_default.smpl
 
-// A switch on the command without a default label (or with one that only
-// breaks: default: break; answers nothing of its own).  The initialiser of
-// the returned variable changes only when every case assigns it (or
-// returns) before it can leave (enotty_every_case_assigns); the statement
-// right after the switch only when every case leaves by return or goto, so
-// that only an unknown command gets there (enotty_after_leaving_switch).
-// "when any" in the case: a break nested in an if inside a case
-// (binderfs) otherwise stops the match; what the cases do is
-// enotty_every_case_assigns's to decide.
+// A switch on the command without a default label (or only default:
+// break;).  The initialiser of the returned variable changes only when
+// every case assigns it (or returns) before it can leave
+// (enotty_every_case_assigns, which also decides what the cases do: "when
+// any" there, as a break nested in an if stops the match, binderfs).
 @nd forall@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS, EBADRQC};
@@ -798,22 +804,29 @@ enotty_claim(p, fn, err, "ioctl_switch_no_default")
 
 // return -EINVAL; or ret = -EINVAL; (then returned unchanged) right after
 // a default-less switch on the command (on cmd, F(cmd) or cmd & ~MASK)
-// whose every case leaves by return or goto; or after such a switch and
-// "if (ops->f) return ops->f(cmd, arg);": without the operation no one
-// knows the command (enotty_after_missing_operation).
+// whose every case leaves by return or goto (p); or after such a switch
+// and "if (ops->f) return ops->f(cmd, arg);", stated here (q): without
+// the operation no one knows the command.
 @nr forall@
 identifier enotty_target.fn;
-identifier err = {EINVAL, ENOSYS};
-identifier ret;
-expression E;
-position p : script:python () { enotty_site_ok(p) and (enotty_after_leaving_switch(p, enotty_cmd(p))
-                                  or enotty_after_missing_operation(p, enotty_cmd(p))) };
+identifier ret, err = {EINVAL, ENOSYS};
+expression E, X;
+position p : script:python () { enotty_site_ok(p) and enotty_after_leaving_switch(p, enotty_cmd(p)) };
+position q : script:python () { enotty_site_ok(q) and enotty_after_missing_operation(q, enotty_cmd(q)) };
 @@
 fn(...) { <...
 (
-return -err@p;
+if (X) return X(...);
+(
+return \(-err@q\|(-err@q)\);
 |
-return (-err@p);
+ret = -err@q;
+... when != ret = E
+    when != \(ret == -err\|ret != -err\)
+return ret;
+)
+|
+return \(-err@p\|(-err@p)\);
 |
 ret = -err@p;
 ... when != ret = E
@@ -823,11 +836,12 @@ return ret;
 ...> }
 
 @script:python@
-p << nr.p;
+p << nr.p = [];
+q << nr.q = [];
 fn << enotty_target.fn;
 err << nr.err;
 @@
-enotty_claim(p, fn, err, "ioctl_switch_no_default")
+enotty_claim(list(p) + list(q), fn, err, "ioctl_switch_no_default")
 
 // ---- lib/output.smpl
 
@@ -1611,18 +1625,14 @@ def enotty_after_leaving_switch(pos: Pos, cmd: str | None) -> bool:
 
 
 def enotty_after_missing_operation(pos: Pos, cmd: str | None) -> bool:
-    """True when the statement at pos follows "if (E) return E(..);" (the
-    command handed to an optional operation) that itself directly follows
-    a switch as in enotty_after_leaving_switch: without the operation no
-    one knows the command (sound/oss/dmasound/dmasound_core.c)."""
+    """True when the statement at pos follows one unbraced statement that
+    itself directly follows a switch as in enotty_after_leaving_switch.
+    The rule (nrm) states that statement: if (E) return E(..);, the
+    command handed to an optional operation."""
     text = enotty_statement_before(pos)
     if text is None or not text.endswith(";"):
         return False
-    start = statement_start(text, len(text) - 1)
-    m = re.fullmatch(r"\s*if\s*\((.+)\)\s*return\s+(.+?)\s*\([^;]*\)\s*;", text[start:], re.S)
-    if m is None or unparen(m.group(1)) != m.group(2).strip():
-        return False
-    return enotty_switch_leaves_before(text[:start].rstrip(), cmd)
+    return enotty_switch_leaves_before(text[:statement_start(text, len(text) - 1)].rstrip(), cmd)
 
 
 def enotty_switch_leaves_before(text: str | None, cmd: str | None) -> bool:
@@ -2014,33 +2024,16 @@ def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:
     return all(guard(p) for p in parts)
 
 
-ENOTTY_MEMBER = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*\w+)+"
-
-
 def enotty_missing_operation_site(pos: Pos, cmd: str | None) -> bool:
-    """The statement at pos is in the braced branch of if (!X), X an
-    operation (a->ops->f) or a local assigned one before (func =
-    ioctl->func), and lies under the default label of the innermost switch
-    on the command around it, or under no such switch."""
+    """The statement at pos (in the braced branch of if (!X), X an
+    operation: the rule mo states it) lies under the default label of the
+    innermost switch on the command around it, or under no such switch."""
     offset = enotty_site_offset(pos)
     if cmd is None or offset < 0:
         return False
     text = enotty_stripped(pos[0].file)
-    brace = enclosing_brace(text, offset)
-    if brace < 0:
-        return False
-    m = re.search(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*(" + ENOTTY_MEMBER + r"|[A-Za-z_]\w*)\s*\)?\s*\)\s*$",
-                  text[max(0, brace - 300):brace])
-    if m is None:
-        return False
-    x = m.group(1)
-    if not re.search(r"->|\.", x):
-        start = max(0, brace - 3000)
-        assigned = list(re.finditer(r"\b" + re.escape(x) + r"\s*=(?!=)\s*([^;]*);", text[start:brace]))
-        if not assigned or not re.fullmatch(r"\s*" + ENOTTY_MEMBER + r"\s*", assigned[-1].group(1)):
-            return False
     head = re.compile(switch_head(cmd) + "$")
-    b = enclosing_brace(text, brace)
+    b = enclosing_brace(text, offset)
     while b >= 0 and not head.search(text, max(0, b - 200), b):
         b = enclosing_brace(text, b)
     if b < 0:

@@ -14,10 +14,11 @@ Python that the rule file embeds (rule_python.py).  The pieces:
   tokens      C tokens with their lines (tokenize, for census.py);
   brackets    the bracket closing or opening another (match_close,
               match_open), the brace around an offset (enclosing_brace),
-              where a statement starts (statement_start);
+              where a statement starts and ends (statement_start,
+              statement_end);
   switches    the head of a switch on the command (switch_head), the
-              switches of a body (switches), their labels (top_labels) and
-              cases (cases);
+              switches of a body (switches), their labels (top_labels),
+              the statements under each (sections) and cases (cases);
   leaving     whether a case or an if branch leaves by a jump (case_leaves,
               branch_leaves).
 
@@ -283,6 +284,41 @@ def statement_start(text: str, end: int) -> int:
     return 0
 
 
+_COMPOUND = re.compile(r"(if|while|for|switch)\s*\(")
+_ELSE = re.compile(r"\s*else\b")
+
+
+def statement_end(text: str, i: int, limit: int, with_else: bool = False) -> int:
+    """End (exclusive, at most limit) of the statement starting at i: a
+    block, if/while/for/switch with its body (with_else: an if with its
+    else branch), or what runs to the next semicolon outside brackets."""
+    while i < limit and text[i] in " \t\n":
+        i += 1
+    if i >= limit:
+        return limit
+    if text[i] == "{":
+        close = match_close(text, i)
+        return close + 1 if close >= 0 else limit
+    m = _COMPOUND.match(text[i:i + 10])
+    if m:
+        close = match_close(text, i + m.end() - 1)
+        if close < 0:
+            return limit
+        end = statement_end(text, close + 1, limit, with_else)
+        e = _ELSE.match(text[end:end + 20]) if with_else and m.group(1) == "if" else None
+        return statement_end(text, end + e.end(), limit, with_else) if e else end
+    depth = 0
+    for j in range(i, limit):
+        ch = text[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ";" and depth <= 0:
+            return j + 1
+    return limit
+
+
 def split_top(text: str, sep: str = ",") -> list[str]:
     """text split at the separators outside any brackets."""
     parts, depth, start = [], 0, 0
@@ -387,6 +423,15 @@ def top_labels(body: str, start: int = 0, end: int | None = None) -> list[tuple[
         elif depth == 0:
             labels.append((m.start(), m.end(), tok.startswith("default")))
     return labels
+
+
+def sections(text: str, sw: Switch) -> list[tuple[int, int, bool, int]]:
+    """(start, end, is default, section end) of each top label of a whole
+    switch as top_labels gives them, with where its statements end: at the
+    next label or at the closing brace."""
+    labels = top_labels(text, sw.brace + 1, sw.end)
+    return [(start, end, is_default, labels[k + 1][0] if k + 1 < len(labels) else sw.end)
+            for k, (start, end, is_default) in enumerate(labels)]
 
 
 def cases(body: str) -> list[tuple[str, str]] | None:

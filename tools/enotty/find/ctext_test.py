@@ -89,6 +89,32 @@ def test_enclosing_brace_and_statement_start():
     assert ctext.statement_start(text, b + 3) == text.index(" b =")
 
 
+def test_statement_end():
+    text = "  a = f(b; c); if (x) { y(); } else z(); while (q) r(); { s; } t"
+    end = len(text)
+    # A semicolon inside brackets does not end the statement.
+    assert text[:ctext.statement_end(text, 0, end)] == "  a = f(b; c);"
+    at_if = text.index("if")
+    assert text[at_if:ctext.statement_end(text, at_if, end)] == "if (x) { y(); }"
+    assert text[at_if:ctext.statement_end(text, at_if, end, with_else=True)] == \
+        "if (x) { y(); } else z();"
+    at_while = text.index("while")
+    assert text[at_while:ctext.statement_end(text, at_while, end)] == "while (q) r();"
+    assert text[ctext.statement_end(text, at_while, end):].startswith(" { s; }")
+    # No semicolon before the limit, or an unclosed bracket: the limit.
+    assert ctext.statement_end(text, text.index("t", end - 1), end) == end
+    assert ctext.statement_end("{ a;", 0, 4) == 4
+    assert ctext.statement_end("if (a b;", 0, 8) == 8
+
+
+def test_sections_of_a_switch():
+    text = "switch (cmd) { case A: a(); case B: { case C: } b(); default: break; }"
+    (sw,) = ctext.switches(text, 0, len(text))
+    got = [(text[s:e], is_default, text[e:end]) for s, e, is_default, end in ctext.sections(text, sw)]
+    assert got == [("case A:", False, " a(); "), ("case B:", False, " { case C: } b(); "),
+                   ("default:", True, " break; ")]
+
+
 def test_split_top_unparen_operands():
     assert ctext.split_top("a, f(b, c), {d, e}") == ["a", " f(b, c)", " {d, e}"]
     assert ctext.unparen(" ((a) + (b)) ") == "(a) + (b)"

@@ -141,11 +141,8 @@ def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[
             continue
         if sw.end < 0:
             continue
-        sw_end = sw.end
-        labels = ctext.top_labels(text, sw.brace + 1, sw_end)
         falling_default = False
-        for k, (l_start, l_end, is_default) in enumerate(labels):
-            section_end = labels[k + 1][0] if k + 1 < len(labels) else sw_end
+        for _start, l_end, is_default, section_end in ctext.sections(text, sw):
             section = text[l_end:section_end]
             if is_default:
                 falling_default = True
@@ -162,7 +159,7 @@ def _restricted_spans(text: str, fn: csource.Function, names: set[str]) -> list[
         cond = text[open_paren + 1:close_paren]
         if not re.search(r"==|[<>]", cond) or not _explicit_test(cond, equality, bounds):
             continue
-        body_end = _statement_end(text, close_paren + 1, end)
+        body_end = ctext.statement_end(text, close_paren + 1, end)
         spans.append((close_paren + 1, body_end))
     return spans
 
@@ -186,30 +183,6 @@ def _explicit_test(cond: str, equality: re.Pattern,
         return bounds is not None and all(any(b.search(part) for part in parts) for b in bounds)
 
     return all(explicit(a) for a in alternatives)
-
-
-def _statement_end(text: str, i: int, limit: int) -> int:
-    while i < limit and text[i] in " \t\n":
-        i += 1
-    if i >= limit:
-        return limit
-    if text[i] == "{":
-        close = ctext.match_close(text, i)
-        return close + 1 if close >= 0 else limit
-    m = re.match(r"(if|while|for|switch)\s*\(", text[i:i + 10])
-    if m:
-        close = ctext.match_close(text, i + m.end() - 1)
-        return _statement_end(text, close + 1, limit) if close >= 0 else limit
-    depth = 0
-    for j in range(i, limit):
-        ch = text[j]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == ";" and depth <= 0:
-            return j + 1
-    return limit
 
 
 # An argument that is a bare name, possibly cast: `, cmd)`, `((u32)cmd,`.
@@ -757,25 +730,15 @@ class _Walk:
         return sorted(found, key=lambda t: (t.file, t.function, cautious[t.interface], t.interface, t.cmd_arg))
 
 
-# Cores whose own unknown-command answers the scan lists, although no
-# series changes them (tools/enotty/judge/handlers.py CORES says why each stays):
-# the missing-operation answers of atm_dev_ioctl() and the table miss of
-# drm_ioctl() (cocci/shapes/ioctl_missing_operation.smpl).  Listed so that
-# recall counts them and a reviewer sees them; (file, function) ->
-# (interface whose answer it gives, index of the command parameter).
-REPORTED_CORES = {
-    ("net/atm/resources.c", "atm_dev_ioctl"): ("atmdev_ops.ioctl", 0),
-    ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl"): ("file_operations.unlocked_ioctl", 1),
-}
-
-
 def reported_cores(records: dict[str, dict]) -> list[Target]:
-    """The REPORTED_CORES the read files define, as targets."""
-    out = []
-    for (rel, fn), (iface, cmd_arg) in sorted(REPORTED_CORES.items()):
-        if fn in records.get(rel, {}).get("defs", {}):
-            out.append(Target(rel, fn, iface, cmd_arg))
-    return out
+    """The cores whose own unknown-command answers the scan lists, although
+    no series changes them (the reported_cores column of cocci/interfaces.tsv:
+    the missing-operation answers of atm_dev_ioctl(), the table miss of
+    drm_ioctl(); tools/enotty/judge/handlers.py CORES says why each stays),
+    those the read files define, as targets under the row's interface."""
+    return sorted(Target(core.file, core.function, iface.name, core.cmd_arg)
+                  for iface in interfaces.table() for core in iface.reported_cores
+                  if core.function in records.get(core.file, {}).get("defs", {}))
 
 
 @dataclass(frozen=True)

@@ -259,8 +259,8 @@ def test_cores_are_no_targets_and_not_followed() -> None:
 def test_a_handler_that_drivers_of_several_folders_share_is_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
     # drm_ioctl: bound by drivers all over drivers/gpu/drm and beyond; its
     # answers are the DRM core's (a table-driven dispatch).  (The scan lists
-    # its own table miss through REPORTED_CORES, tested below.)
-    monkeypatch.setattr(facts, "REPORTED_CORES", {})
+    # its own table miss through the reported_cores column, tested below.)
+    monkeypatch.setattr(facts, "reported_cores", lambda records: [])
     params = "struct file *f, unsigned int cmd, unsigned long arg"
     records: dict[str, dict] = {
         "drivers/gpu/drm/drm_ioctl.c": {"defs": {"drm_ioctl": [False, params]}},

@@ -32,7 +32,7 @@ TABLE = Path(__file__).resolve().parents[3] / "cocci" / "interfaces.tsv"
 HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch", "embedded_in",
           "kept_hooks", "compat_field", "compat_pass", "compat_beside", "compat_by_core",
           "compat_callers", "core_filters", "subcommand", "einval_without", "enotty_by", "forward",
-          "dispatch_sentence", "reached_only")
+          "dispatch_sentence", "reached_only", "reported_cores")
 ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
 EMPTY = "-"
 PLACEHOLDER = "{handler}"      # in dispatch_sentence: the handler's name(s)
@@ -49,6 +49,16 @@ class CoreFilter:
     file: str
     function: str
     forward: str | None
+
+
+@dataclass(frozen=True)
+class ReportedCore:
+    """A core whose own unknown-command answers the scan lists (under the
+    row's interface) although no series changes them: phase 1 makes it a
+    target, with its command parameter at cmd_arg."""
+    file: str
+    function: str
+    cmd_arg: int
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,7 @@ class Interface:
     forward: str = ""             # where a try-next answer goes on to, in words
     dispatch_sentence: str = ""   # what the core does with the answer, with {handler}
     reached_only: str = ""        # the core's conditions for reaching the handler, in words
+    reported_cores: tuple[ReportedCore, ...] = ()   # cores listed under this interface
 
     @property
     def name(self) -> str:
@@ -139,6 +150,16 @@ class _Row:
             out.append(CoreFilter(file, function, forward or None))
         return tuple(out)
 
+    def cores(self, column: str) -> tuple[ReportedCore, ...]:
+        out = []
+        for item in self.text(column).split(" ") if self.text(column) else ():
+            file, _, rest = item.partition(":")
+            function, _, index = rest.partition(":")
+            if not _FUNCTION_IN_FILE.fullmatch(f"{file}:{function}") or not index.isdigit():
+                raise self.fail(column, "must be file.c:function:cmd_arg items")
+            out.append(ReportedCore(file, function, int(index)))
+        return tuple(out)
+
 
 def _interface(where: str, cells: list[str]) -> Interface:
     r = _Row(where, cells)
@@ -172,7 +193,7 @@ def _interface(where: str, cells: list[str]) -> Interface:
         r.ident("compat_field"), r.idents("compat_pass"),
         (member, function) if beside else None, by_core, callers, r.filters("core_filters"),
         r.yes_no("subcommand"), r.ident("einval_without"), r.text("enotty_by"),
-        r.text("forward"), sentence, r.text("reached_only"))
+        r.text("forward"), sentence, r.text("reached_only"), r.cores("reported_cores"))
 
 
 def parse(text: str, where: str = "interfaces.tsv") -> list[Interface]:

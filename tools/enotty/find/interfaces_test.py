@@ -86,6 +86,8 @@ def test_comments_and_blank_lines_are_skipped() -> None:
     ({"dispatch_sentence": "calls {driver}"}, "demo.tsv:2: dispatch_sentence may hold no placeholder"),
     ({"einval_without": "compat_ioctl"}, "demo.tsv:2: einval_without names demo_ops.compat_ioctl, "
                                          "which is no row"),
+    ({"reported_cores": "net/atm/resources.c:atm_dev_ioctl"},
+     "demo.tsv:2: reported_cores must be file.c:function:cmd_arg items, got"),
 ])
 def test_a_malformed_cell_is_one_line_naming_file_line_and_column(cells: dict[str, str],
                                                                   message: str) -> None:
@@ -96,7 +98,7 @@ def test_a_malformed_cell_is_one_line_naming_file_line_and_column(cells: dict[st
 
 
 def test_a_short_row_a_bad_header_and_a_duplicate_are_refused() -> None:
-    with pytest.raises(UsageError, match=r"^demo.tsv:3: expected 20 tab-separated fields, got 6$"):
+    with pytest.raises(UsageError, match=r"^demo.tsv:3: expected 21 tab-separated fields, got 6$"):
         interfaces.parse(HEADER + row() + "a\tb\t1\tENOTTY\tno\td.c:f\n", "demo.tsv")
     with pytest.raises(UsageError, match=r"^demo.tsv:1: header must be"):
         interfaces.parse("struct\tfield\tcmd_arg\tto\tkeep_enoioctlcmd\tdispatch\n" + row(), "demo.tsv")
@@ -123,6 +125,9 @@ def test_derived_tables_of_the_rule() -> None:
     assert interfaces.embedded_ops(rows) == {("snd_hwdep", "ops"): "snd_hwdep_ops",
                                              ("video_device", "ioctl_ops"): "v4l2_ioctl_ops"}
     assert interfaces.kept_hooks(rows) == ("kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl")
+    assert {(r.name, c) for r in rows for c in r.reported_cores} == {
+        ("file_operations.unlocked_ioctl", interfaces.ReportedCore("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl", 1)),
+        ("atmdev_ops.ioctl", interfaces.ReportedCore("net/atm/resources.c", "atm_dev_ioctl", 0))}
 
 
 def test_committed_words_and_columns_hang_together() -> None:

@@ -312,18 +312,14 @@ def enotty_after_leaving_switch(pos: Pos, cmd: str | None) -> bool:
 
 
 def enotty_after_missing_operation(pos: Pos, cmd: str | None) -> bool:
-    """True when the statement at pos follows "if (E) return E(..);" (the
-    command handed to an optional operation) that itself directly follows
-    a switch as in enotty_after_leaving_switch: without the operation no
-    one knows the command (sound/oss/dmasound/dmasound_core.c)."""
+    """True when the statement at pos follows one unbraced statement that
+    itself directly follows a switch as in enotty_after_leaving_switch.
+    The rule (nrm) states that statement: if (E) return E(..);, the
+    command handed to an optional operation."""
     text = enotty_statement_before(pos)
     if text is None or not text.endswith(";"):
         return False
-    start = statement_start(text, len(text) - 1)
-    m = re.fullmatch(r"\s*if\s*\((.+)\)\s*return\s+(.+?)\s*\([^;]*\)\s*;", text[start:], re.S)
-    if m is None or unparen(m.group(1)) != m.group(2).strip():
-        return False
-    return enotty_switch_leaves_before(text[:start].rstrip(), cmd)
+    return enotty_switch_leaves_before(text[:statement_start(text, len(text) - 1)].rstrip(), cmd)
 
 
 def enotty_switch_leaves_before(text: str | None, cmd: str | None) -> bool:
@@ -715,33 +711,16 @@ def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:
     return all(guard(p) for p in parts)
 
 
-ENOTTY_MEMBER = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*\w+)+"
-
-
 def enotty_missing_operation_site(pos: Pos, cmd: str | None) -> bool:
-    """The statement at pos is in the braced branch of if (!X), X an
-    operation (a->ops->f) or a local assigned one before (func =
-    ioctl->func), and lies under the default label of the innermost switch
-    on the command around it, or under no such switch."""
+    """The statement at pos (in the braced branch of if (!X), X an
+    operation: the rule mo states it) lies under the default label of the
+    innermost switch on the command around it, or under no such switch."""
     offset = enotty_site_offset(pos)
     if cmd is None or offset < 0:
         return False
     text = enotty_stripped(pos[0].file)
-    brace = enclosing_brace(text, offset)
-    if brace < 0:
-        return False
-    m = re.search(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*(" + ENOTTY_MEMBER + r"|[A-Za-z_]\w*)\s*\)?\s*\)\s*$",
-                  text[max(0, brace - 300):brace])
-    if m is None:
-        return False
-    x = m.group(1)
-    if not re.search(r"->|\.", x):
-        start = max(0, brace - 3000)
-        assigned = list(re.finditer(r"\b" + re.escape(x) + r"\s*=(?!=)\s*([^;]*);", text[start:brace]))
-        if not assigned or not re.fullmatch(r"\s*" + ENOTTY_MEMBER + r"\s*", assigned[-1].group(1)):
-            return False
     head = re.compile(switch_head(cmd) + "$")
-    b = enclosing_brace(text, brace)
+    b = enclosing_brace(text, offset)
     while b >= 0 and not head.search(text, max(0, b - 200), b):
         b = enclosing_brace(text, b)
     if b < 0:

@@ -53,7 +53,7 @@ CONSUMERS = Path(__file__).with_name("consumers.tsv")
 _FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer", "argument check")
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
-# Cores whose own answers the scan lists (enotty.find.facts.REPORTED_CORES) but
+# Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
 # no driver series may change: (file, function) -> why.  atm_dev_ioctl()
 # needs no row: its sites answer for a missing operation only (_unreachable).
 CORES = {

@@ -174,32 +174,9 @@ class Body:
                 yield m.start(2)
 
     def statement_end(self, i: int) -> int:
-        """The end (exclusive) of the statement starting at i."""
-        while i < self.end and self.text[i] in " \t\n":
-            i += 1
-        if i >= self.end:
-            return self.end
-        if self.text[i] == "{":
-            return ctext.match_close(self.text, i) + 1
-        m = re.match(r"(if|while|for|switch)\s*\(", self.text[i:i + 10])
-        if m:
-            close = ctext.match_close(self.text, i + m.end() - 1)
-            end = self.statement_end(close + 1)
-            if m.group(1) == "if":
-                e = re.match(r"\s*else\b", self.text[end:end + 20])
-                if e:
-                    end = self.statement_end(end + e.end())
-            return end
-        depth = 0
-        for j in range(i, self.end):
-            ch = self.text[j]
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-            elif ch == ";" and depth == 0:
-                return j + 1
-        return self.end
+        """The end (exclusive) of the statement starting at i, an if with
+        its else branch."""
+        return ctext.statement_end(self.text, i, self.end, with_else=True)
 
     def only_fails(self, a: int, b: int) -> bool:
         """Whether the statement [a, b) does nothing but fail: a returned
@@ -232,15 +209,12 @@ def sites_in(body: Body) -> tuple[list[tuple[int, str]], bool]:
         tests_command = True
         if sw.brace < 0:
             continue
-        sw_end = sw.end
-        labels = ctext.top_labels(text, sw.brace + 1, sw_end)
         default_text = None
-        for k, (start, end, is_default) in enumerate(labels):
+        for _start, end, is_default, section_end in ctext.sections(text, sw):
             if is_default:
-                section_end = labels[k + 1][0] if k + 1 < len(labels) else sw_end
                 default_text = text[end:section_end]
                 add(body.errors(end, section_end), "default")
-        after = sw_end + 1
+        after = sw.end + 1
         after_end = body.statement_end(after)
         if body.only_fails(after, after_end):
             add(body.errors(after, after_end), "after-switch")
