@@ -55,6 +55,18 @@ class Guest:
     # Targets the probe always gets in this guest: untouched handlers,
     # whose answers must not change (x86_64 probes everything anyway).
     controls: tuple[str, ...] = ()
+    # What kbuild makes: the image, and the device tree blob if there is one.
+    make_targets: tuple[str, ...] = ("bzImage",)
+    # The device tree QEMU hands the kernel (-dtb), relative to the build
+    # folder; "" when the firmware describes the machine itself.
+    dtb: str = ""
+    # /init restarts the machine instead of powering it off: the machine
+    # has no power-off Linux can reach (ASPEED); QEMU runs with -no-reboot
+    # and exits on the reset the watchdog makes.
+    restart: bool = False
+    # QEMU's -smp: the AST2600 machines refuse fewer than 2 CPUs (the
+    # kernel has no SMP; the second stays in the boot loader).
+    cpus: int = 1
 
     @property
     def prefix(self) -> str:
@@ -85,6 +97,39 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
           debug_exit=False, cc="s390x-linux-gnu-gcc", probes=("ioctl_probe",), busybox=False,
           packages=("qemu-system-misc", "gcc-s390x-linux-gnu", "libc6-dev-s390x-cross"),
           memory="512M", controls=("/dev/z90crypt",)),
+    # ppc: a 32-bit PowerMac (mac99) with the PMU, booted by QEMU's
+    # OpenBIOS (vmlinux, an ELF, through the kernel's prom_init): the PMU
+    # (via-pmu.c, /dev/pmu: the untouched control), APM emulation on top
+    # of it (/dev/apm_bios) and the ANS LCD of an Apple Network Server
+    # (/dev/anslcd, a "gc/lcd" node its row's -prom-env makes in the
+    # firmware's device tree).  The console is the ESCC's first channel
+    # (pmac_zilog, ttyPZ0); power-off goes through the PMU.
+    Guest(name="ppc", srcarch="powerpc",
+          make_args=("ARCH=powerpc", "CROSS_COMPILE=powerpc-linux-gnu-",
+                     "CC=ccache powerpc-linux-gnu-gcc"),
+          image="vmlinux", make_targets=("vmlinux",), fragment=DATA / "config-ppc",
+          qemu="qemu-system-ppc", machine="mac99,via=pmu", console="ttyPZ0",
+          debug_exit=False, cc="powerpc-linux-gnu-gcc", probes=("ioctl_probe",), busybox=False,
+          packages=("qemu-system-ppc", "gcc-powerpc-linux-gnu", "libc6-dev-powerpc-cross"),
+          memory="512M", controls=("/dev/pmu",)),
+    # arm: an ASPEED AST2600 BMC (IBM Rainier, Cortex-A7: Debian's armhf
+    # C library needs ARMv7), its board device tree from the kernel tree,
+    # which enables the iBT (/dev/ipmi-bt-host) and two KCS channels
+    # (/dev/ipmi-kcs2, /dev/ipmi-kcs3) and the LPC control
+    # (/dev/aspeed-lpc-ctrl, the untouched control).  The console is UART5
+    # (ttyS0: Rainier's tree has no serial alias); the machine has no
+    # power-off Linux reaches, /init restarts it through the watchdog.
+    Guest(name="arm", srcarch="arm",
+          make_args=("ARCH=arm", "CROSS_COMPILE=arm-linux-gnueabihf-",
+                     "CC=ccache arm-linux-gnueabihf-gcc"),
+          image="arch/arm/boot/zImage",
+          make_targets=("zImage", "aspeed/aspeed-bmc-ibm-rainier.dtb"),
+          dtb="arch/arm/boot/dts/aspeed/aspeed-bmc-ibm-rainier.dtb",
+          fragment=DATA / "config-arm", qemu="qemu-system-arm", machine="rainier-bmc",
+          console="ttyS0", debug_exit=False, cc="arm-linux-gnueabihf-gcc",
+          probes=("ioctl_probe",), busybox=False,
+          packages=("qemu-system-arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
+          controls=("/dev/aspeed-lpc-ctrl",), restart=True, cpus=2),
 )}
 
 

@@ -82,22 +82,30 @@ def kernel_key(fragment: str, patches: list[Path], guest: Guest = GUESTS[DEFAULT
 
 
 def build_kernel(wt: WorkTree, kernel: TinyKernel, images: Path, key: str,
-                 patches: list[Path]) -> tuple[Path, bool]:
-    """The bzImage for source + patches, from the image cache or built;
-    (image, built).  Only the files that differ from the last build recompile."""
+                 patches: list[Path], guest: Guest = GUESTS[DEFAULT]) -> tuple[Path, bool]:
+    """The bzImage (the guest's image) for source + patches, from the image
+    cache or built; (image, built).  A guest booted from a device tree
+    keeps its blob beside the image (DTB_NAME).  Only the files that differ
+    from the last build recompile."""
     image = images / key / "bzImage"
     if image.is_file():
         return image, False
     changed = wt.apply(patches)
     log_step(f"building ({len(changed)} file(s) switched); log {kernel.log}")
-    kernel.make("bzImage")
+    kernel.make(*guest.make_targets)
     tmp = images / f".{key}.tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     shutil.copy2(kernel.bzimage, tmp / "bzImage")
+    if guest.dtb:
+        shutil.copy2(kernel.build / guest.dtb, tmp / DTB_NAME)
     if (images / key).exists():
         shutil.rmtree(images / key)
     tmp.rename(images / key)
     return image, True
+
+
+# The device tree blob of a guest that boots from one, beside its image.
+DTB_NAME = "dtb"
 
 
 def build_probes(out: Path, log: Path, env: dict[str, str]) -> list[Path]:
@@ -158,10 +166,11 @@ def probe_args(rows: dict[str, table.Row], sources: list[str], controls: tuple[s
 
 
 def build_static_initramfs(init: Path, probes: list[Path], args: list[str], probe_timeout: int,
-                           out: Path) -> Path:
+                           out: Path, restart: bool = False) -> Path:
     """The initramfs of a guest without busybox: guest-init.c's binary as
     /init, the probe and what guest-init.c reads (its arguments, one a
-    line, and its time limit)."""
+    line, its time limit, and /audit/restart when the machine is to be
+    restarted rather than powered off)."""
     with tempfile.TemporaryDirectory(prefix="enotty-audit-initramfs-") as tmp:
         root = Path(tmp)
         initramfs.copy_into(root, init, "/init")
@@ -169,6 +178,8 @@ def build_static_initramfs(init: Path, probes: list[Path], args: list[str], prob
         (root / "audit" / "probe").mkdir(parents=True)
         (root / "audit" / "probe-timeout").write_text(f"{probe_timeout}\n")
         (root / "audit" / "probe-args").write_text("".join(f"{a}\n" for a in args))
+        if restart:
+            (root / "audit" / "restart").write_text("")
         for prog in probes:
             initramfs.copy_into(root, prog, f"/audit/probe/{prog.name}")
         return initramfs.pack(root, out)
@@ -281,10 +292,11 @@ def qemu_config(bzimage: Path, initrd: Path, console: Path, extra: list[str],
     devices and kernel parameters.  On x86_64 1G and SeaBIOS, not qboot:
     with qboot the sdhci-pci controller's interrupt never arrives (every
     MMC command times out), with SeaBIOS it does."""
+    dtb = ("-dtb", str(bzimage.with_name(DTB_NAME))) if guest.dtb else ()
     return QemuConfig(kernel=bzimage, initrd=initrd, console=console, memory=guest.memory,
-                      cmdline=tuple(cmdline), extra=tuple(extra), binary=guest.qemu,
+                      cmdline=tuple(cmdline), extra=(*dtb, *extra), binary=guest.qemu,
                       machine=guest.machine, console_device=guest.console,
-                      debug_exit=guest.debug_exit)
+                      debug_exit=guest.debug_exit, cpus=guest.cpus)
 
 
 def boot_key(kernel: str, initramfs: Path, extra: list[str], cmdline: list[str],
@@ -486,7 +498,7 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
                 log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
             keys[guest.name] = (kernel_key(ga.plan.fragment, [], guest),
                                 kernel_key(ga.plan.fragment, patches, guest))
-            pristine, built_p = build_kernel(wt, kernel, images, keys[guest.name][0], [])
+            pristine, built_p = build_kernel(wt, kernel, images, keys[guest.name][0], [], guest)
             init: Path | None = None
             if guest.busybox and req.probe_bin and guest.name == DEFAULT:
                 probes = [req.probe_bin / n for n in PROBES if (req.probe_bin / n).is_file()]
@@ -497,7 +509,8 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
             else:
                 init, probes = build_guest_programs(guest, gcache / "probe", build_log, env)
             programs_of[guest.name] = (init, probes)
-            patched, built_a = build_kernel(wt, kernel, images, keys[guest.name][1], patches)
+            patched, built_a = build_kernel(wt, kernel, images, keys[guest.name][1], patches,
+                                             guest)
             kernels[guest.name] = (pristine, patched)
             ga.built = built_p or built_a
             timings["build"] += time.monotonic() - t0
@@ -537,7 +550,8 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
             assert init is not None
             initramfs = build_static_initramfs(init, probes,
                                                probe_args(ga.rows, ga.sources, guest.controls),
-                                               req.probe_timeout, run_dir / "initramfs.cpio")
+                                               req.probe_timeout, run_dir / "initramfs.cpio",
+                                               guest.restart)
         # Each kselftest has its own timeout inside the guest; the boot's adds them.
         boot_timeout = req.timeout + (sum(k.timeout for k in selection.run) if guest.kselftests else 0)
         t0 = time.monotonic()

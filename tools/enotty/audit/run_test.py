@@ -124,6 +124,12 @@ def test_the_static_initramfs_holds_init_the_probe_and_its_arguments(tmp_path):
     assert (out / "audit" / "probe-args").read_text() == "-s\n/dev/x=ppclaim\n/dev/clp\n"
     assert (out / "audit" / "probe-timeout").read_text() == "60\n"
     assert (out / "init").stat().st_mode & 0o111
+    assert not (out / "audit" / "restart").exists()
+    restarting = run.build_static_initramfs(init, [probe], ["/dev/ipmi-kcs*"], 60,
+                                            tmp_path / "restart.cpio", restart=True)
+    listing = subprocess.run(["cpio", "-it", "--quiet"], input=restarting.read_bytes(),
+                             capture_output=True, check=True).stdout.decode().split()
+    assert "audit/restart" in listing
     # Same content, same bytes: the boot is kept by the archive's hash.
     again = run.build_static_initramfs(init, [probe], ["-s", "/dev/x=ppclaim", "/dev/clp"], 60,
                                        tmp_path / "again.cpio")

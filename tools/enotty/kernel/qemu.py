@@ -47,10 +47,11 @@ class QemuConfig:
     machine: str = "pc"
     console_device: str = CONSOLE      # the kernel's console= (s390x: ttysclp0)
     debug_exit: bool = True            # isa-debug-exit (x86 only)
+    cpus: int = 1                      # -smp (QEMU's AST2600 machines want 2)
 
     def argv(self) -> list[str]:
         base = (f"console={self.console_device}", *BASE_CMDLINE[1:])
-        argv = [self.binary, "-M", self.machine, "-m", self.memory, "-smp", "1",
+        argv = [self.binary, "-M", self.machine, "-m", self.memory, "-smp", str(self.cpus),
                 "-accel", "kvm" if self.kvm else "tcg",
                 "-nographic", "-no-reboot", "-monitor", "none", "-serial", f"file:{self.console}",
                 *(("-device", DEBUG_EXIT) if self.debug_exit else ()),
