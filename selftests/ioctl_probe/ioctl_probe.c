@@ -106,19 +106,35 @@
 #include <linux/if_tun.h>
 #include <linux/input.h>
 #include <linux/joystick.h>
+#if __has_include(<asm/kvm.h>)
 #include <linux/kvm.h>
+#else
+/*
+ * 32-bit arm exports no KVM headers since Linux 5.7 (Debian's armhf cross
+ * headers have no asm/kvm.h): the numbers the kvm:vcpu target uses.
+ */
+#define KVMIO 0xAE
+struct kvm_mp_state { __u32 mp_state; };
+#define KVM_CREATE_VM _IO(KVMIO, 0x01)
+#define KVM_CREATE_VCPU _IO(KVMIO, 0x41)
+#define KVM_GET_MP_STATE _IOR(KVMIO, 0x98, struct kvm_mp_state)
+#endif
 #include <linux/ipmi.h>
 #include <linux/loop.h>
 #include <linux/lp.h>
 #include <linux/media.h>
+#include <linux/pmu.h>
 #include <linux/ppdev.h>
 #include <linux/random.h>
 #include <linux/rtc.h>
 #include <linux/seccomp.h>
 #include <linux/sonypi.h>
-#include <linux/bt-bmc.h>
 #include <linux/filter.h>
 #include <linux/tty.h>
+#ifdef __powerpc__
+/* powerpc's TCGETS encodes the size of the kernel's struct termios */
+#include <asm/termbits.h>
+#endif
 #include <linux/uinput.h>
 #include <linux/usbdevice_fs.h>
 #include <linux/usb/ch9.h>
@@ -346,11 +362,17 @@ static const struct rule rules[] = {
 	{ "/dev/input/event*", NULL, OWN(EVDEV_UNUSED, _IOWR('E', 0xbf, struct blob)),
 	  SMOKE(EVIOCGVERSION) },
 	/*
-	 * The BMC side of an iBT interface knows BT_BMC_IOCTL_SMS_ATN alone,
-	 * which raises an attention bit: no smoke command of its own.
+	 * The BMC side of IPMI (ASPEED BT and KCS): magic 0xB1, whose three
+	 * commands all act on the host interface: no smoke command.
 	 */
-	{ "/dev/ipmi-bt-host", NULL, OWN(BT_BMC_UNUSED, _IOWR(__BT_BMC_IOCTL_MAGIC, 0x7f, struct blob)),
+	{ "/dev/ipmi-bt-host", NULL, OWN(IPMI_BMC_UNUSED, _IOWR(0xB1, 0x7f, struct blob)),
 	  NO_SMOKE },
+	{ "/dev/ipmi-kcs*", NULL, OWN(IPMI_BMC_UNUSED, _IOWR(0xB1, 0x7f, struct blob)),
+	  NO_SMOKE },
+	/* APM_IOC_STANDBY and APM_IOC_SUSPEND both act: no smoke command */
+	{ "/dev/apm_bios", NULL, OWN(APM_UNUSED, _IOWR('A', 0x7f, struct blob)), NO_SMOKE },
+	{ "/dev/pmu", NULL, OWN(PMU_UNUSED, _IOWR('B', 0x7f, struct blob)),
+	  SMOKE(PMU_IOC_GET_MODEL) },
 	{ "/dev/ipmi*", NULL, OWN(IPMI_UNUSED, _IOWR('i', 0x7f, struct blob)),
 	  SMOKE(IPMICTL_GET_MY_ADDRESS_CMD) },
 	{ "*", "tty", OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(TCGETS) },

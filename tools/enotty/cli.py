@@ -415,7 +415,8 @@ def _add_audit(commands: "argparse._SubParsersAction[_Parser]") -> None:
                            help="the version folder holding the series (default: generated-patches/linux-VERSION/)")
     audit_cmd.add_argument("--out", metavar="DIR", help="where audit.tsv and AUDIT.md go (default: --patches)")
     audit_cmd.add_argument("--mutant", type=_mutants, default=(), metavar="NAME[,NAME]",
-                           help="also apply selftests/audit/mutant-NAME.patch (einval, untouched, epoll)")
+                           help="also apply selftests/audit/mutant-NAME.patch (einval, untouched, epoll, "
+                                "s390-untouched)")
     audit_cmd.add_argument("--logs", metavar="DIR", help="build and console logs (default <cache>/audit/logs)")
     audit_cmd.add_argument("--timeout", type=_positive_int, default=AuditRequest.timeout, metavar="S",
                            help=f"seconds per boot (default {AuditRequest.timeout})")

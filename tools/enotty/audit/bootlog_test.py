@@ -1,7 +1,7 @@
 """bootlog: reading one boot's console log."""
 from __future__ import annotations
 
-
+from pathlib import Path
 
 from enotty.audit import bootlog
 
@@ -47,3 +47,19 @@ def test_answers_from_the_probe_rows():
         ("/dev/fd0", "floppy", "smoke:FDGETDRVTYP", "native", True, "0"),
         ("pipe:pipe2", None, "own:PIPE_UNUSED", "compat", False, "ENOTTY"),
     ]
+
+
+def test_the_s390x_guests_static_init_frames_like_guest_init_sh():
+    """A real console of the s390x guest (guest-init.c, pristine kernel):
+    the same frames, the probe's answers, the end marker."""
+    text = (Path(__file__).parent / "testdata" / "console-s390x-pristine.log").read_text()
+    boot = bootlog.parse_boot(text)
+    assert boot.done and boot.oops == [] and boot.setups == {}
+    assert boot.nodes["/dev/clp"] == "-" and "/dev/z90crypt" in boot.nodes
+    assert [(s.kind, s.name, s.rc) for s in boot.sections] == [
+        ("setup", "all", 0), ("nodes", "all", 0), ("probe", "ioctl_probe", 0),
+        ("dmesg", "kernel", 0)]
+    got = {(a.target, a.command): a.result for a in bootlog.answers(boot)}
+    assert got[("/dev/clp", "foreign:FOREIGN_E1_FE")] == "EINVAL"
+    assert got[("/dev/z90crypt", "unlikely:UNLIKELY_D6_FD")] == "EPERM"
+    assert {a.abi for a in bootlog.answers(boot)} == {"native"}

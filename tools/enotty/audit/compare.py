@@ -74,9 +74,11 @@ class Line:
 
 
 def compare(before: list[Answer], after: list[Answer], rows: dict[str, Row],
-            claims: dict[str, Claim]) -> list[Line]:
+            claims: dict[str, Claim], prefix: str = "") -> list[Line]:
     """One line per (target, command, abi) seen in either boot, in a stable
-    order; a side that did not see it shows `missing`."""
+    order; a side that did not see it shows `missing`.  rows are the
+    guest's own (their globs match the probe's names); prefix goes before
+    each target in the lines (another guest's name: `[s390x] /dev/clp`)."""
     key = lambda a: (a.target, a.command, a.abi)  # noqa: E731
     old = {key(a): a for a in before}
     new = {key(a): a for a in after}
@@ -88,7 +90,7 @@ def compare(before: list[Answer], after: list[Answer], rows: dict[str, Row],
         claim = claims.get(source)
         if function is None:
             function = ",".join(claim.functions) if claim else "-"
-        lines.append(Line(target=a.target, source=source, function=function, command=a.command,
+        lines.append(Line(target=prefix + a.target, source=source, function=function, command=a.command,
                           abi=a.abi, before=old[k].result if k in old else "missing",
                           after=new[k].result if k in new else "missing",
                           patch=claim.patch if claim else "-", harmless=a.harmless))

@@ -48,6 +48,19 @@ def test_compare_joins_on_target_command_abi_and_names_source_and_patch():
         "target\tsource\tfunction\tcommand\tabi\tbefore\tafter\tpatch")
 
 
+def test_another_guests_lines_carry_its_name_and_keep_the_columns():
+    before = answers([("/dev/fd0", "foreign", "native", "EINVAL")])
+    after = answers([("/dev/fd0", "foreign", "native", "ENOTTY")])
+    claims = {"drivers/block/floppy.c": claim("drivers/block/floppy.c", "0001-floppy.patch")}
+    x86 = compare.compare(before, after, ROWS, claims)
+    other = compare.compare(before, after, ROWS, claims, prefix="[s390x] ")
+    assert [ln.target for ln in other] == ["[s390x] /dev/fd0"]
+    assert other[0].tsv() == "[s390x] " + x86[0].tsv()
+    # Both guests' lines in one audit.tsv: no (target, command, abi) twice.
+    assert len({(ln.target, ln.command, ln.abi) for ln in x86 + other}) == 2
+    assert compare.problems(x86 + other, claims) == []
+
+
 def test_negative_control_untouched_target_changed_is_reported():
     before = answers([("/dev/random", "own", "native", "EINVAL"),
                       ("/dev/null", "own", "native", "ENOTTY")])

@@ -6,7 +6,8 @@ extra symbols (helper devices, emulated controllers' drivers); their
 dependencies come from the tree's Kconfig files.  All of it is written as
 `=y` into a fragment generated in the build folder (not committed: it
 follows the patch set, which is regenerated), merged on top of tinyconfig
-and the committed base fragment.  After olddefconfig every wanted symbol is
+and the committed base fragment (x86_64's selftests/audit/config, or
+another guest's config-NAME).  After olddefconfig every wanted symbol is
 checked, and a dropped one is reported with the reason Kconfig gives.
 """
 from __future__ import annotations
@@ -93,9 +94,10 @@ def dropped(wanted: dict[str, list[str]], config_text: str,
     return out
 
 
-def appended(fragment: str) -> str:
-    """What configure() appends to tinyconfig: the base fragment, then the plan's."""
-    return BASE_FRAGMENT.read_text() + "\n" + fragment
+def appended(fragment: str, base: Path = BASE_FRAGMENT) -> str:
+    """What configure() appends to tinyconfig: the (guest's) base fragment,
+    then the plan's."""
+    return base.read_text() + "\n" + fragment
 
 
 BUILD_FOLDERS = 2   # the reduced audit of `make check` and the full `make audit`

@@ -1,4 +1,4 @@
-"""`make audit`: one audit kernel, two boots (pristine, series applied), the verdict.
+"""`make audit`: per guest one audit kernel, two boots (pristine, series applied), the verdict.
 
   python3 -m enotty audit [--kdir DIR] [--series all|NAME] [--patches DIR] [--out DIR]
                [--mutant einval|untouched|epoll[,...]] [--timeout S]
@@ -6,20 +6,25 @@
 
 The kernel is configured for every series under --patches (default
 generated-patches/linux-<version>/), so that one build folder serves every
-SERIES=; --series picks the patches applied for the second boot.  audit.tsv
+SERIES=; --series picks the patches applied for the second boot.  Each
+guest of enotty.audit.guests whose rows a series touches (x86_64, s390x)
+has its own kernel and boot pair; all of them write into one audit.tsv
+(another guest's targets prefixed with its name).  audit.tsv
 and AUDIT.md are written into a temporary folder inside --out (default:
 the patches folder) and renamed into place only when the audit completed.
 --mutant also applies selftests/audit/mutant-NAME.patch for the second
 boot: negative controls the verdict must catch.  Both boots also run the
 in-tree kselftests (kselftests.tsv) of the touched files after the probe.
 Everything large lives in <cache>/audit/: the work tree, two build folders
-(one per configuration: kernel_config.build_folder),
-ccache, kernels by content and the console logs.  Exit status: 0 pass,
+(one per configuration: kernel_config.build_folder; another guest's below
+<cache>/audit/NAME/), ccache, kernels by content and the console logs.
+Exit status: 0 pass,
 1 the verdict found problems, 2 bad input or a run that could not finish.
 """
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 import os
 import shutil
 import subprocess
@@ -36,9 +41,12 @@ from ..kernel.qemu import boot as boot_qemu
 from ..requests import AuditRequest
 from ..kernel.worktree import WorkTree
 from . import DATA, PROBE_DIR, bootlog, compare, kernel_config, kselftest_tap, kselftests, series_claims, table
+from .guests import DEFAULT, GUESTS, Guest
 
 REPO = Path(__file__).resolve().parents[3]
 INIT_SCRIPT = DATA / "guest-init.sh"
+# The /init of a guest without busybox (Guest.busybox False), static.
+INIT_PROGRAM = DATA / "guest-init.c"
 PROBES = ("ioctl_probe", "ioctl_probe_32")
 BUSYBOX = Path("/bin/busybox")
 # Guest programs the setup steps run, with their shared libraries.
@@ -50,7 +58,8 @@ ACPI = "@ACPI/"
 ACPI_DIR = DATA / "acpi"
 FLOPPY_BYTES = 1474560
 SCRATCH_BYTES = 4 << 20     # a power of two, as QEMU's sd-card wants
-MUTANTS = {name: DATA / f"mutant-{name}.patch" for name in ("einval", "untouched", "epoll")}
+MUTANTS = {name: DATA / f"mutant-{name}.patch"
+           for name in ("einval", "untouched", "epoll", "s390-untouched")}
 
 
 class AuditError(Exception):
@@ -61,31 +70,42 @@ def log_step(msg: str) -> None:
     print(f"audit: {msg}", flush=True)
 
 
-def kernel_key(fragment: str, patches: list[Path]) -> str:
-    """A kernel's identity: the configuration and the patch contents."""
-    h = hashlib.sha256(kernel_config.BASE_FRAGMENT.read_bytes() + fragment.encode())
+def kernel_key(fragment: str, patches: list[Path], guest: Guest = GUESTS[DEFAULT]) -> str:
+    """A kernel's identity: the guest, the configuration and the patch contents."""
+    # x86_64's key is what it was before there were other guests: its
+    # kept kernels stay valid.
+    salt = b"" if guest.name == DEFAULT else guest.name.encode() + b"\0"
+    h = hashlib.sha256(salt + guest.fragment.read_bytes() + fragment.encode())
     for patch in patches:
         h.update(b"\0" + patch.read_bytes())
     return h.hexdigest()[:16]
 
 
 def build_kernel(wt: WorkTree, kernel: TinyKernel, images: Path, key: str,
-                 patches: list[Path]) -> tuple[Path, bool]:
-    """The bzImage for source + patches, from the image cache or built;
-    (image, built).  Only the files that differ from the last build recompile."""
+                 patches: list[Path], guest: Guest = GUESTS[DEFAULT]) -> tuple[Path, bool]:
+    """The bzImage (the guest's image) for source + patches, from the image
+    cache or built; (image, built).  A guest booted from a device tree
+    keeps its blob beside the image (DTB_NAME).  Only the files that differ
+    from the last build recompile."""
     image = images / key / "bzImage"
     if image.is_file():
         return image, False
     changed = wt.apply(patches)
     log_step(f"building ({len(changed)} file(s) switched); log {kernel.log}")
-    kernel.make("bzImage")
+    kernel.make(*guest.make_targets)
     tmp = images / f".{key}.tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     shutil.copy2(kernel.bzimage, tmp / "bzImage")
+    if guest.dtb:
+        shutil.copy2(kernel.build / guest.dtb, tmp / DTB_NAME)
     if (images / key).exists():
         shutil.rmtree(images / key)
     tmp.rename(images / key)
     return image, True
+
+
+# The device tree blob of a guest that boots from one, beside its image.
+DTB_NAME = "dtb"
 
 
 def build_probes(out: Path, log: Path, env: dict[str, str]) -> list[Path]:
@@ -101,6 +121,68 @@ def build_probes(out: Path, log: Path, env: dict[str, str]) -> list[Path]:
     if missing:
         raise AuditError(f"the probe build made no {' or '.join(missing)}; log: {log}")
     return [out / name for name in PROBES]
+
+
+def build_guest_programs(guest: Guest, out: Path, log: Path, env: dict[str, str]) -> tuple[Path, list[Path]]:
+    """A guest without busybox: its static /init (guest-init.c) and the
+    probe, both built with the guest's cross compiler and the Debian cross
+    C library; (init, probes)."""
+    out.mkdir(parents=True, exist_ok=True)
+    init = out / "init"
+    for path in [init] + [out / name for name in guest.probes]:
+        path.unlink(missing_ok=True)
+    cc = f"ccache {guest.cc}"
+    run_logged([*cc.split(), "-O2", "-Wall", "-Wextra", "-static", "-o", str(init), str(INIT_PROGRAM)],
+               log, env, what=f"the {guest.name} guest's init")
+    run_logged(["make", "-s", "-C", str(PROBE_DIR), f"O={out}", f"CC={cc}",
+                *(str(out / name) for name in guest.probes)], log, env,
+               what=f"the {guest.name} probe")
+    missing = [name for name in guest.probes if not (out / name).is_file()]
+    if missing or not init.is_file():
+        raise AuditError(f"the {guest.name} build made no {' or '.join(missing or ['init'])}; log: {log}")
+    return init, [out / name for name in guest.probes]
+
+
+def check_tools(guest: Guest) -> None:
+    """A guest without busybox needs its cross compiler and its QEMU: one
+    line naming the packages when either is missing (before any build)."""
+    for tool in (guest.cc, guest.qemu):
+        if shutil.which(tool) is None:
+            raise UsageError(f"{tool} is missing for the {guest.name} guest (Debian packages: "
+                             f"{' '.join(guest.packages)})")
+
+
+def probe_args(rows: dict[str, table.Row], sources: list[str], controls: tuple[str, ...]) -> list[str]:
+    """The probe's arguments in a guest that names its targets: the setup
+    steps (-s GLOB=STEP), then every target glob of the rows and the
+    guest's controls, each once."""
+    args: list[str] = []
+    for arg in table.probe_setups(rows, sources):
+        args += ["-s", arg]
+    globs: list[str] = []
+    for source in sources:
+        globs += [p.glob for p in rows[source].targets if p.glob not in globs]
+    return args + globs + [c for c in controls if c not in globs]
+
+
+def build_static_initramfs(init: Path, probes: list[Path], args: list[str], probe_timeout: int,
+                           out: Path, restart: bool = False) -> Path:
+    """The initramfs of a guest without busybox: guest-init.c's binary as
+    /init, the probe and what guest-init.c reads (its arguments, one a
+    line, its time limit, and /audit/restart when the machine is to be
+    restarted rather than powered off)."""
+    with tempfile.TemporaryDirectory(prefix="enotty-audit-initramfs-") as tmp:
+        root = Path(tmp)
+        initramfs.copy_into(root, init, "/init")
+        os.chmod(root / "init", 0o755)
+        (root / "audit" / "probe").mkdir(parents=True)
+        (root / "audit" / "probe-timeout").write_text(f"{probe_timeout}\n")
+        (root / "audit" / "probe-args").write_text("".join(f"{a}\n" for a in args))
+        if restart:
+            (root / "audit" / "restart").write_text("")
+        for prog in probes:
+            initramfs.copy_into(root, prog, f"/audit/probe/{prog.name}")
+        return initramfs.pack(root, out)
 
 
 def build_initramfs(probes: list[Path], setups: list[str], named: list[str], probe_timeout: int,
@@ -205,39 +287,45 @@ def acpi_tables(qemu: list[str], folder: Path, sources: Path = ACPI_DIR) -> list
 
 
 def qemu_config(bzimage: Path, initrd: Path, console: Path, extra: list[str],
-                cmdline: list[str]) -> QemuConfig:
-    """The audit's boot: 1G, the table's devices and kernel parameters.
-    SeaBIOS, not qboot: with qboot the sdhci-pci controller's interrupt
-    never arrives (every MMC command times out), with SeaBIOS it does."""
-    return QemuConfig(kernel=bzimage, initrd=initrd, console=console, memory="1G",
-                      cmdline=tuple(cmdline), extra=tuple(extra))
+                cmdline: list[str], guest: Guest = GUESTS[DEFAULT]) -> QemuConfig:
+    """The audit's boot: the guest's machine and console, the table's
+    devices and kernel parameters.  On x86_64 1G and SeaBIOS, not qboot:
+    with qboot the sdhci-pci controller's interrupt never arrives (every
+    MMC command times out), with SeaBIOS it does."""
+    dtb = ("-dtb", str(bzimage.with_name(DTB_NAME))) if guest.dtb else ()
+    return QemuConfig(kernel=bzimage, initrd=initrd, console=console, memory=guest.memory,
+                      cmdline=tuple(cmdline), extra=(*dtb, *extra), binary=guest.qemu,
+                      machine=guest.machine, console_device=guest.console,
+                      debug_exit=guest.debug_exit, cpus=guest.cpus)
 
 
-def boot_key(kernel: str, initramfs: Path, extra: list[str], cmdline: list[str]) -> str:
+def boot_key(kernel: str, initramfs: Path, extra: list[str], cmdline: list[str],
+             guest: Guest = GUESTS[DEFAULT]) -> str:
     """A boot's identity: the kernel, the initramfs and the guest's options.
     The guest is deterministic enough for the probe's answers: the same
     boot is not repeated (a finished boot's console log is kept)."""
     h = hashlib.sha256(kernel.encode() + b"\0" + initramfs.read_bytes())
     # The whole command line with the per-run paths left out.
-    h.update("\0".join(qemu_config(Path("K"), Path("I"), Path("C"), extra, cmdline).argv()).encode())
+    h.update("\0".join(qemu_config(Path("K"), Path("I"), Path("C"), extra, cmdline, guest).argv()).encode())
     return h.hexdigest()[:16]
 
 
 def boot(label: str, bzimage: Path, initramfs: Path, console: Path, extra: list[str],
-         cmdline: list[str], timeout: int, kept: Path | None = None) -> bootlog.Boot:
+         cmdline: list[str], timeout: int, kept: Path | None = None,
+         guest: Guest = GUESTS[DEFAULT]) -> bootlog.Boot:
     """Boot once (or reuse kept, the console log of the same finished boot)."""
     if kept is not None and kept.is_file():
         log_step(f"the {label} boot is unchanged: reusing {kept}")
         shutil.copyfile(kept, console)
         return bootlog.parse_boot(kept.read_text(errors="replace"))
-    config = qemu_config(bzimage, initramfs, console, extra, cmdline)
+    config = qemu_config(bzimage, initramfs, console, extra, cmdline, guest)
     log_step(f"booting the {label} kernel (console {console})")
     ended = boot_qemu(config, timeout)
     if ended.rc is None:
         raise AuditError(f"the {label} kernel did not finish within {timeout} s "
                          f"(hung boot or probe); console: {console}")
-    # isa-debug-exit makes QEMU exit with 1; so does a QEMU that refused
-    # its options, which then says why.
+    # isa-debug-exit makes QEMU exit with 1 (a power-off with 0); so does
+    # a QEMU that refused its options, which then says why.
     if ended.rc not in (0, 1):
         raise AuditError(f"QEMU failed for the {label} kernel (exit {ended.rc}): {ended.last_line()}")
     parsed = bootlog.parse_boot(console_text(config))
@@ -274,6 +362,63 @@ def command(req: AuditRequest) -> int:
         raise UsageError(str(err)) from None
 
 
+@dataclass
+class GuestAudit:
+    """One guest's part of the audit: its rows, its kernel's plan, and
+    (once run) its two boots."""
+    guest: Guest
+    rows: dict[str, table.Row]               # its audit rows (table.of_guest)
+    deps: kconfig.KconfigDeps
+    plan: kernel_config.Plan
+    audited: list[str]                       # its files the series of the folder touch
+    dropped: dict[str, list[str]] = field(default_factory=dict)
+    config_text: str = ""
+    built: bool = False
+    before: bootlog.Boot | None = None
+    after: bootlog.Boot | None = None
+
+    @property
+    def sources(self) -> list[str]:
+        """The audited files whose symbols survived olddefconfig."""
+        return [s for s in self.audited if s not in self.dropped]
+
+    def label(self, side: str) -> str:
+        """`pristine`, or `s390x pristine` for another guest's boot."""
+        return side if self.guest.name == DEFAULT else f"{self.guest.name} {side}"
+
+
+def active_guests(rows: dict[str, table.Row], claimed) -> list[Guest]:
+    """The guests to boot, in GUESTS order: each with an audit row for a
+    file the series touch; x86_64 alone when none has one (its boot still
+    checks the untouched controls)."""
+    names = {rows[s].guest for s in claimed if s in rows and rows[s].audit}
+    return [g for g in GUESTS.values() if g.name in names] or [GUESTS[DEFAULT]]
+
+
+def check_guest_rows(guest: Guest, rows: dict[str, table.Row], sources: list[str]) -> None:
+    """A guest without busybox runs no setup steps (guest-init.c has none):
+    a row of it that names one is a table error, one line."""
+    if guest.busybox:
+        return
+    for source in sources:
+        if rows[source].setup:
+            raise table.TableError(f"instantiate.tsv: {source} (audit:{guest.name}) names setup "
+                                   f"step(s) {','.join(rows[source].setup)}, but the {guest.name} "
+                                   f"guest's init (guest-init.c) runs none")
+
+
+def guest_note(guest: Guest, n_series: int, applied: str) -> str:
+    """AUDIT.md's sentence for one guest's kernel and boots."""
+    if guest.name == DEFAULT:
+        return (f"One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of "
+                f"{n_series} series, built in), booted in QEMU (TCG) pristine and with "
+                f"{applied} applied; the probe ran native and -m32.")
+    return (f"One {guest.name} kernel (tinyconfig + selftests/audit/{guest.fragment.name} + "
+            f"the drivers of its instantiate.tsv rows, built in), booted in QEMU (TCG, "
+            f"{guest.machine}) pristine and with {applied} applied; the probe ran native on "
+            f"its rows' targets, listed in audit.tsv as {guest.prefix}TARGET.")
+
+
 def run(req: AuditRequest) -> int:
     started = time.monotonic()
     source = req.tree.root
@@ -285,9 +430,14 @@ def run(req: AuditRequest) -> int:
     rows = table.load()
     all_claims = series_claims.claims(root, everything)
     claims = series_claims.claims(root, selected)
-    deps = kconfig.KconfigDeps(source)
-    plan = kernel_config.plan(source, rows, sorted(all_claims), deps)
-    audited_rows = [s for s in sorted(all_claims) if s in plan.wanted]
+    audits = []
+    for guest in active_guests(rows, all_claims):
+        deps = kconfig.KconfigDeps(source, guest.srcarch)
+        mine = table.of_guest(rows, guest.name)
+        plan = kernel_config.plan(source, mine, sorted(all_claims), deps)
+        audited = [s for s in sorted(all_claims) if s in plan.wanted]
+        check_guest_rows(guest, mine, audited)
+        audits.append(GuestAudit(guest, mine, deps, plan, audited))
     patches = [p for name in selected for p in selected[name]]
     for name in req.mutants:
         if name not in MUTANTS:
@@ -303,113 +453,169 @@ def run(req: AuditRequest) -> int:
         copies.append(copy)
     try:
         return _run(req, started, source, version, root, out, everything, selected, rows,
-                    all_claims, claims, deps, plan, audited_rows, copies)
+                    claims, audits, copies)
     finally:
         shutil.rmtree(snapshot, ignore_errors=True)
 
 
-def _run(req, started, source, version, root, out, everything, selected, rows, all_claims,
-         claims, deps, plan, audited_rows, patches) -> int:
+def _run(req, started, source, version, root, out, everything, selected, rows,
+         claims, audits: list[GuestAudit], patches) -> int:
 
     cache = tree.cache_dir() / "audit"
     logs = req.logs or cache / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     images = cache / "images"
-    wanted = kernel_config.appended(plan.fragment)
     build_log = logs / "build.log"
     build_log.unlink(missing_ok=True)
     wt = WorkTree(source=source, path=cache / "tree")
-    kernel = TinyKernel(source=wt.path, build=kernel_config.build_folder(cache, wanted), log=build_log,
-                        ccache=cache / "ccache", jobs=req.jobs, stamp="audit.fragment")
-    env = kernel.env
-    timings = {}
+    timings = {"build": 0.0, "kselftests": 0.0, "boots": 0.0}
+    keys: dict[str, tuple[str, str]] = {}
+    kernels: dict[str, tuple[Path, Path]] = {}
+    programs_of: dict[str, tuple[Path | None, list[Path]]] = {}
+    env: dict[str, str] = {}
+    for ga in audits:
+        if not ga.guest.busybox:
+            check_tools(ga.guest)
     with wt.locked():
         wt.ensure()
-        t0 = time.monotonic()
-        config_text = kernel.configure(wanted, required=kernel_config.BASE_FRAGMENT.read_text(),
-                                       required_from=kernel_config.BASE_FRAGMENT)
-        dropped = kernel_config.dropped({s: plan.required[s] for s in audited_rows}, config_text,
-                                       deps)
-        for source_file, why in sorted(dropped.items()):
-            log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
-        pristine_key = kernel_key(plan.fragment, [])
-        patched_key = kernel_key(plan.fragment, patches)
-        pristine, built_p = build_kernel(wt, kernel, images, pristine_key, [])
-        if req.probe_bin:
-            probes = [req.probe_bin / n for n in PROBES if (req.probe_bin / n).is_file()]
-            if not probes:
-                raise UsageError(f"--probe-bin {req.probe_bin}: no {' or '.join(PROBES)} there")
-        else:
-            probes = build_probes(cache / "probe", build_log, env)
-        patched, built_a = build_kernel(wt, kernel, images, patched_key, patches)
-        timings["build"] = time.monotonic() - t0
+        for ga in audits:
+            guest = ga.guest
+            # Another guest's build folders, probe and run files have a
+            # folder of their own; ccache, kernels and boots are shared
+            # (kept by content).
+            gcache = cache if guest.name == DEFAULT else cache / guest.name
+            t0 = time.monotonic()
+            wanted = kernel_config.appended(ga.plan.fragment, guest.fragment)
+            kernel = TinyKernel(source=wt.path, build=kernel_config.build_folder(gcache, wanted),
+                                log=build_log, ccache=cache / "ccache", jobs=req.jobs,
+                                stamp="audit.fragment", make_args=guest.make_args, image=guest.image)
+            env = kernel.env
+            ga.config_text = kernel.configure(wanted, required=guest.fragment.read_text(),
+                                              required_from=guest.fragment)
+            ga.dropped = kernel_config.dropped({s: ga.plan.required[s] for s in ga.audited},
+                                               ga.config_text, ga.deps)
+            for source_file, why in sorted(ga.dropped.items()):
+                log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
+            keys[guest.name] = (kernel_key(ga.plan.fragment, [], guest),
+                                kernel_key(ga.plan.fragment, patches, guest))
+            pristine, built_p = build_kernel(wt, kernel, images, keys[guest.name][0], [], guest)
+            init: Path | None = None
+            if guest.busybox and req.probe_bin and guest.name == DEFAULT:
+                probes = [req.probe_bin / n for n in PROBES if (req.probe_bin / n).is_file()]
+                if not probes:
+                    raise UsageError(f"--probe-bin {req.probe_bin}: no {' or '.join(PROBES)} there")
+            elif guest.busybox:
+                probes = build_probes(cache / "probe", build_log, env)
+            else:
+                init, probes = build_guest_programs(guest, gcache / "probe", build_log, env)
+            programs_of[guest.name] = (init, probes)
+            patched, built_a = build_kernel(wt, kernel, images, keys[guest.name][1], patches,
+                                             guest)
+            kernels[guest.name] = (pristine, patched)
+            ga.built = built_p or built_a
+            timings["build"] += time.monotonic() - t0
     # The in-tree kselftests of the files the applied series touch, and the
-    # controls, built static against the same tree's `make headers`.
+    # controls, built static against the same tree's `make headers`: for
+    # x86_64 only.
     t0 = time.monotonic()
-    selection = kselftests.select(kselftests.load(), set(claims),
-                                  kernel_config.parse_config(config_text))
+    host = next((ga for ga in audits if ga.guest.kselftests), None)
+    selection = kselftests.Selection()
+    if host is not None:
+        selection = kselftests.select(kselftests.load(), set(claims),
+                                      kernel_config.parse_config(host.config_text))
     programs: dict[str, Path] = {}
     if selection.run:
         headers = kselftests.make_headers(source, cache / "kselftests" / "headers", build_log)
         programs = kselftests.build(selection.run, source, headers, cache / "kselftests" / "bin",
                                     build_log, env)
     timings["kselftests"] = time.monotonic() - t0
-    qemu, cmdline, setups = guest_options(rows, [s for s in audited_rows if s not in dropped])
-    run_dir = cache / "run"
-    run_dir.mkdir(parents=True, exist_ok=True)
-    qemu = acpi_tables(scratch_images(qemu, run_dir), run_dir)
-    named = table.explicit_targets(rows, [s for s in audited_rows if s not in dropped])
-    initramfs = build_initramfs(probes, setups, named, req.probe_timeout,
-                                run_dir / "initramfs.cpio", programs,
-                                kselftests.guest_list(selection.run),
-                                table.probe_setups(rows, [s for s in audited_rows
-                                                                if s not in dropped]))
-    # Each kselftest has its own timeout inside the guest; the boot's adds them.
-    boot_timeout = req.timeout + sum(k.timeout for k in selection.run)
-    t0 = time.monotonic()
     boots = cache / "boots"
-    before = boot("pristine", pristine, initramfs, logs / "console-pristine.log", qemu, cmdline,
-                  boot_timeout, boots / f"{boot_key(pristine_key, initramfs, qemu, cmdline)}.log")
-    label = "+".join(("patched", *req.mutants))
-    after = boot(label, patched, initramfs, logs / f"console-{label}.log", qemu, cmdline,
-                 boot_timeout, boots / f"{boot_key(patched_key, initramfs, qemu, cmdline)}.log")
-    timings["boots"] = time.monotonic() - t0
-    for label, b in (("pristine", before), ("patched", after)):
-        for step, ok in sorted(b.setups.items()):
-            if not ok:
-                log_step(f"{label} boot: setup step {step} failed (see its console log)")
-        for line in b.oops:
-            log_step(f"{label} boot: {line}")
+    for ga in audits:
+        guest = ga.guest
+        gcache = cache if guest.name == DEFAULT else cache / guest.name
+        qemu, cmdline, setups = guest_options(ga.rows, ga.sources)
+        run_dir = gcache / "run"
+        run_dir.mkdir(parents=True, exist_ok=True)
+        qemu = acpi_tables(scratch_images(qemu, run_dir), run_dir)
+        init, probes = programs_of[guest.name]
+        if guest.busybox:
+            named = table.explicit_targets(ga.rows, ga.sources)
+            mine = selection.run if guest.kselftests else []
+            initramfs = build_initramfs(probes, setups, named, req.probe_timeout,
+                                        run_dir / "initramfs.cpio",
+                                        programs if guest.kselftests else {},
+                                        kselftests.guest_list(mine),
+                                        table.probe_setups(ga.rows, ga.sources))
+        else:
+            assert init is not None
+            initramfs = build_static_initramfs(init, probes,
+                                               probe_args(ga.rows, ga.sources, guest.controls),
+                                               req.probe_timeout, run_dir / "initramfs.cpio",
+                                               guest.restart)
+        # Each kselftest has its own timeout inside the guest; the boot's adds them.
+        boot_timeout = req.timeout + (sum(k.timeout for k in selection.run) if guest.kselftests else 0)
+        t0 = time.monotonic()
+        pristine, patched = kernels[guest.name]
+        pristine_key, patched_key = keys[guest.name]
+        logname = "" if guest.name == DEFAULT else f"{guest.name}-"
+        ga.before = boot(ga.label("pristine"), pristine, initramfs,
+                         logs / f"console-{logname}pristine.log", qemu, cmdline, boot_timeout,
+                         boots / f"{boot_key(pristine_key, initramfs, qemu, cmdline, guest)}.log",
+                         guest)
+        side = "+".join(("patched", *req.mutants))
+        ga.after = boot(ga.label(side), patched, initramfs, logs / f"console-{logname}{side}.log",
+                        qemu, cmdline, boot_timeout,
+                        boots / f"{boot_key(patched_key, initramfs, qemu, cmdline, guest)}.log",
+                        guest)
+        timings["boots"] += time.monotonic() - t0
+        for label, b in ((ga.label("pristine"), ga.before), (ga.label("patched"), ga.after)):
+            for step, ok in sorted(b.setups.items()):
+                if not ok:
+                    log_step(f"{label} boot: setup step {step} failed (see its console log)")
+            for line in b.oops:
+                log_step(f"{label} boot: {line}")
 
-    lines = compare.compare(bootlog.answers(before), bootlog.answers(after),
-                                  rows, claims)
+    lines: list[compare.Line] = []
+    for ga in audits:
+        assert ga.before is not None and ga.after is not None
+        lines += compare.compare(bootlog.answers(ga.before), bootlog.answers(ga.after),
+                                 ga.rows, claims, prefix=ga.guest.prefix)
     found = compare.problems(lines, claims)
     exceptions = table.load_exceptions()
     found += compare.not_enotty(lines, claims, exceptions)
     # A kernel warning or oops that only the patched kernel prints is the
     # series' doing.
-    found += [f"patched boot only: {line}" for line in after.oops if line not in before.oops]
-    ks_before = kselftest_tap.runs(before.sections)
-    ks_after = kselftest_tap.runs(after.sections)
+    for ga in audits:
+        assert ga.before is not None and ga.after is not None
+        found += [f"{ga.label('patched')} boot only: {line}" for line in ga.after.oops
+                  if line not in ga.before.oops]
+    ks_before: dict[str, kselftest_tap.Run] = {}
+    ks_after: dict[str, kselftest_tap.Run] = {}
+    if host is not None:
+        assert host.before is not None and host.after is not None
+        ks_before = kselftest_tap.runs(host.before.sections)
+        ks_after = kselftest_tap.runs(host.after.sections)
     found += kselftest_tap.problems(selection.run, ks_before, ks_after)
-    statuses = compare.source_statuses(claims, rows, lines, dropped, plan.underivable)
+    dropped = {s: why for ga in audits for s, why in ga.dropped.items()}
+    underivable = {s: why for ga in audits for s, why in ga.plan.underivable.items()}
+    statuses = compare.source_statuses(claims, rows, lines, dropped, underivable)
     series_names = {name: [f"{name}/{p.name}" for p in ps] for name, ps in selected.items()}
-    note = (f"One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of "
-            f"{len(everything)} series, built in), booted in QEMU (TCG) pristine and with "
-            f"{'every series' if req.series == 'all' else 'the ' + req.series + ' series'} "
-            f"applied; the probe ran native and -m32.")
+    applied = 'every series' if req.series == 'all' else 'the ' + req.series + ' series'
+    note = " ".join(guest_note(ga.guest, len(everything), applied) for ga in audits)
     notes = (compare.partial(lines, claims) + compare.one_boot_only(lines)
              + kselftest_tap.notes(selection.run, ks_before, ks_after))
     md = compare.audit_md(version, series_names, claims, statuses, found, note, notes,
                                 compare.exceptions_md(lines, exceptions)
-                                + kselftest_tap.md_section(selection, ks_before, ks_after, found))
+                                # The kselftests run in x86_64 only: no section without it.
+                                + (kselftest_tap.md_section(selection, ks_before, ks_after, found)
+                                   if host is not None else []))
     write_outputs(out, {"audit.tsv": compare.write_tsv(lines), "AUDIT.md": md})
     audited = sum(1 for s in statuses.values() if s.audited)
     total = time.monotonic() - started
     log_step(f"{audited} of {len(statuses)} patched source files audited; "
              f"{sum(1 for ln in lines if ln.changed)} answer(s) changed; "
-             f"kernels {'built' if built_p or built_a else 'cached'}; "
-             f"build {timings['build']:.0f} s, kselftests {timings['kselftests']:.0f} s, "
+             + "; ".join(f"{ga.guest.name} kernels {'built' if ga.built else 'cached'}" for ga in audits)
+             + f"; build {timings['build']:.0f} s, kselftests {timings['kselftests']:.0f} s, "
              f"boots {timings['boots']:.0f} s, total {total:.0f} s")
     for row in selection.run:
         old_run, new_run = ks_before.get(row.name), ks_after.get(row.name)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,91 @@ def test_the_command_line_takes_make_audits_variables():
     assert (args.series, args.out, args.mutant) == ("media", "o", ("einval", "untouched"))
     args = cli.build_parser().parse_args(["audit"])
     assert (args.series, args.mutant, args.timeout, args.probe_timeout) == ("all", (), 600, 240)
-    assert set(run.MUTANTS) == {"einval", "untouched", "epoll"}
+    assert set(run.MUTANTS) == {"einval", "untouched", "epoll", "s390-untouched"}
     assert all(p.is_file() for p in run.MUTANTS.values())
 
+
+
+# ---------------------------------------------------------------- guests
+
+from enotty.audit import guests, table  # noqa: E402
+
+TABLE = (
+    "drivers/char/random.c\taudit\t-\t-\t-\t-\t/dev/random /dev/urandom\tr\n"
+    "drivers/char/ppdev.c\taudit\t-\t-parallel null\t-\t-\t/dev/parport0+ppclaim\tp\n"
+    "arch/s390/pci/pci_clp.c\taudit:s390x\t-\t-\t-\t-\t/dev/clp\tclp\n"
+    "drivers/s390/cio/chsc_sch.c\taudit:s390x\t-\t-\t-\t-\t/dev/chsc /dev/clp+ppclaim\tchsc\n"
+    "drivers/s390/char/tape_3590.c\tskip\t-\t-\t-\t-\t-\ttape\n")
+
+
+def test_a_guest_boots_when_the_series_touch_one_of_its_rows():
+    rows = table.parse_table(TABLE)
+    names = lambda claimed: [g.name for g in run.active_guests(rows, claimed)]  # noqa: E731
+    assert names({"drivers/char/random.c"}) == ["x86_64"]
+    assert names({"arch/s390/pci/pci_clp.c", "drivers/s390/char/tape_3590.c"}) == ["s390x"]
+    assert names({"arch/s390/pci/pci_clp.c", "drivers/char/random.c"}) == ["x86_64", "s390x"]
+    # Nothing audited anywhere: x86_64 still boots (its untouched controls).
+    assert names({"drivers/s390/char/tape_3590.c"}) == ["x86_64"]
+
+
+def test_a_guest_without_busybox_names_its_targets_and_runs_no_setup_step():
+    rows = table.of_guest(table.parse_table(TABLE), "s390x")
+    s390x = guests.GUESTS["s390x"]
+    assert run.probe_args(rows, ["arch/s390/pci/pci_clp.c"], s390x.controls) == [
+        "/dev/clp", "/dev/z90crypt"]
+    assert run.probe_args(rows, list(rows), ("/dev/chsc",)) == [
+        "-s", "/dev/clp=ppclaim", "/dev/clp", "/dev/chsc"]
+    run.check_guest_rows(s390x, rows, list(rows))       # no setup column: fine
+    with_setup = table.parse_table("arch/s390/pci/pci_clp.c\taudit:s390x\t-\t-\t-\tloop\t/dev/clp\tr\n")
+    with pytest.raises(table.TableError, match=r"pci_clp.c \(audit:s390x\) names setup step\(s\) loop"):
+        run.check_guest_rows(s390x, with_setup, list(with_setup))
+    run.check_guest_rows(guests.GUESTS["x86_64"], with_setup, list(with_setup))
+
+
+def test_the_static_initramfs_holds_init_the_probe_and_its_arguments(tmp_path):
+    init = tmp_path / "init"
+    init.write_bytes(b"\x7fELF init")
+    probe = tmp_path / "ioctl_probe"
+    probe.write_bytes(b"\x7fELF probe")
+    cpio = run.build_static_initramfs(init, [probe], ["-s", "/dev/x=ppclaim", "/dev/clp"], 60,
+                                      tmp_path / "initramfs.cpio")
+    listing = subprocess.run(["cpio", "-it", "--quiet"], input=cpio.read_bytes(),
+                             capture_output=True, check=True).stdout.decode().split()
+    assert set(listing) >= {"init", "audit/probe/ioctl_probe", "audit/probe-args",
+                            "audit/probe-timeout"}
+    out = tmp_path / "x"
+    out.mkdir()
+    subprocess.run(["cpio", "-id", "--quiet"], input=cpio.read_bytes(), cwd=out, check=True)
+    assert (out / "audit" / "probe-args").read_text() == "-s\n/dev/x=ppclaim\n/dev/clp\n"
+    assert (out / "audit" / "probe-timeout").read_text() == "60\n"
+    assert (out / "init").stat().st_mode & 0o111
+    assert not (out / "audit" / "restart").exists()
+    restarting = run.build_static_initramfs(init, [probe], ["/dev/ipmi-kcs*"], 60,
+                                            tmp_path / "restart.cpio", restart=True)
+    listing = subprocess.run(["cpio", "-it", "--quiet"], input=restarting.read_bytes(),
+                             capture_output=True, check=True).stdout.decode().split()
+    assert "audit/restart" in listing
+    # Same content, same bytes: the boot is kept by the archive's hash.
+    again = run.build_static_initramfs(init, [probe], ["-s", "/dev/x=ppclaim", "/dev/clp"], 60,
+                                       tmp_path / "again.cpio")
+    assert again.read_bytes() == cpio.read_bytes()
+
+
+def test_kernel_keys_and_notes_per_guest(tmp_path):
+    patch = tmp_path / "0001.patch"
+    patch.write_text("diff\n")
+    x86, s390x = guests.GUESTS["x86_64"], guests.GUESTS["s390x"]
+    assert run.kernel_key("F", [patch]) == run.kernel_key("F", [patch], x86)
+    assert run.kernel_key("F", [patch], s390x) != run.kernel_key("F", [patch], x86)
+    assert run.guest_note(x86, 3, "every series").startswith(
+        "One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of 3 series")
+    note = run.guest_note(s390x, 3, "the s390-architecture series")
+    assert "One s390x kernel (tinyconfig + selftests/audit/config-s390x" in note
+    assert "s390-ccw-virtio" in note and "audit.tsv as s390x:TARGET" in note
+
+
+def test_a_missing_cross_tool_is_one_line(monkeypatch):
+    monkeypatch.setattr(run.shutil, "which", lambda tool: None if "s390x" in tool else "/bin/x")
+    with pytest.raises(run.UsageError, match=r"^s390x-linux-gnu-gcc is missing for the s390x guest "
+                                             r"\(Debian packages: qemu-system-misc gcc-s390x"):
+        run.check_tools(guests.GUESTS["s390x"])

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterator
 
 from . import DATA
+from .guests import DEFAULT, GUESTS
 
 TABLE = DATA / "instantiate.tsv"
 EXCEPTIONS = DATA / "exceptions.tsv"
@@ -54,6 +55,9 @@ class Row:
     setup: tuple[str, ...]
     targets: tuple[TargetPattern, ...]
     reason: str
+    # The guest (enotty.audit.guests) whose boots audit the file: `audit`
+    # is x86_64, `audit:s390x` another; "" for a skip row.
+    guest: str = ""
 
 
 def _words(cell: str) -> tuple[str, ...]:
@@ -104,8 +108,10 @@ def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
     rows: dict[str, Row] = {}
     for where, cells in table_lines(text, name, COLUMNS):
         source, how, config, qemu, cmdline, setup, targets, reason = cells
-        if how not in ("audit", "skip"):
-            raise TableError(f"{where}: how is {how!r}, expected audit or skip")
+        how, colon, guest = how.partition(":")
+        if how not in ("audit", "skip") or (colon and (how == "skip" or guest not in GUESTS)):
+            raise TableError(f"{where}: how is {cells[1]!r}, expected audit, "
+                             f"audit:GUEST ({', '.join(GUESTS)}) or skip")
         if source in rows:
             raise TableError(f"{where}: {source} has a row already")
         if not reason.strip() or reason.strip() == "-":
@@ -124,8 +130,14 @@ def parse_table(text: str, name: str = "instantiate.tsv") -> dict[str, Row]:
         rows[source] = Row(source=source, audit=how == "audit", config=symbols,
                            qemu=qemu_args, cmdline=_words(cmdline),
                            setup=tuple(s for s in setup.split(",") if s.strip() not in ("", "-")),
-                           targets=patterns, reason=reason.strip())
+                           targets=patterns, reason=reason.strip(),
+                           guest=(guest or DEFAULT) if how == "audit" else "")
     return rows
+
+
+def of_guest(rows: dict[str, Row], guest: str) -> dict[str, Row]:
+    """The audit rows one guest's boots reach, in table order."""
+    return {source: row for source, row in rows.items() if row.audit and row.guest == guest}
 
 
 def load(path: Path = TABLE) -> dict[str, Row]:

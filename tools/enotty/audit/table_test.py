@@ -47,9 +47,27 @@ def test_qemu_column_unbalanced_quote():
         table.parse_table(text)
 
 
+def test_the_how_column_names_the_guest():
+    rows = table.parse_table(
+        row("drivers/char/random.c", "audit", "-", "-", "-", "-", "/dev/random", "r")
+        + row("arch/s390/pci/pci_clp.c", "audit:s390x", "-", "-", "-", "-", "/dev/clp", "r")
+        + row("arch/sparc/kernel/apc.c", "skip", "-", "-", "-", "-", "-", "sparc"))
+    assert rows["drivers/char/random.c"].guest == "x86_64"
+    clp = rows["arch/s390/pci/pci_clp.c"]
+    assert clp.audit and clp.guest == "s390x"
+    assert rows["arch/sparc/kernel/apc.c"].guest == ""
+    assert list(table.of_guest(rows, "s390x")) == ["arch/s390/pci/pci_clp.c"]
+    assert list(table.of_guest(rows, "x86_64")) == ["drivers/char/random.c"]
+    # A guest's rows only match in that guest's boots.
+    assert table.source_for(table.of_guest(rows, "x86_64"), "/dev/clp", None) is None
+
+
 @pytest.mark.parametrize("line,message", [
     (row("a.c", "audit", "-", "-", "-", "-", "/dev/x"), "7 columns"),
     (row("a.c", "maybe", "-", "-", "-", "-", "/dev/x", "r"), "how is 'maybe'"),
+    (row("a.c", "audit:vax", "-", "-", "-", "-", "/dev/x", "r"),
+     r"how is 'audit:vax', expected audit, audit:GUEST \(x86_64, s390x"),
+    (row("a.c", "skip:s390x", "-", "-", "-", "-", "-", "r"), "how is 'skip:s390x'"),
     (row("a.c", "audit", "-", "-", "-", "-", "-", "r"), "names no target"),
     (row("a.c", "skip", "-", "-", "-", "-", "-", "-"), "needs a reason"),
     (row("a.c", "audit", "-", "-", "-", "-", "=f", "r"), "empty target pattern"),
@@ -90,6 +108,8 @@ def test_committed_table_parses_and_every_audited_row_has_a_target():
     audited = [r for r in rows.values() if r.audit]
     assert len(audited) >= 40
     assert all(r.targets for r in audited)
+    assert rows["arch/s390/pci/pci_clp.c"].guest == "s390x"
+    assert rows["drivers/block/floppy.c"].guest == "x86_64"
     assert all(r.reason for r in rows.values())
 
 

@@ -130,14 +130,19 @@ def quiet_make(src: Path, obj: Path, targets: list[str], make_args: tuple[str, .
 
 @dataclass(frozen=True)
 class TinyKernel:
-    """A bootable x86_64 kernel: tinyconfig plus fragments, built in build
-    (O=) from source through ccache (its folder: ccache), logged to log."""
+    """A bootable kernel: tinyconfig plus fragments, built in build (O=)
+    from source through ccache (its folder: ccache), logged to log.
+    x86_64 unless make_args and image say another architecture (the
+    audit's guests: ARCH=, CROSS_COMPILE=, CC= and the image kbuild
+    leaves in the build folder)."""
     source: Path
     build: Path
     log: Path
     ccache: Path
     jobs: int | None = None
     stamp: str = ".enotty-fragment"    # the build folder's record of the fragments
+    make_args: tuple[str, ...] = X86_64
+    image: str = "arch/x86/boot/bzImage"   # the bootable image, relative to build
 
     @property
     def env(self) -> dict[str, str]:
@@ -145,11 +150,11 @@ class TinyKernel:
 
     @property
     def bzimage(self) -> Path:
-        return self.build / "arch" / "x86" / "boot" / "bzImage"
+        return self.build / self.image
 
     def make(self, *targets: str) -> None:
-        run_logged(make_argv(self.source, self.build, *targets, make_args=X86_64, jobs=self.jobs,
-                             quiet=True), self.log, self.env)
+        run_logged(make_argv(self.source, self.build, *targets, make_args=self.make_args,
+                             jobs=self.jobs, quiet=True), self.log, self.env)
 
     def configure(self, fragment: str, required: str | None = None,
                   required_from: Path | str = "the fragment") -> str:

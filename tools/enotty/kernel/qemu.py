@@ -1,9 +1,12 @@
 """One unattended QEMU boot and what the guest printed on its console.
 
 QemuConfig is the whole boot, typed (kunit's qemu_config): argv() is the
-qemu-system-x86_64 command line, and boot() runs it with a time limit.
-Kernel code only ever runs here, in TCG (KVM only on request).  The guest's
-/init ends the boot through isa-debug-exit (QEMU then exits with 1).
+qemu-system-x86_64 command line (or another architecture's: binary,
+machine, console), and boot() runs it with a time limit.  Kernel code only
+ever runs here, in TCG (KVM only on request).  The guest's /init ends the
+boot through isa-debug-exit (QEMU then exits with 1), or on a machine
+without one (debug_exit=False) by powering off (-no-reboot: QEMU exits
+with 0).
 
 The guest frames each program's output with marker lines
 (`MARKER BEGIN KIND NAME` ... `MARKER END KIND NAME rc=N [secs=S]`, then
@@ -22,14 +25,16 @@ from pathlib import Path
 QBOOT = Path("/usr/share/qemu/qboot.rom")
 # Serial console, enough log level for WARN/oops, no reboot on panic,
 # the initramfs's /init.
-BASE_CMDLINE = ("console=ttyS0", "loglevel=5", "panic=-1", "rdinit=/init")
+CONSOLE = "ttyS0"
+BASE_CMDLINE = (f"console={CONSOLE}", "loglevel=5", "panic=-1", "rdinit=/init")
 DEBUG_EXIT = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 
 
 @dataclass(frozen=True)
 class QemuConfig:
-    """One x86_64 boot of kernel with initrd; the serial console goes to
-    the file console."""
+    """One boot of kernel with initrd (x86_64 unless binary, machine and
+    console_device say otherwise); the first serial port -- the console
+    the kernel is told to use -- goes to the file console."""
     kernel: Path
     initrd: Path
     console: Path
@@ -38,14 +43,20 @@ class QemuConfig:
     extra: tuple[str, ...] = ()        # devices and other options, last
     bios: Path | None = None           # used when the file exists
     kvm: bool = False
+    binary: str = "qemu-system-x86_64"
+    machine: str = "pc"
+    console_device: str = CONSOLE      # the kernel's console= (s390x: ttysclp0)
+    debug_exit: bool = True            # isa-debug-exit (x86 only)
+    cpus: int = 1                      # -smp (QEMU's AST2600 machines want 2)
 
     def argv(self) -> list[str]:
-        argv = ["qemu-system-x86_64", "-M", "pc", "-m", self.memory, "-smp", "1",
+        base = (f"console={self.console_device}", *BASE_CMDLINE[1:])
+        argv = [self.binary, "-M", self.machine, "-m", self.memory, "-smp", str(self.cpus),
                 "-accel", "kvm" if self.kvm else "tcg",
                 "-nographic", "-no-reboot", "-monitor", "none", "-serial", f"file:{self.console}",
-                "-device", DEBUG_EXIT,
+                *(("-device", DEBUG_EXIT) if self.debug_exit else ()),
                 "-kernel", str(self.kernel), "-initrd", str(self.initrd),
-                "-append", " ".join([*BASE_CMDLINE, *self.cmdline])]
+                "-append", " ".join([*base, *self.cmdline])]
         if self.bios is not None and self.bios.is_file():
             argv += ["-bios", str(self.bios)]
         return argv + list(self.extra)

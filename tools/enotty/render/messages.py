@@ -220,12 +220,29 @@ def target_words(label: str) -> str:
     return label
 
 
-def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") -> str:
-    """The QEMU sentence for one patch from its audit.tsv rows, '' if none measured.
+# audit.tsv's target of another guest than x86_64: "[s390x] /dev/clp".
+GUEST_TARGET = re.compile(r"^\[([\w-]+)\] (.*)$")
+DEFAULT_GUEST = "x86_64"
 
-    patch is the patch file name, alone or as series/name (audit.tsv's
-    form); arch names the QEMU machine the audit booted.
+
+def tested_line(rows: list[dict[str, str]], patch: str) -> str:
+    """The QEMU sentences for one patch from its audit.tsv rows, one per
+    guest that measured it ('Tested in QEMU (s390x): ...'), '' if none did.
+
+    patch is the patch file name, alone or as series/name (audit.tsv's form).
     """
+    by_guest: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        m = GUEST_TARGET.match(r["target"])
+        guest, target = (m.group(1), m.group(2)) if m else (DEFAULT_GUEST, r["target"])
+        by_guest.setdefault(guest, []).append(dict(r, target=target))
+    lines = [_tested_on(by_guest[g], patch, g)
+             for g in sorted(by_guest, key=lambda g: (g != DEFAULT_GUEST, g))]
+    return " ".join(line for line in lines if line)
+
+
+def _tested_on(rows: list[dict[str, str]], patch: str, arch: str) -> str:
+    """tested_line() for the rows of one guest, arch its name."""
     mine = [r for r in rows if (r["patch"] == patch or r["patch"].endswith("/" + patch))
             and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
     clauses: list[str | tuple[str, str]] = []
@@ -248,7 +265,12 @@ def tested_line(rows: list[dict[str, str]], patch: str, arch: str = "x86_64") ->
         return ""
     clauses = _merge_targets(clauses)
     whos = {c[0] for c in clauses if isinstance(c, tuple)}
-    if len(whos) == 1 and all(isinstance(c, tuple) for c in clauses):
+    if arch != DEFAULT_GUEST and all(isinstance(c, tuple) for c in clauses):
+        # Another guest runs its own ABI alone: x86_64's "64-bit" or
+        # "32-bit callers" would be false for the 32-bit ppc and arm guests.
+        head = f"Tested in QEMU ({arch}): "
+        body = "; ".join(c[1] for c in clauses if isinstance(c, tuple))
+    elif len(whos) == 1 and all(isinstance(c, tuple) for c in clauses):
         head = f"Tested in QEMU ({arch}; {whos.pop()}): "
         body = "; ".join(c[1] for c in clauses)
     else:

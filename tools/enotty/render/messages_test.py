@@ -235,6 +235,14 @@ def test_tested_line_from_audit_rows() -> None:
         "Tested in QEMU (x86_64; 64-bit callers): an unknown command on /dev/fb0 still fails "
         "with ENOTTY.")
     assert messages.tested_line(rows, "0001-rtc.patch") == ""      # not measured
+    # Another guest's rows ("[ppc] /dev/apm_bios") name that guest, not x86_64's ABIs.
+    ppc = [dict(r, target="[ppc] " + r["target"], abi="native") for r in rows
+           if r["patch"].endswith("0004-loop.patch")]
+    assert messages.tested_line(ppc, "0004-loop.patch") == (
+        "Tested in QEMU (ppc): an unknown command on /dev/loop-control now fails with ENOTTY "
+        "(was ENOSYS).")
+    assert messages.tested_line(rows + ppc, "0004-loop.patch") == (
+        messages.tested_line(rows, "0004-loop.patch") + " " + messages.tested_line(ppc, "0004-loop.patch"))
     assert messages.tested_line(rows, "0009-none.patch") == ""
     msg = messages.commit_message("s", [_site("a.c", 1, "f", "file_operations.unlocked_ioctl")], TABLE, ["r"],
                                   "A <a@b.c>", tested=messages.tested_line(rows, "0004-loop.patch"))

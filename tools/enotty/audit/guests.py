@@ -1,0 +1,141 @@
+"""The audit's QEMU guests: one architecture each, each one more boot pair.
+
+A guest is what it takes to build and boot one architecture's audit
+kernel and run the probe in it.  The runner (enotty.audit.run) does the
+same for each: the kernel is tinyconfig + the guest's base fragment + the
+drivers of its instantiate.tsv rows (`audit` for x86_64, `audit:NAME`
+for another guest), built pristine and patched, both booted, the probe's
+answers compared; every guest's rows land in the same audit.tsv.  A
+guest boots when a series of the version folder touches a file one of its
+rows audits (x86_64 also when no guest has one, as before there were
+others).
+
+x86_64 runs guest-init.sh under busybox, the probe native and -m32, and
+the in-tree kselftests; its audit.tsv targets are the probe's names as
+they are.  A guest of another architecture has no busybox (Debian ships
+busybox-static for the host only): its /init is guest-init.c, built static
+with the Debian cross C library like the probe; it runs no setup steps and
+no kselftests, and gives the probe the targets of its own rows (and its
+controls) by name.  Its audit.tsv targets carry its name
+(`[s390x] /dev/clp`): the same file, column for column, and no row of one
+guest can collide with another's.
+
+A new guest plugs in here: one Guest in GUESTS, its base fragment
+selftests/audit/config-NAME, its Debian packages in
+enotty.packages.NEEDS["audit"] (guests_test checks), and `audit:NAME`
+rows in instantiate.tsv.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..kernel import build
+from . import DATA
+
+DEFAULT = "x86_64"
+
+
+@dataclass(frozen=True)
+class Guest:
+    name: str                     # instantiate.tsv's audit:NAME; audit.tsv's target prefix
+    srcarch: str                  # the arch/ folder whose Kconfig the plan reads
+    make_args: tuple[str, ...]    # kbuild's ARCH=, CROSS_COMPILE=, CC=
+    image: str                    # the bootable image kbuild leaves in the build folder
+    fragment: Path                # the base fragment merged on top of tinyconfig
+    qemu: str                     # qemu-system-* binary
+    machine: str                  # its -M
+    console: str                  # the kernel's console= device (QEMU's first serial port)
+    debug_exit: bool              # isa-debug-exit ends the boot (x86); else a power-off
+    cc: str                       # the C compiler of the guest's programs (probe, init)
+    probes: tuple[str, ...]       # the probe builds: ioctl_probe (native), ioctl_probe_32 (-m32)
+    busybox: bool                 # guest-init.sh under busybox; else the static guest-init.c
+    packages: tuple[str, ...]     # the Debian packages its build and boot need
+    memory: str = "1G"
+    # Targets the probe always gets in this guest: untouched handlers,
+    # whose answers must not change (x86_64 probes everything anyway).
+    controls: tuple[str, ...] = ()
+    # What kbuild makes: the image, and the device tree blob if there is one.
+    make_targets: tuple[str, ...] = ("bzImage",)
+    # The device tree QEMU hands the kernel (-dtb), relative to the build
+    # folder; "" when the firmware describes the machine itself.
+    dtb: str = ""
+    # /init restarts the machine instead of powering it off: the machine
+    # has no power-off Linux can reach (ASPEED); QEMU runs with -no-reboot
+    # and exits on the reset the watchdog makes.
+    restart: bool = False
+    # QEMU's -smp: the AST2600 machines refuse fewer than 2 CPUs (the
+    # kernel has no SMP; the second stays in the boot loader).
+    cpus: int = 1
+
+    @property
+    def prefix(self) -> str:
+        """What audit.tsv puts before the probe's target names."""
+        return "" if self.name == DEFAULT else f"[{self.name}] "
+
+    @property
+    def kselftests(self) -> bool:
+        """The in-tree kselftests are built for, and run in, x86_64 only."""
+        return self.name == DEFAULT
+
+
+GUESTS: dict[str, Guest] = {g.name: g for g in (
+    Guest(name="x86_64", srcarch="x86", make_args=build.X86_64, image="arch/x86/boot/bzImage",
+          fragment=DATA / "config", qemu="qemu-system-x86_64", machine="pc", console="ttyS0",
+          debug_exit=True, cc="gcc", probes=("ioctl_probe", "ioctl_probe_32"), busybox=True,
+          packages=("qemu-system-x86", "busybox-static", "gcc-12-multilib")),
+    # s390x: /dev/clp (arch/s390/pci/pci_clp.c, a misc device registered at
+    # boot with CONFIG_PCI, no PCI function needed) and /dev/z90crypt (the
+    # control: zcrypt registers it without AP cards).  The SCLP VT220
+    # console (ttysclp0) is QEMU's first serial port; Linux powers the machine off
+    # by stopping every CPU, and QEMU then exits.  No -m31 probe: Debian
+    # has no 31-bit s390 C library.
+    Guest(name="s390x", srcarch="s390",
+          make_args=("ARCH=s390", "CROSS_COMPILE=s390x-linux-gnu-", "CC=ccache s390x-linux-gnu-gcc"),
+          image="arch/s390/boot/bzImage", fragment=DATA / "config-s390x",
+          qemu="qemu-system-s390x", machine="s390-ccw-virtio", console="ttysclp0",
+          debug_exit=False, cc="s390x-linux-gnu-gcc", probes=("ioctl_probe",), busybox=False,
+          packages=("qemu-system-misc", "gcc-s390x-linux-gnu", "libc6-dev-s390x-cross"),
+          memory="512M", controls=("/dev/z90crypt",)),
+    # ppc: a 32-bit PowerMac (mac99) with the PMU, booted by QEMU's
+    # OpenBIOS (vmlinux, an ELF, through the kernel's prom_init): the PMU
+    # (via-pmu.c, /dev/pmu: the untouched control), APM emulation on top
+    # of it (/dev/apm_bios) and the ANS LCD of an Apple Network Server
+    # (/dev/anslcd, a "gc/lcd" node its row's -prom-env makes in the
+    # firmware's device tree).  The console is the ESCC's first channel
+    # (pmac_zilog, ttyPZ0); power-off goes through the PMU.
+    Guest(name="ppc", srcarch="powerpc",
+          make_args=("ARCH=powerpc", "CROSS_COMPILE=powerpc-linux-gnu-",
+                     "CC=ccache powerpc-linux-gnu-gcc"),
+          image="vmlinux", make_targets=("vmlinux",), fragment=DATA / "config-ppc",
+          qemu="qemu-system-ppc", machine="mac99,via=pmu", console="ttyPZ0",
+          debug_exit=False, cc="powerpc-linux-gnu-gcc", probes=("ioctl_probe",), busybox=False,
+          packages=("qemu-system-ppc", "gcc-powerpc-linux-gnu", "libc6-dev-powerpc-cross"),
+          memory="512M", controls=("/dev/pmu",)),
+    # arm: an ASPEED AST2600 BMC (IBM Rainier, Cortex-A7: Debian's armhf
+    # C library needs ARMv7), its board device tree from the kernel tree,
+    # which enables the iBT (/dev/ipmi-bt-host) and two KCS channels
+    # (/dev/ipmi-kcs2, /dev/ipmi-kcs3) and the LPC control
+    # (/dev/aspeed-lpc-ctrl, the untouched control).  The console is UART5
+    # (ttyS0: Rainier's tree has no serial alias); the machine has no
+    # power-off Linux reaches, /init restarts it through the watchdog.
+    Guest(name="arm", srcarch="arm",
+          make_args=("ARCH=arm", "CROSS_COMPILE=arm-linux-gnueabihf-",
+                     "CC=ccache arm-linux-gnueabihf-gcc"),
+          image="arch/arm/boot/zImage",
+          make_targets=("zImage", "aspeed/aspeed-bmc-ibm-rainier.dtb"),
+          dtb="arch/arm/boot/dts/aspeed/aspeed-bmc-ibm-rainier.dtb",
+          fragment=DATA / "config-arm", qemu="qemu-system-arm", machine="rainier-bmc",
+          console="ttyS0", debug_exit=False, cc="arm-linux-gnueabihf-gcc",
+          probes=("ioctl_probe",), busybox=False,
+          packages=("qemu-system-arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
+          controls=("/dev/aspeed-lpc-ctrl",), restart=True, cpus=2),
+)}
+
+
+def by_name(name: str) -> Guest:
+    """The guest called name; KeyError names the known ones."""
+    try:
+        return GUESTS[name]
+    except KeyError:
+        raise KeyError(f"unknown guest {name!r} (known: {', '.join(GUESTS)})") from None

@@ -1,0 +1,115 @@
+"""guests: each guest's kernel build, QEMU command line and packages."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+from enotty import packages
+from enotty.audit import guests, run
+from enotty.kernel.build import TinyKernel
+
+
+def test_every_guest_has_its_fragment_and_its_packages_in_make_audit():
+    for guest in guests.GUESTS.values():
+        assert guest.fragment.is_file(), guest.fragment
+        assert set(guest.packages) <= set(packages.NEEDS["audit"]), guest.name
+        assert guest.probes[0] == "ioctl_probe"
+    assert guests.DEFAULT in guests.GUESTS
+
+
+def test_x86_64_is_the_boot_it_was(tmp_path: Path):
+    """The default guest's argv (part of every kept boot's key) and kernel
+    key do not depend on the other guests."""
+    x86 = guests.GUESTS["x86_64"]
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), ["-parallel", "null"], ["a=1"], x86).argv()
+    assert argv == ["qemu-system-x86_64", "-M", "pc", "-m", "1G", "-smp", "1", "-accel", "tcg",
+                    "-nographic", "-no-reboot", "-monitor", "none", "-serial", "file:C",
+                    "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-kernel", "K", "-initrd", "I",
+                    "-append", "console=ttyS0 loglevel=5 panic=-1 rdinit=/init a=1",
+                    "-parallel", "null"]
+    assert run.qemu_config(Path("K"), Path("I"), Path("C"), [], []).argv() == \
+        run.qemu_config(Path("K"), Path("I"), Path("C"), [], [], x86).argv()
+    assert x86.prefix == "" and x86.kselftests and x86.busybox
+
+
+def test_s390x_boots_its_own_machine_and_powers_off():
+    s390x = guests.by_name("s390x")
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), [], [], s390x).argv()
+    assert argv[:3] == ["qemu-system-s390x", "-M", "s390-ccw-virtio"]
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" not in argv and "-no-reboot" in argv
+    assert argv[argv.index("-append") + 1] == "console=ttysclp0 loglevel=5 panic=-1 rdinit=/init"
+    assert s390x.prefix == "[s390x] " and not s390x.kselftests and not s390x.busybox
+    assert s390x.probes == ("ioctl_probe",)
+
+
+def test_a_guest_builds_with_its_cross_compiler(tmp_path: Path, monkeypatch):
+    seen = []
+    monkeypatch.setattr("enotty.kernel.build.run_logged", lambda argv, log, env=None: seen.append(argv))
+    s390x = guests.GUESTS["s390x"]
+    kernel = TinyKernel(source=tmp_path, build=tmp_path / "b", log=tmp_path / "log",
+                        ccache=tmp_path / "cc", jobs=2, make_args=s390x.make_args, image=s390x.image)
+    kernel.make("bzImage")
+    assert seen == [["make", "-s", "-C", str(tmp_path), f"O={tmp_path / 'b'}", "ARCH=s390",
+                     "CROSS_COMPILE=s390x-linux-gnu-", "CC=ccache s390x-linux-gnu-gcc", "-j2",
+                     "bzImage"]]
+    assert kernel.bzimage == tmp_path / "b" / "arch" / "s390" / "boot" / "bzImage"
+
+
+def test_by_name_names_the_known_guests():
+    try:
+        guests.by_name("vax")
+    except KeyError as err:
+        assert "unknown guest 'vax' (known: x86_64, s390x" in str(err)
+    else:
+        raise AssertionError("no KeyError")
+
+
+def test_ppc_boots_a_powermac_with_the_pmu_and_powers_off():
+    ppc = guests.by_name("ppc")
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), [], [], ppc).argv()
+    assert argv[:5] == ["qemu-system-ppc", "-M", "mac99,via=pmu", "-m", "512M"]
+    assert argv[argv.index("-smp") + 1] == "1" and "-dtb" not in argv
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" not in argv and "-no-reboot" in argv
+    assert argv[argv.index("-append") + 1] == "console=ttyPZ0 loglevel=5 panic=-1 rdinit=/init"
+    assert ppc.make_targets == ("vmlinux",) and ppc.image == "vmlinux" and not ppc.restart
+    assert ppc.prefix == "[ppc] " and ppc.probes == ("ioctl_probe",) and not ppc.busybox
+
+
+def test_arm_boots_its_board_device_tree_on_two_cpus_and_restarts():
+    arm = guests.by_name("arm")
+    image = Path("images") / "k" / "bzImage"
+    argv = run.qemu_config(image, Path("I"), Path("C"), ["-x"], [], arm).argv()
+    assert argv[:3] == ["qemu-system-arm", "-M", "rainier-bmc"]
+    assert argv[argv.index("-smp") + 1] == "2"
+    # the blob kept beside the image, before the rows' own options
+    assert argv[-3:] == ["-dtb", str(Path("images") / "k" / run.DTB_NAME), "-x"]
+    assert argv[argv.index("-append") + 1] == "console=ttyS0 loglevel=5 panic=-1 rdinit=/init"
+    assert arm.dtb.endswith(".dtb") and arm.dtb.rsplit("/", 1)[1] in " ".join(arm.make_targets)
+    assert arm.restart and arm.prefix == "[arm] "
+
+
+def test_a_kept_kernel_holds_the_guests_device_tree(tmp_path: Path, monkeypatch):
+    """build_kernel() makes the guest's targets and keeps the blob beside
+    the image; a guest without one keeps the image alone."""
+    arm = guests.by_name("arm")
+    made = []
+    kernel = TinyKernel(source=tmp_path, build=tmp_path / "b", log=tmp_path / "log",
+                        ccache=tmp_path / "cc", make_args=arm.make_args, image=arm.image)
+
+    def fake_make(*targets):
+        made.append(targets)
+        for rel, data in ((arm.image, b"zImage"), (arm.dtb, b"dtb")):
+            (kernel.build / rel).parent.mkdir(parents=True, exist_ok=True)
+            (kernel.build / rel).write_bytes(data)
+    monkeypatch.setattr(TinyKernel, "make", lambda self, *targets: fake_make(*targets))
+
+    class Tree:
+        @staticmethod
+        def apply(patches):
+            return []
+    tree = cast(Any, Tree())      # the work tree: nothing to switch
+    image, built = run.build_kernel(tree, kernel, tmp_path / "images", "k1", [], arm)
+    assert built and made == [arm.make_targets]
+    assert image.read_bytes() == b"zImage" and image.with_name(run.DTB_NAME).read_bytes() == b"dtb"
+    image, built = run.build_kernel(tree, kernel, tmp_path / "images", "k2", [], guests.by_name("ppc"))
+    assert built and made[-1] == ("vmlinux",) and not image.with_name(run.DTB_NAME).exists()
