@@ -29,7 +29,6 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from .. import cache
 from ..kernel import tree
@@ -269,16 +268,4 @@ def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) ->
             raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
         out[role] = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
         store.put(k, out[role])
-    return out
-
-
-def union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
-    """The people of lists, each once and in order (compared without case),
-    minus those of minus."""
-    seen, out = set(m.lower() for m in minus), []
-    for people in lists:
-        for person in people:
-            if person.lower() not in seen:
-                seen.add(person.lower())
-                out.append(person)
     return out

@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from .. import cache
 from ..partition import prefixes
@@ -194,6 +194,18 @@ def add_recipients(mbox: str, to: list[str], cc: list[str]) -> str:
         if people:
             extra += f"\n{name}: " + ",\n    ".join(people)
     return head + extra + sep + body
+
+
+def union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
+    """The people of lists, each once and in order (compared without case),
+    minus those of minus."""
+    seen, out = set(m.lower() for m in minus), []
+    for people in lists:
+        for person in people:
+            if person.lower() not in seen:
+                seen.add(person.lower())
+                out.append(person)
+    return out
 
 
 def fill_cover(cover: str, subject: str, blurb: str) -> str:

@@ -14,7 +14,7 @@ from typing import Callable
 
 from ..find import scan, sites
 from ..judge import handlers
-from ..partition import maintainers, prefixes, split
+from ..partition import prefixes, split
 from ..render import cleanup, companions, messages, series
 from ..verify import crossbuild, verify
 from ..verify import checks
@@ -126,8 +126,7 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
     # The media series carries its kselftest, last (companions.py).
     media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
     takes_test, takes_rule = media and companions.takes_selftest(kernel.root), companions.takes_rule(kernel.root)
-    test = companions.selftest_patch(kernel, req.identity) if takes_test else None
-    rule = companions.rule_mail(kernel, req.identity) if takes_rule else None
+    test, rule = companions.companion_mails(kernel, req.identity, takes_test, takes_rule)
     outcomes = []
     for (plan, verdicts), cover in zip(checked.runs, covers):
         if cover is None:
@@ -138,7 +137,7 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
         if plan.name == split.MEDIA_SERIES and test is not None:
             # the test goes to the series' lists too: linux-media reads it with the series
             lists = [c for c in cover.cc if "@vger.kernel.org" in c or "@lists." in c]
-            sent.append(dataclasses.replace(test, cc=tuple(maintainers.union([test.cc, lists], test.to))))
+            sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
         subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
         mails = series.format_mails(kernel, plan, sent, req.identity, dataclasses.replace(cover, subject=subject),
                                     checked.composed.grouped.base)
@@ -158,8 +157,8 @@ def _cover(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: spli
     if not accepted:
         return None
     blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
-    to = maintainers.union([v.patch.to for v in accepted])
-    cc = maintainers.union([v.patch.cc for v in accepted], to)
+    to = series.union([v.patch.to for v in accepted])
+    cc = series.union([v.patch.cc for v in accepted], to)
     return series.Cover("", blurb, tuple(to), tuple(cc))
 
 
