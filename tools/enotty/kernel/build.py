@@ -264,11 +264,12 @@ def can_build(root: Path) -> str:
     return ""
 
 
-def prepare(bt: BuildTree, log: TextIO = sys.stderr, jobs: int | None = None) -> None:
-    """The hard-link copy plus the allmodconfig prepare, once; later runs
-    reuse them.  A failing make raises CalledProcessError with the last
-    lines of its stderr."""
-    bt.work.ensure()
+def prepare(bt: BuildTree, patched: dict[str, bytes], log: TextIO = sys.stderr,
+            jobs: int | None = None) -> None:
+    """The hard-link copy holding the patched files (install), plus the
+    allmodconfig prepare, once; later runs reuse them.  A failing make
+    raises CalledProcessError with the last lines of its stderr."""
+    install(bt, patched)
     if (bt.obj / PREPARED).is_file():
         return
     bt.obj.mkdir(parents=True, exist_ok=True)
@@ -280,7 +281,9 @@ def prepare(bt: BuildTree, log: TextIO = sys.stderr, jobs: int | None = None) ->
 
 
 def install(bt: BuildTree, files: dict[str, bytes]) -> None:
-    """Make the copy equal the pristine tree plus `files` (rel -> content)."""
+    """Make the copy (a hard-link copy, made once) equal the pristine tree
+    plus `files` (rel -> content)."""
+    bt.work.ensure()
     bt.work.set_files(files)
 
 

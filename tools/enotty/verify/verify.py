@@ -37,7 +37,7 @@ from ..partition import maintainers
 from ..kernel import tree
 from ..cache import digest
 from ..kernel.build import (FAILED, NOT_BUILT, OK, SKIPPED, TREE_FAILS, BuildTree, Check, build_on,
-                            build_tree, can_build, install, prepare)
+                            build_tree, can_build, prepare)
 from ..requests import KernelTree, default_jobs
 
 X86_64 = "x86_64"
@@ -169,7 +169,7 @@ def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stder
     results = ResultCache()
     # One run at a time uses the shared copy and build folder.
     with bt.work.locked():
-        prepare(bt, log, jobs)
+        prepare(bt, patched, log, jobs)
         keys = build_keys(bt, patched)
         todo = []
         for rel, key in sorted(keys.items()):
@@ -194,8 +194,8 @@ def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stder
                      else c) for rel, c in out.items()}
         elsewhere = sorted(rel for rel, c in out.items() if c.status == NOT_BUILT)
         if elsewhere and cross:
+            # the copy holds the patched files: prepare and build_on put them there
             from . import crossbuild   # crossbuild uses this module's cache and tree_identity
-            install(bt, patched)
             out.update(crossbuild.build_elsewhere(kernel, bt, patched, elsewhere, log, jobs))
     return out
 

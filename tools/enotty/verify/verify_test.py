@@ -198,7 +198,7 @@ def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
         pytest.skip(kbuild.can_build(root))
     built: list[list[str]] = []
 
-    def fake_prepare(bt: kbuild.BuildTree, log: object, jobs: object) -> None:
+    def fake_prepare(bt: kbuild.BuildTree, patched: dict[str, bytes], log: object, jobs: object) -> None:
         bt.work.ensure()
         bt.obj.mkdir(parents=True, exist_ok=True)
         if not (bt.obj / ".config").exists():
