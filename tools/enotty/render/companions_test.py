@@ -151,7 +151,9 @@ def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
     with tempfile.TemporaryDirectory() as tmp:
         written = series.format_mails(root, plan, [patch], author)
         assert [m.name for m in written.written] == [series.mail_name(1, companions.SELFTEST_SUBJECT)]
-        written.save(Path(tmp) / "media")
+        (Path(tmp) / "media").mkdir()
+        for m in written.written:
+            (Path(tmp) / "media" / m.name).write_text(m.text)
         mail = Path(tmp) / "media" / written.written[0].name
         text = mail.read_text()
         for name in (".gitignore", "Makefile", "config", "ioctl_errno.c"):

@@ -90,11 +90,6 @@ class Formatted:
         """The files of the series, cover letter first."""
         return [m for m in (self.cover, *self.mails) if m is not None]
 
-    def save(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        for mail in self.written:
-            (folder / mail.name).write_text(mail.text)
-
 
 def git_env(ident: Identity) -> dict[str, str]:
     env = dict(os.environ)

@@ -95,24 +95,29 @@ def write(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
     """The series' mails, formatted once in memory, then every file of OUT
     written into a staging folder that is renamed into place."""
     written = mail_out(kernel, req, checked)
-    tables = _tables(kernel, req, written)
+    files = _mail_files(written) | _tables(kernel, req, written)
     with output.staged(req.out) as stage:
-        for name, text in tables.items():
-            (stage / name).write_text(text)
+        output.write_files(stage, files)
         if req.audit_from and written.checked.composed.audit is not None:
             for name in ("audit.tsv", "AUDIT.md"):
                 if (req.audit_from / name).is_file():
                     shutil.copyfile(req.audit_from / name, stage / name)
-        for outcome in written.outcomes:
-            rejected = [v for v in outcome.verdicts if v.rejected and v.mail]
-            if rejected:
-                series.Formatted(None, tuple(v.mail for v in rejected), tuple("" for _ in rejected)).save(
-                    stage / "rejected" / outcome.plan.name)
-            if outcome.mails:
-                outcome.mails.save(stage / outcome.plan.name)
-        if written.rule:
-            series.Formatted(None, (written.rule,), ("",)).save(stage / companions.RULE_SERIES)
     return written
+
+
+def _mail_files(written: Written) -> dict[str, str]:
+    """OUT's mails, path -> text: each series' folder (cover letter first),
+    its rejected patches under rejected/, the semantic patch's series."""
+    files = {}
+    for outcome in written.outcomes:
+        for verdict in outcome.verdicts:
+            if verdict.rejected and verdict.mail:
+                files[f"rejected/{outcome.plan.name}/{verdict.mail.name}"] = verdict.mail.text
+        for mail in outcome.mails.written if outcome.mails else []:
+            files[f"{outcome.plan.name}/{mail.name}"] = mail.text
+    if written.rule:
+        files[f"{companions.RULE_SERIES}/{written.rule.name}"] = written.rule.text
+    return files
 
 
 def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
