@@ -126,26 +126,29 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
     accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
                       for plan, verdicts in checked.runs]
     prefix_of = {id(d.patch.plan): d.prefix for drafts in checked.composed.drafts for d in drafts}
-    covers = [_cover(kernel, req, checked, plan, verdicts) for plan, verdicts in checked.runs]
+    blurbs = [_cover_text(kernel, req, checked, plan, verdicts) for plan, verdicts in checked.runs]
     titles = series.cover_prefixes([p for p in accepted_plans if p.patches], lambda pp: prefix_of[id(pp)])
     # The media series carries its kselftest, last (companions.py).
     media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
     takes_test, takes_rule = media and companions.takes_selftest(kernel.root), companions.takes_rule(kernel.root)
     test, rule = companions.companion_mails(kernel, req.identity, takes_test, takes_rule)
     outcomes = []
-    for (plan, verdicts), cover in zip(checked.runs, covers):
-        if cover is None:
+    for (plan, verdicts), blurb in zip(checked.runs, blurbs):
+        if blurb is None:
             outcomes.append(Outcome(plan, verdicts))
             continue
         accepted = [v for v in verdicts if not v.rejected]
+        # the cover goes to everyone its patches go to
+        to = series.union([v.patch.to for v in accepted])
+        cc = series.union([v.patch.cc for v in accepted], to)
         sent = [v.patch for v in accepted]
         if plan.name == split.MEDIA_SERIES and test is not None:
             # the test goes to the series' lists too: linux-media reads it with the series
-            lists = [c for c in cover.cc if "@vger.kernel.org" in c or "@lists." in c]
+            lists = [c for c in cc if "@vger.kernel.org" in c or "@lists." in c]
             sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
         subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
-        mails = series.format_mails(kernel, plan, sent, req.identity, dataclasses.replace(cover, subject=subject),
-                                    checked.composed.grouped.base)
+        cover = series.Cover(subject, blurb, tuple(to), tuple(cc))
+        mails = series.format_mails(kernel, plan, sent, req.identity, cover, checked.composed.grouped.base)
         if any(mails.errors):   # each applied in the first pass: cannot happen
             raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
         outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
@@ -154,17 +157,14 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
                    tuple(checks.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None)), rule)
 
 
-def _cover(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
-           verdicts: tuple[Verdict, ...]) -> series.Cover | None:
-    """The cover letter of a series' accepted patches (its subject left
-    for the series' title); None when no patch of it is accepted."""
+def _cover_text(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
+                verdicts: tuple[Verdict, ...]) -> str | None:
+    """The cover letter's text of a series' accepted patches (mail_out
+    addresses it); None when no patch of it is accepted."""
     accepted = [v for v in verdicts if not v.rejected]
     if not accepted:
         return None
-    blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
-    to = series.union([v.patch.to for v in accepted])
-    cc = series.union([v.patch.cc for v in accepted], to)
-    return series.Cover("", blurb, tuple(to), tuple(cc))
+    return cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
 
 
 def _tables(kernel: KernelTree, req: PatchesRequest, written: Written) -> dict[str, str]:
