@@ -16,7 +16,8 @@ the configuration) compiles it; otherwise it is "not built on x86_64
 allmodconfig" (another architecture, a disabled option, a #included .c),
 which is not a failure.  A file that fails to build is built once more
 without the patch: when that fails too, the failure is the tree's, not the
-patch's.
+patch's.  Those steps (prepare, build_on) live in enotty.kernel.build beside
+BuildTree; this module keys, caches and collects their verdicts.
 
 Cache: checkpatch and build verdicts are kept under
 enotty.kernel.tree.cache_dir()/verify/ (ResultCache), keyed by what they are
