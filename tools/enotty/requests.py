@@ -24,6 +24,13 @@ def default_jobs() -> int:
 
 
 @dataclass(frozen=True)
+class Script:
+    """A perl script of a kernel's scripts/ folder."""
+    path: Path
+    own: bool    # the tree's own (run against it); False: the default tree's copy, run with --no-tree
+
+
+@dataclass(frozen=True)
 class KernelTree:
     """A tree to read: Debian's default source or the user's KDIR."""
     root: Path              # absolute; only ever read
@@ -34,10 +41,9 @@ class KernelTree:
     # builds, series) may answer; False recomputes them (and stores them again).
     use_cache: bool = True
     caches: Path | None = None   # where those results live (None: enotty.kernel.tree.cache_dir())
-
-    def script(self, name: str) -> Path:
-        """The tree's own scripts/NAME (checkpatch.pl, get_maintainer.pl)."""
-        return self.root / "scripts" / name
+    # The scripts the checks run on this tree's patches (enotty.kernel.tree.script).
+    checkpatch: Script | None = None
+    get_maintainer: Script | None = None
 
     def scope(self, subdir: str | None) -> Path:
         """The folder subdir of this tree (the whole tree for None)."""

@@ -12,14 +12,19 @@ Two kinds of configuration, one kbuild driver:
   `make patches` (enotty.verify.verify, enotty.verify.crossbuild); BuildTree is such a
   build's source copy and object folder, Platform one architecture's wide
   configuration (configure_platform and prepare_platform, once per folder).
+  The object checks themselves (prepare, install, enabled_sources,
+  compile_objects, build_on) give a Check per file; enotty.verify.verify
+  keeps those verdicts in its cache.
 
 The tree itself is only read: every build writes into O=.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -39,6 +44,26 @@ class BuildError(Exception):
     def __init__(self, message: str, tail: list[str] | None = None) -> None:
         super().__init__(message)
         self.tail = tail or []
+
+
+# ---------------------------------------------------------------- verdicts
+
+# An object check's verdict (enotty.verify keeps them in its cache).
+OK = "ok"
+FAILED = "failed"
+NOT_BUILT = "not built"
+SKIPPED = "skipped"
+TREE_FAILS = "fails without the patch too"
+
+
+@dataclass(frozen=True)
+class Check:
+    status: str        # ok | failed | not built | skipped | ...
+    detail: str = ""
+    arch: str = ""     # the build's platform (x86_64, m68k, arm footbridge...), '' for other checks
+
+    def cell(self) -> str:
+        return self.status + (f" ({self.detail})" if self.detail else "")
 
 
 # ---------------------------------------------------------------- .config text
@@ -216,6 +241,170 @@ def configure_wide(src: Path, obj: Path, base: str, settings: tuple[str, ...] = 
     config.write_text(relaxed(config.read_text(), settings))
     quiet_make(src, obj, ["olddefconfig"], make_args, jobs)
     return read_config(config)
+
+
+# ---------------------------------------------------------------- the object checks
+
+def build_tree(root: Path) -> BuildTree:
+    """The x86_64 allmodconfig build of root: build/allmodconfig-VERSION[-hash]
+    and its source copy beside it (.src)."""
+    obj = build_folder(root, "allmodconfig")
+    return BuildTree(root, obj.with_name(obj.name + ".src"), obj)
+
+
+
+def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
+                 dry_run: bool = False) -> list[str]:
+    """`make` in the hard-link copy with O=; -k so one failure stops nothing."""
+    return make_argv(bt.src, bt.obj, "-k", *(["-n"] if dry_run else []), *targets, make_args=bt.make_args,
+                     jobs=jobs)
+
+
+def can_build(root: Path) -> str:
+    """'' when root can be built for x86_64 here, else why not."""
+    if not (root / "Makefile").is_file() or not (root / "arch" / "x86").is_dir():
+        return "not a kernel tree with arch/x86"
+    if not shutil.which("gcc") or not shutil.which("make"):
+        return "no gcc/make"
+    return ""
+
+
+def prepare(bt: BuildTree, patched: dict[str, bytes], log: TextIO = sys.stderr,
+            jobs: int | None = None) -> None:
+    """The hard-link copy holding the patched files (install), plus the
+    allmodconfig prepare, once; later runs reuse them.  A failing make
+    raises CalledProcessError with the last lines of its stderr."""
+    install(bt, patched)
+    if (bt.obj / PREPARED).is_file():
+        return
+    bt.obj.mkdir(parents=True, exist_ok=True)
+    print(f"enotty: preparing an x86_64 allmodconfig build in {bt.obj} (once; minutes)", file=log)
+
+    configure_wide(bt.src, bt.obj, "allmodconfig", jobs=jobs)
+    quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], jobs=jobs)
+    (bt.obj / PREPARED).write_text("allmodconfig, WERROR and DEBUG_INFO off\n")
+
+
+def install(bt: BuildTree, files: dict[str, bytes]) -> None:
+    """Make the copy (a hard-link copy, made once) equal the pristine tree
+    plus `files` (rel -> content)."""
+    bt.work.ensure()
+    bt.work.set_files(files)
+
+
+def kbuild_dir(root: Path, rel: str) -> str:
+    """The nearest folder of rel with a Makefile or Kbuild (where its object is named)."""
+    folder = Path(rel).parent
+    while str(folder) not in ("", "."):
+        if (root / folder / "Makefile").is_file() or (root / folder / "Kbuild").is_file():
+            return str(folder)
+        folder = folder.parent
+    return ""
+
+
+def includer_dirs(root: Path, rel: str, srcarch: str = "x86") -> list[str]:
+    """Folders of arch/<srcarch>/ whose Makefile includes a make fragment
+    of rel's folder (virt/kvm/Makefile.kvm: arch/x86/kvm/ builds
+    virt/kvm/kvm_main.c as ../../../virt/kvm/kvm_main.o); [] for a folder
+    with a Makefile of its own."""
+    folder = Path(rel).parent
+    if (root / folder / "Makefile").is_file() or (root / folder / "Kbuild").is_file():
+        return []
+    fragments = [f"{folder}/{p.name}" for p in sorted((root / folder).glob("Makefile.*"))]
+    if not fragments:
+        return []
+    out = []
+    for makefile in sorted((root / "arch" / srcarch).glob("**/Makefile")):
+        text = makefile.read_text(errors="replace")
+        if any(f in text for f in fragments):
+            out.append(str(makefile.parent.relative_to(root)))
+    return out
+
+
+_CC = re.compile(r" -c -o (\S+\.o) (\S+\.c)\b")
+
+
+def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None,
+                    srcarch: str = "x86", targets: dict[str, str] | None = None) -> set[str]:
+    """Which of rels allmodconfig compiles: kbuild's dry run of their folders.
+
+    Their objects are removed first: a dry run lists only the objects it
+    would remake, and a file the copy already held (an earlier run's
+    patch) may have an object newer than itself."""
+    dirs = sorted(({kbuild_dir(bt.src, r) for r in rels} - {""})
+                  | {d for r in rels for d in includer_dirs(bt.src, r, srcarch)})
+    if not dirs:
+        return set()
+    for rel in rels:
+        (bt.obj / (rel[:-2] + ".o")).unlink(missing_ok=True)
+    res = subprocess.run(make_command(bt, [d + "/" for d in dirs], jobs, dry_run=True),
+                         capture_output=True, text=True, check=False, env=kbuild_env())
+    found = set()
+    prefix = str(bt.src) + "/"
+    for m in _CC.finditer(res.stdout):
+        src = m.group(2)
+        rel = os.path.normpath(src[len(prefix):] if src.startswith(prefix) else src)
+        found.add(rel)
+        if targets is not None and rel in rels and os.path.normpath(m.group(1)) != rel[:-2] + ".o":
+            # built from another folder's Makefile: kbuild builds it only
+            # as part of that folder
+            targets[rel] = str(Path(m.group(1).split("/../")[0])) + "/"
+    return found & set(rels)
+
+
+def _errors_for(output: str, bt: BuildTree, rel: str) -> str:
+    needle = f"{bt.src}/{rel}:"
+    for line in output.splitlines():
+        if line.startswith(needle) and ("error:" in line or "Error" in line):
+            return line[len(str(bt.src)) + 1:][:200]
+    return "compile failed"
+
+
+def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None,
+                    targets: dict[str, str] | None = None) -> dict[str, Check]:
+    """Build each rel's object in the copy as it stands; ok or failed.
+    targets: the make target of a rel built only with another folder
+    (enabled_sources), else its own object."""
+    objs = {rel: rel[:-2] + ".o" for rel in rels}
+    for obj in objs.values():
+        path = bt.obj / obj
+        if path.exists():
+            path.unlink()
+    if not objs:
+        return {}
+    goals = sorted({(targets or {}).get(rel, obj) for rel, obj in objs.items()})
+    res = subprocess.run(make_command(bt, goals, jobs), capture_output=True,
+                         text=True, check=False, env=kbuild_env())
+    out = {}
+    for rel, obj in objs.items():
+        if (bt.obj / obj).is_file():
+            out[rel] = Check(OK)
+        else:
+            out[rel] = Check(FAILED, _errors_for(res.stdout + res.stderr, bt, rel))
+    return out
+
+
+def build_on(bt: BuildTree, patched: dict[str, bytes], sources: list[str],
+             jobs: int | None, arch: str, srcarch: str = "x86") -> dict[str, Check]:
+    """Verdicts for the .c files `sources` in bt's configuration (arch
+    names it in each verdict), the copy holding all of `patched`; a file
+    the configuration does not compile is NOT_BUILT."""
+    install(bt, patched)
+    targets: dict[str, str] = {}
+    enabled = enabled_sources(bt, sources, jobs, srcarch, targets)
+    out = {rel: Check(NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources if rel not in enabled}
+    results = {rel: Check(c.status, c.detail, arch)
+               for rel, c in compile_objects(bt, sorted(enabled), jobs, targets).items()}
+    failed = [rel for rel, chk in results.items() if chk.status == FAILED]
+    if failed:
+        install(bt, {r: d for r, d in patched.items() if r not in failed})
+        before = compile_objects(bt, failed, jobs, targets)
+        for rel in failed:
+            if before[rel].status == FAILED:
+                results[rel] = Check(TREE_FAILS, results[rel].detail, arch)
+        install(bt, patched)
+    out.update(results)
+    return out
 
 
 # ---------------------------------------------------------------- a platform's wide build

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from .. import packages
 from ..errors import UsageError
-from ..requests import KernelTree
+from ..requests import KernelTree, Script
 
 SOURCE_PACKAGE = "linux-source-6.12"
 
@@ -142,7 +142,23 @@ def at(root: Path, use_cache: bool = True) -> KernelTree:
     a test's fixture): its version and kind read, nothing refused."""
     root = Path(root).resolve()
     return KernelTree(root=root, version=kernel_version(root), is_kernel=is_kernel_tree(root),
-                      use_cache=use_cache)
+                      use_cache=use_cache, checkpatch=script(root, "checkpatch.pl"),
+                      get_maintainer=script(root, "get_maintainer.pl"))
+
+
+def script(root: Path, name: str) -> Script | None:
+    """scripts/<name> to run on root's patches, and whether root is a kernel tree for it.
+
+    The tree's own script first; for a tree without scripts/ (a fixture, an
+    out-of-tree folder) the default tree's copy, run with --no-tree.
+    """
+    own = root / "scripts" / name
+    if own.is_file() and (root / "MAINTAINERS").is_file() and (root / "Makefile").is_file():
+        return Script(own, True)
+    fallback = cache_dir() / "src" / SOURCE_PACKAGE / "scripts" / name
+    if fallback.is_file():
+        return Script(fallback, False)
+    return None
 
 
 def main() -> int:

@@ -29,7 +29,6 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from .. import cache
 from ..kernel import tree
@@ -208,22 +207,6 @@ class Maintainers:
         return found[0] if found else None
 
 
-def script(root: Path, name: str) -> tuple[Path, bool] | None:
-    """(scripts/<name> to run, whether root is a kernel tree for it).
-
-    The tree's own script first; for a tree without scripts/ (a fixture, an
-    out-of-tree folder) the default tree's copy, run with --no-tree.
-    """
-    own = root / "scripts" / name
-    if own.is_file() and (root / "MAINTAINERS").is_file() and (root / "Makefile").is_file():
-        return own, True
-    from ..kernel import tree
-    fallback = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "scripts" / name
-    if fallback.is_file():
-        return fallback, False
-    return None
-
-
 def perl_env() -> dict[str, str]:
     """Perl with a fixed hash order: get_maintainer.pl lists sections of equal
     depth in hash order, which Perl randomises per process; the output must be
@@ -262,10 +245,10 @@ def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) ->
     MAINTAINERS is all it reads, so the answer is kept by the patches'
     content, MAINTAINERS and the script (a warm run asks perl nothing)."""
     root = kernel.root
-    found = script(root, "get_maintainer.pl") if (root / "MAINTAINERS").is_file() else None
+    found = kernel.get_maintainer if (root / "MAINTAINERS").is_file() else None
     if found is None:
         return {role: [] for role in roles}
-    path, own = found
+    path, own = found.path, found.own
     env = perl_env()
     inputs = _inputs_digest(root / "MAINTAINERS", path)
     patches = [cache.digest(p.read_bytes()) for p in patch_files]
@@ -285,16 +268,4 @@ def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) ->
             raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
         out[role] = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
         store.put(k, out[role])
-    return out
-
-
-def union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
-    """The people of lists, each once and in order (compared without case),
-    minus those of minus."""
-    seen, out = set(m.lower() for m in minus), []
-    for people in lists:
-        for person in people:
-            if person.lower() not in seen:
-                seen.add(person.lower())
-                out.append(person)
     return out

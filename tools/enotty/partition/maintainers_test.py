@@ -125,7 +125,7 @@ def test_slugify() -> None:
 
 
 def test_get_maintainer_on_the_fixture_tree(tmp_path: Path) -> None:
-    found = maintainers.script(FIXTURE, "get_maintainer.pl")
+    found = tree.script(FIXTURE, "get_maintainer.pl")
     if found is None:
         pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
     patch = tmp_path / "p.patch"
@@ -149,10 +149,10 @@ def test_literal_start_breaks_depth_ties() -> None:
 
 
 def test_get_maintainer_order_is_the_same_on_every_run(tmp_path: Path) -> None:
-    default = maintainers.script(FIXTURE, "get_maintainer.pl")
+    default = tree.script(FIXTURE, "get_maintainer.pl")
     if default is None:
         pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
-    root = default[0].parents[1]
+    root = default.path.parents[1]
     patch = tmp_path / "p.patch"
     # XEN HYPERVISOR INTERFACE and XEN BLOCK SUBSYSTEM match at the same depth:
     # Perl's randomised hash order used to swap them between runs.
@@ -163,7 +163,7 @@ def test_get_maintainer_order_is_the_same_on_every_run(tmp_path: Path) -> None:
 
 
 def test_get_maintainer_answers_are_kept_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if maintainers.script(FIXTURE, "get_maintainer.pl") is None:
+    if tree.script(FIXTURE, "get_maintainer.pl") is None:
         pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
     real = tree.cache_dir() / "src"
     (tmp_path / "cache").mkdir()

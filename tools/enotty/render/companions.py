@@ -6,11 +6,13 @@ cocci/upstream/ioctl_enotty.cocci is that rule, sized like its neighbours
 in scripts/coccinelle/api/ (the per-file default shapes only; the scan's
 tree-wide discovery stays in cocci/ioctl_enotty.cocci).  rule_mail()
 formats it as a one-patch series (no cover letter, as series.py does for
-every one-patch series), addressed as get_maintainer.pl says.
+every one-patch series); companion_mails() addresses it and the media
+kselftest patch as get_maintainer.pl says, asking once per companion.
 """
 from __future__ import annotations
 
 import difflib
+import dataclasses
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -84,8 +86,8 @@ def rule_message(identity: Identity) -> str:
     return f"{RULE_SUBJECT}\n\n{RULE_BODY}\nSigned-off-by: {identity}\n"
 
 
-def rule_mail(kernel: KernelTree, identity: Identity) -> series.Mail:
-    """The rule's one-patch series, addressed as get_maintainer.pl says."""
+def rule_mail(identity: Identity) -> series.Mail:
+    """The rule's one-patch series, not yet addressed (companion_mails)."""
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         repo = series.ScratchRepo(Path(tmp) / "repo", identity)
         repo.git("commit", "-q", "--no-verify", "--allow-empty", "-m", "pristine")
@@ -97,8 +99,7 @@ def rule_mail(kernel: KernelTree, identity: Identity) -> series.Mail:
         mails = repo.format_patch(Path(tmp) / "out", 1)
         if len(mails) != 1:
             raise series.SeriesError(f"git format-patch wrote {len(mails)} files for the rule")
-        to, cc = recipients(kernel, mails)
-        return series.Mail(mails[0].name, series.add_recipients(mails[0].read_text(), list(to), list(cc)))
+        return series.Mail(mails[0].name, mails[0].read_text())
 
 
 # ---------------------------------------------------------------- the media kselftest
@@ -200,15 +201,32 @@ class NewFilesPlan(split.PatchPlan):
         return list(self.seeded)
 
 
-def selftest_patch(kernel: KernelTree, identity: Identity) -> series.Patch:
+def selftest_patch(root: Path, identity: Identity) -> series.Patch:
     """The media series' kselftest patch, to go after its conversions,
-    addressed as get_maintainer.pl says for its files."""
-    root = kernel.root
+    not yet addressed (companion_mails)."""
     plan = NewFilesPlan(key="selftest", driver="selftests", section="",
                         added_diff=selftest_diff(root),
                         seeded=[SELFTESTS_MAKEFILE] if targets_diff(root) else [])
+    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity))
+
+
+# ---------------------------------------------------------------- both, addressed
+
+def companion_mails(kernel: KernelTree, identity: Identity, selftest: bool,
+                    rule: bool) -> tuple[series.Patch | None, series.Mail | None]:
+    """The media kselftest patch (selftest) and the rule's one-patch series
+    (rule), each addressed as get_maintainer.pl says for its own files."""
+    test = selftest_patch(kernel.root, identity) if selftest else None
+    mail = rule_mail(identity) if rule else None
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        diff = Path(tmp) / "selftest.patch"
-        diff.write_text(plan.added_diff)
-        to, cc = recipients(kernel, [diff])
-    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity), to, cc)
+        if test is not None:
+            diff = Path(tmp) / "selftest.patch"
+            diff.write_text(test.diff)
+            to, cc = recipients(kernel, [diff])
+            test = dataclasses.replace(test, to=to, cc=cc)
+        if mail is not None:
+            path = Path(tmp) / mail.name
+            path.write_text(mail.text)
+            to, cc = recipients(kernel, [path])
+            mail = series.Mail(mail.name, series.add_recipients(mail.text, list(to), list(cc)))
+    return test, mail

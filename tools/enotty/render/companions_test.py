@@ -130,7 +130,8 @@ def test_coccicheck_reports_the_series_sites_then_nothing(kernel_copy, folder):
 def test_rule_mail_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     with tempfile.TemporaryDirectory() as tmp:
-        rule = companions.rule_mail(root, Identity("A U Thor", "author@example.org"))
+        _, rule = companions.companion_mails(root, Identity("A U Thor", "author@example.org"), False, True)
+        assert rule is not None
         text = rule.text
         assert rule.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
         assert "Subject: [PATCH] coccinelle: api: add ioctl_enotty script" in text
@@ -144,12 +145,15 @@ def test_rule_mail_passes_checkpatch():
 def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     author = Identity("A U Thor", "author@example.org")
-    patch = companions.selftest_patch(root, author)
+    patch, _ = companions.companion_mails(root, author, True, False)
+    assert patch is not None
     plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
     with tempfile.TemporaryDirectory() as tmp:
         written = series.format_mails(root, plan, [patch], author)
         assert [m.name for m in written.written] == [series.mail_name(1, companions.SELFTEST_SUBJECT)]
-        written.save(Path(tmp) / "media")
+        (Path(tmp) / "media").mkdir()
+        for m in written.written:
+            (Path(tmp) / "media" / m.name).write_text(m.text)
         mail = Path(tmp) / "media" / written.written[0].name
         text = mail.read_text()
         for name in (".gitignore", "Makefile", "config", "ioctl_errno.c"):

@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from .. import cache
 from ..partition import prefixes
@@ -89,11 +89,6 @@ class Formatted:
     def written(self) -> list[Mail]:
         """The files of the series, cover letter first."""
         return [m for m in (self.cover, *self.mails) if m is not None]
-
-    def save(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        for mail in self.written:
-            (folder / mail.name).write_text(mail.text)
 
 
 def git_env(ident: Identity) -> dict[str, str]:
@@ -194,6 +189,18 @@ def add_recipients(mbox: str, to: list[str], cc: list[str]) -> str:
         if people:
             extra += f"\n{name}: " + ",\n    ".join(people)
     return head + extra + sep + body
+
+
+def union(lists: Sequence[Sequence[str]], minus: Sequence[str] = ()) -> list[str]:
+    """The people of lists, each once and in order (compared without case),
+    minus those of minus."""
+    seen, out = set(m.lower() for m in minus), []
+    for people in lists:
+        for person in people:
+            if person.lower() not in seen:
+                seen.add(person.lower())
+                out.append(person)
+    return out
 
 
 def fill_cover(cover: str, subject: str, blurb: str) -> str:

@@ -56,7 +56,9 @@ def write(plan: SeriesPlan, patches: list[series.Patch], out: Path, subject: str
     """format_mails() over FIXTURE, saved into out as the write stage does."""
     done = series.format_mails(tree.at(FIXTURE), plan, patches, IDENTITY, series.Cover(subject, blurb, to, cc),
                                base)
-    done.save(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for mail in done.written:
+        (out / mail.name).write_text(mail.text)
     return done
 
 

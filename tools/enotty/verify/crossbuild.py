@@ -8,7 +8,7 @@ target of the tree, allmodconfig or a board's defconfig, plus a few
 settings) prepared once, out of tree, in tree.cache_dir()/build/<name>-<ver>/
 (configure: seconds; prepare: a minute or two, the first time a patch needs
 the platform).  The source they build is the same hard-link copy of the
-tree as the x86_64 build (verify.BuildTree.src), holding the patched files.
+tree as the x86_64 build (enotty.kernel.build.BuildTree.src), holding the patched files.
 
 Selection (choose()): a file goes to the first platform whose .config sets
 every Kconfig symbol its Makefile lines need (kconfig.build_symbols);
@@ -142,7 +142,7 @@ def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels
     configuration sets its symbols and whose kbuild dry run compiles it
     (the next such platform when it does not), ok / failed / fails
     without the patch too, with the platform named; "not built" when no
-    platform here builds it.  bt is the x86_64 verify.BuildTree, locked,
+    platform here builds it.  bt is the x86_64 BuildTree, locked,
     its copy holding `patched` (the cross builds use the same copy).  A
     kernel tree without use_cache builds every file again (the verdicts
     are still stored)."""
@@ -203,7 +203,7 @@ def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels
                 print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
                 pending += todo
                 continue
-            fresh = verify.build_on(pbt, patched, todo, jobs, platform.name, platform.srcarch)
+            fresh = kbuild.build_on(pbt, patched, todo, jobs, platform.name, platform.srcarch)
             for rel, chk in fresh.items():
                 if chk.status == verify.NOT_BUILT:
                     pending.append(rel)      # the next platform that sets its symbols

@@ -180,7 +180,7 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
         (obj / ".config").write_text("".join(f"{k}={v}\n" for k, v in values.items()))
         return values
 
-    def fake_build_on(bt: verify.BuildTree, patched: dict[str, bytes], sources: list[str], jobs: object,
+    def fake_build_on(bt: kbuild.BuildTree, patched: dict[str, bytes], sources: list[str], jobs: object,
                       arch: str, srcarch: str = "x86") -> dict[str, verify.Check]:
         built.append((arch, sorted(sources)))
         assert bt.make_args[0] == f"ARCH={arch}" and bt.obj.name.startswith(arch + "-")
@@ -191,8 +191,8 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     monkeypatch.setattr(kbuild, "configure_platform", fake_configure)
     monkeypatch.setattr(kbuild, "prepare_platform", lambda *a, **k: None)
     monkeypatch.setattr(crossbuild, "ensure_compilers", lambda *a, **k: None)
-    monkeypatch.setattr(verify, "build_on", fake_build_on)
-    bt = verify.BuildTree(root, root, tmp_path / "x86")
+    monkeypatch.setattr(kbuild, "build_on", fake_build_on)
+    bt = kbuild.BuildTree(root, root, tmp_path / "x86")
     patched = {"drivers/d/ami.c": b"int a;\n", "drivers/d/alt.c": b"int b;\n"}
     got = crossbuild.build_elsewhere(tree.at(root), bt, patched, sorted(patched))
     assert got["drivers/d/ami.c"] == verify.Check(verify.OK, "", "m68k")

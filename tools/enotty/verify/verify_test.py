@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ..partition import maintainers
 from ..kernel import tree
 from . import verify
+from ..kernel import build as kbuild
 from ..requests import default_jobs
 from ..find.sites import Site
 
@@ -43,7 +43,7 @@ diff --git a/drivers/watchdog/bar_wdt.c b/drivers/watchdog/bar_wdt.c
 """
 
 needs_checkpatch = pytest.mark.skipif(
-    maintainers.script(FIXTURE, "checkpatch.pl") is None,
+    tree.script(FIXTURE, "checkpatch.pl") is None,
     reason="needs the default tree's scripts/checkpatch.pl (make patches unpacks it)")
 
 
@@ -64,27 +64,27 @@ def test_checkpatch_error_fails_the_patch(tmp_path: Path) -> None:
 
 
 def test_checkpatch_command_uses_the_tree_root_or_no_tree(tmp_path: Path) -> None:
-    cmd = verify.checkpatch_command(FIXTURE, tmp_path / "x.patch")
+    cmd = verify.checkpatch_command(tree.at(FIXTURE), tmp_path / "x.patch")
     if cmd is None:
         pytest.skip("no checkpatch.pl available")
     # the fixture has no scripts/: the default tree's script runs with --no-tree
     assert "--no-tree" in cmd and cmd[-1].endswith("x.patch") and "--terse" in cmd
     if (DEFAULT / "scripts" / "checkpatch.pl").is_file():
-        cmd = verify.checkpatch_command(DEFAULT, tmp_path / "x.patch")
+        cmd = verify.checkpatch_command(tree.at(DEFAULT), tmp_path / "x.patch")
         assert cmd is not None and f"--root={DEFAULT}" in cmd and "--no-tree" not in cmd
 
 
 def test_make_command_construction(tmp_path: Path) -> None:
-    bt = verify.BuildTree(tmp_path / "linux", tmp_path / "b.src", tmp_path / "b")
-    assert verify.make_command(bt, ["drivers/x/y.o"], jobs=8) == [
+    bt = kbuild.BuildTree(tmp_path / "linux", tmp_path / "b.src", tmp_path / "b")
+    assert kbuild.make_command(bt, ["drivers/x/y.o"], jobs=8) == [
         "make", "-C", str(tmp_path / "b.src"), f"O={tmp_path / 'b'}", "-j8", "-k", "drivers/x/y.o"]
-    assert f"-j{default_jobs()}" in verify.make_command(bt, ["drivers/x/y.o"])
-    assert "-n" in verify.make_command(bt, ["drivers/x/"], dry_run=True)
+    assert f"-j{default_jobs()}" in kbuild.make_command(bt, ["drivers/x/y.o"])
+    assert "-n" in kbuild.make_command(bt, ["drivers/x/"], dry_run=True)
 
 
 def test_build_folder_is_per_version_outside_the_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
-    bt = verify.build_tree(FIXTURE)
+    bt = kbuild.build_tree(FIXTURE)
     assert bt.obj.parent == tmp_path / "cache" / "build"
     assert bt.obj.name.startswith("allmodconfig-6.12.0-") and bt.src.name == bt.obj.name + ".src"
 
@@ -92,8 +92,8 @@ def test_build_folder_is_per_version_outside_the_tree(tmp_path: Path, monkeypatc
 def test_kbuild_dir_is_the_nearest_folder_with_a_makefile(tmp_path: Path) -> None:
     (tmp_path / "drivers" / "atomisp" / "pci" / "deep").mkdir(parents=True)
     (tmp_path / "drivers" / "atomisp" / "Makefile").write_text("obj-m += pci/deep/x.o\n")
-    assert verify.kbuild_dir(tmp_path, "drivers/atomisp/pci/deep/x.c") == "drivers/atomisp"
-    assert verify.kbuild_dir(tmp_path, "top.c") == ""
+    assert kbuild.kbuild_dir(tmp_path, "drivers/atomisp/pci/deep/x.c") == "drivers/atomisp"
+    assert kbuild.kbuild_dir(tmp_path, "top.c") == ""
 
 
 def test_install_never_writes_the_pristine_inodes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,12 +102,12 @@ def test_install_never_writes_the_pristine_inodes(tmp_path: Path, monkeypatch: p
     (root / "d").mkdir(parents=True)
     (root / "d" / "a.c").write_text("pristine a\n")
     (root / "d" / "b.c").write_text("pristine b\n")
-    bt = verify.build_tree(root)
+    bt = kbuild.build_tree(root)
     bt.work.ensure()
-    verify.install(bt, {"d/a.c": b"patched a\n"})
+    kbuild.install(bt, {"d/a.c": b"patched a\n"})
     assert (root / "d" / "a.c").read_text() == "pristine a\n"
     assert (bt.src / "d" / "a.c").read_text() == "patched a\n"
-    verify.install(bt, {"d/b.c": b"patched b\n"})   # the next run puts a.c back
+    kbuild.install(bt, {"d/b.c": b"patched b\n"})   # the next run puts a.c back
     assert (bt.src / "d" / "a.c").read_text() == "pristine a\n"
     assert (root / "d" / "b.c").read_text() == "pristine b\n"
     assert (bt.src / "d" / "b.c").read_text() == "patched b\n"
@@ -194,17 +194,17 @@ def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
     (root / "d" / "a.c").write_text("int a;\n")
     (root / "d" / "b.c").write_text("int b;\n")
     (root / "d" / "x.h").write_text("#define X 1\n")
-    if verify.can_build(root):
-        pytest.skip(verify.can_build(root))
+    if kbuild.can_build(root):
+        pytest.skip(kbuild.can_build(root))
     built: list[list[str]] = []
 
-    def fake_prepare(bt: verify.BuildTree, log: object, jobs: object) -> None:
+    def fake_prepare(bt: kbuild.BuildTree, patched: dict[str, bytes], log: object, jobs: object) -> None:
         bt.work.ensure()
         bt.obj.mkdir(parents=True, exist_ok=True)
         if not (bt.obj / ".config").exists():
             (bt.obj / ".config").write_text("CONFIG_A=y\n")
 
-    def fake_build(bt: verify.BuildTree, patched: dict[str, bytes], sources: list[str],
+    def fake_build(bt: kbuild.BuildTree, patched: dict[str, bytes], sources: list[str],
                    jobs: object, arch: str) -> dict[str, verify.Check]:
         built.append(sorted(sources))
         return {rel: verify.Check(verify.FAILED, "d/b.c:1: error: x", arch) if rel == "d/b.c"
@@ -223,7 +223,7 @@ def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
     verify.build(tree.at(root), {**patched, "d/x.h": b"#define X 3\n"})
     assert built[-1] == ["d/a.c", "d/b.c"]
     # another configuration
-    bt = verify.build_tree(root)
+    bt = kbuild.build_tree(root)
     (bt.obj / ".config").write_text("CONFIG_A=m\n")
     verify.build(tree.at(root), patched)
     assert built[-1] == ["d/a.c", "d/b.c"]
@@ -265,7 +265,7 @@ def test_REAL_BUILD_compiles_a_touched_file_of_the_default_tree() -> None:
     assert got[rel].status == verify.FAILED and "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() != broken
     # The same set again: the verdicts from the cache, nothing compiled.
-    obj = verify.build_tree(DEFAULT).obj / (rel[:-2] + ".o")
+    obj = kbuild.build_tree(DEFAULT).obj / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
     assert verify.build(tree.at(DEFAULT), {rel: good}, cross=False)[rel] == verify.Check(verify.OK, "", verify.X86_64)
     assert not obj.exists(), "a cached verdict compiled the file again"
@@ -281,7 +281,7 @@ def test_includer_dirs_finds_the_arch_folder_that_builds_a_make_fragment(tmp_pat
                       "drivers/d/Makefile.extra": "x\n"}.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
-    assert verify.includer_dirs(root, "virt/kvm/kvm_main.c") == ["arch/x86/kvm"]
-    assert verify.includer_dirs(root, "virt/kvm/kvm_main.c", "powerpc") == []
+    assert kbuild.includer_dirs(root, "virt/kvm/kvm_main.c") == ["arch/x86/kvm"]
+    assert kbuild.includer_dirs(root, "virt/kvm/kvm_main.c", "powerpc") == []
     # a folder with its own Makefile is built there
-    assert verify.includer_dirs(root, "drivers/d/d.c") == []
+    assert kbuild.includer_dirs(root, "drivers/d/d.c") == []

@@ -17,7 +17,7 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from ..errors import UsageError
 
@@ -116,6 +116,14 @@ def staged(dest: Path) -> Iterator[Path]:
         publish(tmp, dest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_files(folder: Path, files: Mapping[str, str]) -> None:
+    """Each file (path relative to folder -> text), its folders made."""
+    for rel, text in files.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
 
 
 def publish(tmp: Path, dest: Path) -> None:

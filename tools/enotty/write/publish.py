@@ -14,7 +14,7 @@ from typing import Callable
 
 from ..find import scan, sites
 from ..judge import handlers
-from ..partition import maintainers, prefixes, split
+from ..partition import prefixes, split
 from ..render import cleanup, companions, messages, series
 from ..verify import crossbuild, verify
 from ..verify import checks
@@ -95,24 +95,29 @@ def write(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
     """The series' mails, formatted once in memory, then every file of OUT
     written into a staging folder that is renamed into place."""
     written = mail_out(kernel, req, checked)
-    tables = _tables(kernel, req, written)
+    files = _mail_files(written) | _tables(kernel, req, written)
     with output.staged(req.out) as stage:
-        for name, text in tables.items():
-            (stage / name).write_text(text)
+        output.write_files(stage, files)
         if req.audit_from and written.checked.composed.audit is not None:
             for name in ("audit.tsv", "AUDIT.md"):
                 if (req.audit_from / name).is_file():
                     shutil.copyfile(req.audit_from / name, stage / name)
-        for outcome in written.outcomes:
-            rejected = [v for v in outcome.verdicts if v.rejected and v.mail]
-            if rejected:
-                series.Formatted(None, tuple(v.mail for v in rejected), tuple("" for _ in rejected)).save(
-                    stage / "rejected" / outcome.plan.name)
-            if outcome.mails:
-                outcome.mails.save(stage / outcome.plan.name)
-        if written.rule:
-            series.Formatted(None, (written.rule,), ("",)).save(stage / companions.RULE_SERIES)
     return written
+
+
+def _mail_files(written: Written) -> dict[str, str]:
+    """OUT's mails, path -> text: each series' folder (cover letter first),
+    its rejected patches under rejected/, the semantic patch's series."""
+    files = {}
+    for outcome in written.outcomes:
+        for verdict in outcome.verdicts:
+            if verdict.rejected and verdict.mail:
+                files[f"rejected/{outcome.plan.name}/{verdict.mail.name}"] = verdict.mail.text
+        for mail in outcome.mails.written if outcome.mails else []:
+            files[f"{outcome.plan.name}/{mail.name}"] = mail.text
+    if written.rule:
+        files[f"{companions.RULE_SERIES}/{written.rule.name}"] = written.rule.text
+    return files
 
 
 def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Written:
@@ -121,27 +126,29 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
     accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
                       for plan, verdicts in checked.runs]
     prefix_of = {id(d.patch.plan): d.prefix for drafts in checked.composed.drafts for d in drafts}
-    covers = [_cover(kernel, req, checked, plan, verdicts) for plan, verdicts in checked.runs]
+    blurbs = [_cover_text(kernel, req, checked, plan, verdicts) for plan, verdicts in checked.runs]
     titles = series.cover_prefixes([p for p in accepted_plans if p.patches], lambda pp: prefix_of[id(pp)])
     # The media series carries its kselftest, last (companions.py).
     media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
     takes_test, takes_rule = media and companions.takes_selftest(kernel.root), companions.takes_rule(kernel.root)
-    test = companions.selftest_patch(kernel, req.identity) if takes_test else None
-    rule = companions.rule_mail(kernel, req.identity) if takes_rule else None
+    test, rule = companions.companion_mails(kernel, req.identity, takes_test, takes_rule)
     outcomes = []
-    for (plan, verdicts), cover in zip(checked.runs, covers):
-        if cover is None:
+    for (plan, verdicts), blurb in zip(checked.runs, blurbs):
+        if blurb is None:
             outcomes.append(Outcome(plan, verdicts))
             continue
         accepted = [v for v in verdicts if not v.rejected]
+        # the cover goes to everyone its patches go to
+        to = series.union([v.patch.to for v in accepted])
+        cc = series.union([v.patch.cc for v in accepted], to)
         sent = [v.patch for v in accepted]
         if plan.name == split.MEDIA_SERIES and test is not None:
             # the test goes to the series' lists too: linux-media reads it with the series
-            lists = [c for c in cover.cc if "@vger.kernel.org" in c or "@lists." in c]
-            sent.append(dataclasses.replace(test, cc=tuple(maintainers.union([test.cc, lists], test.to))))
+            lists = [c for c in cc if "@vger.kernel.org" in c or "@lists." in c]
+            sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
         subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
-        mails = series.format_mails(kernel, plan, sent, req.identity, dataclasses.replace(cover, subject=subject),
-                                    checked.composed.grouped.base)
+        cover = series.Cover(subject, blurb, tuple(to), tuple(cc))
+        mails = series.format_mails(kernel, plan, sent, req.identity, cover, checked.composed.grouped.base)
         if any(mails.errors):   # each applied in the first pass: cannot happen
             raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
         outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
@@ -150,17 +157,14 @@ def mail_out(kernel: KernelTree, req: PatchesRequest, checked: Checked) -> Writt
                    tuple(checks.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None)), rule)
 
 
-def _cover(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
-           verdicts: tuple[Verdict, ...]) -> series.Cover | None:
-    """The cover letter of a series' accepted patches (its subject left
-    for the series' title); None when no patch of it is accepted."""
+def _cover_text(kernel: KernelTree, req: PatchesRequest, checked: Checked, plan: split.SeriesPlan,
+                verdicts: tuple[Verdict, ...]) -> str | None:
+    """The cover letter's text of a series' accepted patches (mail_out
+    addresses it); None when no patch of it is accepted."""
     accepted = [v for v in verdicts if not v.rejected]
     if not accepted:
         return None
-    blurb = cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
-    to = maintainers.union([v.patch.to for v in accepted])
-    cc = maintainers.union([v.patch.cc for v in accepted], to)
-    return series.Cover("", blurb, tuple(to), tuple(cc))
+    return cover_blurb(plan, accepted, kernel.version, not req.build, checked.composed.audit is not None)
 
 
 def _tables(kernel: KernelTree, req: PatchesRequest, written: Written) -> dict[str, str]:
