@@ -13,36 +13,28 @@ must fail the verdict.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from enotty.audit import single_series
 
 from enotty.render.messages import read_audit
 
 pytestmark = pytest.mark.skipif(os.environ.get("ENOTTY_QUICK") == "1",
                                 reason="ENOTTY_QUICK=1: QEMU boots left out")
 
-REPO = Path(__file__).resolve().parents[3]
 SERIES = "s390-architecture"
 
 
 @pytest.fixture(scope="module")
 def s390_series(tmp_path_factory) -> Path:
-    version = next((REPO / "generated-patches").glob(f"linux-*/{SERIES}")).parent
-    folder = tmp_path_factory.mktemp("patches") / version.name
-    shutil.copytree(version / SERIES, folder / SERIES)
-    shutil.copyfile(version / "sites.tsv", folder / "sites.tsv")
-    return folder
+    return single_series.version_folder(SERIES, tmp_path_factory.mktemp("patches"))
 
 
 def audit(out: Path, patches: Path, *extra: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "tools"))
-    return subprocess.run([sys.executable, "-m", "enotty", "audit", "--series", SERIES,
-                           "--patches", str(patches), "--out", str(out), *extra],
-                          capture_output=True, text=True, env=env, check=False)
+    return single_series.audit(SERIES, out, patches, *extra)
 
 
 @pytest.fixture(scope="module")

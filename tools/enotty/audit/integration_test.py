@@ -17,12 +17,13 @@ from __future__ import annotations
 import csv
 import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from enotty.audit import single_series
 
 pytestmark = pytest.mark.skipif(os.environ.get("ENOTTY_QUICK") == "1",
                                 reason="ENOTTY_QUICK=1: QEMU boots left out")
@@ -37,18 +38,11 @@ def one_series(tmp_path_factory) -> Path:
     configured for its drivers only (tinyconfig, the base fragment and
     random.c), which a fresh machine builds in minutes, not the audit
     kernel of every series."""
-    version = next((REPO / "generated-patches").glob("linux-*/random-number-driver")).parent
-    folder = tmp_path_factory.mktemp("patches") / version.name
-    shutil.copytree(version / SERIES, folder / SERIES)
-    shutil.copyfile(version / "sites.tsv", folder / "sites.tsv")
-    return folder
+    return single_series.version_folder(SERIES, tmp_path_factory.mktemp("patches"))
 
 
 def audit(out: Path, patches: Path, *extra: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "tools"))
-    return subprocess.run([sys.executable, "-m", "enotty", "audit", "--series", SERIES,
-                           "--patches", str(patches), "--out", str(out), *extra],
-                          capture_output=True, text=True, env=env, check=False)
+    return single_series.audit(SERIES, out, patches, *extra)
 
 
 def rows(out: Path) -> list[dict[str, str]]:

@@ -146,7 +146,7 @@ def test_kernel_keys_and_notes_per_guest(tmp_path):
         "One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of 3 series")
     note = run.guest_note(s390x, 3, "the s390-architecture series")
     assert "One s390x kernel (tinyconfig + selftests/audit/config-s390x" in note
-    assert "s390-ccw-virtio" in note and "audit.tsv as s390x:TARGET" in note
+    assert "s390-ccw-virtio" in note and "audit.tsv as [s390x] TARGET" in note
 
 
 def test_a_missing_cross_tool_is_one_line(monkeypatch):
