@@ -140,7 +140,10 @@ def _target_groups(rows: list[dict[str, str]]) -> list[tuple[str, list[dict[str,
     out = []
     for (_base, _seen), targets in groups.items():
         targets.sort(key=lambda t: (re.sub(r"\d+$", "", t), int(m.group()) if (m := re.search(r"\d+$", t)) else -1))
-        label = target_words(targets[0]) if len(targets) == 1 else f"{targets[0]} to {targets[-1]}"
+        if len(targets) == 1:
+            label = target_words(targets[0])
+        else:   # "kcs2 to kcs3" reads as a range; two are "kcs2 and kcs3"
+            label = f"{targets[0]} {'and' if len(targets) == 2 else 'to'} {targets[-1]}"
         out.append((label, by_target[targets[0]]))
     return sorted(out)
 

@@ -543,3 +543,14 @@ def test_a_command_of_an_arch_header_is_said_for_that_arch() -> None:
     body = _flat(_sentences([s]))
     assert "On sparc, FBIO_WID_ALLOC and FBIO_WID_FREE have no case in atyfb_ioctl() and get ENOTTY too." in body
     assert "The uapi command FBIOGET_VBLANK, which atyfb_ioctl() has no case for" in body
+
+
+def test_numbered_targets_that_answer_alike_are_named_together() -> None:
+    def rows(*targets: str) -> list[dict[str, str]]:
+        return [dict(target=t, source="d.c", function="f", command="foreign", abi="native",
+                     before="EINVAL", after="ENOTTY", patch="s/0001-x.patch") for t in targets]
+    two = messages.tested_line(rows("[arm] /dev/ipmi-kcs3", "[arm] /dev/ipmi-kcs2"), "0001-x.patch")
+    assert two == ("Tested in QEMU (arm): an unknown command on /dev/ipmi-kcs2 and /dev/ipmi-kcs3 "
+                   "now fails with ENOTTY (was EINVAL).")
+    three = messages.tested_line(rows("/dev/nbd0", "/dev/nbd1", "/dev/nbd2"), "0001-x.patch")
+    assert "on /dev/nbd0 to /dev/nbd2 now fails" in three
