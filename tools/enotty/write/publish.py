@@ -245,7 +245,7 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
                     f"{audited} of the {len(behavioural)} patches {'was' if audited == 1 else 'were'}")
         checked += (f" {measured}"
                     " measured in a kernel booted in QEMU, before and after; "
-                    f"{'its' if len(behavioural) == 1 else 'their'} \"Tested in QEMU\" line says "
+                    f"{'its' if audited == 1 else 'their'} \"Tested in QEMU\" line says "
                     "what changed.")
     elif audited == 0 and cleanups_audited:
         checked += (" Booted in QEMU before and after, the cleanup's handlers answer as before;"
