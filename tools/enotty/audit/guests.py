@@ -47,7 +47,6 @@ class Guest:
     machine: str                  # its -M
     console: str                  # the kernel's console= device (QEMU's first serial port)
     debug_exit: bool              # isa-debug-exit ends the boot (x86); else a power-off
-    cc: str                       # the C compiler of the guest's programs (probe, init)
     probes: tuple[str, ...]       # the probe builds: ioctl_probe (native), ioctl_probe_32 (-m32)
     busybox: bool                 # guest-init.sh under busybox; else the static guest-init.c
     packages: tuple[str, ...]     # the Debian packages its build and boot need
@@ -69,6 +68,13 @@ class Guest:
     cpus: int = 1
 
     @property
+    def cc(self) -> str:
+        """The C compiler of the guest's programs (probe, init): the
+        kernel's, CROSS_COMPILE's gcc."""
+        cross = [a.partition("=")[2] for a in self.make_args if a.startswith("CROSS_COMPILE=")]
+        return f"{cross[0] if cross else ''}gcc"
+
+    @property
     def prefix(self) -> str:
         """What audit.tsv puts before the probe's target names."""
         return "" if self.name == DEFAULT else f"[{self.name}] "
@@ -79,10 +85,15 @@ class Guest:
         return self.name == DEFAULT
 
 
+def cross_make_args(arch: str, cross: str) -> tuple[str, ...]:
+    """kbuild's arguments for ARCH=arch with Debian's cross compiler cross*."""
+    return (f"ARCH={arch}", f"CROSS_COMPILE={cross}", f"CC=ccache {cross}gcc")
+
+
 GUESTS: dict[str, Guest] = {g.name: g for g in (
     Guest(name="x86_64", srcarch="x86", make_args=build.X86_64, image="arch/x86/boot/bzImage",
           fragment=DATA / "config", qemu="qemu-system-x86_64", machine="pc", console="ttyS0",
-          debug_exit=True, cc="gcc", probes=("ioctl_probe", "ioctl_probe_32"), busybox=True,
+          debug_exit=True, probes=("ioctl_probe", "ioctl_probe_32"), busybox=True,
           packages=("qemu-system-x86", "busybox-static", "gcc-12-multilib")),
     # s390x: /dev/clp (arch/s390/pci/pci_clp.c, a misc device registered at
     # boot with CONFIG_PCI, no PCI function needed) and /dev/z90crypt (the
@@ -91,10 +102,10 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
     # by stopping every CPU, and QEMU then exits.  No -m31 probe: Debian
     # has no 31-bit s390 C library.
     Guest(name="s390x", srcarch="s390",
-          make_args=("ARCH=s390", "CROSS_COMPILE=s390x-linux-gnu-", "CC=ccache s390x-linux-gnu-gcc"),
+          make_args=cross_make_args("s390", "s390x-linux-gnu-"),
           image="arch/s390/boot/bzImage", fragment=DATA / "config-s390x",
           qemu="qemu-system-s390x", machine="s390-ccw-virtio", console="ttysclp0",
-          debug_exit=False, cc="s390x-linux-gnu-gcc", probes=("ioctl_probe",), busybox=False,
+          debug_exit=False, probes=("ioctl_probe",), busybox=False,
           packages=("qemu-system-misc", "gcc-s390x-linux-gnu", "libc6-dev-s390x-cross"),
           memory="512M", controls=("/dev/z90crypt",)),
     # ppc: a 32-bit PowerMac (mac99) with the PMU, booted by QEMU's
@@ -105,11 +116,10 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
     # firmware's device tree).  The console is the ESCC's first channel
     # (pmac_zilog, ttyPZ0); power-off goes through the PMU.
     Guest(name="ppc", srcarch="powerpc",
-          make_args=("ARCH=powerpc", "CROSS_COMPILE=powerpc-linux-gnu-",
-                     "CC=ccache powerpc-linux-gnu-gcc"),
+          make_args=cross_make_args("powerpc", "powerpc-linux-gnu-"),
           image="vmlinux", make_targets=("vmlinux",), fragment=DATA / "config-ppc",
           qemu="qemu-system-ppc", machine="mac99,via=pmu", console="ttyPZ0",
-          debug_exit=False, cc="powerpc-linux-gnu-gcc", probes=("ioctl_probe",), busybox=False,
+          debug_exit=False, probes=("ioctl_probe",), busybox=False,
           packages=("qemu-system-ppc", "gcc-powerpc-linux-gnu", "libc6-dev-powerpc-cross"),
           memory="512M", controls=("/dev/pmu",)),
     # arm: an ASPEED AST2600 BMC (IBM Rainier, Cortex-A7: Debian's armhf
@@ -120,13 +130,12 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
     # (ttyS0: Rainier's tree has no serial alias); the machine has no
     # power-off Linux reaches, /init restarts it through the watchdog.
     Guest(name="arm", srcarch="arm",
-          make_args=("ARCH=arm", "CROSS_COMPILE=arm-linux-gnueabihf-",
-                     "CC=ccache arm-linux-gnueabihf-gcc"),
+          make_args=cross_make_args("arm", "arm-linux-gnueabihf-"),
           image="arch/arm/boot/zImage",
           make_targets=("zImage", "aspeed/aspeed-bmc-ibm-rainier.dtb"),
           dtb="arch/arm/boot/dts/aspeed/aspeed-bmc-ibm-rainier.dtb",
           fragment=DATA / "config-arm", qemu="qemu-system-arm", machine="rainier-bmc",
-          console="ttyS0", debug_exit=False, cc="arm-linux-gnueabihf-gcc",
+          console="ttyS0", debug_exit=False,
           probes=("ioctl_probe",), busybox=False,
           packages=("qemu-system-arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
           controls=("/dev/aspeed-lpc-ctrl",), restart=True, cpus=2),
