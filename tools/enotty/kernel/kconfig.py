@@ -347,6 +347,92 @@ class Symbol:
 _SOURCE = re.compile(r'^\s*(?:o?source|rsource|osource)\s+"([^"]+)"')
 
 
+def _indent(line: str) -> int:
+    expanded = line.expandtabs()
+    return len(expanded) - len(expanded.lstrip())
+
+
+def _after_help(lines: list[str], i: int, help_line: str) -> int:
+    """The index of the first line after the help text that starts at
+    lines[i]: help text is every following line indented deeper than its
+    first line, or blank (and nothing when that first line is not indented
+    deeper than the help keyword)."""
+    indent = None
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        width = _indent(lines[i])
+        if indent is None:
+            indent = width
+            if indent <= _indent(help_line):
+                break
+        if width < indent:
+            break
+        i += 1
+    return i
+
+
+def _kconfig_statements(lines: list[str]) -> list[str]:
+    """One Kconfig file's statements: comments cut, backslash continuations
+    joined, help texts left out."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        i += 1
+        help_line = raw.lstrip().startswith(("help", "---help---"))
+        stmt = (raw.rstrip() if help_line else raw.split("#", 1)[0].rstrip()).strip()
+        if not stmt:
+            continue
+        while stmt.endswith("\\") and i < len(lines):
+            stmt = stmt[:-1] + " " + lines[i].strip()
+            i += 1
+        if stmt.split()[0] in ("help", "---help---"):
+            i = _after_help(lines, i, raw)
+            continue
+        out.append(stmt)
+    return out
+
+
+@dataclass
+class _Entries:
+    """What reading one Kconfig file has open: the enclosing if/menu/choice
+    blocks (each one's condition, or None: a choice or a menu without
+    one) and the config entry whose attributes follow."""
+    outer: list[str]                         # the conditions of the blocks that source the file
+    blocks: list[str | None] = field(default_factory=list)
+    current: Symbol | None = None
+    deps: list[str] = field(default_factory=list)   # the open entry's own `depends on`
+    pending_menu: bool = False               # a menu's `depends on` lines may still follow
+
+    def conditions(self) -> list[str]:
+        return self.outer + [b for b in self.blocks if b]
+
+    def close(self) -> None:
+        """The open entry's definition ends: record its condition."""
+        if self.current is not None:
+            conds = self.conditions() + self.deps
+            self.current.deps.append(" && ".join(f"({c})" for c in conds) if conds else "y")
+        self.current, self.deps = None, []
+
+    def depends(self, expr: str) -> None:
+        if self.current is not None:
+            self.deps.append(expr)
+        elif self.pending_menu and self.blocks:
+            self.blocks[-1] = f"({self.blocks[-1]}) && ({expr})" if self.blocks[-1] else expr
+
+    def type_or_prompt(self, word: str, stmt: str) -> None:
+        """A type with a prompt string, or a prompt line, gives the open
+        entry a prompt (a symbol without one cannot be set by hand)."""
+        assert self.current is not None
+        if word in ("bool", "tristate", "string", "int", "hex") and len(stmt.split(None, 1)) > 1:
+            if stmt.split(None, 1)[1].startswith(('"', "'")):
+                self.current.prompt = True
+        elif word == "prompt":
+            self.current.prompt = True
+
+
 class KconfigDeps:
     """The `depends on` of every symbol reachable from tree/Kconfig on x86."""
 
@@ -354,114 +440,53 @@ class KconfigDeps:
         self.tree = tree
         self.srcarch = srcarch
         self.symbols: dict[str, Symbol] = {}
-        self._read("Kconfig", [], set())
+        self._read_files: set[str] = set()
+        self._read("Kconfig", [])
         arch = f"arch/{srcarch}/Kconfig"
         if arch not in self._read_files:
-            self._read(arch, [], set())
+            self._read(arch, [])
 
-    _read_files: set[str]
-
-    def _read(self, rel: str, outer: list[str], _unused: set[str]) -> None:
-        if not hasattr(self, "_read_files"):
-            self._read_files = set()
+    def _read(self, rel: str, outer: list[str]) -> None:
+        """Read one Kconfig file (and, depth first, the files it sources)
+        under the conditions outer of the blocks that source it."""
         rel = rel.replace("$(SRCARCH)", self.srcarch).replace("$SRCARCH", self.srcarch)
         path = self.tree / rel
         if "$" in rel or not path.is_file() or rel in self._read_files:
             return
         self._read_files.add(rel)
-        lines = path.read_text(errors="replace").splitlines()
-        # Block conditions: enclosing if/menu; each entry is the expression
-        # text or None for blocks without one (choice, plain menu).
-        blocks: list[str | None] = []
-        current: Symbol | None = None
-        current_deps: list[str] = []
-        pending_menu = False
-        i = 0
-
-        def close_entry():
-            nonlocal current, current_deps
-            if current is not None:
-                conds = [c for c in outer + [b for b in blocks if b] + current_deps]
-                current.deps.append(" && ".join(f"({c})" for c in conds) if conds else "y")
-            current, current_deps = None, []
-
-        while i < len(lines):
-            raw = lines[i]
-            line = raw.split("#", 1)[0].rstrip() if not raw.lstrip().startswith(("help", "---help---")) else raw.rstrip()
-            stripped = line.strip()
-            i += 1
-            if not stripped:
-                continue
-            while stripped.endswith("\\") and i < len(lines):
-                stripped = stripped[:-1] + " " + lines[i].strip()
-                i += 1
-            word = stripped.split()[0]
-            if word in ("help", "---help---"):
-                # Help text: every following line indented deeper than the
-                # first help line, or blank.
-                indent = None
-                while i < len(lines):
-                    nxt = lines[i]
-                    if not nxt.strip():
-                        i += 1
-                        continue
-                    width = len(nxt.expandtabs()) - len(nxt.expandtabs().lstrip())
-                    if indent is None:
-                        indent = width
-                        base = len(raw.expandtabs()) - len(raw.expandtabs().lstrip())
-                        if indent <= base:
-                            break
-                    if width < indent:
-                        break
-                    i += 1
-                continue
+        state = _Entries(outer)
+        for stmt in _kconfig_statements(path.read_text(errors="replace").splitlines()):
+            word = stmt.split()[0]
+            source = _SOURCE.match(stmt)
             if word in ("config", "menuconfig"):
-                close_entry()
-                pending_menu = False
-                name = stripped.split()[1]
-                current = self.symbols.setdefault(name, Symbol(name))
-                continue
-            m = _SOURCE.match(stripped)
-            if m:
-                close_entry()
-                self._read(m.group(1) if not stripped.startswith("rsource") else
-                           str(Path(rel).parent / m.group(1)),
-                           outer + [b for b in blocks if b], _unused)
-                continue
-            if word == "if":
-                close_entry()
-                blocks.append(stripped[2:].strip())
-                continue
-            if word in ("endif", "endmenu", "endchoice"):
-                close_entry()
-                pending_menu = False
-                if blocks:
-                    blocks.pop()
-                continue
-            if word in ("menu", "choice"):
-                close_entry()
-                blocks.append(None)
-                pending_menu = True
-                continue
-            if word in ("comment", "mainmenu"):
-                close_entry()
-                pending_menu = False
-                continue
-            if word == "depends" and stripped.startswith("depends on"):
-                expr = stripped[len("depends on"):].strip()
-                if current is not None:
-                    current_deps.append(expr)
-                elif pending_menu and blocks:
-                    blocks[-1] = f"({blocks[-1]}) && ({expr})" if blocks[-1] else expr
-                continue
-            if current is not None:
-                if word in ("bool", "tristate", "string", "int", "hex") and len(stripped.split(None, 1)) > 1:
-                    rest = stripped.split(None, 1)[1]
-                    if rest.startswith('"') or rest.startswith("'"):
-                        current.prompt = True
-                elif word == "prompt":
-                    current.prompt = True
-        close_entry()
+                state.close()
+                state.pending_menu = False
+                name = stmt.split()[1]
+                state.current = self.symbols.setdefault(name, Symbol(name))
+            elif source:
+                state.close()
+                self._read(source.group(1) if not stmt.startswith("rsource") else
+                           str(Path(rel).parent / source.group(1)), state.conditions())
+            elif word == "if":
+                state.close()
+                state.blocks.append(stmt[2:].strip())
+            elif word in ("endif", "endmenu", "endchoice"):
+                state.close()
+                state.pending_menu = False
+                if state.blocks:
+                    state.blocks.pop()
+            elif word in ("menu", "choice"):
+                state.close()
+                state.blocks.append(None)
+                state.pending_menu = True
+            elif word in ("comment", "mainmenu"):
+                state.close()
+                state.pending_menu = False
+            elif word == "depends" and stmt.startswith("depends on"):
+                state.depends(stmt[len("depends on"):].strip())
+            elif state.current is not None:
+                state.type_or_prompt(word, stmt)
+        state.close()
 
     def dependency(self, name: str):
         """The parsed condition under which name can be set (OR of definitions)."""
