@@ -64,7 +64,7 @@ def test_i386_boots_a_32_bit_kernel_on_pc_and_powers_off():
     assert argv[argv.index("-append") + 1] == "console=ttyS0 loglevel=5 panic=-1 rdinit=/init"
     assert argv[-2:] == ["-device", "adlib"]
     assert i386.make_args == ("ARCH=i386", "CC=ccache gcc") and i386.srcarch == "x86"
-    assert i386.prefix == "i386:" and not i386.kselftests and not i386.busybox
+    assert i386.prefix == "[i386] " and not i386.kselftests and not i386.busybox
     # The -m32 build is the native one on a 32-bit kernel.
     assert i386.probes == ("ioctl_probe_32",)
     assert "CONFIG_ACPI=y" in i386.fragment.read_text().splitlines()
