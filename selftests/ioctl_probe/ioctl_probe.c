@@ -329,11 +329,12 @@ static const struct rule rules[] = {
 	{ "/dev/megadev*", NULL, NO_OWN, NO_SMOKE },
 	/*
 	 * The OSS sequencer hands a command it has no case for to synth
-	 * device 0 on a file opened for writing (the probe opens O_RDWR).
+	 * device 0 on a file opened for writing (the probe opens O_RDWR);
+	 * sound_core names the music node (udev's /dev/music) sequencer2.
 	 */
 	{ "/dev/sequencer", NULL, OWN(SNDCTL_SEQ_UNUSED, _IOWR('Q', 0x7f, struct blob)),
 	  SMOKE(SNDCTL_SEQ_NRSYNTHS) },
-	{ "/dev/music", NULL, OWN(SNDCTL_SEQ_UNUSED, _IOWR('Q', 0x7f, struct blob)),
+	{ "/dev/sequencer2", NULL, OWN(SNDCTL_SEQ_UNUSED, _IOWR('Q', 0x7f, struct blob)),
 	  SMOKE(SNDCTL_SEQ_NRSYNTHS) },
 	{ "/dev/usbtmc*", NULL, OWN(USBTMC_UNUSED, _IOWR(USBTMC_IOC_NR, 0x7f, struct blob)),
 	  SMOKE(USBTMC_IOCTL_API_VERSION) },

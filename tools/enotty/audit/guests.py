@@ -47,10 +47,14 @@ class Guest:
     machine: str                  # its -M
     console: str                  # the kernel's console= device (QEMU's first serial port)
     debug_exit: bool              # isa-debug-exit ends the boot (x86); else a power-off
-    probes: tuple[str, ...]       # the probe builds: ioctl_probe (native), ioctl_probe_32 (-m32)
+    probes: tuple[str, ...]       # the probe builds: ioctl_probe (native), ioctl_probe_32 (-m32);
+                                  # the first runs in the guest's own ABI
     busybox: bool                 # guest-init.sh under busybox; else the static guest-init.c
     packages: tuple[str, ...]     # the Debian packages its build and boot need
     memory: str = "1G"
+    # Flags of the guest's C compiler for its /init (-m32 for i386); the
+    # probe's Makefile chooses its own for each of its builds.
+    cflags: tuple[str, ...] = ()
     # Targets the probe always gets in this guest: untouched handlers,
     # whose answers must not change (x86_64 probes everything anyway).
     controls: tuple[str, ...] = ()
@@ -139,6 +143,21 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
           probes=("ioctl_probe",), busybox=False,
           packages=("qemu-system-arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
           controls=("/dev/aspeed-lpc-ctrl",), restart=True, cpus=2),
+    # i386: the X86_32-only drivers (sonypi, the ISA sound cards behind the
+    # OSS sequencer).  QEMU's pc machine with a 32-bit kernel; the host gcc
+    # builds both programs with -m32 (gcc-12-multilib's libc6-dev-i386, as
+    # for x86_64's ioctl_probe_32, which is here the native probe: uname
+    # says i686, so it reports its ABI as native).  -m32 finds the uapi
+    # <asm/...> headers, which serve both ABIs, after the multiarch folder
+    # (the link gcc-multilib would make in /usr/include).  guest-init.c
+    # ends the boot with reboot(RB_POWER_OFF): ACPI (in config-i386) powers
+    # the machine off, and QEMU exits under -no-reboot.
+    Guest(name="i386", srcarch="x86", make_args=("ARCH=i386", "CC=ccache gcc"),
+          image="arch/x86/boot/bzImage", fragment=DATA / "config-i386",
+          qemu="qemu-system-i386", machine="pc", console="ttyS0",
+          debug_exit=False, probes=("ioctl_probe_32",), busybox=False,
+          packages=("qemu-system-x86", "gcc-12-multilib"), memory="512M",
+          cflags=("-m32", "-idirafter", "/usr/include/x86_64-linux-gnu")),
 )}
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from enotty import packages
-from enotty.audit import guests, run
+from enotty.audit import guests, run, table
 from enotty.kernel.build import TinyKernel
 
 
@@ -13,7 +13,8 @@ def test_every_guest_has_its_fragment_and_its_packages_in_make_audit():
     for guest in guests.GUESTS.values():
         assert guest.fragment.is_file(), guest.fragment
         assert set(guest.packages) <= set(packages.NEEDS["audit"]), guest.name
-        assert guest.probes[0] == "ioctl_probe"
+        # The first probe build runs in the guest's own ABI.
+        assert guest.probes and set(guest.probes) <= {"ioctl_probe", "ioctl_probe_32"}
     assert guests.DEFAULT in guests.GUESTS
 
 
@@ -53,6 +54,45 @@ def test_a_guest_builds_with_its_cross_compiler(tmp_path: Path, monkeypatch):
                      "CROSS_COMPILE=s390x-linux-gnu-", "CC=ccache s390x-linux-gnu-gcc", "-j2",
                      "bzImage"]]
     assert kernel.bzimage == tmp_path / "b" / "arch" / "s390" / "boot" / "bzImage"
+
+
+def test_i386_boots_a_32_bit_kernel_on_pc_and_powers_off():
+    i386 = guests.by_name("i386")
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), ["-device", "adlib"], [], i386).argv()
+    assert argv[:3] == ["qemu-system-i386", "-M", "pc"]
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" not in argv and "-no-reboot" in argv
+    assert argv[argv.index("-append") + 1] == "console=ttyS0 loglevel=5 panic=-1 rdinit=/init"
+    assert argv[-2:] == ["-device", "adlib"]
+    assert i386.make_args == ("ARCH=i386", "CC=ccache gcc") and i386.srcarch == "x86"
+    assert i386.prefix == "[i386] " and not i386.kselftests and not i386.busybox
+    # The -m32 build is the native one on a 32-bit kernel.
+    assert i386.probes == ("ioctl_probe_32",)
+    assert "CONFIG_ACPI=y" in i386.fragment.read_text().splitlines()
+
+
+def test_i386_programs_are_built_with_m32(tmp_path: Path, monkeypatch):
+    seen = []
+
+    def fake_run(argv, log, env=None, what=""):
+        seen.append(argv)
+        if argv[0] == "make":
+            (tmp_path / "ioctl_probe_32").write_text("")
+        else:
+            Path(argv[argv.index("-o") + 1]).write_text("")
+    monkeypatch.setattr(run, "run_logged", fake_run)
+    init, probes = run.build_guest_programs(guests.GUESTS["i386"], tmp_path, tmp_path / "log", {})
+    assert seen[0][:5] == ["ccache", "gcc", "-m32", "-idirafter", "/usr/include/x86_64-linux-gnu"]
+    assert seen[0][-1].endswith("selftests/audit/guest-init.c")
+    assert seen[1][-2:] == ["CC=ccache gcc", str(tmp_path / "ioctl_probe_32")]
+    assert init == tmp_path / "init" and probes == [tmp_path / "ioctl_probe_32"]
+
+
+def test_the_x86_32_only_rows_boot_the_i386_guest_alone():
+    rows = table.load()
+    assert [g.name for g in run.active_guests(rows, {"drivers/char/sonypi.c"})] == ["i386"]
+    assert [g.name for g in run.active_guests(rows, {"sound/drivers/opl3/opl3_oss.c",
+                                                     "drivers/char/ppdev.c"})] == ["x86_64", "i386"]
+    assert [t.glob for t in rows["sound/drivers/opl3/opl3_oss.c"].targets] == ["/dev/sequencer", "/dev/sequencer2"]
 
 
 def test_by_name_names_the_known_guests():

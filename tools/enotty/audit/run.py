@@ -132,7 +132,8 @@ def build_guest_programs(guest: Guest, out: Path, log: Path, env: dict[str, str]
     for path in [init] + [out / name for name in guest.probes]:
         path.unlink(missing_ok=True)
     cc = f"ccache {guest.cc}"
-    run_logged([*cc.split(), "-O2", "-Wall", "-Wextra", "-static", "-o", str(init), str(INIT_PROGRAM)],
+    run_logged([*cc.split(), *guest.cflags, "-O2", "-Wall", "-Wextra", "-static", "-o", str(init),
+                str(INIT_PROGRAM)],
                log, env, what=f"the {guest.name} guest's init")
     run_logged(["make", "-s", "-C", str(PROBE_DIR), f"O={out}", f"CC={cc}",
                 *(str(out / name) for name in guest.probes)], log, env,
