@@ -330,7 +330,8 @@ static const struct rule rules[] = {
 	/*
 	 * The OSS sequencer hands a command it has no case for to synth
 	 * device 0 on a file opened for writing (the probe opens O_RDWR);
-	 * sound_core names the music node (udev's /dev/music) sequencer2.
+	 * sound_core names the OSS music device (minor 8, /dev/music in
+	 * MAKEDEV's days) sequencer2.
 	 */
 	{ "/dev/sequencer", NULL, OWN(SNDCTL_SEQ_UNUSED, _IOWR('Q', 0x7f, struct blob)),
 	  SMOKE(SNDCTL_SEQ_NRSYNTHS) },

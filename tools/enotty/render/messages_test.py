@@ -138,7 +138,7 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
             "snd_opl3_ioctl_seq_oss() has no case for, get ENOTTY too.") in body
     # the OSS sequencer's own conditions on the way to the driver
     assert ("snd_seq_oss_ioctl() hands a command it has no case for to synth device 0, on a "
-            "/dev/sequencer or /dev/music file opened for writing.") in body
+            "/dev/sequencer or /dev/sequencer2 file opened for writing.") in body
     assert ("now get ENOTTY instead of EINVAL for an unknown command on a sequencer file opened for "
             "writing whose synth device 0 is this driver's.") in body
     many = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", uncased="A,B,C,D,E,F,G")
