@@ -315,7 +315,7 @@ def test_hand_defined_smoke_commands_match_the_kernel(binaries, kernel_commands)
 
 # ELF e_machine of each guest without busybox (the probe and init are its
 # own programs, built with its cross compiler).
-_MACHINES = {"s390x": 22, "ppc": 20, "arm": 40}
+_MACHINES = {"s390x": 22, "ppc": 20, "arm": 40, "sparc64": 43}
 
 
 def _machine_and_interp(path: Path) -> tuple[int, bool]:
