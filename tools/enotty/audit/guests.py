@@ -152,13 +152,17 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
     # rows' -prom-env boot command makes under the ebus.  /dev/rtc0 (the
     # ebus MK48T59 through rtc-m48t59: the RTC core, untouched) is the
     # control.  The console is the ebus 16550 (sunsu, ttyS0); the kernel
-    # powers off through the PROM (SUNW,power-off) and QEMU exits.
+    # powers off through the PROM (SUNW,power-off) and QEMU exits.  The
+    # probe also runs -m32 (Debian's 32-bit SPARC C library for the
+    # sparc64 cross compiler): the kernel's compat ioctl paths.
     Guest(name="sparc64", srcarch="sparc",
           make_args=cross_make_args("sparc", "sparc64-linux-gnu-"),
           image="arch/sparc/boot/image", make_targets=("image",),
           fragment=DATA / "config-sparc64", qemu="qemu-system-sparc64", machine="sun4u",
-          console="ttyS0", debug_exit=False, probes=("ioctl_probe",), busybox=False,
-          packages=("qemu-system-sparc", "gcc-sparc64-linux-gnu", "libc6-dev-sparc64-cross"),
+          console="ttyS0", debug_exit=False, probes=("ioctl_probe", "ioctl_probe_32"),
+          busybox=False,
+          packages=("qemu-system-sparc", "gcc-sparc64-linux-gnu", "libc6-dev-sparc64-cross",
+                    "libc6-dev-sparc-sparc64-cross", "lib32gcc-12-dev-sparc64-cross"),
           memory="512M", controls=("/dev/rtc0",),
           tree_fixes=(DATA / "tree-fix-sparc64-fcntl.patch",)),
 )}

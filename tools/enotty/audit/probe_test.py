@@ -314,8 +314,9 @@ def test_hand_defined_smoke_commands_match_the_kernel(binaries, kernel_commands)
 
 
 # ELF e_machine of each guest without busybox (the probe and init are its
-# own programs, built with its cross compiler).
+# own programs, built with its cross compiler), and of its -m32 probe.
 _MACHINES = {"s390x": 22, "ppc": 20, "arm": 40, "sparc64": 43}
+_MACHINES_32 = {"sparc64": 18}     # EM_SPARC32PLUS
 
 
 def _machine_and_interp(path: Path) -> tuple[int, bool]:
@@ -343,5 +344,7 @@ def test_the_probe_and_init_build_with_each_guests_cross_compiler(name, tmp_path
         pytest.skip(f"{guest.cc} is not installed ({' '.join(guest.packages)})")
     env = dict(os.environ, CCACHE_DISABLE="1")
     init, probes = run.build_guest_programs(guest, tmp_path / "out", tmp_path / "log", env)
+    assert [p.name for p in probes] == list(guest.probes)
     for prog in [init, *probes]:
-        assert _machine_and_interp(prog) == (_MACHINES[name], False), prog
+        machine = _MACHINES_32[name] if prog.name == "ioctl_probe_32" else _MACHINES[name]
+        assert _machine_and_interp(prog) == (machine, False), prog
