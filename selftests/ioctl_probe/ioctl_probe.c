@@ -175,6 +175,13 @@ struct capi_version_ { uint32_t major, minor, manufacturer_major, manufacturer_m
 #define BTPROTO_BNEP		4
 #define BTPROTO_CMTP		5
 #define BTPROTO_HIDP		6
+/*
+ * SPARC's own uapi headers (arch/sparc/include/uapi/asm), which only the
+ * sparc64 C library's headers carry: the read-only commands of the
+ * sparc64 guest's smoke checks, spelled out so that every build has them.
+ */
+#define OPIOCGETOPTNODE		_IOR('O', 4, int)	/* asm/openpromio.h */
+#define ENVCTRL_RD_GLOBALADDRESS _IOR('p', 0x49, int)	/* asm/envctrl.h */
 
 enum check { C_FOREIGN, C_OWN, C_UNLIKELY, C_SMOKE };
 static const char * const check_names[] = { "foreign", "own", "unlikely", "smoke" };
@@ -375,6 +382,26 @@ static const struct rule rules[] = {
 	{ "/dev/apm_bios", NULL, OWN(APM_UNUSED, _IOWR('A', 0x7f, struct blob)), NO_SMOKE },
 	{ "/dev/pmu", NULL, OWN(PMU_UNUSED, _IOWR('B', 0x7f, struct blob)),
 	  SMOKE(PMU_IOC_GET_MODEL) },
+	/*
+	 * sun4u (the sparc64 guest).  /dev/openprom: magic 'O' (its SunOS
+	 * commands are 0x20004Fxx, its NetBSD ones _IO*('O', 1..6));
+	 * OPIOCGETOPTNODE only copies out the /options node's phandle.
+	 * /dev/envctrl: magic 'p' (0x40..0x49); ENVCTRL_RD_GLOBALADDRESS only
+	 * records which value the next read() returns.  cpwd's three timers
+	 * (RIC, XIR, POR) take the watchdog magic and Solaris's WIOC* numbers
+	 * ('W' 10..12); opening one only requests the interrupt, and there is
+	 * no magic close: no write at all.
+	 */
+	{ "/dev/openprom", NULL, OWN(OPENPROM_UNUSED, _IOWR('O', 0x7f, struct blob)),
+	  SMOKE(OPIOCGETOPTNODE) },
+	{ "/dev/envctrl", NULL, OWN(ENVCTRL_UNUSED, _IOWR('p', 0x7f, struct blob)),
+	  SMOKE(ENVCTRL_RD_GLOBALADDRESS) },
+	{ "/dev/RIC", NULL, OWN(WDIOC_UNUSED, _IOWR('W', 0x7f, struct blob)),
+	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT },
+	{ "/dev/XIR", NULL, OWN(WDIOC_UNUSED, _IOWR('W', 0x7f, struct blob)),
+	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT },
+	{ "/dev/POR", NULL, OWN(WDIOC_UNUSED, _IOWR('W', 0x7f, struct blob)),
+	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT },
 	{ "/dev/ipmi*", NULL, OWN(IPMI_UNUSED, _IOWR('i', 0x7f, struct blob)),
 	  SMOKE(IPMICTL_GET_MY_ADDRESS_CMD) },
 	{ "*", "tty", OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(TCGETS) },

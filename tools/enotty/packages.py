@@ -35,16 +35,19 @@ NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
 # The audit's guest setup copies /bin/ip into the initramfs (a macvtap link);
 # its in-tree kselftests link libcap statically (epoll_busy_poll); iasl
 # compiles the SSDTs of selftests/audit/acpi (qemu -acpitable).  The s390x,
-# ppc and arm guests (enotty.audit.guests) need their QEMU, cross compiler
+# ppc, arm and sparc64 guests (enotty.audit.guests) need their QEMU, cross compiler
 # and the Debian cross C library for their static probe and init (no
-# foreign dpkg architecture).
+# foreign dpkg architecture; sparc64's 32-bit one too, for the -m32 probe).
 NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools",
                                   "qemu-system-misc", "gcc-s390x-linux-gnu",
                                   "libc6-dev-s390x-cross",
                                   "qemu-system-ppc", "gcc-powerpc-linux-gnu",
                                   "libc6-dev-powerpc-cross",
                                   "qemu-system-arm", "gcc-arm-linux-gnueabihf",
-                                  "libc6-dev-armhf-cross")
+                                  "libc6-dev-armhf-cross",
+                                  "qemu-system-sparc", "gcc-sparc64-linux-gnu",
+                                  "libc6-dev-sparc64-cross", "libc6-dev-sparc-sparc64-cross",
+                                  "lib32gcc-12-dev-sparc64-cross")
 # The cross compilers of `make patches` are asked for by the run that needs
 # them (crossbuild.ensure_compilers); make check's real cross build is m68k's.
 NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"])

@@ -23,7 +23,9 @@ guest can collide with another's.
 A new guest plugs in here: one Guest in GUESTS, its base fragment
 selftests/audit/config-NAME, its Debian packages in
 enotty.packages.NEEDS["audit"] (guests_test checks), and `audit:NAME`
-rows in instantiate.tsv.
+rows in instantiate.tsv; when the tree does not build for its
+architecture as it is, the fix as a patch in Guest.tree_fixes (applied to
+both of its kernels).
 """
 from __future__ import annotations
 
@@ -70,6 +72,10 @@ class Guest:
     # QEMU's -smp: the AST2600 machines refuse fewer than 2 CPUs (the
     # kernel has no SMP; the second stays in the boot loader).
     cpus: int = 1
+    # Patches applied to both of the guest's kernels, before the series:
+    # what the tree needs to build for the guest's architecture at all
+    # (sparc64: 6.12.118's fs/fcntl.c).  Part of both kernels' keys.
+    tree_fixes: tuple[Path, ...] = ()
 
     @property
     def cc(self) -> str:
@@ -158,6 +164,26 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
           debug_exit=False, probes=("ioctl_probe_32",), busybox=False,
           packages=("qemu-system-x86", "gcc-12-multilib"), memory="512M",
           cflags=("-m32", "-idirafter", "/usr/include/x86_64-linux-gnu")),
+    # sparc64: a sun4u (UltraSPARC IIi) booted by QEMU's OpenBIOS, which
+    # loads the stripped ELF kbuild leaves as arch/sparc/boot/image.
+    # /dev/openprom registers on any OpenFirmware machine; the watchdogs
+    # (riowd's "pmc", cpwd's "watchdog") and envctrl's "i2c" are nodes the
+    # rows' -prom-env boot command makes under the ebus.  /dev/rtc0 (the
+    # ebus MK48T59 through rtc-m48t59: the RTC core, untouched) is the
+    # control.  The console is the ebus 16550 (sunsu, ttyS0); the kernel
+    # powers off through the PROM (SUNW,power-off) and QEMU exits.  The
+    # probe also runs -m32 (Debian's 32-bit SPARC C library for the
+    # sparc64 cross compiler): the kernel's compat ioctl paths.
+    Guest(name="sparc64", srcarch="sparc",
+          make_args=cross_make_args("sparc", "sparc64-linux-gnu-"),
+          image="arch/sparc/boot/image", make_targets=("image",),
+          fragment=DATA / "config-sparc64", qemu="qemu-system-sparc64", machine="sun4u",
+          console="ttyS0", debug_exit=False, probes=("ioctl_probe", "ioctl_probe_32"),
+          busybox=False,
+          packages=("qemu-system-sparc", "gcc-sparc64-linux-gnu", "libc6-dev-sparc64-cross",
+                    "libc6-dev-sparc-sparc64-cross", "lib32gcc-12-dev-sparc64-cross"),
+          memory="512M", controls=("/dev/rtc0",),
+          tree_fixes=(DATA / "tree-fix-sparc64-fcntl.patch",)),
 )}
 
 

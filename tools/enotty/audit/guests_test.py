@@ -6,7 +6,9 @@ from typing import Any, cast
 
 from enotty import packages
 from enotty.audit import guests, run, table
+from enotty.kernel import tree
 from enotty.kernel.build import TinyKernel
+from enotty.kernel.worktree import patched_contents
 
 
 def test_every_guest_has_its_fragment_and_its_packages_in_make_audit():
@@ -153,3 +155,53 @@ def test_a_kept_kernel_holds_the_guests_device_tree(tmp_path: Path, monkeypatch)
     assert image.read_bytes() == b"zImage" and image.with_name(run.DTB_NAME).read_bytes() == b"dtb"
     image, built = run.build_kernel(tree, kernel, tmp_path / "images", "k2", [], guests.by_name("ppc"))
     assert built and made[-1] == ("vmlinux",) and not image.with_name(run.DTB_NAME).exists()
+
+
+def test_sparc64_boots_a_sun4u_through_openbios_and_powers_off(tmp_path: Path, monkeypatch):
+    sparc = guests.by_name("sparc64")
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), [], [], sparc).argv()
+    assert argv[:5] == ["qemu-system-sparc64", "-M", "sun4u", "-m", "512M"]
+    assert argv[argv.index("-kernel") + 1] == "K" and "-dtb" not in argv
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" not in argv and "-no-reboot" in argv
+    assert argv[argv.index("-append") + 1] == "console=ttyS0 loglevel=5 panic=-1 rdinit=/init"
+    # the only cross guest with a compat ABI (and a Debian C library for it)
+    assert not sparc.restart and not sparc.busybox
+    assert sparc.probes == ("ioctl_probe", "ioctl_probe_32")
+    assert sparc.prefix == "[sparc64] " and sparc.controls == ("/dev/rtc0",)
+    assert sparc.cc == "sparc64-linux-gnu-gcc"
+    # kbuild's sparc64 is ARCH=sparc with 64BIT (the fragment says so:
+    # tinyconfig alone would make a 32-bit kernel); OpenBIOS loads the
+    # stripped ELF `make image` leaves.
+    assert "CONFIG_64BIT=y" in sparc.fragment.read_text().splitlines()
+    seen = []
+    monkeypatch.setattr("enotty.kernel.build.run_logged", lambda argv, log, env=None: seen.append(argv))
+    kernel = TinyKernel(source=tmp_path, build=tmp_path / "b", log=tmp_path / "log",
+                        ccache=tmp_path / "cc", jobs=2, make_args=sparc.make_args, image=sparc.image)
+    kernel.make(*sparc.make_targets)
+    assert seen == [["make", "-s", "-C", str(tmp_path), f"O={tmp_path / 'b'}", "ARCH=sparc",
+                     "CROSS_COMPILE=sparc64-linux-gnu-", "CC=ccache sparc64-linux-gnu-gcc", "-j2",
+                     "image"]]
+    assert kernel.bzimage == tmp_path / "b" / "arch" / "sparc" / "boot" / "image"
+    assert {"qemu-system-sparc", "gcc-sparc64-linux-gnu", "libc6-dev-sparc64-cross",
+            "libc6-dev-sparc-sparc64-cross", "lib32gcc-12-dev-sparc64-cross"} \
+        <= set(packages.NEEDS["audit"])
+
+
+def test_the_sparc64_tree_fix_applies_and_changes_only_fcntls_check():
+    """6.12.118 does not build for sparc (FMODE_NONOTIFY is sparc's
+    __O_TMPFILE bit): both sparc64 kernels carry the fix, the others none."""
+    sparc = guests.by_name("sparc64")
+    assert [p.name for p in sparc.tree_fixes] == ["tree-fix-sparc64-fcntl.patch"]
+    assert all(not g.tree_fixes for g in guests.GUESTS.values() if g is not sparc)
+    root = tree.resolve(None, need_kernel=True)
+    files = patched_contents(root, list(sparc.tree_fixes))
+    assert list(files) == ["fs/fcntl.c"]
+    before = (root / "fs/fcntl.c").read_text().splitlines()
+    fixed = files["fs/fcntl.c"]
+    assert fixed is not None
+    after = fixed.decode().splitlines()
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after) and changed == [
+        ("\tBUILD_BUG_ON(21 - 1 /* for O_RDONLY being 0 */ !=",
+         "\tBUILD_BUG_ON(20 - 1 /* for O_RDONLY being 0 */ !="),
+        ("\t\t\t__FMODE_EXEC | __FMODE_NONOTIFY));", "\t\t\t__FMODE_EXEC));")]

@@ -10,7 +10,9 @@ one.
 from __future__ import annotations
 
 import errno
+import os
 import re
+import shutil
 import struct
 import subprocess
 from pathlib import Path
@@ -18,7 +20,7 @@ from pathlib import Path
 import pytest
 
 
-from enotty.audit import PROBE_DIR, probe_output
+from enotty.audit import PROBE_DIR, guests, probe_output, run
 from ..kernel import tree
 
 SAFE = ["/dev/null", "/dev/zero", "pipe:*", "eventfd:*", "epoll:*", "pty:*",
@@ -226,14 +228,22 @@ def _value(expr: str, macros: dict[str, str], depth: int = 0) -> int | None:
 HEADER_DIRS = ("include", "arch/x86/include", "net", "fs", "sound", "lib", "mm", "security",
                "drivers/android", "drivers/block", "drivers/char", "drivers/gpio",
                "drivers/input", "drivers/iommu", "drivers/isdn", "drivers/media/mc",
+               "drivers/sbus",
                "drivers/message", "drivers/misc", "drivers/mmc", "drivers/net/wwan",
                "drivers/tty", "drivers/usb/core", "drivers/usb/gadget", "drivers/vdpa",
                "drivers/video/fbdev/core", "drivers/watchdog")
 
 
+# The sparc64 guest's drivers define their commands in SPARC's own uapi
+# headers (the rest of arch/sparc/include is sparc's tty and socket
+# numbers, which no x86 target answers).
+SPARC_HEADERS = ("openpromio.h", "envctrl.h", "watchdog.h")
+
+
 def _headers(root: Path) -> list[Path]:
+    sparc = [root / "arch/sparc/include/uapi/asm" / name for name in SPARC_HEADERS]
     return [p for sub in HEADER_DIRS for p in (root / sub).rglob("*.h")
-            if p.is_file() and p.stat().st_size < 512 * 1024]
+            if p.is_file() and p.stat().st_size < 512 * 1024] + sparc
 
 
 @pytest.fixture(scope="module")
@@ -290,7 +300,7 @@ def test_hand_defined_smoke_commands_match_the_kernel(binaries, kernel_commands)
     checked = 0
     for name in ("BNEPGETCONNLIST", "CMTPGETCONNLIST", "HIDPGETCONNLIST", "IMGETVERSION",
                  "CAPI_GET_VERSION", "ORANGEFS_DEV_GET_MAGIC", "IOCTL_VMCI_VERSION",
-                 "EPIOCGPARAMS"):
+                 "EPIOCGPARAMS", "OPIOCGETOPTNODE", "ENVCTRL_RD_GLOBALADDRESS"):
         m = re.fullmatch(r"_IO(R|W|WR)?\s*\(\s*([^,]+?)\s*,\s*([^,]+?)\s*(?:,\s*(.+?)\s*)?\)",
                          macros[name])
         assert m, (name, macros[name])
@@ -299,4 +309,42 @@ def test_hand_defined_smoke_commands_match_the_kernel(binaries, kernel_commands)
                     SIZES[size] if size else 0)
         assert smoke[name] == want, f"{name}: probe 0x{smoke[name]:08x}, kernel 0x{want:08x}"
         checked += 1
-    assert checked == 8
+    assert checked == 10
+
+
+
+# ELF e_machine of each guest without busybox (the probe and init are its
+# own programs, built with its cross compiler), and of its -m32 probe.
+_MACHINES = {"s390x": 22, "ppc": 20, "arm": 40, "sparc64": 43}
+_MACHINES_32 = {"sparc64": 18}     # EM_SPARC32PLUS
+
+
+def _machine_and_interp(path: Path) -> tuple[int, bool]:
+    """(e_machine, whether it names a program interpreter), either byte order."""
+    data = path.read_bytes()
+    assert data[:4] == b"\x7fELF"
+    o = "<" if data[5] == 1 else ">"
+    machine = struct.unpack_from(f"{o}H", data, 18)[0]
+    if data[4] == 1:
+        phoff, (phentsize, phnum) = struct.unpack_from(f"{o}I", data, 28)[0], \
+            struct.unpack_from(f"{o}HH", data, 42)
+    else:
+        phoff, (phentsize, phnum) = struct.unpack_from(f"{o}Q", data, 32)[0], \
+            struct.unpack_from(f"{o}HH", data, 54)
+    types = [struct.unpack_from(f"{o}I", data, phoff + i * phentsize)[0] for i in range(phnum)]
+    return machine, 3 in types
+
+
+@pytest.mark.parametrize("name", sorted(_MACHINES))
+def test_the_probe_and_init_build_with_each_guests_cross_compiler(name, tmp_path):
+    """The audit's own step (run.build_guest_programs): static programs for
+    the guest's architecture, the probe's magic table included."""
+    guest = guests.by_name(name)
+    if shutil.which(guest.cc) is None:
+        pytest.skip(f"{guest.cc} is not installed ({' '.join(guest.packages)})")
+    env = dict(os.environ, CCACHE_DISABLE="1")
+    init, probes = run.build_guest_programs(guest, tmp_path / "out", tmp_path / "log", env)
+    assert [p.name for p in probes] == list(guest.probes)
+    for prog in [init, *probes]:
+        machine = _MACHINES_32[name] if prog.name == "ioctl_probe_32" else _MACHINES[name]
+        assert _machine_and_interp(prog) == (machine, False), prog

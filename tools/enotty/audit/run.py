@@ -497,9 +497,13 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
                                                ga.config_text, ga.deps)
             for source_file, why in sorted(ga.dropped.items()):
                 log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
-            keys[guest.name] = (kernel_key(ga.plan.fragment, [], guest),
-                                kernel_key(ga.plan.fragment, patches, guest))
-            pristine, built_p = build_kernel(wt, kernel, images, keys[guest.name][0], [], guest)
+            # Both kernels carry the guest's tree fixes (what the tree
+            # needs to build for its architecture at all); the second one
+            # the series on top.
+            fixes = list(guest.tree_fixes)
+            keys[guest.name] = (kernel_key(ga.plan.fragment, fixes, guest),
+                                kernel_key(ga.plan.fragment, fixes + patches, guest))
+            pristine, built_p = build_kernel(wt, kernel, images, keys[guest.name][0], fixes, guest)
             init: Path | None = None
             if guest.busybox and req.probe_bin and guest.name == DEFAULT:
                 probes = [req.probe_bin / n for n in PROBES if (req.probe_bin / n).is_file()]
@@ -510,7 +514,7 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
             else:
                 init, probes = build_guest_programs(guest, gcache / "probe", build_log, env)
             programs_of[guest.name] = (init, probes)
-            patched, built_a = build_kernel(wt, kernel, images, keys[guest.name][1], patches,
+            patched, built_a = build_kernel(wt, kernel, images, keys[guest.name][1], fixes + patches,
                                              guest)
             kernels[guest.name] = (pristine, patched)
             ga.built = built_p or built_a

@@ -154,3 +154,28 @@ def test_a_missing_cross_tool_is_one_line(monkeypatch):
     with pytest.raises(run.UsageError, match=r"^s390x-linux-gnu-gcc is missing for the s390x guest "
                                              r"\(Debian packages: qemu-system-misc gcc-s390x"):
         run.check_tools(guests.GUESTS["s390x"])
+
+
+def test_the_sparc64_rows_make_their_nodes_with_one_boot_command():
+    """Each sparc64 row of the committed table that needs a node OpenBIOS
+    lacks carries the same boot command (any series alone still gets
+    it); QEMU gets it once."""
+    everything = table.load()
+    names = [g.name for g in run.active_guests(everything, {"drivers/watchdog/riowd.c",
+                                                            "drivers/char/random.c"})]
+    assert names == ["x86_64", "sparc64"]
+    rows = table.of_guest(everything, "sparc64")
+    sparc = guests.GUESTS["sparc64"]
+    qemu, cmdline, setups = run.guest_options(rows, sorted(rows))
+    assert qemu[::2] == ["-prom-env"] and not cmdline and not setups
+    command = qemu[1]
+    assert command.startswith("boot-command=dev /pci@1fe,0/pci@1,1/ebus@1 ")
+    assert command.endswith(" device-end boot")
+    for node in ('" pmc"', '" i2c"', '" watchdog"', '" cpwd-irq"'):
+        assert f"new-device {node} device-name" in command
+    alone, _, _ = run.guest_options(rows, ["drivers/watchdog/riowd.c"])
+    assert alone == qemu
+    assert run.guest_options(rows, ["drivers/sbus/char/openprom.c"])[0] == []
+    assert run.probe_args(rows, sorted(rows), sparc.controls) == [
+        "/dev/envctrl", "/dev/openprom", "/dev/RIC", "/dev/XIR", "/dev/POR", "/dev/watchdog",
+        "/dev/rtc0"]
