@@ -375,6 +375,10 @@ class GuestAudit:
     dropped: dict[str, list[str]] = field(default_factory=dict)
     config_text: str = ""
     built: bool = False
+    keys: tuple[str, str] = ("", "")             # the pristine and patched kernels' keys
+    kernels: tuple[Path, Path] | None = None     # their images
+    init: Path | None = None                     # the static /init (None: busybox)
+    probes: list[Path] = field(default_factory=list)
     before: bootlog.Boot | None = None
     after: bootlog.Boot | None = None
 
@@ -459,20 +463,45 @@ def run(req: AuditRequest) -> int:
         shutil.rmtree(snapshot, ignore_errors=True)
 
 
+@dataclass
+class _Workplace:
+    """Where one audit run works, under the audit's cache folder, and how
+    long each part took (the summary line's figures)."""
+    cache: Path
+    logs: Path
+    timings: dict[str, float] = field(
+        default_factory=lambda: {"build": 0.0, "kselftests": 0.0, "boots": 0.0})
+
+    @property
+    def build_log(self) -> Path:
+        return self.logs / "build.log"
+
+    def of(self, guest: Guest) -> Path:
+        """Another guest's build folders, probe and run files have a folder
+        of their own; ccache, kernels and boots are shared (kept by content)."""
+        return self.cache if guest.name == DEFAULT else self.cache / guest.name
+
+
 def _run(req, started, source, version, root, out, everything, selected, rows,
          claims, audits: list[GuestAudit], patches) -> int:
-
     cache = tree.cache_dir() / "audit"
-    logs = req.logs or cache / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    images = cache / "images"
-    build_log = logs / "build.log"
-    build_log.unlink(missing_ok=True)
-    wt = WorkTree(source=source, path=cache / "tree")
-    timings = {"build": 0.0, "kselftests": 0.0, "boots": 0.0}
-    keys: dict[str, tuple[str, str]] = {}
-    kernels: dict[str, tuple[Path, Path]] = {}
-    programs_of: dict[str, tuple[Path | None, list[Path]]] = {}
+    at = _Workplace(cache, req.logs or cache / "logs")
+    at.logs.mkdir(parents=True, exist_ok=True)
+    at.build_log.unlink(missing_ok=True)
+    env = _build_kernels(req, at, WorkTree(source=source, path=cache / "tree"), audits, patches)
+    t0 = time.monotonic()
+    host, selection, programs = _kselftests(at, source, audits, claims, env)
+    at.timings["kselftests"] = time.monotonic() - t0
+    for ga in audits:
+        _boot_guest(req, at, ga, selection, programs)
+    return _report(req, at, started, version, out, everything, selected, rows, claims, audits,
+                   host, selection)
+
+
+def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],
+                   patches: list[Path]) -> dict[str, str]:
+    """Every guest's pristine and patched kernel and its programs, under
+    the shared tree's lock; returns kbuild's environment (the ccache)."""
     env: dict[str, str] = {}
     for ga in audits:
         if not ga.guest.busybox:
@@ -480,49 +509,59 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
     with wt.locked():
         wt.ensure()
         for ga in audits:
-            guest = ga.guest
-            # Another guest's build folders, probe and run files have a
-            # folder of their own; ccache, kernels and boots are shared
-            # (kept by content).
-            gcache = cache if guest.name == DEFAULT else cache / guest.name
             t0 = time.monotonic()
-            wanted = kernel_config.appended(ga.plan.fragment, guest.fragment)
-            kernel = TinyKernel(source=wt.path, build=kernel_config.build_folder(gcache, wanted),
-                                log=build_log, ccache=cache / "ccache", jobs=req.jobs,
-                                stamp="audit.fragment", make_args=guest.make_args, image=guest.image)
-            env = kernel.env
-            ga.config_text = kernel.configure(wanted, required=guest.fragment.read_text(),
-                                              required_from=guest.fragment)
-            ga.dropped = kernel_config.dropped({s: ga.plan.required[s] for s in ga.audited},
-                                               ga.config_text, ga.deps)
-            for source_file, why in sorted(ga.dropped.items()):
-                log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
-            # Both kernels carry the guest's tree fixes (what the tree
-            # needs to build for its architecture at all); the second one
-            # the series on top.
-            fixes = list(guest.tree_fixes)
-            keys[guest.name] = (kernel_key(ga.plan.fragment, fixes, guest),
-                                kernel_key(ga.plan.fragment, fixes + patches, guest))
-            pristine, built_p = build_kernel(wt, kernel, images, keys[guest.name][0], fixes, guest)
-            init: Path | None = None
-            if guest.busybox and req.probe_bin and guest.name == DEFAULT:
-                probes = [req.probe_bin / n for n in PROBES if (req.probe_bin / n).is_file()]
-                if not probes:
-                    raise UsageError(f"--probe-bin {req.probe_bin}: no {' or '.join(PROBES)} there")
-            elif guest.busybox:
-                probes = build_probes(cache / "probe", build_log, env)
-            else:
-                init, probes = build_guest_programs(guest, gcache / "probe", build_log, env)
-            programs_of[guest.name] = (init, probes)
-            patched, built_a = build_kernel(wt, kernel, images, keys[guest.name][1], fixes + patches,
-                                             guest)
-            kernels[guest.name] = (pristine, patched)
-            ga.built = built_p or built_a
-            timings["build"] += time.monotonic() - t0
-    # The in-tree kselftests of the files the applied series touch, and the
-    # controls, built static against the same tree's `make headers`: for
-    # x86_64 only.
-    t0 = time.monotonic()
+            env = _build_guest(req, at, wt, ga, patches)
+            at.timings["build"] += time.monotonic() - t0
+    return env
+
+
+def _build_guest(req, at: _Workplace, wt: WorkTree, ga: GuestAudit, patches: list[Path]) -> dict[str, str]:
+    """One guest: its configuration (what olddefconfig dropped is logged),
+    its two kernels and the programs of its initramfs."""
+    guest = ga.guest
+    wanted = kernel_config.appended(ga.plan.fragment, guest.fragment)
+    kernel = TinyKernel(source=wt.path, build=kernel_config.build_folder(at.of(guest), wanted),
+                        log=at.build_log, ccache=at.cache / "ccache", jobs=req.jobs,
+                        stamp="audit.fragment", make_args=guest.make_args, image=guest.image)
+    ga.config_text = kernel.configure(wanted, required=guest.fragment.read_text(),
+                                      required_from=guest.fragment)
+    ga.dropped = kernel_config.dropped({s: ga.plan.required[s] for s in ga.audited},
+                                       ga.config_text, ga.deps)
+    for source_file, why in sorted(ga.dropped.items()):
+        log_step(f"left out {source_file}: Kconfig dropped {'; '.join(why)}")
+    # Both kernels carry the guest's tree fixes (what the tree needs to
+    # build for its architecture at all); the second one the series on top.
+    fixes = list(guest.tree_fixes)
+    ga.keys = (kernel_key(ga.plan.fragment, fixes, guest),
+               kernel_key(ga.plan.fragment, fixes + patches, guest))
+    pristine, built_p = build_kernel(wt, kernel, at.cache / "images", ga.keys[0], fixes, guest)
+    ga.init, ga.probes = _guest_programs(req, at, guest, kernel.env)
+    patched, built_a = build_kernel(wt, kernel, at.cache / "images", ga.keys[1], fixes + patches,
+                                    guest)
+    ga.kernels = (pristine, patched)
+    ga.built = built_p or built_a
+    return kernel.env
+
+
+def _guest_programs(req, at: _Workplace, guest: Guest,
+                    env: dict[str, str]) -> tuple[Path | None, list[Path]]:
+    """The guest's static /init (None: busybox runs guest-init.sh) and its
+    probe builds; x86_64 may take prebuilt probes (--probe-bin)."""
+    if guest.busybox and req.probe_bin and guest.name == DEFAULT:
+        probes = [req.probe_bin / n for n in PROBES if (req.probe_bin / n).is_file()]
+        if not probes:
+            raise UsageError(f"--probe-bin {req.probe_bin}: no {' or '.join(PROBES)} there")
+        return None, probes
+    if guest.busybox:
+        return None, build_probes(at.cache / "probe", at.build_log, env)
+    return build_guest_programs(guest, at.of(guest) / "probe", at.build_log, env)
+
+
+def _kselftests(at: _Workplace, source: Path, audits: list[GuestAudit], claims,
+                env: dict[str, str]) -> tuple[GuestAudit | None, kselftests.Selection, dict[str, Path]]:
+    """The in-tree kselftests of the files the applied series touch, and the
+    controls, built static against the same tree's `make headers`: for
+    x86_64 only (the guest that runs them, the selection, the programs)."""
     host = next((ga for ga in audits if ga.guest.kselftests), None)
     selection = kselftests.Selection()
     if host is not None:
@@ -530,56 +569,64 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
                                       kernel_config.parse_config(host.config_text))
     programs: dict[str, Path] = {}
     if selection.run:
-        headers = kselftests.make_headers(source, cache / "kselftests" / "headers", build_log)
-        programs = kselftests.build(selection.run, source, headers, cache / "kselftests" / "bin",
-                                    build_log, env)
-    timings["kselftests"] = time.monotonic() - t0
-    boots = cache / "boots"
-    for ga in audits:
-        guest = ga.guest
-        gcache = cache if guest.name == DEFAULT else cache / guest.name
-        qemu, cmdline, setups = guest_options(ga.rows, ga.sources)
-        run_dir = gcache / "run"
-        run_dir.mkdir(parents=True, exist_ok=True)
-        qemu = acpi_tables(scratch_images(qemu, run_dir), run_dir)
-        init, probes = programs_of[guest.name]
-        if guest.busybox:
-            named = table.explicit_targets(ga.rows, ga.sources)
-            mine = selection.run if guest.kselftests else []
-            initramfs = build_initramfs(probes, setups, named, req.probe_timeout,
-                                        run_dir / "initramfs.cpio",
-                                        programs if guest.kselftests else {},
-                                        kselftests.guest_list(mine),
-                                        table.probe_setups(ga.rows, ga.sources))
-        else:
-            assert init is not None
-            initramfs = build_static_initramfs(init, probes,
-                                               probe_args(ga.rows, ga.sources, guest.controls),
-                                               req.probe_timeout, run_dir / "initramfs.cpio",
-                                               guest.restart)
-        # Each kselftest has its own timeout inside the guest; the boot's adds them.
-        boot_timeout = req.timeout + (sum(k.timeout for k in selection.run) if guest.kselftests else 0)
-        t0 = time.monotonic()
-        pristine, patched = kernels[guest.name]
-        pristine_key, patched_key = keys[guest.name]
-        logname = "" if guest.name == DEFAULT else f"{guest.name}-"
-        ga.before = boot(ga.label("pristine"), pristine, initramfs,
-                         logs / f"console-{logname}pristine.log", qemu, cmdline, boot_timeout,
-                         boots / f"{boot_key(pristine_key, initramfs, qemu, cmdline, guest)}.log",
-                         guest)
-        side = "+".join(("patched", *req.mutants))
-        ga.after = boot(ga.label(side), patched, initramfs, logs / f"console-{logname}{side}.log",
-                        qemu, cmdline, boot_timeout,
-                        boots / f"{boot_key(patched_key, initramfs, qemu, cmdline, guest)}.log",
-                        guest)
-        timings["boots"] += time.monotonic() - t0
-        for label, b in ((ga.label("pristine"), ga.before), (ga.label("patched"), ga.after)):
-            for step, ok in sorted(b.setups.items()):
-                if not ok:
-                    log_step(f"{label} boot: setup step {step} failed (see its console log)")
-            for line in b.oops:
-                log_step(f"{label} boot: {line}")
+        headers = kselftests.make_headers(source, at.cache / "kselftests" / "headers", at.build_log)
+        programs = kselftests.build(selection.run, source, headers, at.cache / "kselftests" / "bin",
+                                    at.build_log, env)
+    return host, selection, programs
 
+
+def _guest_initramfs(req, ga: GuestAudit, run_dir: Path, setups: list[str],
+                     selection: kselftests.Selection, programs: dict[str, Path]) -> Path:
+    """x86_64's busybox initramfs (setup steps, named targets, kselftests)
+    or another guest's static /init with the probe's arguments."""
+    guest = ga.guest
+    if guest.busybox:
+        mine = selection.run if guest.kselftests else []
+        return build_initramfs(ga.probes, setups, table.explicit_targets(ga.rows, ga.sources),
+                               req.probe_timeout, run_dir / "initramfs.cpio",
+                               programs if guest.kselftests else {}, kselftests.guest_list(mine),
+                               table.probe_setups(ga.rows, ga.sources))
+    assert ga.init is not None
+    return build_static_initramfs(ga.init, ga.probes, probe_args(ga.rows, ga.sources, guest.controls),
+                                  req.probe_timeout, run_dir / "initramfs.cpio", guest.restart)
+
+
+def _boot_guest(req, at: _Workplace, ga: GuestAudit, selection: kselftests.Selection,
+                programs: dict[str, Path]) -> None:
+    """Boot one guest's pristine and patched kernels on the same initramfs
+    and QEMU options (each boot kept by content); log failed setup steps
+    and kernel warnings."""
+    guest = ga.guest
+    assert ga.kernels is not None
+    qemu, cmdline, setups = guest_options(ga.rows, ga.sources)
+    run_dir = at.of(guest) / "run"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    qemu = acpi_tables(scratch_images(qemu, run_dir), run_dir)
+    initramfs = _guest_initramfs(req, ga, run_dir, setups, selection, programs)
+    # Each kselftest has its own timeout inside the guest; the boot's adds them.
+    boot_timeout = req.timeout + (sum(k.timeout for k in selection.run) if guest.kselftests else 0)
+    t0 = time.monotonic()
+    logname = "" if guest.name == DEFAULT else f"{guest.name}-"
+    sides = ("pristine", "+".join(("patched", *req.mutants)))
+    booted = [boot(ga.label(side), kernel, initramfs, at.logs / f"console-{logname}{side}.log",
+                   qemu, cmdline, boot_timeout,
+                   at.cache / "boots" / f"{boot_key(key, initramfs, qemu, cmdline, guest)}.log", guest)
+              for side, kernel, key in zip(sides, ga.kernels, ga.keys)]
+    ga.before, ga.after = booted
+    at.timings["boots"] += time.monotonic() - t0
+    for label, b in ((ga.label("pristine"), ga.before), (ga.label("patched"), ga.after)):
+        for step, ok in sorted(b.setups.items()):
+            if not ok:
+                log_step(f"{label} boot: setup step {step} failed (see its console log)")
+        for line in b.oops:
+            log_step(f"{label} boot: {line}")
+
+
+def _report(req, at: _Workplace, started: float, version: str, out: Path, everything, selected,
+            rows, claims, audits: list[GuestAudit], host: GuestAudit | None,
+            selection: kselftests.Selection) -> int:
+    """Compare each guest's two boots, write audit.tsv and AUDIT.md, and
+    print the summary, the notes and the problems (1 when there are any)."""
     lines: list[compare.Line] = []
     for ga in audits:
         assert ga.before is not None and ga.after is not None
@@ -620,8 +667,8 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
     log_step(f"{audited} of {len(statuses)} patched source files audited; "
              f"{sum(1 for ln in lines if ln.changed)} answer(s) changed; "
              + "; ".join(f"{ga.guest.name} kernels {'built' if ga.built else 'cached'}" for ga in audits)
-             + f"; build {timings['build']:.0f} s, kselftests {timings['kselftests']:.0f} s, "
-             f"boots {timings['boots']:.0f} s, total {total:.0f} s")
+             + f"; build {at.timings['build']:.0f} s, kselftests {at.timings['kselftests']:.0f} s, "
+             f"boots {at.timings['boots']:.0f} s, total {total:.0f} s")
     for row in selection.run:
         old_run, new_run = ks_before.get(row.name), ks_after.get(row.name)
         log_step(f"kselftest {row.name}: {old_run.summary(timed=True) if old_run else 'not run'} -> "
