@@ -91,6 +91,10 @@ def test_cover_letters_agree_with_the_audit() -> None:
             # measured ...; its line", not "their".
             if re.search(r"\b1 of the \d+ patches was measured", text):
                 assert 'its "Tested in QEMU" line' in text, series
+            # Every patch measured reads "Both patches" or "All 3 patches",
+            # not "2 of the 2".
+            assert not [m for m in re.findall(r"\b(\d+) of the (\d+) patches", text)
+                        if m[0] == m[1]], series
 
 
 def test_no_committed_handler_is_half_converted() -> None:

@@ -268,9 +268,12 @@ def _tested_on(rows: list[dict[str, str]], patch: str, arch: str) -> str:
         return ""
     clauses = _merge_targets(clauses)
     whos = {c[0] for c in clauses if isinstance(c, tuple)}
-    if arch != DEFAULT_GUEST and all(isinstance(c, tuple) for c in clauses):
-        # Another guest runs its own ABI alone: x86_64's "64-bit" or
-        # "32-bit callers" would be false for the 32-bit ppc and arm guests.
+    one_abi = len({r["abi"] for r in mine}) == 1
+    if arch != DEFAULT_GUEST and one_abi and all(isinstance(c, tuple) for c in clauses):
+        # A guest that runs its own ABI alone: x86_64's "64-bit" or "32-bit
+        # callers" would be false for the 32-bit ppc, arm and i386 guests.
+        # A guest that also runs the probe -m32 (sparc64) is, like x86_64,
+        # a 64-bit kernel with 32-bit callers: the caller words hold there.
         head = f"Tested in QEMU ({arch}): "
         body = "; ".join(c[1] for c in clauses if isinstance(c, tuple))
     elif len(whos) == 1 and all(isinstance(c, tuple) for c in clauses):

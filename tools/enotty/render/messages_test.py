@@ -241,6 +241,12 @@ def test_tested_line_from_audit_rows() -> None:
     assert messages.tested_line(ppc, "0004-loop.patch") == (
         "Tested in QEMU (ppc): an unknown command on /dev/loop-control now fails with ENOTTY "
         "(was ENOSYS).")
+    # A guest that ran native and -m32 (sparc64) names its callers as x86_64's does.
+    sparc = [dict(r, target="[sparc64] " + r["target"]) for r in rows
+             if r["patch"].endswith("0004-loop.patch")]
+    assert messages.tested_line(sparc, "0004-loop.patch") == (
+        "Tested in QEMU (sparc64; 64-bit and 32-bit callers): an unknown command on "
+        "/dev/loop-control now fails with ENOTTY (was ENOSYS).")
     assert messages.tested_line(rows + ppc, "0004-loop.patch") == (
         messages.tested_line(rows, "0004-loop.patch") + " " + messages.tested_line(ppc, "0004-loop.patch"))
     assert messages.tested_line(rows, "0009-none.patch") == ""

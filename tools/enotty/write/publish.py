@@ -242,6 +242,8 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
     checked += "."
     if audited:
         measured = ("The patch was" if len(behavioural) == 1 else
+                    "Both patches were" if audited == len(behavioural) == 2 else
+                    f"All {audited} patches were" if audited == len(behavioural) else
                     f"{audited} of the {len(behavioural)} patches {'was' if audited == 1 else 'were'}")
         checked += (f" {measured}"
                     " measured in a kernel booted in QEMU, before and after; "
