@@ -7,10 +7,12 @@ enters each stage once, on its way down:
 scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
 out, handlers (judge/analysis.py) -> group: series per subsystem, a patch
 per driver, subject prefixes (partition/grouping.py) -> compose: every
-commit message, once (render/drafts.py) -> check: apply in order in a
-scratch git repository, get_maintainer.pl, checkpatch, the build and the
-fixpoint (verify/checks.py) -> write: the mails formatted in memory, then
-OUT written atomically (write/publish.py).
+commit message and the companion patches, once (render/drafts.py) ->
+check: apply in order in a scratch git repository, get_maintainer.pl,
+checkpatch, the build and the fixpoint, then the accepted patches
+formatted in memory with their cover letters and the companions checked
+(verify/checks.py) -> write: those results serialised, OUT written
+atomically (write/publish.py).
 
 A patch that fails to apply, to build or checkpatch is not part of its
 series: it is numbered out, written to OUT/rejected/SERIES/ with its first
@@ -40,8 +42,9 @@ from .requests import KernelTree, PatchesRequest
 
 def command(req: PatchesRequest) -> int:
     """Scan, analyse, split, compose, verify and write the series of one
-    request into req.out: one stage after the other, each given the tree
-    and the request and handing the next one a typed result."""
+    request into req.out: one stage after the other, each given what it
+    reads of the tree and the request and handing the next one a typed
+    result."""
     started = time.monotonic()
     kernel = _checked_tree(req)
     with _sigterm_as_interrupt():
@@ -50,7 +53,7 @@ def command(req: PatchesRequest) -> int:
         grouped = grouping.group(kernel, req, analysed)
         composed = drafts.compose(kernel, req, grouped)
         checked = checks.check(kernel, req, composed)
-        written = publish.write(kernel, req, checked)
+        written = publish.write(req, checked)
     print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
 

@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence, TextIO
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .. import cache
 from . import facts as phase1, interfaces, rules
@@ -255,19 +255,10 @@ class FileResult:
 
 @dataclass(frozen=True)
 class Failure:
+    """A file the scan could not fully read (failed.tsv's row: write/publish.py)."""
     file: str
     status: str               # parse-error | timeout | error
     reason: str
-
-
-FAILED_COLUMNS = ("file", "status", "reason")
-
-
-def write_failed_tsv(failures: Iterable[Failure], out: TextIO) -> None:
-    """failed.tsv: header `file status reason`, one row per file, by file."""
-    out.write("\t".join(FAILED_COLUMNS) + "\n")
-    for f in sorted(failures, key=lambda f: f.file):
-        out.write(f"{f.file}\t{f.status}\t{f.reason}\n")
 
 
 @dataclass

@@ -1,5 +1,4 @@
 import dataclasses
-import io
 import os
 import shutil
 import stat
@@ -386,17 +385,6 @@ def test_timeout_is_a_failure_cached_for_that_timeout_only(tmp_path):
     assert [(s.file, s.line) for s in first.sites] == [("small.c", 4)]   # none from big.c
     assert slow_scan(1).spatch_runs == 0            # a rerun does not wait again
     assert slow_scan(2).spatch_runs == 1            # a longer limit tries again
-
-
-def test_write_failed_tsv():
-    out = io.StringIO()
-    scan.write_failed_tsv([scan.Failure("z.c", "timeout", "spatch timeout after 120 s"),
-                           scan.Failure("a.c", "parse-error", "3 lines not parsed from line 9, naming ioctl")],
-                          out)
-    assert out.getvalue() == (
-        "file\tstatus\treason\n"
-        "a.c\tparse-error\t3 lines not parsed from line 9, naming ioctl\n"
-        "z.c\ttimeout\tspatch timeout after 120 s\n")
 
 
 @needs_spatch

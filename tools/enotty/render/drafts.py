@@ -1,7 +1,8 @@
 """The render stage: every patch's subject and commit message, built once,
 with the QEMU audit's "Tested in QEMU" line where an earlier output folder
 holds audit.tsv (messages.py words them, cleanup.py the leaf cleanups,
-prefixes.py the subject prefixes)."""
+prefixes.py the subject prefixes); and the companion patches sent beside
+the series, the semantic patch and the media kselftest (companions.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from ..judge import handlers
 from ..judge.analysis import Analysed
 from ..partition import split
 from ..partition.grouping import Grouped
-from . import cleanup, messages, series
+from . import cleanup, companions, messages, series
 from ..requests import KernelTree, PatchesRequest
 
 
@@ -31,16 +32,20 @@ class Composed:
     grouped: Grouped
     drafts: tuple[tuple[Draft, ...], ...]   # per series plan, per patch
     audit: tuple[Mapping[str, str], ...] | None   # audit.tsv's rows; None without an audit
+    companions: companions.Companions = companions.Companions()   # sent beside the series
 
 
 def compose(kernel: KernelTree, req: PatchesRequest, grouped: Grouped) -> Composed:
-    """Every patch's subject and commit message, built once."""
+    """Every patch's subject and commit message, built once; the companion
+    patches the tree takes (the kselftest only beside a media series)."""
     audit = read_audit(req.audit_from)
     drafts = []
     for plan, names in zip(grouped.plans, grouped.prefixes):
         drafts.append(tuple(_draft(req, grouped.analysed, plan, pp, prefix, audit)
                             for pp, prefix in zip(plan.patches, names)))
-    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit))
+    media = any(plan.name == split.MEDIA_SERIES for plan in grouped.plans)
+    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit),
+                    companions.compose(kernel.root, req.identity, media))
 
 
 def _draft(req: PatchesRequest, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,
