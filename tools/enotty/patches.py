@@ -1,7 +1,9 @@
 """`enotty patches`: scan, split, verify and write mail-ready series into OUT.
 
-command() is the pipeline, one stage a line, each given the tree object
-and the request and returning a frozen result for the next; each stage's
+command() is the pipeline, one stage a line, each given what it reads of
+the tree and the request (the tree's root where a path is all it needs;
+the tree object where it runs the tree's scripts or builds it) and
+returning a frozen result for the next; each stage's
 code lives in its subpackage (the module in brackets), so that the request
 enters each stage once, on its way down:
 scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
@@ -49,9 +51,9 @@ def command(req: PatchesRequest) -> int:
     kernel = _checked_tree(req)
     with _sigterm_as_interrupt():
         scanned = console.scan_tree(req.scan)
-        analysed = analysis.analyse(kernel, req, scanned)
-        grouped = grouping.group(kernel, req, analysed)
-        composed = drafts.compose(kernel, req, grouped)
+        analysed = analysis.analyse(kernel.root, scanned)
+        grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
+        composed = drafts.compose(kernel.root, req.identity, grouped, audit_from=req.audit_from)
         checked = checks.check(kernel, req, composed)
         written = publish.write(req, checked)
     print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)
