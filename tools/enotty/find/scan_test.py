@@ -765,3 +765,17 @@ def test_across_files_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
     again = scan_folder(root, **kw)
     assert again.scanned == ["drivers/foo/fops.c"]
     assert again.sites == [] and again.facts == {}
+
+
+@needs_spatch
+def test_rescan_scans_files_laid_out_as_in_the_tree(tmp_path, monkeypatch):
+    """The fixpoint's rescan: the project's rules over a few files given
+    by content, at their paths in the tree; the patched file has nothing
+    left to change."""
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    text = (FIXTURE / "drivers/foo/foo.c").read_bytes()
+    sites, failed = scan.rescan({"drivers/foo/foo.c": text}, {}, jobs=1, timeout=60)
+    assert [(s.file, s.line, s.function) for s in sites] == [("drivers/foo/foo.c", 12, "foo_ioctl")]
+    assert failed == []
+    fixed = text.replace(b"return -EINVAL;", b"return -ENOTTY;")
+    assert scan.rescan({"drivers/foo/foo.c": fixed}, {}, jobs=1, timeout=60) == ([], [])

@@ -48,8 +48,8 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
         applied.append(verdicts)
         print(done, file=sys.stderr)
     build = verify.build(kernel, patched, sys.stderr, jobs=req.scan.jobs) if req.build else {}
-    facts = composed.grouped.analysed.scanned.facts
-    fix = verify.fixpoint(patched, lambda folder: scan.rescan(folder, req.scan, facts))
+    sites, failed = scan.rescan(patched, composed.grouped.analysed.scanned.facts, req.scan.jobs, req.scan.timeout)
+    fix = verify.fixpoint(patched, sites, {f.file: f.reason for f in failed})
     skipped = verify.Check(verify.SKIPPED, "--no-build")
     checked = Checked(composed, tuple(
         tuple(dataclasses.replace(v, build={r: build.get(r, skipped) for r in v.patch.plan.paths},

@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Iterable, Mapping, TextIO
 
 from .. import cache
 from ..partition import maintainers, split
@@ -42,6 +42,7 @@ from ..kernel import tree
 from ..kernel.worktree import WorkTree
 from ..cache import digest
 from ..render import companions, series
+from ..find.sites import Site
 from . import crossbuild
 from .verdicts import CompanionVerdict
 from ..kernel.build import (ALLMODCONFIG, FAILED, NOT_BUILT, OK, SKIPPED, TREE_FAILS, Check,
@@ -180,35 +181,20 @@ def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stder
 
 # ---------------------------------------------------------------- fixpoint
 
-ScanFiles = Callable[[Path], "tuple[Iterable[Any], Iterable[Any]]"]
-
-
-def fixpoint(patched: dict[str, bytes], scan_files: ScanFiles) -> dict[str, Check]:
-    """Run the rules again on the patched files: they must find nothing.
-
-    scan_files(folder) -> (sites, failed) scans a folder laid out like the
-    tree (the scan stage); the patched files are copied into a temporary one.
-    No cache here: the scan's own per-file cache (file content, rules,
-    spatch version and options) answers a patched file it has seen.
-    """
-    with tempfile.TemporaryDirectory(prefix="enotty-fixpoint-") as tmp:
-        base = Path(tmp)
-        for rel, data in patched.items():
-            dest = base / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        sites, failed = scan_files(base)
-    left: dict[str, list[Any]] = {}
+def fixpoint(patched: Iterable[str], sites: Iterable[Site], unparsed: Mapping[str, str]) -> dict[str, Check]:
+    """Each patched file's fixpoint verdict from the rules run again over
+    the patched files (find.scan.rescan: its sites, and the files it could
+    not parse with why): the rules must find nothing."""
+    left: dict[str, list[Site]] = {}
     for site in sites:
         left.setdefault(site.file, []).append(site)
-    broken = {f.file: f for f in failed}
     out = {}
     for rel in patched:
         if rel in left:
             lines = ", ".join(str(s.line) for s in left[rel])
             out[rel] = Check(FAILED, f"rules still match at line {lines}")
-        elif rel in broken:
-            out[rel] = Check(FAILED, f"patched file does not parse: {broken[rel].reason}")
+        elif rel in unparsed:
+            out[rel] = Check(FAILED, f"patched file does not parse: {unparsed[rel]}")
         else:
             out[rel] = Check(OK)
     return out
