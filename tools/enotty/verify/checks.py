@@ -16,10 +16,8 @@ from ..partition.maintainers import recipients
 from ..render import series
 from ..render.drafts import Composed
 from . import outgoing, verify
-from .verdicts import Checked, CompanionVerdict, Outcome, Verdict
+from .verdicts import Checked, Verdict
 from ..requests import KernelTree, PatchesRequest
-
-__all__ = ["Checked", "CompanionVerdict", "Outcome", "Verdict", "check"]
 
 
 def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checked:

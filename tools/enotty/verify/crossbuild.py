@@ -9,10 +9,13 @@ settings) prepared once, out of tree, in tree.cache_dir()/build/<name>-<ver>/
 (configure: seconds; prepare: a minute or two, the first time a patch needs
 the platform).  The source they build is the same hard-link copy of the
 tree as the x86_64 build (enotty.kernel.build.BuildTree.src), holding the patched files.
+Each platform's files go through the same entry as x86_64's,
+enotty.kernel.build.check_objects, with the verify stage's verdict store.
 
-Selection (choose()): a file goes to the first platform whose .config sets
+Selection (_choose()): a file goes to the first platform whose .config sets
 every Kconfig symbol its Makefile lines need (kconfig.build_symbols);
-kbuild's dry run in that folder then confirms the object is compiled.
+kbuild's dry run in that folder then confirms the object is compiled, or
+the file goes on to the next such platform.
 
 A file that no configuration of any architecture can build (its symbol
 depends on BROKEN, or on a symbol no Kconfig defines) is said by

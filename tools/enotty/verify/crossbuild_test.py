@@ -11,7 +11,7 @@ import pytest
 
 from . import crossbuild, verify
 from .. import packages
-from . import checks
+from . import verdicts
 from ..kernel import build as kbuild, kconfig, tree
 from ..errors import UsageError
 
@@ -128,7 +128,7 @@ def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest
 
 
 def test_a_failed_cross_build_rejects_the_patch_with_the_compiler_line() -> None:
-    v = checks.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
+    v = verdicts.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
         "drivers/block/amiflop.c": verify.Check(verify.FAILED, "drivers/block/amiflop.c:9: error: x", "m68k"),
         "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64")})
     assert v.rejected == "build: drivers/block/amiflop.c (m68k): drivers/block/amiflop.c:9: error: x"
