@@ -95,27 +95,13 @@ def cycle(edges: dict[str, set[str]]) -> list[str]:
     return []
 
 
-# Import edges inside a function that close a cycle, left for their owner
-# to break (verify hands cross builds to crossbuild, which builds with
-# verify's BuildTree and caches).  Each must still exist: remove it here
-# when the cycle goes.
-KNOWN_LAZY = {("verify.verify", "verify.crossbuild")}
-
-
 def test_the_package_has_no_import_cycle() -> None:
-    edges = graph()
-    for a, b in KNOWN_LAZY:
-        assert b in edges[a], f"{a} no longer imports {b}: drop it from KNOWN_LAZY"
-        edges[a] = edges[a] - {b}
-    assert cycle(edges) == []
+    assert cycle(graph()) == []
 
 
 def test_the_stage_packages_have_no_cycle() -> None:
     """A stage imports earlier stages and the kernel layer, never a later one."""
-    edges = graph()
-    for a, b in KNOWN_LAZY:
-        edges[a] = edges[a] - {b}
-    assert cycle(rooms(edges)) == []
+    assert cycle(rooms(graph())) == []
 
 
 def test_every_module_imports() -> None:

@@ -1,16 +1,20 @@
 """`enotty patches`: scan, split, verify and write mail-ready series into OUT.
 
-command() is the pipeline, one stage a line, each given the tree object
-and the request and returning a frozen result for the next; each stage's
+command() is the pipeline, one stage a line, each given what it reads of
+the tree and the request (the tree's root where a path is all it needs;
+the tree object where it runs the tree's scripts or builds it) and
+returning a frozen result for the next; each stage's
 code lives in its subpackage (the module in brackets), so that the request
 enters each stage once, on its way down:
 scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
 out, handlers (judge/analysis.py) -> group: series per subsystem, a patch
 per driver, subject prefixes (partition/grouping.py) -> compose: every
-commit message, once (render/drafts.py) -> check: apply in order in a
-scratch git repository, get_maintainer.pl, checkpatch, the build and the
-fixpoint (verify/checks.py) -> write: the mails formatted in memory, then
-OUT written atomically (write/publish.py).
+commit message and the companion patches, once (render/drafts.py) ->
+check: apply in order in a scratch git repository, get_maintainer.pl,
+checkpatch, the build and the fixpoint, then the accepted patches
+formatted in memory with their cover letters and the companions checked
+(verify/checks.py) -> write: those results serialised, OUT written
+atomically (write/publish.py).
 
 A patch that fails to apply, to build or checkpatch is not part of its
 series: it is numbered out, written to OUT/rejected/SERIES/ with its first
@@ -40,17 +44,18 @@ from .requests import KernelTree, PatchesRequest
 
 def command(req: PatchesRequest) -> int:
     """Scan, analyse, split, compose, verify and write the series of one
-    request into req.out: one stage after the other, each given the tree
-    and the request and handing the next one a typed result."""
+    request into req.out: one stage after the other, each given what it
+    reads of the tree and the request and handing the next one a typed
+    result."""
     started = time.monotonic()
     kernel = _checked_tree(req)
     with _sigterm_as_interrupt():
         scanned = console.scan_tree(req.scan)
-        analysed = analysis.analyse(kernel, req, scanned)
-        grouped = grouping.group(kernel, req, analysed)
-        composed = drafts.compose(kernel, req, grouped)
+        analysed = analysis.analyse(kernel.root, scanned)
+        grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
+        composed = drafts.compose(kernel.root, req.identity, grouped, audit_from=req.audit_from)
         checked = checks.check(kernel, req, composed)
-        written = publish.write(kernel, req, checked)
+        written = publish.write(req, checked)
     print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
 

@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence, TextIO
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .. import cache
 from . import facts as phase1, interfaces, rules
@@ -255,19 +255,10 @@ class FileResult:
 
 @dataclass(frozen=True)
 class Failure:
+    """A file the scan could not fully read (failed.tsv's row: write/publish.py)."""
     file: str
     status: str               # parse-error | timeout | error
     reason: str
-
-
-FAILED_COLUMNS = ("file", "status", "reason")
-
-
-def write_failed_tsv(failures: Iterable[Failure], out: TextIO) -> None:
-    """failed.tsv: header `file status reason`, one row per file, by file."""
-    out.write("\t".join(FAILED_COLUMNS) + "\n")
-    for f in sorted(failures, key=lambda f: f.file):
-        out.write(f"{f.file}\t{f.status}\t{f.reason}\n")
 
 
 @dataclass
@@ -869,10 +860,19 @@ def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] |
     )
 
 
-def rescan(folder: Path, req: ScanRequest, facts: Mapping[str, str]) -> tuple[list[Site], list[Failure]]:
-    """The rules again over a few files laid out like the tree in folder
-    (the fixpoint of the patched files), with the whole scan's phase-1
-    rows: phase 1 over these files alone would not see the ops tables and
-    callers elsewhere."""
-    res = scan(ScanRequest(tree.at(folder), jobs=req.jobs, timeout=req.timeout, across_files=False), facts=facts)
+def rescan(files: Mapping[str, bytes], facts: Mapping[str, str], jobs: int,
+           timeout: int) -> tuple[list[Site], list[Failure]]:
+    """The rules again over a few files (rel -> content: the patched files
+    of the verify stage's fixpoint), laid out like the tree in a temporary
+    folder, with the whole scan's phase-1 rows: phase 1 over these files
+    alone would not see the ops tables and callers elsewhere.  No cache of
+    its own: the scan's per-file cache (file content, rules, spatch version
+    and options) answers a file it has seen."""
+    with tempfile.TemporaryDirectory(prefix="enotty-fixpoint-") as tmp:
+        base = Path(tmp)
+        for rel, data in files.items():
+            dest = base / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+        res = scan(ScanRequest(tree.at(base), jobs=jobs, timeout=timeout, across_files=False), facts=facts)
     return res.sites, res.failed

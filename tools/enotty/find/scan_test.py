@@ -1,5 +1,4 @@
 import dataclasses
-import io
 import os
 import shutil
 import stat
@@ -388,17 +387,6 @@ def test_timeout_is_a_failure_cached_for_that_timeout_only(tmp_path):
     assert slow_scan(2).spatch_runs == 1            # a longer limit tries again
 
 
-def test_write_failed_tsv():
-    out = io.StringIO()
-    scan.write_failed_tsv([scan.Failure("z.c", "timeout", "spatch timeout after 120 s"),
-                           scan.Failure("a.c", "parse-error", "3 lines not parsed from line 9, naming ioctl")],
-                          out)
-    assert out.getvalue() == (
-        "file\tstatus\treason\n"
-        "a.c\tparse-error\t3 lines not parsed from line 9, naming ioctl\n"
-        "z.c\ttimeout\tspatch timeout after 120 s\n")
-
-
 @needs_spatch
 @pytest.mark.parametrize("eol", [b"\n", b"\r\n"])
 def test_diff_keeps_form_feeds_latin1_and_crlf_bytes(tmp_path, eol):
@@ -777,3 +765,17 @@ def test_across_files_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
     again = scan_folder(root, **kw)
     assert again.scanned == ["drivers/foo/fops.c"]
     assert again.sites == [] and again.facts == {}
+
+
+@needs_spatch
+def test_rescan_scans_files_laid_out_as_in_the_tree(tmp_path, monkeypatch):
+    """The fixpoint's rescan: the project's rules over a few files given
+    by content, at their paths in the tree; the patched file has nothing
+    left to change."""
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    text = (FIXTURE / "drivers/foo/foo.c").read_bytes()
+    sites, failed = scan.rescan({"drivers/foo/foo.c": text}, {}, jobs=1, timeout=60)
+    assert [(s.file, s.line, s.function) for s in sites] == [("drivers/foo/foo.c", 12, "foo_ioctl")]
+    assert failed == []
+    fixed = text.replace(b"return -EINVAL;", b"return -ENOTTY;")
+    assert scan.rescan({"drivers/foo/foo.c": fixed}, {}, jobs=1, timeout=60) == ([], [])

@@ -15,7 +15,6 @@ from typing import Mapping
 from ..find import scan, sites
 from . import effects, handlers, selftest_search
 from ..kernel import kconfig
-from ..requests import KernelTree, PatchesRequest
 
 
 @dataclass(frozen=True)
@@ -27,11 +26,10 @@ class Analysed:
     model: tuple[handlers.Handler, ...] = ()  # handlers.tsv
 
 
-def analyse(kernel: KernelTree, req: PatchesRequest, scanned: scan.ScanResult) -> Analysed:
-    """Effects per site; a site whose in-tree test expects its old answer
-    is left out (its hunk dropped) with the test named, so that no series
-    breaks a kselftest it does not update."""
-    root = kernel.root
+def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
+    """Effects per site in the tree at root; a site whose in-tree test
+    expects its old answer is left out (its hunk dropped) with the test
+    named, so that no series breaks a kselftest it does not update."""
     unbuildable = _unbuildable(root, sorted({s.file for s in scanned.sites}))
     found = effects.analyse_sites(scanned.sites, root)
     labelled = [dataclasses.replace(s, effects=found.get(s)) for s in scanned.sites]

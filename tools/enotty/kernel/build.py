@@ -11,10 +11,13 @@ Two kinds of configuration, one kbuild driver:
   settings, with WERROR and debug info off, for the object checks of
   `make patches` (enotty.verify.verify, enotty.verify.crossbuild); BuildTree is such a
   build's source copy and object folder, Platform one architecture's wide
-  configuration (configure_platform and prepare_platform, once per folder).
-  The object checks themselves (prepare, install, enabled_sources,
-  compile_objects, build_on) give a Check per file; enotty.verify.verify
-  keeps those verdicts in its cache.
+  configuration (ALLMODCONFIG, x86_64's, first).  check_objects is the one
+  entry of the object checks: for a set of patched files in one platform's
+  configuration it configures (once), keys each file's verdict, looks it
+  up in the store the caller passes (a VerdictStore:
+  enotty.verify.verify.ResultCache), prepares (once) and builds the others
+  (install, enabled_sources, compile_objects, build_on), and stores their
+  verdicts.
 
 The tree itself is only read: every build writes into O=.
 """
@@ -29,8 +32,9 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
+from .. import cache
 from . import tree
 from ..requests import default_jobs
 from .worktree import WorkTree, kbuild_env
@@ -269,22 +273,6 @@ def can_build(root: Path) -> str:
     return ""
 
 
-def prepare(bt: BuildTree, patched: dict[str, bytes], log: TextIO = sys.stderr,
-            jobs: int | None = None) -> None:
-    """The hard-link copy holding the patched files (install), plus the
-    allmodconfig prepare, once; later runs reuse them.  A failing make
-    raises CalledProcessError with the last lines of its stderr."""
-    install(bt, patched)
-    if (bt.obj / PREPARED).is_file():
-        return
-    bt.obj.mkdir(parents=True, exist_ok=True)
-    print(f"enotty: preparing an x86_64 allmodconfig build in {bt.obj} (once; minutes)", file=log)
-
-    configure_wide(bt.src, bt.obj, "allmodconfig", jobs=jobs)
-    quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], jobs=jobs)
-    (bt.obj / PREPARED).write_text("allmodconfig, WERROR and DEBUG_INFO off\n")
-
-
 def install(bt: BuildTree, files: dict[str, bytes]) -> None:
     """Make the copy (a hard-link copy, made once) equal the pristine tree
     plus `files` (rel -> content)."""
@@ -439,23 +427,113 @@ def platform_folder(root: Path, platform: Platform) -> Path:
     return build_folder(root, platform.name.replace(" ", "-"))
 
 
-def configure_platform(src: Path, obj: Path, platform: Platform, jobs: int | None = None) -> dict[str, str]:
-    """The platform's .config in obj (made once): base target, settings,
+def platform_tree(bt: BuildTree, platform: Platform) -> BuildTree:
+    """The build of platform beside bt: the same pristine tree and copy,
+    the platform's O= folder and make arguments."""
+    return BuildTree(bt.root, bt.src, platform_folder(bt.root, platform), platform.make_args())
+
+
+def configure_platform(bt: BuildTree, platform: Platform, jobs: int | None = None) -> dict[str, str]:
+    """The platform's .config in bt.obj (made once): base target, settings,
     WERROR and debug info off (a warning the patch did not cause must not
-    fail it; debug info only costs time), olddefconfig."""
-    config = obj / ".config"
-    if (obj / CONFIGURED).is_file() and config.is_file():
+    fail it; debug info only costs time), olddefconfig; its values."""
+    config = bt.obj / ".config"
+    # a folder prepared before it was marked configured is configured too
+    if ((bt.obj / CONFIGURED).is_file() or (bt.obj / PREPARED).is_file()) and config.is_file():
         return read_config(config)
-    values = configure_wide(src, obj, platform.base, platform.settings, platform.make_args(), jobs)
-    (obj / CONFIGURED).write_text(platform.label + "\n")
+    values = configure_wide(bt.src, bt.obj, platform.base, platform.settings, bt.make_args, jobs)
+    (bt.obj / CONFIGURED).write_text(platform.label + "\n")
     return values
 
 
-def prepare_platform(src: Path, obj: Path, platform: Platform, jobs: int | None = None,
+def prepare_platform(bt: BuildTree, platform: Platform, jobs: int | None = None,
                      log: TextIO = sys.stderr) -> None:
     """`make prepare modules_prepare` once in the configured folder."""
-    if (obj / PREPARED).is_file():
+    if (bt.obj / PREPARED).is_file():
         return
-    print(f"enotty: preparing a {platform.label} build in {obj} (once; a minute or two)", file=log)
-    quiet_make(src, obj, ["prepare", "modules_prepare"], platform.make_args(), jobs)
-    (obj / PREPARED).write_text(platform.label + "\n")
+    print(f"enotty: preparing a {platform.label} build in {bt.obj} (once; minutes)", file=log)
+    quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], bt.make_args, jobs)
+    (bt.obj / PREPARED).write_text(platform.label + "\n")
+
+
+# x86_64 allmodconfig, the object checks' first configuration; its build
+# (build_tree) uses the host's make arguments, no ARCH=.
+ALLMODCONFIG = Platform("x86_64", "x86_64", "x86", "", "gcc", "allmodconfig")
+
+
+# ---------------------------------------------------------------- the verdict cache
+
+class VerdictStore(Protocol):
+    """Where check_objects keeps verdicts (enotty.verify.verify.ResultCache):
+    key(*parts) -> a key; get and put a Check by kind and key."""
+
+    def key(self, *parts: str) -> str: ...
+
+    def get(self, kind: str, key: str) -> Check | None: ...
+
+    def put(self, kind: str, key: str, check: Check) -> None: ...
+
+
+def object_keys(bt: BuildTree, patched: dict[str, bytes], store: VerdictStore, tree_id: str) -> dict[str, str]:
+    """The cache key of each patched .c file's build verdict.
+
+    A verdict follows from the file's content, the configuration (.config,
+    which also names the compiler in CONFIG_CC_VERSION_TEXT), the tree the
+    file is built in (tree_id: its headers and Makefiles), and the
+    other files this run patches that the file may include (every patched
+    non-.c file, all of them: cheaper than knowing which ones it includes).
+    Not covered: a compiler upgraded without the .config being prepared
+    again, and a KDIR edited in place (see verify.tree_identity).
+    """
+    config = cache.digest((bt.obj / ".config").read_bytes())
+    headers = cache.digest(b"".join(rel.encode() + b"\0" + cache.digest(data).encode() + b"\0"
+                                    for rel, data in sorted(patched.items()) if not rel.endswith(".c")))
+    return {rel: store.key(tree_id, config, headers, rel, cache.digest(data))
+            for rel, data in patched.items() if rel.endswith(".c")}
+
+
+# ---------------------------------------------------------------- one configuration's object checks
+
+def check_objects(bt: BuildTree, platform: Platform, patched: dict[str, bytes], sources: list[str],
+                  store: VerdictStore, tree_id: str, use_cache: bool = True, jobs: int | None = None,
+                  log: TextIO = sys.stderr) -> dict[str, Check]:
+    """Verdicts for the .c files sources in platform's configuration, built
+    in bt with the copy holding all of `patched`: the configuration made
+    (once), each file's key (object_keys, with tree_id for the tree) looked
+    up in store (unless use_cache is off), the others built (build_on) once the folder is
+    prepared, and their verdicts stored.  A file the configuration does not
+    compile is NOT_BUILT.  When the folder cannot be configured or prepared,
+    the files without a cached verdict get none (the log says why); the
+    caller tries them elsewhere."""
+    install(bt, patched)
+    try:
+        configure_platform(bt, platform, jobs)
+    except subprocess.CalledProcessError as err:
+        print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
+        return {}
+    keys = object_keys(bt, {r: d for r, d in patched.items() if r in sources or not r.endswith(".c")},
+                       store, tree_id)
+    out, todo = {}, []
+    for rel in sorted(sources):
+        hit = store.get("build", keys[rel]) if use_cache else None
+        if hit is None:
+            todo.append(rel)
+        else:
+            out[rel] = hit
+    if sources:
+        print(f"enotty: build of {len(sources)} patched files on {platform.label}: {len(sources) - len(todo)}"
+              f" from the cache, {len(todo)} to check (-j{jobs or default_jobs()})", file=log)
+    if not todo:
+        return out
+    try:
+        prepare_platform(bt, platform, jobs, log)
+    except subprocess.CalledProcessError as err:
+        print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
+        return out
+    for rel, chk in build_on(bt, patched, todo, jobs, platform.name, platform.srcarch).items():
+        # "compile failed" without a compiler line may be a killed make
+        # (memory, ^C): ask again next time.
+        if chk != Check(FAILED, "compile failed", platform.name):
+            store.put("build", keys[rel], chk)
+        out[rel] = chk
+    return out

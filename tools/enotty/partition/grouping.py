@@ -5,11 +5,11 @@ each patch with its subject prefix and the commit the series apply to
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import prefixes, split
 from .maintainers import Maintainers
 from ..judge.analysis import Analysed
-from ..requests import KernelTree, PatchesRequest
 
 
 @dataclass(frozen=True)
@@ -23,13 +23,15 @@ class Grouped:
     base: str | None = None                        # the commit the series apply to (a clean git checkout)
 
 
-def group(kernel: KernelTree, req: PatchesRequest, analysed: Analysed) -> Grouped:
-    maint = Maintainers.load(kernel.root)
+def group(root: Path, analysed: Analysed, cleanups: bool = False) -> Grouped:
+    """The kept changes of the tree at root as series (its MAINTAINERS
+    sections, else its paths), a patch per driver, with subject prefixes;
+    leaf cleanups in them only with cleanups."""
+    maint = Maintainers.load(root)
     # each file's diff without the hunks of the sites left out
     changes = split.kept_changes(analysed.scanned.diffs, analysed.labelled, analysed.left_out)
-    plans = split.plan(changes, maint, kernel.root, cleanups=req.cleanups)
-    left_cleanups = [] if req.cleanups else split.cleanup_changes(changes)
-    root = kernel.root
+    plans = split.plan(changes, maint, root, cleanups=cleanups)
+    left_cleanups = [] if cleanups else split.cleanup_changes(changes)
     git = prefixes.is_git_checkout(root)
     names = tuple(tuple(prefixes.distinct_prefixes(
         [prefixes.patch_prefix(root, pp.paths, pp.section, git=git) for pp in plan.patches],

@@ -6,13 +6,12 @@ cocci/upstream/ioctl_enotty.cocci is that rule, sized like its neighbours
 in scripts/coccinelle/api/ (the per-file default shapes only; the scan's
 tree-wide discovery stays in cocci/ioctl_enotty.cocci).  rule_mail()
 formats it as a one-patch series (no cover letter, as series.py does for
-every one-patch series); companion_mails() addresses it and the media
-kselftest patch as get_maintainer.pl says, asking once per companion.
+every one-patch series); compose() gives it and the media kselftest patch
+to the verify stage, which addresses and checks them (verify/outgoing.py).
 """
 from __future__ import annotations
 
 import difflib
-import dataclasses
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -21,8 +20,7 @@ from pathlib import Path
 from ..find import rules
 from . import series
 from ..partition import split
-from ..partition.maintainers import recipients
-from ..requests import Identity, KernelTree
+from ..requests import Identity
 
 UPSTREAM_RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
 RULE_PATH = "scripts/coccinelle/api/ioctl_enotty.cocci"
@@ -87,7 +85,7 @@ def rule_message(identity: Identity) -> str:
 
 
 def rule_mail(identity: Identity) -> series.Mail:
-    """The rule's one-patch series, not yet addressed (companion_mails)."""
+    """The rule's one-patch series, not yet addressed."""
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         repo = series.ScratchRepo(Path(tmp) / "repo", identity)
         repo.git("commit", "-q", "--no-verify", "--allow-empty", "-m", "pristine")
@@ -203,30 +201,28 @@ class NewFilesPlan(split.PatchPlan):
 
 def selftest_patch(root: Path, identity: Identity) -> series.Patch:
     """The media series' kselftest patch, to go after its conversions,
-    not yet addressed (companion_mails)."""
+    not yet addressed."""
     plan = NewFilesPlan(key="selftest", driver="selftests", section="",
                         added_diff=selftest_diff(root),
                         seeded=[SELFTESTS_MAKEFILE] if targets_diff(root) else [])
     return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity))
 
 
-# ---------------------------------------------------------------- both, addressed
+# ---------------------------------------------------------------- both
 
-def companion_mails(kernel: KernelTree, identity: Identity, selftest: bool,
-                    rule: bool) -> tuple[series.Patch | None, series.Mail | None]:
-    """The media kselftest patch (selftest) and the rule's one-patch series
-    (rule), each addressed as get_maintainer.pl says for its own files."""
-    test = selftest_patch(kernel.root, identity) if selftest else None
-    mail = rule_mail(identity) if rule else None
-    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        if test is not None:
-            diff = Path(tmp) / "selftest.patch"
-            diff.write_text(test.diff)
-            to, cc = recipients(kernel, [diff])
-            test = dataclasses.replace(test, to=to, cc=cc)
-        if mail is not None:
-            path = Path(tmp) / mail.name
-            path.write_text(mail.text)
-            to, cc = recipients(kernel, [path])
-            mail = series.Mail(mail.name, series.add_recipients(mail.text, list(to), list(cc)))
-    return test, mail
+@dataclass(frozen=True)
+class Companions:
+    """The patches sent beside the conversions, composed once and not yet
+    addressed: the verify stage addresses them as get_maintainer.pl says
+    and checks them like the others (verify/outgoing.py)."""
+    selftest: series.Patch | None = None   # the media series' kselftest patch, to go last
+    rule: series.Mail | None = None        # the semantic patch's one-patch series
+
+
+def compose(root: Path, identity: Identity, media: bool) -> Companions:
+    """The companion patches a tree takes: the kselftest when it has the
+    kselftest build and a media series (media), the rule when it has
+    scripts/coccinelle/api."""
+    with_test, with_rule = media and takes_selftest(root), takes_rule(root)
+    test = selftest_patch(root, identity) if with_test else None
+    return Companions(test, rule_mail(identity) if with_rule else None)

@@ -15,7 +15,7 @@ from . import companions, series
 from ..find import interfaces, rules, scan
 from ..partition import split
 from ..kernel import tree
-from ..verify import checks, verify
+from ..verify import outgoing, verify
 from ..requests import Identity, ScanRequest
 from ..kernel.worktree import WorkTree
 
@@ -130,7 +130,9 @@ def test_coccicheck_reports_the_series_sites_then_nothing(kernel_copy, folder):
 def test_rule_mail_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     with tempfile.TemporaryDirectory() as tmp:
-        _, rule = companions.companion_mails(root, Identity("A U Thor", "author@example.org"), False, True)
+        composed = companions.compose(root.root, Identity("A U Thor", "author@example.org"), media=False)
+        assert composed.selftest is None
+        _, rule = outgoing.address_companions(root, composed, media=False)
         assert rule is not None
         text = rule.text
         assert rule.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
@@ -145,7 +147,8 @@ def test_rule_mail_passes_checkpatch():
 def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     author = Identity("A U Thor", "author@example.org")
-    patch, _ = companions.companion_mails(root, author, True, False)
+    patch, _ = outgoing.address_companions(root, companions.Companions(selftest=companions.selftest_patch(root.root, author)),
+                                           media=True)
     assert patch is not None
     plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
     with tempfile.TemporaryDirectory() as tmp:
@@ -188,14 +191,12 @@ def test_selftest_builds_with_the_kernels_kselftest_makefile():
         assert {"ioctl_errno", "ioctl_errno_32"} <= built, res.stdout[-2000:]
 
 
-def test_the_rule_patch_is_checked_by_spatch(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rule_patch_is_checked_by_spatch() -> None:
     """SUMMARY.md's build cell of the rule patch: spatch --parse-cocci on
     the text that goes upstream; a rule that does not parse fails."""
-    no_cache = tree.at(Path(__file__).parent, use_cache=False)   # the check reads no tree
-    ok = checks.check_rule(no_cache)
+    ok = verify.check_rule(companions.upstream_rule_text(), scan.spatch_binary(), use_cache=False)
     assert (ok.status, ok.arch) == (verify.OK, "spatch --parse-cocci")
-    monkeypatch.setattr(companions, "upstream_rule_text", lambda: "@r@\nidentifier f;\n@@\n- f(\n")
-    bad = checks.check_rule(no_cache)
+    bad = verify.check_rule("@r@\nidentifier f;\n@@\n- f(\n", scan.spatch_binary(), use_cache=False)
     assert bad.status == verify.FAILED and bad.detail
 
 

@@ -1,7 +1,8 @@
 """The render stage: every patch's subject and commit message, built once,
 with the QEMU audit's "Tested in QEMU" line where an earlier output folder
 holds audit.tsv (messages.py words them, cleanup.py the leaf cleanups,
-prefixes.py the subject prefixes)."""
+prefixes.py the subject prefixes); and the companion patches sent beside
+the series, the semantic patch and the media kselftest (companions.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,8 +14,8 @@ from ..judge import handlers
 from ..judge.analysis import Analysed
 from ..partition import split
 from ..partition.grouping import Grouped
-from . import cleanup, messages, series
-from ..requests import KernelTree, PatchesRequest
+from . import cleanup, companions, messages, series
+from ..requests import Identity
 
 
 @dataclass(frozen=True)
@@ -31,21 +32,26 @@ class Composed:
     grouped: Grouped
     drafts: tuple[tuple[Draft, ...], ...]   # per series plan, per patch
     audit: tuple[Mapping[str, str], ...] | None   # audit.tsv's rows; None without an audit
+    companions: companions.Companions = companions.Companions()   # sent beside the series
 
 
-def compose(kernel: KernelTree, req: PatchesRequest, grouped: Grouped) -> Composed:
-    """Every patch's subject and commit message, built once."""
-    audit = read_audit(req.audit_from)
+def compose(root: Path, identity: Identity, grouped: Grouped, audit_from: Path | None = None) -> Composed:
+    """Every patch's subject and commit message, built once, signed off by
+    identity, with the QEMU line where audit_from holds an audit; the
+    companion patches the tree at root takes (the kselftest only beside a
+    media series)."""
+    audit = read_audit(audit_from)
     drafts = []
     for plan, names in zip(grouped.plans, grouped.prefixes):
-        drafts.append(tuple(_draft(req, grouped.analysed, plan, pp, prefix, audit)
+        drafts.append(tuple(_draft(str(identity), grouped.analysed, plan, pp, prefix, audit)
                             for pp, prefix in zip(plan.patches, names)))
-    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit))
+    media = any(plan.name == split.MEDIA_SERIES for plan in grouped.plans)
+    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit),
+                    companions.compose(root, identity, media))
 
 
-def _draft(req: PatchesRequest, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,
+def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,
            prefix: str, audit: list[dict[str, str]] | None) -> Draft:
-    signoff = str(req.identity)
     if pp.cleanup:
         msg = cleanup.commit_message(prefix, pp.sites, signoff, alone=len(plan.patches) == 1)
         subject = msg.split("\n", 1)[0]

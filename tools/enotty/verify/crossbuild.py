@@ -9,10 +9,13 @@ settings) prepared once, out of tree, in tree.cache_dir()/build/<name>-<ver>/
 (configure: seconds; prepare: a minute or two, the first time a patch needs
 the platform).  The source they build is the same hard-link copy of the
 tree as the x86_64 build (enotty.kernel.build.BuildTree.src), holding the patched files.
+Each platform's files go through the same entry as x86_64's,
+enotty.kernel.build.check_objects, with the verify stage's verdict store.
 
-Selection (choose()): a file goes to the first platform whose .config sets
+Selection (_choose()): a file goes to the first platform whose .config sets
 every Kconfig symbol its Makefile lines need (kconfig.build_symbols);
-kbuild's dry run in that folder then confirms the object is compiled.
+kbuild's dry run in that folder then confirms the object is compiled, or
+the file goes on to the next such platform.
 
 A file that no configuration of any architecture can build (its symbol
 depends on BROKEN, or on a symbol no Kconfig defines) is said by
@@ -25,13 +28,12 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Mapping, TextIO
+from typing import Mapping, TextIO
 
 from .. import packages
-from ..requests import KernelTree
 from ..kernel.kconfig import DerivationError, build_symbols
 from ..kernel import build as kbuild
-from ..kernel.build import BuildTree, Platform
+from ..kernel.build import NOT_BUILT, BuildTree, Check, Platform
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -135,85 +137,70 @@ def _fits(config: Mapping[str, str], symbols: list[str], all_needed: bool) -> bo
     return any(config.get(s) in ("y", "m") for s in symbols)
 
 
-def build_elsewhere(kernel: KernelTree, bt: Any, patched: dict[str, bytes], rels: list[str],
-                    log: TextIO = sys.stderr, jobs: int | None = None) -> dict[str, Any]:
-    """Verdicts (verify.Check) for the .c files rels that x86_64
-    allmodconfig does not build: each on the first platform whose
-    configuration sets its symbols and whose kbuild dry run compiles it
-    (the next such platform when it does not), ok / failed / fails
-    without the patch too, with the platform named; "not built" when no
-    platform here builds it.  bt is the x86_64 BuildTree, locked,
-    its copy holding `patched` (the cross builds use the same copy).  A
-    kernel tree without use_cache builds every file again (the verdicts
-    are still stored)."""
-    from . import verify   # verify calls this module: import here, not at the top
-
-    out: dict[str, Any] = {}
+def build_elsewhere(bt: BuildTree, patched: dict[str, bytes], rels: list[str], store: kbuild.VerdictStore,
+                    tree_id: str, use_cache: bool = True, log: TextIO = sys.stderr,
+                    jobs: int | None = None) -> dict[str, Check]:
+    """Verdicts for the .c files rels that x86_64 allmodconfig does not
+    build: each on the first platform whose configuration sets its symbols
+    and whose kbuild dry run compiles it (the next such platform when it
+    does not), ok / failed / fails without the patch too, with the platform
+    named; "not built" when no platform here builds it.  bt is the x86_64
+    BuildTree, locked, its copy holding `patched` (the cross builds use the
+    same copy).  store keeps the verdicts by key (tree_id names the tree in
+    it); use_cache off: every file is built again (the verdicts are still
+    stored)."""
+    out: dict[str, Check] = {}
     wanted = {rel: wanted_symbols(bt.root, rel) for rel in rels}
     configs: dict[str, dict[str, str]] = {}
     tried: dict[str, list[str]] = {rel: [] for rel in rels}
-    results = verify.ResultCache()
     pending = list(rels)
     while pending:
-        chosen: dict[str, list[str]] = {}
-        for rel in pending:
-            symbols, all_needed = wanted[rel]
-            pick = None
-            for platform in candidates(rel):
-                if platform.name in tried[rel] or not symbols:
-                    continue
-                if platform.name not in configs:
-                    ensure_compilers([platform], log)
-                    try:
-                        configs[platform.name] = kbuild.configure_platform(bt.src, kbuild.platform_folder(bt.root, platform),
-                                                                          platform, jobs)
-                    except subprocess.CalledProcessError as err:
-                        print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
-                        configs[platform.name] = {}
-                if _fits(configs[platform.name], symbols, all_needed):
-                    pick = platform.name
-                    break
-            if pick is None:
-                where = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
-                need = (" ".join(symbols) if all_needed else "any of " + " ".join(symbols)) or "no symbol known"
-                out[rel] = verify.Check(verify.NOT_BUILT, f"no platform here sets {need}{where}")
-            else:
-                tried[rel].append(pick)
-                chosen.setdefault(pick, []).append(rel)
+        chosen = _choose(bt, pending, wanted, tried, configs, log, jobs)
         pending = []
         for name, files in sorted(chosen.items()):
             platform = next(p for p in PLATFORMS if p.name == name)
-            pbt = BuildTree(bt.root, bt.src, kbuild.platform_folder(bt.root, platform), platform.make_args())
-            keys = verify.build_keys(pbt, {r: d for r, d in patched.items()
-                                           if r in files or not r.endswith(".c")})
-            todo = []
+            got = kbuild.check_objects(kbuild.platform_tree(bt, platform), platform, patched, files, store,
+                                       tree_id, use_cache, jobs, log)
             for rel in files:
-                hit = results.get("build", keys[rel]) if kernel.use_cache else None
-                if hit is None:
-                    todo.append(rel)
-                else:
-                    out[rel] = hit
-            print(f"enotty: build of {len(files)} patched files on {platform.label}: {len(files) - len(todo)}"
-                  f" from the cache, {len(todo)} to check", file=log)
-            if not todo:
-                continue
-            try:
-                kbuild.prepare_platform(bt.src, pbt.obj, platform, jobs, log)
-            except subprocess.CalledProcessError as err:
-                print(f"enotty: {platform.label}: make prepare failed: {err.stderr}", file=log)
-                pending += todo
-                continue
-            fresh = kbuild.build_on(pbt, patched, todo, jobs, platform.name, platform.srcarch)
-            for rel, chk in fresh.items():
-                if chk.status == verify.NOT_BUILT:
+                if rel not in got or got[rel].status == NOT_BUILT:
                     pending.append(rel)      # the next platform that sets its symbols
-                    continue
-                # "compile failed" without a compiler line may be a killed
-                # make (memory, ^C): ask again next time.
-                if chk != verify.Check(verify.FAILED, "compile failed", platform.name):
-                    results.put("build", keys[rel], chk)
-                out[rel] = chk
+                else:
+                    out[rel] = got[rel]
+    for rel in rels:
+        if rel not in out:
+            symbols, all_needed = wanted[rel]
+            where = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
+            need = (" ".join(symbols) if all_needed else "any of " + " ".join(symbols)) or "no symbol known"
+            out[rel] = Check(NOT_BUILT, f"no platform here sets {need}{where}")
     return out
+
+
+def _choose(bt: BuildTree, pending: list[str], wanted: Mapping[str, tuple[list[str], bool]],
+            tried: dict[str, list[str]], configs: dict[str, dict[str, str]], log: TextIO,
+            jobs: int | None) -> dict[str, list[str]]:
+    """platform name -> the pending files it is to build next: for each,
+    the first platform it has not tried whose configuration (made here,
+    once, into configs) sets its symbols; a file with none is left out
+    (tried names the platforms it went to)."""
+    chosen: dict[str, list[str]] = {}
+    for rel in pending:
+        symbols, all_needed = wanted[rel]
+        for platform in candidates(rel):
+            if platform.name in tried[rel] or not symbols:
+                continue
+            if platform.name not in configs:
+                ensure_compilers([platform], log)
+                try:
+                    configs[platform.name] = kbuild.configure_platform(kbuild.platform_tree(bt, platform),
+                                                                      platform, jobs)
+                except subprocess.CalledProcessError as err:
+                    print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
+                    configs[platform.name] = {}
+            if _fits(configs[platform.name], symbols, all_needed):
+                tried[rel].append(platform.name)
+                chosen.setdefault(platform.name, []).append(rel)
+                break
+    return chosen
 
 
 def config_name(name: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from . import crossbuild, verify
 from .. import packages
-from . import checks
+from . import verdicts
 from ..kernel import build as kbuild, kconfig, tree
 from ..errors import UsageError
 
@@ -128,7 +128,7 @@ def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest
 
 
 def test_a_failed_cross_build_rejects_the_patch_with_the_compiler_line() -> None:
-    v = checks.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
+    v = verdicts.Verdict(cast(Any, None), verify.Check(verify.OK), verify.Check(verify.OK), build={
         "drivers/block/amiflop.c": verify.Check(verify.FAILED, "drivers/block/amiflop.c:9: error: x", "m68k"),
         "drivers/block/floppy.c": verify.Check(verify.OK, "", "x86_64")})
     assert v.rejected == "build: drivers/block/amiflop.c (m68k): drivers/block/amiflop.c:9: error: x"
@@ -173,11 +173,13 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     # i386 sets AMI but its dry run does not compile ami.c: the next platform
     sets = {"i386": {"CONFIG_D": "y", "CONFIG_AMI": "m"}, "m68k": {"CONFIG_D": "y", "CONFIG_AMI": "m", "CONFIG_AMIGA": "y"}}
 
-    def fake_configure(src: Path, obj: Path, platform: kbuild.Platform, jobs: object = None) -> dict[str, str]:
+    def fake_configure(bt: kbuild.BuildTree, platform: kbuild.Platform, jobs: object = None) -> dict[str, str]:
+        if (bt.obj / ".config").is_file():      # made once (check_objects asks again)
+            return kbuild.read_config(bt.obj / ".config")
         configured.append(platform.name)
-        obj.mkdir(parents=True, exist_ok=True)
+        bt.obj.mkdir(parents=True, exist_ok=True)
         values = sets.get(platform.name, {})
-        (obj / ".config").write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+        (bt.obj / ".config").write_text("".join(f"{k}={v}\n" for k, v in values.items()))
         return values
 
     def fake_build_on(bt: kbuild.BuildTree, patched: dict[str, bytes], sources: list[str], jobs: object,
@@ -192,17 +194,20 @@ def test_build_elsewhere_picks_configures_lazily_and_caches(tmp_path: Path,
     monkeypatch.setattr(kbuild, "prepare_platform", lambda *a, **k: None)
     monkeypatch.setattr(crossbuild, "ensure_compilers", lambda *a, **k: None)
     monkeypatch.setattr(kbuild, "build_on", fake_build_on)
-    bt = kbuild.BuildTree(root, root, tmp_path / "x86")
+    bt = kbuild.BuildTree(root, tmp_path / "copy", tmp_path / "x86")
     patched = {"drivers/d/ami.c": b"int a;\n", "drivers/d/alt.c": b"int b;\n"}
-    got = crossbuild.build_elsewhere(tree.at(root), bt, patched, sorted(patched))
+    got = crossbuild.build_elsewhere(bt, patched, sorted(patched), verify.ResultCache(), "tree")
     assert got["drivers/d/ami.c"] == verify.Check(verify.OK, "", "m68k")
     assert got["drivers/d/alt.c"].status == verify.NOT_BUILT
     assert got["drivers/d/alt.c"].detail == "no platform here sets CONFIG_ALT"
     assert configured == [p.name for p in crossbuild.PLATFORMS][:len(configured)]
     assert built == [("i386", ["drivers/d/ami.c"]), ("m68k", ["drivers/d/ami.c"])]
-    # again: the verdict from the cache (i386's dry run is asked again)
-    crossbuild.build_elsewhere(tree.at(root), bt, patched, ["drivers/d/ami.c"])
-    assert built[2:] == [("i386", ["drivers/d/ami.c"])]
+    # again: every verdict from the cache, i386's "not built" too: nothing built
+    again = crossbuild.build_elsewhere(bt, patched, ["drivers/d/ami.c"], verify.ResultCache(), "tree")
+    assert again["drivers/d/ami.c"] == verify.Check(verify.OK, "", "m68k") and built[2:] == []
+    # without the cache: built again on both
+    crossbuild.build_elsewhere(bt, patched, ["drivers/d/ami.c"], verify.ResultCache(), "tree", use_cache=False)
+    assert built[2:] == [("i386", ["drivers/d/ami.c"]), ("m68k", ["drivers/d/ami.c"])]
 
 
 def test_wanted_symbols_without_and_with_a_kbuild_line(tmp_path: Path) -> None:

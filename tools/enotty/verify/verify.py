@@ -1,29 +1,32 @@
-"""Check patches before they are written: checkpatch, x86_64 build, fixpoint.
+"""Check patches before they are written: checkpatch, the object build,
+the fixpoint, and the companion patches' own checks.
 
 (The apply check is series.apply_all: every patch applied in order with
 `git apply` to the pristine files in the scratch repository.)
 
-Build: an x86_64 allmodconfig (enotty.kernel.build.configure_wide), prepared
-once (prepare modules_prepare, a few minutes) in enotty.kernel.tree.cache_dir()/build/
-allmodconfig-<version>/ (O=) and reused.  The source it builds is
-allmodconfig-<version>.src/, an enotty.kernel.worktree copy of the tree: the
-patched files are written into it by rename, so the pristine tree's inodes
-are never written, and the previous run's files are put back first.
-CONFIG_WERROR and DEBUG_INFO are off: a warning the patch did not cause must
-not fail it, and debug info only costs time.  A touched .c file is
-"built" when kbuild's dry run of its folder (`make -n dir/`, which follows
-the configuration) compiles it; otherwise it is "not built on x86_64
-allmodconfig" (another architecture, a disabled option, a #included .c),
+Build: each touched .c file's object built in a wide configuration, x86_64
+allmodconfig first, then, for a file it does not compile, the first cross
+platform whose configuration does (crossbuild.py).  One call per
+configuration, enotty.kernel.build.check_objects, configures (once), keys,
+looks up, prepares (once) and builds: the configuration in
+enotty.kernel.tree.cache_dir()/build/allmodconfig-<version>/ (O=), reused;
+its source allmodconfig-<version>.src/, an enotty.kernel.worktree copy of
+the tree that gets the patched files by rename, so the pristine tree's
+inodes are never written.  CONFIG_WERROR and DEBUG_INFO are off: a warning
+the patch did not cause must not fail it, and debug info only costs time.
+A touched .c file is "built" when kbuild's dry run of its folder (`make -n
+dir/`, which follows the configuration) compiles it; otherwise it is "not
+built" there (another architecture, a disabled option, a #included .c),
 which is not a failure.  A file that fails to build is built once more
 without the patch: when that fails too, the failure is the tree's, not the
-patch's.  Those steps (prepare, build_on) live in enotty.kernel.build beside
-BuildTree; this module keys, caches and collects their verdicts.
+patch's.
 
 Cache: checkpatch and build verdicts are kept under
-enotty.kernel.tree.cache_dir()/verify/ (ResultCache), keyed by what they are
-computed from, so a rerun over unchanged patches runs neither perl nor make.
-The fixpoint needs no cache of its own: its rescan goes through the scan's
-per-file cache, keyed by file content, rules, spatch and its options.
+enotty.kernel.tree.cache_dir()/verify/ (ResultCache), keyed by
+what they are computed from, so a rerun over unchanged patches runs neither
+perl nor make.  The fixpoint needs no cache of its own: its rescan goes
+through the scan's per-file cache, keyed by file content, rules, spatch and
+its options.
 """
 from __future__ import annotations
 
@@ -31,15 +34,20 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Iterable, Mapping, TextIO
 
 from .. import cache
-from ..partition import maintainers
+from ..partition import maintainers, split
 from ..kernel import tree
+from ..kernel.worktree import WorkTree
 from ..cache import digest
-from ..kernel.build import (FAILED, NOT_BUILT, OK, SKIPPED, TREE_FAILS, BuildTree, Check, build_on,
-                            build_tree, can_build, prepare)
-from ..requests import KernelTree, default_jobs
+from ..render import companions, series
+from ..find.sites import Site
+from . import crossbuild
+from .verdicts import CompanionVerdict
+from ..kernel.build import (ALLMODCONFIG, FAILED, NOT_BUILT, OK, SKIPPED, TREE_FAILS, Check,
+                            build_tree, can_build, check_objects)
+from ..requests import KernelTree
 
 X86_64 = "x86_64"
 
@@ -59,7 +67,9 @@ def tree_identity(root: Path) -> str:
 
 
 class ResultCache:
-    """Verdicts (Check) by kind and key under tree.cache_dir()/verify/KIND/."""
+    """Verdicts (Check) by kind and key under tree.cache_dir()/verify/KIND/:
+    checkpatch's, the companion patches' and the object checks'
+    (kernel.build.check_objects keeps them here: a VerdictStore)."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder or tree.cache_dir() / "verify"
@@ -134,104 +144,134 @@ def _run_checkpatch(root: Path, cmd: list[str]) -> Check:
 
 # ---------------------------------------------------------------- build
 
-def build_keys(bt: BuildTree, patched: dict[str, bytes]) -> dict[str, str]:
-    """The cache key of each patched .c file's build verdict.
-
-    A verdict follows from the file's content, the configuration (.config,
-    which also names the compiler in CONFIG_CC_VERSION_TEXT), the tree the
-    file is built in (tree_identity: its headers and Makefiles), and the
-    other files this run patches that the file may include (every patched
-    non-.c file, all of them: cheaper than knowing which ones it includes).
-    Not covered: a compiler upgraded without the .config being prepared
-    again, and a KDIR edited in place (see tree_identity).
-    """
-    config = digest((bt.obj / ".config").read_bytes())
-    ident = tree_identity(bt.root)
-    headers = digest(b"".join(rel.encode() + b"\0" + digest(data).encode() + b"\0"
-                              for rel, data in sorted(patched.items()) if not rel.endswith(".c")))
-    return {rel: ResultCache.key(ident, config, headers, rel, digest(data))
-            for rel, data in patched.items() if rel.endswith(".c")}
-
-
 def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stderr,
           jobs: int | None = None, cross: bool = True) -> dict[str, Check]:
     """Per touched file: ok, failed (with the compiler's first error),
-    not built on x86_64, or skipped (headers, no kernel tree).
+    not built, or skipped (headers, no kernel tree); each built file's
+    verdict names its platform.
 
+    x86_64 allmodconfig first, then, for a file it does not compile, the
+    first cross platform that does (crossbuild; not with cross=False).
     jobs: make's -j (default: the CPUs we may use).  Verdicts come from the
-    cache when their key (build_keys) is there; a tree without use_cache
-    builds every file again (the verdicts are still stored)."""
-    root, use_cache = kernel.root, kernel.use_cache
+    cache when their key (kernel.build.object_keys) is there; a tree without
+    use_cache builds every file again (the verdicts are still stored)."""
+    root = kernel.root
+    store, tree_id = ResultCache(), tree_identity(root)
     why = can_build(root)
     if why:
         return {rel: Check(SKIPPED, why) for rel in patched}
     bt = build_tree(root)
+    sources = sorted(rel for rel in patched if rel.endswith(".c"))
     out = {r: Check(SKIPPED, "header, built through its users") for r in patched if not r.endswith(".c")}
-    results = ResultCache()
     # One run at a time uses the shared copy and build folder.
     with bt.work.locked():
-        prepare(bt, patched, log, jobs)
-        keys = build_keys(bt, patched)
-        todo = []
-        for rel, key in sorted(keys.items()):
-            hit = results.get("build", key) if use_cache else None
-            if hit is None:
-                todo.append(rel)
-            else:
-                out[rel] = hit
-        if keys:
-            print(f"enotty: build of {len(keys)} patched files: {len(keys) - len(todo)} from the cache,"
-                  f" {len(todo)} to check (x86_64 allmodconfig, -j{jobs or default_jobs()})", file=log)
-        if todo:
-            fresh = build_on(bt, patched, todo, jobs, X86_64)
-            for rel, chk in fresh.items():
-                # "compile failed" without a compiler line may be a killed
-                # make (memory, ^C): ask again next time.
-                if chk != Check(FAILED, "compile failed", X86_64):
-                    results.put("build", keys[rel], chk)
-            out.update(fresh)
+        x86 = check_objects(bt, ALLMODCONFIG, patched, sources, store, tree_id, kernel.use_cache, jobs, log)
         # Verdicts cached before the platform was recorded were all x86_64's.
-        out = {rel: (Check(c.status, c.detail, X86_64) if c.status in (OK, FAILED, TREE_FAILS) and not c.arch
-                     else c) for rel, c in out.items()}
-        elsewhere = sorted(rel for rel, c in out.items() if c.status == NOT_BUILT)
+        out.update({rel: (Check(c.status, c.detail, X86_64) if c.status in (OK, FAILED, TREE_FAILS) and not c.arch
+                          else c) for rel, c in x86.items()})
+        elsewhere = [rel for rel in sources if rel not in x86 or x86[rel].status == NOT_BUILT]
         if elsewhere and cross:
-            # the copy holds the patched files: prepare and build_on put them there
-            from . import crossbuild   # crossbuild uses this module's cache and tree_identity
-            out.update(crossbuild.build_elsewhere(kernel, bt, patched, elsewhere, log, jobs))
+            # the copy holds the patched files: check_objects put them there
+            out.update(crossbuild.build_elsewhere(bt, patched, elsewhere, store, tree_id, kernel.use_cache,
+                                                  log, jobs))
+    for rel in elsewhere:
+        out.setdefault(rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
     return out
 
 
 # ---------------------------------------------------------------- fixpoint
 
-ScanFiles = Callable[[Path], "tuple[Iterable[Any], Iterable[Any]]"]
-
-
-def fixpoint(patched: dict[str, bytes], scan_files: ScanFiles) -> dict[str, Check]:
-    """Run the rules again on the patched files: they must find nothing.
-
-    scan_files(folder) -> (sites, failed) scans a folder laid out like the
-    tree (the scan stage); the patched files are copied into a temporary one.
-    No cache here: the scan's own per-file cache (file content, rules,
-    spatch version and options) answers a patched file it has seen.
-    """
-    with tempfile.TemporaryDirectory(prefix="enotty-fixpoint-") as tmp:
-        base = Path(tmp)
-        for rel, data in patched.items():
-            dest = base / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        sites, failed = scan_files(base)
-    left: dict[str, list[Any]] = {}
+def fixpoint(patched: Iterable[str], sites: Iterable[Site], unparsed: Mapping[str, str]) -> dict[str, Check]:
+    """Each patched file's fixpoint verdict from the rules run again over
+    the patched files (find.scan.rescan: its sites, and the files it could
+    not parse with why): the rules must find nothing."""
+    left: dict[str, list[Site]] = {}
     for site in sites:
         left.setdefault(site.file, []).append(site)
-    broken = {f.file: f for f in failed}
     out = {}
     for rel in patched:
         if rel in left:
             lines = ", ".join(str(s.line) for s in left[rel])
             out[rel] = Check(FAILED, f"rules still match at line {lines}")
-        elif rel in broken:
-            out[rel] = Check(FAILED, f"patched file does not parse: {broken[rel].reason}")
+        elif rel in unparsed:
+            out[rel] = Check(FAILED, f"patched file does not parse: {unparsed[rel]}")
         else:
             out[rel] = Check(OK)
     return out
+
+
+# ---------------------------------------------------------------- the companion patches
+
+def check_rule(text: str, spatch: str, use_cache: bool = True) -> Check:
+    """The rule as it goes upstream (text) parses: spatch --parse-cocci
+    (spatch: the scan's binary)."""
+    key = ResultCache.key("companion-rule", digest(text.encode()), spatch)
+    results = ResultCache()
+    if use_cache and (hit := results.get("companion", key)) is not None:
+        return hit
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        path = Path(tmp) / "ioctl_enotty.cocci"
+        path.write_text(text)
+        res = subprocess.run([spatch, "--parse-cocci", str(path)],
+                             capture_output=True, text=True, check=False, cwd=tmp)
+    chk = (Check(OK, "", "spatch --parse-cocci") if res.returncode == 0 else
+           Check(FAILED, (res.stderr.strip().splitlines() or ["spatch failed"])[-1],
+                        "spatch --parse-cocci"))
+    results.put("companion", key, chk)
+    return chk
+
+
+def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = sys.stderr) -> Check:
+    """The kselftest patch (diff) applied to a copy of the tree at root
+    builds with the kernel's own kselftest make (TARGETS=drivers/media, the
+    tree's `make headers`), both the native and the 32-bit binary on x86_64."""
+    key = ResultCache.key("companion-selftest", tree_identity(root), digest(diff.encode()))
+    results = ResultCache()
+    if use_cache and (hit := results.get("companion", key)) is not None:
+        return hit
+    print("enotty: building the media kselftest with the kernel's kselftest make", file=log)
+    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
+        patch = Path(tmp) / "selftest.patch"
+        patch.write_text(diff)
+        copy = WorkTree(root, Path(tmp) / "tree")
+        copy.ensure()
+        copy.apply([patch])
+        out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
+        steps = [["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
+                 ["make", "-s", "-C", str(copy.path / "tools/testing/selftests"), "TARGETS=drivers/media",
+                  f"O={out}", "ARCH=x86", "LDFLAGS=-static", f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"]]
+        chk = Check(OK, "", "x86_64 kselftest")
+        for cmd in steps:
+            res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if res.returncode != 0:
+                lines = [l for l in res.stderr.splitlines() if "error" in l] or res.stderr.splitlines() or ["failed"]
+                chk = Check(FAILED, lines[0][:200], "x86_64 kselftest")
+                break
+        else:
+            built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
+            if "ioctl_errno" not in built:
+                chk = Check(FAILED, "no ioctl_errno binary", "x86_64 kselftest")
+    results.put("companion", key, chk)
+    return chk
+
+
+def companion_verdicts(kernel: KernelTree, rule: series.Mail | None, media: series.Formatted | None,
+                       spatch: str) -> list[CompanionVerdict]:
+    """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
+    mail among the media series' (checkpatch reads them from a scratch
+    folder); spatch parses the rule."""
+    tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
+    built = check_rule(companions.upstream_rule_text(), spatch, kernel.use_cache) if rule else None
+    test_built = check_selftest(kernel.root, companions.selftest_diff(kernel.root), kernel.use_cache) if tests else None
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        def mail_checkpatch(mail: series.Mail) -> Check:
+            path = Path(tmp) / mail.name
+            path.write_text(mail.text)
+            return checkpatch(kernel, path)
+
+        if rule and built:
+            rows.append(CompanionVerdict(companions.RULE_SERIES, rule.name, 1, mail_checkpatch(rule), built))
+        rows += [CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
+                                  mail_checkpatch(mail), test_built) for mail in tests if test_built]
+    return rows

@@ -1,0 +1,159 @@
+"""The series as they go out, once the verdicts are in: each series'
+accepted patches formatted again, in memory, with a cover letter that says
+how they were checked (cover_blurb) and addressed to everyone its patches
+go to; the companion patches that the render stage composed
+(render/companions.py) addressed as get_maintainer.pl says and checked like
+the others (checkpatch; spatch --parse-cocci for the rule, the kernel's
+kselftest make for the test).  The write stage only serialises the result."""
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+
+from ..find.scan import spatch_binary
+from ..partition import prefixes, split
+from ..partition.maintainers import recipients
+from ..render import cleanup, companions, messages, series
+from . import crossbuild, verify
+from .verdicts import Checked, Outcome, Verdict
+from ..requests import Identity, KernelTree
+
+
+def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Checked) -> Checked:
+    """checked with each series' accepted patches as mails, addressed and
+    covered, and the companion patches addressed and checked."""
+    composed = checked.composed
+    accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
+                      for plan, verdicts in checked.runs]
+    prefix_of = {id(d.patch.plan): d.prefix for drafts in composed.drafts for d in drafts}
+    titles = series.cover_prefixes([p for p in accepted_plans if p.patches], lambda pp: prefix_of[id(pp)])
+    # The media series carries its kselftest, last (render/companions.py).
+    media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
+    accepted_of = [[v for v in verdicts if not v.rejected] for _plan, verdicts in checked.runs]
+    blurbs = [cover_blurb(plan, accepted, kernel.version, no_build, composed.audit is not None) if accepted else ""
+              for (plan, _verdicts), accepted in zip(checked.runs, accepted_of)]
+    test, rule = address_companions(kernel, composed.companions, media)
+    outcomes = []
+    for (plan, verdicts), accepted, blurb in zip(checked.runs, accepted_of, blurbs):
+        if not accepted:
+            outcomes.append(Outcome(plan, verdicts))
+            continue
+        # the cover goes to everyone its patches go to
+        to = series.union([v.patch.to for v in accepted])
+        cc = series.union([v.patch.cc for v in accepted], to)
+        sent = [v.patch for v in accepted]
+        if plan.name == split.MEDIA_SERIES and test is not None:
+            # the test goes to the series' lists too: linux-media reads it with the series
+            lists = [c for c in cc if "@vger.kernel.org" in c or "@lists." in c]
+            sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
+        subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
+        cover = series.Cover(subject, blurb, tuple(to), tuple(cc))
+        mails = series.format_mails(kernel, plan, sent, identity, cover, composed.grouped.base)
+        if any(mails.errors):   # each applied in the first pass: cannot happen
+            raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
+        outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
+    media_mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
+    rows = verify.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None, spatch_binary())
+    return dataclasses.replace(checked, outcomes=tuple(outcomes), companions=tuple(rows), rule=rule)
+
+
+def address_companions(kernel: KernelTree, composed: companions.Companions,
+                       media: bool) -> tuple[series.Patch | None, series.Mail | None]:
+    """The media kselftest patch (when the media series goes out) and the
+    rule's one-patch series, each addressed as get_maintainer.pl says for
+    its own files."""
+    test = composed.selftest if media else None
+    mail = composed.rule
+    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
+        if test is not None:
+            diff = Path(tmp) / "selftest.patch"
+            diff.write_text(test.diff)
+            to, cc = recipients(kernel, [diff])
+            test = dataclasses.replace(test, to=to, cc=cc)
+        if mail is not None:
+            path = Path(tmp) / mail.name
+            path.write_text(mail.text)
+            to, cc = recipients(kernel, [path])
+            mail = series.Mail(mail.name, series.add_recipients(mail.text, list(to), list(cc)))
+    return test, mail
+
+
+# ---------------------------------------------------------------- the cover letter
+
+def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, no_build: bool,
+                has_audit: bool) -> str:
+    """The cover letter's text: what the series does for its subsystem, how
+    it was checked and measured, and one pointer to the semantic patch
+    sent upstream."""
+    # a cleanup is measured too (no change, as it says) but carries no tested line
+    audited = sum(1 for v in accepted if v.draft.tested and not v.patch.plan.cleanup) if has_audit else None
+    cleanups_audited = sum(1 for v in accepted if v.draft.measured and v.patch.plan.cleanup)
+    # patches without sites (a companion test or documentation patch) are
+    # not conversions: they say what they are themselves
+    behavioural = [v for v in accepted if not v.patch.plan.cleanup and v.patch.plan.sites]
+    changed = [site for v in behavioural for site in v.patch.plan.sites]
+    # the drivers as their subjects name them (ALSA: pcm: oss: -> pcm oss)
+    subject_prefixes = [v.patch.subject.split(" Return ", 1)[0] for v in behavioural]
+    title = prefixes.series_prefix(subject_prefixes, plan.subsystem) if subject_prefixes else ""
+    drivers = [series.driver_label(p, title) for p in subject_prefixes]
+    where = series.handlers_phrase(drivers, plan.subsystem)
+    paras = []
+    if changed:
+        froms = {site.from_ for site in changed}
+        tos = {site.to for site in changed}
+        text = (f"The ioctl handlers of {where} answer a command they do not know with "
+                f"{messages.errno_phrase(froms)}. This series makes them return "
+                f"{messages.errno_phrase(tos)}, as {messages.DOC} asks.")
+        if "EINVAL" in froms:
+            text += (" -EINVAL there tells user space that the command exists and an argument is"
+                     " wrong, so a program cannot tell a missing feature from a bad call.")
+        if "ENOIOCTLCMD" in tos:
+            text += (" Where the core tries another handler next, the handler returns -ENOIOCTLCMD,"
+                     " which the core turns into ENOTTY when nothing else knows the command.")
+        paras.append(text + " Each patch says which callers see the change.")
+    cleanups = [v for v in accepted if v.patch.plan.cleanup]
+    if cleanups:
+        paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted), alone=not changed))
+    checked = (f"Each {'handler ' if plan.name == split.MEDIA_SERIES else ''}patch applies in order"
+               f" to Linux {version}")
+    warns = [v for v in accepted if v.checkpatch.detail]
+    checked += ", passes checkpatch" + (f" ({series.count(len(warns), 'patch')} with warnings)"
+                                        if warns else "")
+    if not no_build:
+        not_built = sorted({rel for v in accepted for rel, chk in v.build.items()
+                            if chk.status == verify.NOT_BUILT})
+        built_in = sorted({chk.arch for v in accepted for chk in v.build.values()
+                           if chk.status == verify.OK and chk.arch}, key=lambda a: (a != verify.X86_64, a))
+        checked += (" and builds in an x86_64 allmodconfig kernel" if built_in in ([], [verify.X86_64]) else
+                    " and builds for the architectures that compile it ("
+                    + ", ".join(crossbuild.config_name(a) for a in built_in) + ")") + (
+            f" ({_join_words(not_built)} {'is' if len(not_built) == 1 else 'are'} not built there)"
+            if not_built else "")
+    checked += "."
+    if audited:
+        measured = ("The patch was" if len(behavioural) == 1 else
+                    "Both patches were" if audited == len(behavioural) == 2 else
+                    f"All {audited} patches were" if audited == len(behavioural) else
+                    f"{audited} of the {len(behavioural)} patches {'was' if audited == 1 else 'were'}")
+        checked += (f" {measured}"
+                    " measured in a kernel booted in QEMU, before and after; "
+                    f"{'its' if audited == 1 else 'their'} \"Tested in QEMU\" line says "
+                    "what changed.")
+    elif audited == 0 and cleanups_audited:
+        checked += (" Booted in QEMU before and after, the cleanup's handlers answer as before;"
+                    " the other drivers are not reached in the test guest.")
+    paras.append(checked)
+    if plan.name == split.MEDIA_SERIES:
+        paras.append("The last patch adds a kselftest, tools/testing/selftests/drivers/media/ioctl_errno,"
+                     " that checks these answers on the nodes of the vivid and vimc test drivers,"
+                     " native and, on x86, 32-bit; it passes checkpatch and builds with the kernel's"
+                     " kselftest make.")
+    paras.append("The handlers were found with Coccinelle; the semantic patch for the shapes a single"
+                 f" file shows is sent separately as scripts/coccinelle/api/{messages.RULE_NAME}, so that"
+                 " make coccicheck reports the next handler that answers -EINVAL.")
+    return messages.wrap("\n\n".join(paras))
+
+
+def _join_words(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
