@@ -35,7 +35,7 @@ NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
 # The audit's guest setup copies /bin/ip into the initramfs (a macvtap link);
 # its in-tree kselftests link libcap statically (epoll_busy_poll); iasl
 # compiles the SSDTs of selftests/audit/acpi (qemu -acpitable).  The s390x,
-# ppc and arm guests (enotty.audit.guests) need their QEMU, cross compiler
+# ppc, arm and powernv guests (enotty.audit.guests) need their QEMU, cross compiler
 # and the Debian cross C library for their static probe and init (no
 # foreign dpkg architecture).
 NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools",
@@ -44,7 +44,8 @@ NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools",
                                   "qemu-system-ppc", "gcc-powerpc-linux-gnu",
                                   "libc6-dev-powerpc-cross",
                                   "qemu-system-arm", "gcc-arm-linux-gnueabihf",
-                                  "libc6-dev-armhf-cross")
+                                  "libc6-dev-armhf-cross",
+                                  "gcc-powerpc64le-linux-gnu", "libc6-dev-ppc64el-cross")
 # The cross compilers of `make patches` are asked for by the run that needs
 # them (crossbuild.ensure_compilers); make check's real cross build is m68k's.
 NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"])

@@ -1,12 +1,17 @@
 """guests: each guest's kernel build, QEMU command line and packages."""
 from __future__ import annotations
 
+import shutil
+import struct
 from pathlib import Path
 from typing import Any, cast
+
+import pytest
 
 from enotty import packages
 from enotty.audit import guests, run, table
 from enotty.kernel.build import TinyKernel
+from enotty.kernel.worktree import kbuild_env
 
 
 def test_every_guest_has_its_fragment_and_its_packages_in_make_audit():
@@ -153,3 +158,74 @@ def test_a_kept_kernel_holds_the_guests_device_tree(tmp_path: Path, monkeypatch)
     assert image.read_bytes() == b"zImage" and image.with_name(run.DTB_NAME).read_bytes() == b"dtb"
     image, built = run.build_kernel(tree, kernel, tmp_path / "images", "k2", [], guests.by_name("ppc"))
     assert built and made[-1] == ("vmlinux",) and not image.with_name(run.DTB_NAME).exists()
+
+
+def test_powernv_boots_a_power9_host_under_skiboot_and_powers_off():
+    powernv = guests.by_name("powernv")
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), [], [], powernv).argv()
+    # QEMU's powernv machines refuse less than 1G.
+    assert argv[:5] == ["qemu-system-ppc64", "-M", "powernv9", "-m", "1G"]
+    assert argv[argv.index("-smp") + 1] == "1" and "-dtb" not in argv and "-bios" not in argv
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" not in argv and "-no-reboot" in argv
+    assert argv[argv.index("-append") + 1] == "console=hvc0 loglevel=5 panic=-1 rdinit=/init"
+    assert powernv.make_args == ("ARCH=powerpc", "CROSS_COMPILE=powerpc64le-linux-gnu-",
+                                 "CC=ccache powerpc64le-linux-gnu-gcc")
+    assert powernv.cc == "powerpc64le-linux-gnu-gcc" and powernv.srcarch == "powerpc"
+    assert powernv.make_targets == ("vmlinux",) and powernv.image == "vmlinux"
+    assert not powernv.restart and not powernv.busybox and not powernv.kselftests
+    assert powernv.prefix == "[powernv] " and powernv.probes == ("ioctl_probe",)
+    assert powernv.controls == ("/dev/rtc0",)
+    assert {"qemu-system-ppc", "gcc-powerpc64le-linux-gnu", "libc6-dev-ppc64el-cross"} \
+        <= set(packages.NEEDS["audit"])
+    lines = powernv.fragment.read_text().splitlines()
+    for option in ("CONFIG_PPC64=y", "CONFIG_CPU_LITTLE_ENDIAN=y", "CONFIG_PPC_POWERNV=y",
+                   "CONFIG_HVC_OPAL=y", "CONFIG_RTC_DRV_OPAL=y"):
+        assert option in lines, option
+
+
+def test_opal_prd_boots_the_powernv_guest_alone():
+    rows = table.load()
+    prd = "arch/powerpc/platforms/powernv/opal-prd.c"
+    assert [g.name for g in run.active_guests(rows, {prd})] == ["powernv"]
+    assert [t.glob for t in rows[prd].targets] == ["/dev/opal-prd"]
+    assert run.probe_args(rows, [prd], guests.by_name("powernv").controls) == \
+        ["/dev/opal-prd", "/dev/rtc0"]
+
+
+# What `file` would say of each guest's programs: ELF class, byte order
+# (1: little-endian) and e_machine.
+_ELF_OF_GUEST = {
+    "s390x": (2, 2, 22),      # EM_S390
+    "ppc": (1, 2, 20),        # EM_PPC
+    "arm": (1, 1, 40),        # EM_ARM
+    "i386": (1, 1, 3),        # EM_386
+    "powernv": (2, 1, 21),    # EM_PPC64, little-endian (ppc64el)
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ELF_OF_GUEST))
+def test_a_guests_init_and_probe_build_for_its_architecture(name: str, tmp_path: Path):
+    """The real build of guest-init.c and the probe with the guest's
+    compiler and Debian cross C library: static, of the guest's machine."""
+    guest = guests.by_name(name)
+    if shutil.which(guest.cc) is None or packages.missing(list(guest.packages)):
+        pytest.skip(f"{name}: {' '.join(guest.packages)} not installed")
+    init, probes = run.build_guest_programs(guest, tmp_path, tmp_path / "log",
+                                            kbuild_env(tmp_path / "ccache"))
+    for program in (init, *probes):
+        data = program.read_bytes()
+        assert data[:4] == b"\x7fELF", program
+        order = "<" if data[5] == 1 else ">"
+        assert (data[4], data[5], struct.unpack_from(order + "H", data, 18)[0]) == \
+            _ELF_OF_GUEST[name], program
+        assert _static(data), program
+
+
+def _static(data: bytes) -> bool:
+    """No PT_INTERP program header: no dynamic loader needed."""
+    bits64 = data[4] == 2
+    order = "<" if data[5] == 1 else ">"
+    phoff = struct.unpack_from(order + ("Q" if bits64 else "I"), data, 32 if bits64 else 28)[0]
+    phentsize, phnum = struct.unpack_from(order + "HH", data, 54 if bits64 else 42)
+    return all(struct.unpack_from(order + "I", data, phoff + i * phentsize)[0] != 3
+               for i in range(phnum))
