@@ -151,8 +151,8 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
     # /dev/opal-prd; OPAL's RTC (rtc-opal, /dev/rtc0, the RTC core) is the
     # untouched control.  A 64-bit little-endian kernel: Debian's ppc64el C
     # library.  The console is OPAL's (hvc0), which skiboot writes to QEMU's
-    # first serial port; Linux powers off through OPAL, whose IPMI chassis
-    # command QEMU's BMC simulator turns into a shutdown.
+    # first serial port; Linux powers off through OPAL (skiboot asks the
+    # machine's IPMI BMC simulator) and QEMU exits.
     Guest(name="powernv", srcarch="powerpc",
           make_args=cross_make_args("powerpc", "powerpc64le-linux-gnu-"),
           image="vmlinux", make_targets=("vmlinux",), fragment=DATA / "config-powernv",
