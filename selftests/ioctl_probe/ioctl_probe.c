@@ -135,6 +135,10 @@ struct kvm_mp_state { __u32 mp_state; };
 /* powerpc's TCGETS encodes the size of the kernel's struct termios */
 #include <asm/termbits.h>
 #endif
+#ifdef __powerpc64__
+/* PowerNV's OPAL PRD: a powerpc-only uapi header */
+#include <asm/opal-prd.h>
+#endif
 #include <linux/uinput.h>
 #include <linux/usbdevice_fs.h>
 #include <linux/usb/ch9.h>
@@ -402,6 +406,14 @@ static const struct rule rules[] = {
 	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT },
 	{ "/dev/POR", NULL, OWN(WDIOC_UNUSED, _IOWR('W', 0x7f, struct blob)),
 	  SMOKE(WDIOC_GETSUPPORT), NULL, R_EXPLICIT },
+#ifdef __powerpc64__
+	/*
+	 * OPAL PRD: magic 'o' (numbers 1-3; the DVB headers use 'o' up to
+	 * 161).  OPAL_PRD_GET_INFO only copies the kernel's version out.
+	 */
+	{ "/dev/opal-prd", NULL, OWN(OPAL_PRD_UNUSED, _IOWR('o', 0xef, struct blob)),
+	  SMOKE(OPAL_PRD_GET_INFO) },
+#endif
 	{ "/dev/ipmi*", NULL, OWN(IPMI_UNUSED, _IOWR('i', 0x7f, struct blob)),
 	  SMOKE(IPMICTL_GET_MY_ADDRESS_CMD) },
 	{ "*", "tty", OWN(TTY_UNUSED, _IO('T', 0x7f)), SMOKE(TCGETS) },

@@ -35,7 +35,7 @@ NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
 # The audit's guest setup copies /bin/ip into the initramfs (a macvtap link);
 # its in-tree kselftests link libcap statically (epoll_busy_poll); iasl
 # compiles the SSDTs of selftests/audit/acpi (qemu -acpitable).  The s390x,
-# ppc, arm and sparc64 guests (enotty.audit.guests) need their QEMU, cross compiler
+# ppc, arm, sparc64 and powernv guests (enotty.audit.guests) need their QEMU, cross compiler
 # and the Debian cross C library for their static probe and init (no
 # foreign dpkg architecture; sparc64's 32-bit one too, for the -m32 probe).
 NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools",
@@ -47,7 +47,8 @@ NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools",
                                   "libc6-dev-armhf-cross",
                                   "qemu-system-sparc", "gcc-sparc64-linux-gnu",
                                   "libc6-dev-sparc64-cross", "libc6-dev-sparc-sparc64-cross",
-                                  "lib32gcc-12-dev-sparc64-cross")
+                                  "lib32gcc-12-dev-sparc64-cross",
+                                  "gcc-powerpc64le-linux-gnu", "libc6-dev-ppc64el-cross")
 # The cross compilers of `make patches` are asked for by the run that needs
 # them (crossbuild.ensure_compilers); make check's real cross build is m68k's.
 NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"])

@@ -149,6 +149,23 @@ GUESTS: dict[str, Guest] = {g.name: g for g in (
           probes=("ioctl_probe",), busybox=False,
           packages=("qemu-system-arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
           controls=("/dev/aspeed-lpc-ctrl",), restart=True, cpus=2),
+    # powernv: an OpenPOWER host, POWER9 (QEMU's powernv9) with the skiboot
+    # (OPAL) firmware QEMU ships, which loads vmlinux (an ELF) and hands it
+    # its device tree.  skiboot's QEMU platform is an AST2500 BMC board:
+    # astbmc_early_init() calls prd_init(), which adds
+    # /ibm,opal/diagnostics ("ibm,opal-prd"), so opal-prd.c registers
+    # /dev/opal-prd; OPAL's RTC (rtc-opal, /dev/rtc0, the RTC core) is the
+    # untouched control.  A 64-bit little-endian kernel: Debian's ppc64el C
+    # library.  The console is OPAL's (hvc0), which skiboot writes to QEMU's
+    # first serial port; Linux powers off through OPAL (skiboot asks the
+    # machine's IPMI BMC simulator) and QEMU exits.
+    Guest(name="powernv", srcarch="powerpc",
+          make_args=cross_make_args("powerpc", "powerpc64le-linux-gnu-"),
+          image="vmlinux", make_targets=("vmlinux",), fragment=DATA / "config-powernv",
+          qemu="qemu-system-ppc64", machine="powernv9", console="hvc0",
+          debug_exit=False, probes=("ioctl_probe",), busybox=False,
+          packages=("qemu-system-ppc", "gcc-powerpc64le-linux-gnu", "libc6-dev-ppc64el-cross"),
+          controls=("/dev/rtc0",)),
     # i386: the X86_32-only drivers (sonypi, the ISA sound cards behind the
     # OSS sequencer).  QEMU's pc machine with a 32-bit kernel; the host gcc
     # builds both programs with -m32 (gcc-12-multilib's libc6-dev-i386, as

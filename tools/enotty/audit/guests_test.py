@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from enotty import packages
 from enotty.audit import guests, run, table
 from enotty.kernel import tree
@@ -205,3 +207,35 @@ def test_the_sparc64_tree_fix_applies_and_changes_only_fcntls_check():
         ("\tBUILD_BUG_ON(21 - 1 /* for O_RDONLY being 0 */ !=",
          "\tBUILD_BUG_ON(20 - 1 /* for O_RDONLY being 0 */ !="),
         ("\t\t\t__FMODE_EXEC | __FMODE_NONOTIFY));", "\t\t\t__FMODE_EXEC));")]
+
+
+def test_powernv_boots_a_power9_host_under_skiboot_and_powers_off():
+    powernv = guests.by_name("powernv")
+    argv = run.qemu_config(Path("K"), Path("I"), Path("C"), [], [], powernv).argv()
+    # QEMU's powernv machines refuse less than 1G.
+    assert argv[:5] == ["qemu-system-ppc64", "-M", "powernv9", "-m", "1G"]
+    assert argv[argv.index("-smp") + 1] == "1" and "-dtb" not in argv and "-bios" not in argv
+    assert "isa-debug-exit,iobase=0xf4,iosize=0x04" not in argv and "-no-reboot" in argv
+    assert argv[argv.index("-append") + 1] == "console=hvc0 loglevel=5 panic=-1 rdinit=/init"
+    assert powernv.make_args == ("ARCH=powerpc", "CROSS_COMPILE=powerpc64le-linux-gnu-",
+                                 "CC=ccache powerpc64le-linux-gnu-gcc")
+    assert powernv.cc == "powerpc64le-linux-gnu-gcc" and powernv.srcarch == "powerpc"
+    assert powernv.make_targets == ("vmlinux",) and powernv.image == "vmlinux"
+    assert not powernv.restart and not powernv.busybox and not powernv.kselftests
+    assert powernv.prefix == "[powernv] " and powernv.probes == ("ioctl_probe",)
+    assert powernv.controls == ("/dev/rtc0",)
+    assert {"qemu-system-ppc", "gcc-powerpc64le-linux-gnu", "libc6-dev-ppc64el-cross"} \
+        <= set(packages.NEEDS["audit"])
+    lines = powernv.fragment.read_text().splitlines()
+    for option in ("CONFIG_PPC64=y", "CONFIG_CPU_LITTLE_ENDIAN=y", "CONFIG_PPC_POWERNV=y",
+                   "CONFIG_HVC_OPAL=y", "CONFIG_RTC_DRV_OPAL=y"):
+        assert option in lines, option
+
+
+def test_opal_prd_boots_the_powernv_guest_alone():
+    rows = table.load()
+    prd = "arch/powerpc/platforms/powernv/opal-prd.c"
+    assert [g.name for g in run.active_guests(rows, {prd})] == ["powernv"]
+    assert [t.glob for t in rows[prd].targets] == ["/dev/opal-prd"]
+    assert run.probe_args(rows, [prd], guests.by_name("powernv").controls) == \
+        ["/dev/opal-prd", "/dev/rtc0"]

@@ -315,7 +315,7 @@ def test_hand_defined_smoke_commands_match_the_kernel(binaries, kernel_commands)
 
 # ELF e_machine of each guest without busybox (the probe and init are its
 # own programs, built with its cross compiler), and of its -m32 probe.
-_MACHINES = {"s390x": 22, "ppc": 20, "arm": 40, "sparc64": 43}
+_MACHINES = {"s390x": 22, "ppc": 20, "arm": 40, "sparc64": 43, "powernv": 21}
 _MACHINES_32 = {"sparc64": 18}     # EM_SPARC32PLUS
 
 
