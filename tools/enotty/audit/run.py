@@ -488,30 +488,35 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
     at = _Workplace(cache, req.logs or cache / "logs")
     at.logs.mkdir(parents=True, exist_ok=True)
     at.build_log.unlink(missing_ok=True)
-    env = _build_kernels(req, at, WorkTree(source=source, path=cache / "tree"), audits, patches)
-    t0 = time.monotonic()
-    host, selection, programs = _kselftests(at, source, audits, claims, env)
-    at.timings["kselftests"] = time.monotonic() - t0
-    for ga in audits:
-        _boot_guest(req, at, ga, selection, programs)
-    return _report(req, at, started, version, out, everything, selected, rows, claims, audits,
-                   host, selection)
+    wt = WorkTree(source=source, path=cache / "tree")
+    # The lock covers the boots too: the probe and run folders are shared
+    # with any other audit, which would rebuild them under an initramfs
+    # this run is still packing.
+    with wt.locked():
+        env = _build_kernels(req, at, wt, audits, patches)
+        t0 = time.monotonic()
+        host, selection, programs = _kselftests(at, source, audits, claims, env)
+        at.timings["kselftests"] = time.monotonic() - t0
+        for ga in audits:
+            _boot_guest(req, at, ga, selection, programs)
+        return _report(req, at, started, version, out, everything, selected, rows, claims, audits,
+                       host, selection)
 
 
 def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],
                    patches: list[Path]) -> dict[str, str]:
-    """Every guest's pristine and patched kernel and its programs, under
-    the shared tree's lock; returns kbuild's environment (the ccache)."""
+    """Every guest's pristine and patched kernel and its programs (the
+    caller holds the shared tree's lock); returns kbuild's environment
+    (the ccache)."""
     env: dict[str, str] = {}
     for ga in audits:
         if not ga.guest.busybox:
             check_tools(ga.guest)
-    with wt.locked():
-        wt.ensure()
-        for ga in audits:
-            t0 = time.monotonic()
-            env = _build_guest(req, at, wt, ga, patches)
-            at.timings["build"] += time.monotonic() - t0
+    wt.ensure()
+    for ga in audits:
+        t0 = time.monotonic()
+        env = _build_guest(req, at, wt, ga, patches)
+        at.timings["build"] += time.monotonic() - t0
     return env
 
 
