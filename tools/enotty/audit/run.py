@@ -77,8 +77,17 @@ def kernel_key(fragment: str, patches: list[Path], guest: Guest = GUESTS[DEFAULT
     salt = b"" if guest.name == DEFAULT else guest.name.encode() + b"\0"
     h = hashlib.sha256(salt + guest.fragment.read_bytes() + fragment.encode())
     for patch in patches:
-        h.update(b"\0" + patch.read_bytes())
+        h.update(b"\0" + _diffs(patch))
     return h.hexdigest()[:16]
+
+
+def _diffs(patch: Path) -> bytes:
+    """What a patch changes in the tree: from its first diff on, without
+    the mail's header and message.  A reworded message (make patches adds
+    the Tested in QEMU line from this very audit) builds the same kernel."""
+    data = patch.read_bytes()
+    at = data.find(b"\ndiff ")
+    return data if at < 0 else data[at + 1:]
 
 
 def build_kernel(wt: WorkTree, kernel: TinyKernel, images: Path, key: str,
@@ -420,8 +429,9 @@ def guest_note(guest: Guest, n_series: int, applied: str) -> str:
                 f"{applied} applied; the probe ran native and -m32.")
     return (f"One {guest.name} kernel (tinyconfig + selftests/audit/{guest.fragment.name} + "
             f"the drivers of its instantiate.tsv rows, built in), booted in QEMU (TCG, "
-            f"{guest.machine}) pristine and with {applied} applied; the probe ran native on "
-            f"its rows' targets, listed in audit.tsv as {guest.prefix}TARGET.")
+            f"{guest.machine}) pristine and with {applied} applied; the probe ran "
+            f"{'native and -m32' if len(guest.probes) > 1 else 'native'} on its rows' targets, "
+            f"listed in audit.tsv as {guest.prefix}TARGET.")
 
 
 def run(req: AuditRequest) -> int:

@@ -142,11 +142,22 @@ def test_kernel_keys_and_notes_per_guest(tmp_path):
     x86, s390x = guests.GUESTS["x86_64"], guests.GUESTS["s390x"]
     assert run.kernel_key("F", [patch]) == run.kernel_key("F", [patch], x86)
     assert run.kernel_key("F", [patch], s390x) != run.kernel_key("F", [patch], x86)
+    # the message does not make the kernel; the diff does
+    mail = tmp_path / "0002.patch"
+    mail.write_text("Subject: x\n\nTested in QEMU: ...\n---\ndiff --git a/f b/f\n-a\n+b\n")
+    key = run.kernel_key("F", [mail])
+    mail.write_text("Subject: x\n\nreworded\n---\ndiff --git a/f b/f\n-a\n+b\n")
+    assert run.kernel_key("F", [mail]) == key
+    mail.write_text("Subject: x\n\nreworded\n---\ndiff --git a/f b/f\n-a\n+c\n")
+    assert run.kernel_key("F", [mail]) != key
     assert run.guest_note(x86, 3, "every series").startswith(
         "One x86_64 kernel (tinyconfig + selftests/audit/config + the drivers of 3 series")
     note = run.guest_note(s390x, 3, "the s390-architecture series")
     assert "One s390x kernel (tinyconfig + selftests/audit/config-s390x" in note
     assert "s390-ccw-virtio" in note and "audit.tsv as [s390x] TARGET" in note
+    assert "the probe ran native on" in note
+    # sparc64 runs the probe -m32 too: AUDIT.md says so
+    assert "the probe ran native and -m32 on" in run.guest_note(guests.GUESTS["sparc64"], 3, "x")
 
 
 def test_a_missing_cross_tool_is_one_line(monkeypatch):
