@@ -810,7 +810,9 @@ def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] |
     failed before handling any file).
     """
     start = time.monotonic()
-    root, scope = req.tree.root.resolve(), req.scope.resolve()
+    # os.path.realpath is Path.resolve(): the cache keys and the sites'
+    # paths are relative to the real folders, whatever links lead there
+    root, scope = Path(os.path.realpath(req.tree.root)), Path(os.path.realpath(req.scope))
     caches = req.tree.caches or tree.cache_dir()
     binary = spatch_binary()
     facts_seconds = 0.0
