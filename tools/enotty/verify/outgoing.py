@@ -1,19 +1,15 @@
 """The series as they go out, once the verdicts are in: each series'
 accepted patches formatted again, in memory, with a cover letter that says
 how they were checked (cover_blurb) and addressed to everyone its patches
-go to; the companion patches that the render stage composed
-(render/companions.py) addressed as get_maintainer.pl says and checked like
-the others (checkpatch; spatch --parse-cocci for the rule, the kernel's
-kselftest make for the test).  The write stage only serialises the result."""
+go to; the companion patches, which the render stage composed and
+addressed (render/companions.py), checked like the others (checkpatch;
+spatch --parse-cocci for the rule, the kernel's kselftest make for the test).  The write stage only serialises the result."""
 from __future__ import annotations
 
 import dataclasses
-import tempfile
-from pathlib import Path
 
 from ..find.scan import spatch_binary
 from ..partition import prefixes, split
-from ..partition.maintainers import recipients
 from ..render import cleanup, companions, messages, series
 from . import crossbuild, verify
 from .verdicts import Checked, Outcome, Verdict
@@ -22,7 +18,7 @@ from ..requests import Identity, KernelTree
 
 def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Checked) -> Checked:
     """checked with each series' accepted patches as mails, addressed and
-    covered, and the companion patches addressed and checked."""
+    covered, and the companion patches checked."""
     composed = checked.composed
     accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
                       for plan, verdicts in checked.runs]
@@ -33,7 +29,8 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
     accepted_of = [[v for v in verdicts if not v.rejected] for _plan, verdicts in checked.runs]
     blurbs = [cover_blurb(plan, accepted, kernel.version, no_build, composed.audit is not None) if accepted else ""
               for (plan, _verdicts), accepted in zip(checked.runs, accepted_of)]
-    test, rule = address_companions(kernel, composed.companions, media)
+    # addressed by the render stage; the kselftest goes out with a media series only
+    test, rule = composed.companions.selftest if media else None, composed.companions.rule
     outcomes = []
     for (plan, verdicts), accepted, blurb in zip(checked.runs, accepted_of, blurbs):
         if not accepted:
@@ -56,27 +53,6 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
     media_mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
     rows = verify.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None, spatch_binary())
     return dataclasses.replace(checked, outcomes=tuple(outcomes), companions=tuple(rows), rule=rule)
-
-
-def address_companions(kernel: KernelTree, composed: companions.Companions,
-                       media: bool) -> tuple[series.Patch | None, series.Mail | None]:
-    """The media kselftest patch (when the media series goes out) and the
-    rule's one-patch series, each addressed as get_maintainer.pl says for
-    its own files."""
-    test = composed.selftest if media else None
-    mail = composed.rule
-    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        if test is not None:
-            diff = Path(tmp) / "selftest.patch"
-            diff.write_text(test.diff)
-            to, cc = recipients(kernel, [diff])
-            test = dataclasses.replace(test, to=to, cc=cc)
-        if mail is not None:
-            path = Path(tmp) / mail.name
-            path.write_text(mail.text)
-            to, cc = recipients(kernel, [path])
-            mail = series.Mail(mail.name, series.add_recipients(mail.text, list(to), list(cc)))
-    return test, mail
 
 
 # ---------------------------------------------------------------- the cover letter
