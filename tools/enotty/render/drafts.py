@@ -59,9 +59,10 @@ def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
                             for pp, prefix in zip(plan.patches, names)))
     media = any(plan.name == split.MEDIA_SERIES for plan in grouped.plans)
     extra = companions.compose(kernel.root, identity, media)
-    formatted = [series.format_mails(kernel, plan, [d.patch for d in mine], identity)
+    # the media series as it goes out: its kselftest last
+    formatted = [series.format_mails(kernel, plan, [d.patch for d in mine] + _beside(plan, extra), identity)
                  for plan, mine in zip(grouped.plans, drafts)]
-    mails = [m for f in formatted for m in f.mails if m is not None]
+    mails = [m for f, mine in zip(formatted, drafts) for m in f.mails[:len(mine)] if m is not None]
     # one get_maintainer.pl question per mail, the companions' last
     people = mail_recipients(kernel, [m.text for m in mails] + extra.asks())
     to_cc = dict(zip((id(m) for m in mails), people))
@@ -71,9 +72,18 @@ def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
                                                                           cc=to_cc[id(mail)][1]))
               for d, mail, error in zip(mine, f.mails, f.errors))
         for mine, f in zip(drafts, formatted))
-    patched = {rel: data for f in formatted for rel, data in f.files.items()}
+    tests = [(f.mails[-1], f.errors[-1]) for plan, f in zip(grouped.plans, formatted) if _beside(plan, extra)]
+    if any(error for _mail, error in tests):
+        raise series.SeriesError(f"the kselftest patch does not apply: {tests[0][1]}")
+    patched = {rel: f.files[rel] for f, mine in zip(formatted, drafts) for d in mine for rel in d.patch.plan.paths
+               if rel in f.files}
     return Composed(grouped, addressed, None if audit is None else tuple(audit),
-                    extra.addressed(people[len(mails):]), patched)
+                    extra.addressed(people[len(mails):], tests[0][0] if tests else None), patched)
+
+
+def _beside(plan: split.SeriesPlan, extra: companions.Companions) -> list[series.Patch]:
+    """The companion patches a series carries: the media series its kselftest."""
+    return [extra.selftest] if plan.name == split.MEDIA_SERIES and extra.selftest else []
 
 
 def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,

@@ -20,9 +20,9 @@ from ..requests import KernelTree, PatchesRequest
 
 def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checked:
     """Each mail through checkpatch (a patch that did not apply keeps
-    git's reason); then the patched files built and scanned again (the
-    fixpoint); then the series as they go out and the companion patches,
-    checked (outgoing.mail_out)."""
+    git's reason), and the companion patches checked; then the patched
+    files built and scanned again (the fixpoint); then the series as they
+    go out (outgoing.mail_out)."""
     applied: list[list[Verdict]] = []
     patched = dict(composed.patched)
     for plan, drafts in zip(composed.grouped.plans, composed.drafts):
@@ -37,6 +37,7 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
                 verdicts.append(Verdict(draft, verify.Check(verify.OK), verify.checkpatch(kernel, path)))
         applied.append(verdicts)
         print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
+    extra = verify.companion_verdicts(kernel, composed.companions, scan.spatch_binary())
     build = verify.build(kernel, patched, sys.stderr, jobs=req.scan.jobs) if req.build else {}
     sites, failed = scan.rescan(patched, composed.grouped.analysed.scanned.facts, req.scan.jobs, req.scan.timeout)
     fix = verify.fixpoint(patched, sites, {f.file: f.reason for f in failed})
@@ -46,4 +47,4 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
                                   fixpoint={r: fix[r] for r in v.patch.plan.paths})
               if v.apply.status == verify.OK else v for v in verdicts)
         for verdicts in applied))
-    return outgoing.mail_out(kernel, req.identity, not req.build, checked)
+    return outgoing.mail_out(kernel, req.identity, not req.build, checked, extra)

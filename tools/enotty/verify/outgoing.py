@@ -1,24 +1,24 @@
 """The series as they go out, once the verdicts are in: each series'
 accepted patches formatted again, in memory, with a cover letter that says
 how they were checked (cover_blurb) and addressed to everyone its patches
-go to; the companion patches, which the render stage composed and
-addressed (render/companions.py), checked like the others (checkpatch;
-spatch --parse-cocci for the rule, the kernel's kselftest make for the test).  The write stage only serialises the result."""
+go to; the rows of the companion patches that go with them (checked in
+verify.companion_verdicts).  The write stage only serialises the result."""
 from __future__ import annotations
 
 import dataclasses
 
-from ..find.scan import spatch_binary
 from ..partition import prefixes, split
 from ..render import cleanup, companions, messages, series
 from . import crossbuild, verify
-from .verdicts import Checked, Outcome, Verdict
+from .verdicts import Checked, CompanionVerdict, Outcome, Verdict
 from ..requests import Identity, KernelTree
 
 
-def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Checked) -> Checked:
+def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Checked,
+             extra: list[CompanionVerdict]) -> Checked:
     """checked with each series' accepted patches as mails, addressed and
-    covered, and the companion patches checked."""
+    covered, and the rows of the companion patches that go out (extra:
+    their verdicts, verify.companion_verdicts)."""
     composed = checked.composed
     accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
                       for plan, verdicts in checked.runs]
@@ -50,8 +50,11 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
         if any(mails.errors):   # each applied in the first pass: cannot happen
             raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
         outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
-    media_mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
-    rows = verify.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None, spatch_binary())
+    # the kselftest row names its mail as the media series goes out
+    tests = [m for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails
+             for m in o.mails.written if "-selftests-" in m.name]
+    rows = [row if row.series != split.MEDIA_SERIES else dataclasses.replace(row, filename=tests[0].name)
+            for row in extra if row.series != split.MEDIA_SERIES or tests]
     return dataclasses.replace(checked, outcomes=tuple(outcomes), companions=tuple(rows), rule=rule)
 
 
