@@ -42,6 +42,7 @@ class Composed:
     audit: tuple[Mapping[str, str], ...] | None   # audit.tsv's rows; None without an audit
     companions: companions.Companions = companions.Companions()   # sent beside the series, addressed
     patched: Mapping[str, bytes] = field(default_factory=dict)   # rel -> the file as the patches leave it
+    formatted: tuple[series.Formatted, ...] = ()   # per series plan, as git wrote it (series.finish)
 
 
 def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
@@ -78,7 +79,8 @@ def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
     patched = {rel: f.files[rel] for f, mine in zip(formatted, drafts) for d in mine for rel in d.patch.plan.paths
                if rel in f.files}
     return Composed(grouped, addressed, None if audit is None else tuple(audit),
-                    extra.addressed(people[len(mails):], tests[0][0] if tests else None), patched)
+                    extra.addressed(people[len(mails):], tests[0][0] if tests else None), patched,
+                    tuple(formatted))
 
 
 def _beside(plan: split.SeriesPlan, extra: companions.Companions) -> list[series.Patch]:

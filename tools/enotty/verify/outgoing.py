@@ -1,7 +1,7 @@
 """The series as they go out, once the verdicts are in: each series'
-accepted patches formatted again, in memory, with a cover letter that says
-how they were checked (cover_blurb) and addressed to everyone its patches
-go to; the rows of the companion patches that go with them (checked in
+mails as the render stage formatted them (formatted again, in memory,
+without the patches that failed) with a cover letter that says how they
+were checked (cover_blurb) and addressed to everyone its patches go to; the rows of the companion patches that go with them (checked in
 verify.companion_verdicts).  The write stage only serialises the result."""
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
     # addressed by the render stage; the kselftest goes out with a media series only
     test, rule = composed.companions.selftest if media else None, composed.companions.rule
     outcomes = []
-    for (plan, verdicts), accepted, blurb in zip(checked.runs, accepted_of, blurbs):
+    for (plan, verdicts), accepted, blurb, raw in zip(checked.runs, accepted_of, blurbs, composed.formatted):
         if not accepted:
             outcomes.append(Outcome(plan, verdicts))
             continue
@@ -46,7 +46,10 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
             sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
         subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
         cover = series.Cover(subject, blurb, tuple(to), tuple(cc))
-        mails = series.format_mails(kernel, plan, sent, identity, cover, composed.grouped.base)
+        # every patch passed: the mails the render stage formatted go out as they are,
+        # covered and addressed; else the series is numbered again without the others
+        mails = (series.finish(raw, sent, cover, composed.grouped.base) if len(accepted) == len(verdicts) else
+                 series.format_mails(kernel, plan, sent, identity, cover, composed.grouped.base))
         if any(mails.errors):   # each applied in the first pass: cannot happen
             raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
         outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
