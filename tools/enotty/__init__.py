@@ -10,11 +10,12 @@ subpackage, in the order their names sort (the stage's entry in brackets):
               handlers convert whole (analysis.analyse)
   partition/  split per MAINTAINERS section and driver, subject prefixes
               (grouping.group)
-  render/     commit messages, series, the companion patches, composed
-              once (drafts.compose)
-  verify/     apply, get_maintainer, checkpatch, compile-test on x86_64 or a
-              cross target, the fixpoint; then the series as they go out,
-              covered and addressed, the companions checked (checks.check)
+  render/     commit messages, the companion patches, each series applied
+              and formatted as mails in memory, every mail addressed
+              (get_maintainer), composed once (drafts.compose)
+  verify/     checkpatch, compile-test on x86_64 or a cross target, the
+              fixpoint; then the series as they go out, covered, the
+              companions checked (checks.check)
   write/      OUT's files serialised from the stages' results: the mails,
               SUMMARY.md and the tables, failed.tsv; the output folder
               renamed into place (publish.write); mailout

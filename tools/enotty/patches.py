@@ -9,11 +9,11 @@ enters each stage once, on its way down:
 scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
 out, handlers (judge/analysis.py) -> group: series per subsystem, a patch
 per driver, subject prefixes (partition/grouping.py) -> compose: every
-commit message and the companion patches, once (render/drafts.py) ->
-check: apply in order in a scratch git repository, get_maintainer.pl,
-checkpatch, the build and the fixpoint, then the accepted patches
-formatted in memory with their cover letters and the companions checked
-(verify/checks.py) -> write: those results serialised, OUT written
+commit message and the companion patches, once; each series applied in
+order in a scratch git repository and formatted in memory, every mail
+addressed by get_maintainer.pl (render/drafts.py) -> check: checkpatch,
+the build and the fixpoint, then the accepted patches formatted with
+their cover letters and the companions checked (verify/checks.py) -> write: those results serialised, OUT written
 atomically (write/publish.py).
 
 A patch that fails to apply, to build or checkpatch is not part of its
@@ -53,7 +53,7 @@ def command(req: PatchesRequest) -> int:
         scanned = console.scan_tree(req.scan)
         analysed = analysis.analyse(kernel.root, scanned)
         grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
-        composed = drafts.compose(kernel.root, req.identity, grouped, audit_from=req.audit_from)
+        composed = drafts.compose(kernel, req.identity, grouped, audit_from=req.audit_from)
         checked = checks.check(kernel, req, composed)
         written = publish.write(req, checked)
     print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)

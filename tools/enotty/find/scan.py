@@ -21,13 +21,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 from .. import cache
 from . import facts as phase1, interfaces, rules
 from ..kernel import tree
 from ..errors import UsageError
-from ..progress import Progress
 from ..requests import ScanRequest
 from . import ctext
 from .sites import Site, is_site_line, parse_site_line, sort_sites
@@ -785,11 +784,21 @@ class Rules:
         return Rules(rules.rule_file().read_text(), rules.rules_digest())
 
 
+class Meter(Protocol):
+    """What the scan tells of its spatch runs (enotty.progress.Progress
+    draws it on stderr): files, bytes and sites done; finish() before a
+    warning gets a line of its own, and at the end."""
+
+    def advance(self, files: int, work: float, sites: int) -> None: ...
+
+    def finish(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class Listener:
     """Who hears of a scan as it runs: progress(files, bytes) makes a
-    Progress, warn(line) says one line; None for silence."""
-    progress: Callable[[int, int], Progress] | None = None
+    Meter, warn(line) says one line; None for silence."""
+    progress: Callable[[int, int], Meter] | None = None
     warn: Callable[[str], None] | None = None
 
 
@@ -810,7 +819,9 @@ def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] |
     failed before handling any file).
     """
     start = time.monotonic()
-    root, scope = req.tree.root.resolve(), req.scope.resolve()
+    # os.path.realpath is Path.resolve(): the cache keys and the sites'
+    # paths are relative to the real folders, whatever links lead there
+    root, scope = Path(os.path.realpath(req.tree.root)), Path(os.path.realpath(req.scope))
     caches = req.tree.caches or tree.cache_dir()
     binary = spatch_binary()
     facts_seconds = 0.0

@@ -32,7 +32,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Mapping, Protocol, TextIO
 
 from .. import cache
 from . import tree
@@ -537,3 +537,31 @@ def check_objects(bt: BuildTree, platform: Platform, patched: dict[str, bytes], 
             store.put("build", keys[rel], chk)
         out[rel] = chk
     return out
+
+
+def fits(config: Mapping[str, str], symbols: list[str], all_needed: bool = True) -> bool:
+    """The .config values set (y or m) every one of symbols, or, when not
+    all_needed, any one of them."""
+    given = [config.get(s) in ("y", "m") for s in symbols]
+    return all(given) if all_needed else any(given)
+
+
+def check_fitting(bt: BuildTree, platform: Platform, patched: dict[str, bytes],
+                  needs: Mapping[str, tuple[list[str], bool]], store: VerdictStore, tree_id: str,
+                  use_cache: bool = True, jobs: int | None = None,
+                  log: TextIO = sys.stderr) -> tuple[list[str], dict[str, Check]]:
+    """One cross platform's turn, beside the x86_64 build bt: its
+    configuration made (once), the files of needs (rel -> the symbols it
+    needs, all or any of them) whose symbols it sets, and their verdicts
+    (check_objects).  None fits when the configuration cannot be made (the
+    log says why)."""
+    pt = platform_tree(bt, platform)
+    try:
+        config = configure_platform(pt, platform, jobs)
+    except subprocess.CalledProcessError as err:
+        print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
+        return [], {}
+    files = [rel for rel, (symbols, all_needed) in needs.items() if fits(config, symbols, all_needed)]
+    if not files:
+        return [], {}
+    return files, check_objects(pt, platform, patched, files, store, tree_id, use_cache, jobs, log)

@@ -27,6 +27,7 @@ import functools
 import os
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -232,6 +233,16 @@ def recipients(kernel: KernelTree, patch_files: list[Path]) -> tuple[tuple[str, 
             seen.add(person.lower())
             cc.append(person)
     return tuple(to), tuple(cc)
+
+
+def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """recipients() of each mail or diff text, in order, each read from a
+    file of its own (get_maintainer.pl reads files)."""
+    with tempfile.TemporaryDirectory(prefix="enotty-get-maintainer-") as tmp:
+        paths = [Path(tmp) / f"{n:04d}.patch" for n in range(len(texts))]
+        for path, text in zip(paths, texts):
+            path.write_text(text)
+        return [recipients(kernel, [path]) for path in paths]
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,4 +1,5 @@
 """The render stage, drafts.compose(): commit messages (messages, cleanup),
-series formatted in memory (series), and the rule and kselftest patches
-sent with them (companions), composed once and handed to the verify stage.
+the rule and kselftest patches sent with them (companions), each series
+applied and formatted in memory (series), every mail addressed as
+get_maintainer.pl says; composed once and handed to the verify stage.
 """

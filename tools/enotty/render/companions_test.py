@@ -13,9 +13,9 @@ import pytest
 from ..measure import coccicheck
 from . import companions, series
 from ..find import interfaces, rules, scan
-from ..partition import split
+from ..partition import maintainers, split
 from ..kernel import tree
-from ..verify import outgoing, verify
+from ..verify import verify
 from ..requests import Identity, ScanRequest
 from ..kernel.worktree import WorkTree
 
@@ -132,7 +132,7 @@ def test_rule_mail_passes_checkpatch():
     with tempfile.TemporaryDirectory() as tmp:
         composed = companions.compose(root.root, Identity("A U Thor", "author@example.org"), media=False)
         assert composed.selftest is None
-        _, rule = outgoing.address_companions(root, composed, media=False)
+        rule = composed.addressed(maintainers.mail_recipients(root, composed.asks())).rule
         assert rule is not None
         text = rule.text
         assert rule.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
@@ -147,8 +147,8 @@ def test_rule_mail_passes_checkpatch():
 def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     author = Identity("A U Thor", "author@example.org")
-    patch, _ = outgoing.address_companions(root, companions.Companions(selftest=companions.selftest_patch(root.root, author)),
-                                           media=True)
+    alone = companions.Companions(selftest=companions.selftest_patch(root.root, author))
+    patch = alone.addressed(maintainers.mail_recipients(root, alone.asks())).selftest
     assert patch is not None
     plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
     with tempfile.TemporaryDirectory() as tmp:

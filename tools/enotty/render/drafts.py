@@ -1,11 +1,15 @@
 """The render stage: every patch's subject and commit message, built once,
 with the QEMU audit's "Tested in QEMU" line where an earlier output folder
 holds audit.tsv (messages.py words them, cleanup.py the leaf cleanups,
-prefixes.py the subject prefixes); and the companion patches sent beside
-the series, the semantic patch and the media kselftest (companions.py)."""
+prefixes.py the subject prefixes); the companion patches sent beside
+the series, the semantic patch and the media kselftest (companions.py);
+then each series applied in order and formatted as mails, in memory
+(series.format_mails), and every mail addressed as get_maintainer.pl says
+(partition/maintainers.py), so that the verify stage only checks them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -14,17 +18,21 @@ from ..judge import handlers
 from ..judge.analysis import Analysed
 from ..partition import split
 from ..partition.grouping import Grouped
+from ..partition.maintainers import mail_recipients
 from . import cleanup, companions, messages, series
-from ..requests import Identity
+from ..requests import Identity, KernelTree
 
 
 @dataclass(frozen=True)
 class Draft:
-    """One patch as composed: its message is final (the QEMU line included)."""
+    """One patch as composed: its message is final (the QEMU line included);
+    once its series is formatted, its mail and its recipients (on patch)."""
     patch: series.Patch
     prefix: str               # its subject prefix (`watchdog: softdog:`)
     tested: bool = False      # the message says what the QEMU audit measured
     measured: bool = False    # audit rows name it (a cleanup: measured, no line)
+    mail: series.Mail | None = None   # as formatted in its series, before its headers get To/Cc
+    error: str = ""           # why it does not apply ('' when it does: then mail is set)
 
 
 @dataclass(frozen=True)
@@ -32,22 +40,52 @@ class Composed:
     grouped: Grouped
     drafts: tuple[tuple[Draft, ...], ...]   # per series plan, per patch
     audit: tuple[Mapping[str, str], ...] | None   # audit.tsv's rows; None without an audit
-    companions: companions.Companions = companions.Companions()   # sent beside the series
+    companions: companions.Companions = companions.Companions()   # sent beside the series, addressed
+    patched: Mapping[str, bytes] = field(default_factory=dict)   # rel -> the file as the patches leave it
+    formatted: tuple[series.Formatted, ...] = ()   # per series plan, as git wrote it (series.finish)
 
 
-def compose(root: Path, identity: Identity, grouped: Grouped, audit_from: Path | None = None) -> Composed:
+def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
+            audit_from: Path | None = None) -> Composed:
     """Every patch's subject and commit message, built once, signed off by
     identity, with the QEMU line where audit_from holds an audit; the
-    companion patches the tree at root takes (the kselftest only beside a
-    media series)."""
+    companion patches the tree takes (the kselftest only beside a media
+    series); each series applied in order to the pristine files and
+    formatted (a patch that does not apply keeps git's reason); every mail
+    and companion patch addressed."""
     audit = read_audit(audit_from)
     drafts = []
     for plan, names in zip(grouped.plans, grouped.prefixes):
         drafts.append(tuple(_draft(str(identity), grouped.analysed, plan, pp, prefix, audit)
                             for pp, prefix in zip(plan.patches, names)))
     media = any(plan.name == split.MEDIA_SERIES for plan in grouped.plans)
-    return Composed(grouped, tuple(drafts), None if audit is None else tuple(audit),
-                    companions.compose(root, identity, media))
+    extra = companions.compose(kernel.root, identity, media)
+    # the media series as it goes out: its kselftest last
+    formatted = [series.format_mails(kernel, plan, [d.patch for d in mine] + _beside(plan, extra), identity)
+                 for plan, mine in zip(grouped.plans, drafts)]
+    mails = [m for f, mine in zip(formatted, drafts) for m in f.mails[:len(mine)] if m is not None]
+    # one get_maintainer.pl question per mail, the companions' last
+    people = mail_recipients(kernel, [m.text for m in mails] + extra.asks())
+    to_cc = dict(zip((id(m) for m in mails), people))
+    addressed = tuple(
+        tuple(dataclasses.replace(d, error=error) if mail is None else
+              dataclasses.replace(d, mail=mail, patch=dataclasses.replace(d.patch, to=to_cc[id(mail)][0],
+                                                                          cc=to_cc[id(mail)][1]))
+              for d, mail, error in zip(mine, f.mails, f.errors))
+        for mine, f in zip(drafts, formatted))
+    tests = [(f.mails[-1], f.errors[-1]) for plan, f in zip(grouped.plans, formatted) if _beside(plan, extra)]
+    if any(error for _mail, error in tests):
+        raise series.SeriesError(f"the kselftest patch does not apply: {tests[0][1]}")
+    patched = {rel: f.files[rel] for f, mine in zip(formatted, drafts) for d in mine for rel in d.patch.plan.paths
+               if rel in f.files}
+    return Composed(grouped, addressed, None if audit is None else tuple(audit),
+                    extra.addressed(people[len(mails):], tests[0][0] if tests else None), patched,
+                    tuple(formatted))
+
+
+def _beside(plan: split.SeriesPlan, extra: companions.Companions) -> list[series.Patch]:
+    """The companion patches a series carries: the media series its kselftest."""
+    return [extra.selftest] if plan.name == split.MEDIA_SERIES and extra.selftest else []
 
 
 def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.PatchPlan,

@@ -84,6 +84,7 @@ class Formatted:
     mails: tuple[Mail | None, ...]     # per patch, in order; None where it does not apply
     errors: tuple[str, ...]            # per patch: '' when it applied, else git apply's reason
     files: dict[str, bytes] = field(default_factory=dict)   # patched files: rel -> content
+    template: str = ""                 # the cover letter as git wrote it (for finish()); '' for one patch
 
     @property
     def written(self) -> list[Mail]:
@@ -217,7 +218,7 @@ def add_base_commit(mbox: str, base: str | None) -> str:
 
 
 # Bump when what format_mails() produces changes for the same inputs.
-WRITE_FORMAT = "series-write-1"
+WRITE_FORMAT = "series-write-2"
 
 
 def _write_key(root: Path, plan: SeriesPlan, patches: list[Patch], identity: Identity,
@@ -256,7 +257,7 @@ def format_mails(kernel: KernelTree, plan: SeriesPlan, patches: list[Patch], ide
     if isinstance(hit, dict) and len(hit.get("patches", ())) == len(patches):
         return _from_record(hit)
     done = _format(kernel.root, plan, patches, identity, cover, base)
-    store.put(k, {"cover": done.cover.text if done.cover else "",
+    store.put(k, {"cover": done.cover.text if done.cover else "", "template": done.template,
                   "mails": [(m.name, m.text) for m in done.written],
                   "patches": [(e, m.name, m.text) if m else (e, "", "") for e, m in zip(done.errors, done.mails)],
                   "files": {rel: data.decode("latin-1") for rel, data in done.files.items()}})
@@ -270,7 +271,8 @@ def _from_record(hit: dict) -> Formatted:
     return Formatted(letter,
                      tuple(Mail(name, text) if not error else None for error, name, text in hit["patches"]),
                      tuple(error for error, _name, _text in hit["patches"]),
-                     {rel: data.encode("latin-1") for rel, data in hit["files"].items()})
+                     {rel: data.encode("latin-1") for rel, data in hit["files"].items()},
+                     str(hit.get("template", "")))
 
 
 def _format(root: Path, plan: SeriesPlan, patches: list[Patch], identity: Identity,
@@ -286,21 +288,31 @@ def _format(root: Path, plan: SeriesPlan, patches: list[Patch], identity: Identi
     covered = len(good) > 1
     if len(texts) != len(good) + covered:
         raise SeriesError(f"git format-patch wrote {len(texts)} files for {len(good)} patches")
-    letter = None
-    if covered:
-        name, text = texts.pop(0)
-        text = fill_cover(text, cover.subject, cover.blurb)
-        letter = Mail(name, add_base_commit(add_recipients(text, list(cover.to), list(cover.cc)), base))
+    template = Mail(*texts.pop(0)) if covered else None
     formatted = iter(texts)
+    raw = tuple(None if error else Mail(*next(formatted)) for error in errors)
+    return finish(Formatted(template, raw, tuple(errors), files, template.text if template else ""),
+                  patches, cover, base)
+
+
+def finish(raw: Formatted, patches: list[Patch], cover: Cover = Cover(), base: str | None = None) -> Formatted:
+    """A series formatted before (raw: format_mails of its patches without
+    recipients, cover or base, as git wrote them) as it goes out: the cover letter filled in and
+    addressed, each patch's mail addressed (patches: the same patches,
+    their recipients known now), the base-commit named; the bytes
+    format_mails(..., cover, base) gives, without running git again."""
+    letter = None
+    if raw.cover is not None:
+        text = fill_cover(raw.template, cover.subject, cover.blurb)
+        letter = Mail(raw.cover.name, add_base_commit(add_recipients(text, list(cover.to), list(cover.cc)), base))
     mails: list[Mail | None] = []
-    for patch, error in zip(patches, errors):
-        if error:
+    for patch, mail in zip(patches, raw.mails):
+        if mail is None:
             mails.append(None)
             continue
-        name, text = next(formatted)
-        text = add_recipients(text, list(patch.to), list(patch.cc))
-        mails.append(Mail(name, text if covered else add_base_commit(text, base)))
-    return Formatted(letter, tuple(mails), tuple(errors), files)
+        text = add_recipients(mail.text, list(patch.to), list(patch.cc))
+        mails.append(Mail(mail.name, text if letter else add_base_commit(text, base)))
+    return Formatted(letter, tuple(mails), raw.errors, raw.files, raw.template)
 
 
 # git format-patch names a mail NNNN-SUBJECT.patch in at most this many

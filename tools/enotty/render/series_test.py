@@ -175,6 +175,29 @@ def test_tree_tag_and_base_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert text.index("+\t\treturn -ENOTTY;") < text.index(f"\nbase-commit: {base}\n")
 
 
+@pytest.mark.parametrize("count", [1, 2])
+def test_finish_gives_the_bytes_of_formatting_again(count: int, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A series formatted without recipients, cover or base, then finished
+    with them, equals the series formatted with them (no git run)."""
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    addressed = [make_patch(einval_to_enotty("drivers/watchdog/bar_wdt.c"), "bar_wdt"),
+                 make_patch(einval_to_enotty("drivers/watchdog/foo_wdt.c"), "foo_wdt")][:count]
+    bare = [dataclasses.replace(p, to=(), cc=()) for p in addressed]
+    plan = SeriesPlan("watchdog-device-drivers", "WATCHDOG DEVICE DRIVERS", [p.plan for p in bare])
+    kernel = tree.at(FIXTURE)
+    raw = series.format_mails(kernel, plan, bare, IDENTITY)
+    assert not any("\nTo: " in m.text for m in raw.written)
+    cover = series.Cover("watchdog: Return -ENOTTY", "The blurb.\n", ("Wim Watchdog <wim@example.org>",),
+                         ("linux-watchdog@vger.kernel.org",))
+    base = "1234567890abcdef1234567890abcdef12345678"
+    again = series.format_mails(kernel, plan, addressed, IDENTITY, cover, base)
+    finished = series.finish(raw, addressed, cover, base)
+    assert finished.written == again.written
+    assert all("\nTo: Wim Watchdog" in m.text and "base-commit: " + base in finished.written[0].text
+               for m in finished.written)
+
+
 def test_base_commit_of_a_checkout(tmp_path: Path) -> None:
     repo = tmp_path / "linux"
     shutil.copytree(FIXTURE, repo)

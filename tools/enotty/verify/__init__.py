@@ -1,7 +1,7 @@
-"""The verify stage, checks.check(): every patch applied, get_maintainer.pl
-and checkpatch.pl run, each touched file compiled on x86_64 allmodconfig or
+"""The verify stage, checks.check(): every mail the render stage formatted
+through checkpatch.pl, each touched file compiled on x86_64 allmodconfig or
 on a cross target that builds it (verify, crossbuild; the builds themselves
 are enotty.kernel.build.check_objects), the fixpoint; then the series as
-they go out, covered and addressed, and the companion patches checked
+they go out, covered, and the companion patches checked
 (outgoing).  The stage's result types: verdicts.
 """

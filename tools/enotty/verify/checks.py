@@ -1,8 +1,7 @@
-"""The verify stage: each series applied in order in a scratch git
-repository (series.format_mails), each mail through checkpatch and
-get_maintainer.pl, then the patched files built (verify.build, crossbuild)
-and scanned again (the fixpoint); once the verdicts are in, the series as
-they go out, covered and addressed, and the companion patches checked
+"""The verify stage: each mail the render stage formatted and addressed
+through checkpatch, then the patched files built (verify.build,
+crossbuild) and scanned again (the fixpoint); once the verdicts are in,
+the series as they go out, covered, and the companion patches checked
 (outgoing.py).  The result's types are in verdicts.py."""
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 from ..find import scan
-from ..partition.maintainers import recipients
 from ..render import series
 from ..render.drafts import Composed
 from . import outgoing, verify
@@ -21,30 +19,25 @@ from ..requests import KernelTree, PatchesRequest
 
 
 def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checked:
-    """Each series applied in order to the pristine files, each mail through
-    get_maintainer.pl and checkpatch; then the patched files built and
-    scanned again (the fixpoint); then the series as they go out and the
-    companion patches, addressed and checked (outgoing.mail_out)."""
+    """Each mail through checkpatch (a patch that did not apply keeps
+    git's reason), and the companion patches checked; then the patched
+    files built and scanned again (the fixpoint); then the series as they
+    go out (outgoing.mail_out)."""
     applied: list[list[Verdict]] = []
-    patched: dict[str, bytes] = {}
+    patched = dict(composed.patched)
     for plan, drafts in zip(composed.grouped.plans, composed.drafts):
-        formatted = series.format_mails(kernel, plan, [d.patch for d in drafts], req.identity)
-        done = f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked"
-        patched.update(formatted.files)
         verdicts: list[Verdict] = []
         with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp:
-            for draft, mail, error in zip(drafts, formatted.mails, formatted.errors):
-                if mail is None:
-                    verdicts.append(Verdict(draft, verify.Check(verify.FAILED, error)))
+            for draft in drafts:
+                if draft.mail is None:
+                    verdicts.append(Verdict(draft, verify.Check(verify.FAILED, draft.error)))
                     continue
-                path = Path(tmp) / mail.name
-                path.write_text(mail.text)
-                to, cc = recipients(kernel, [path])
-                addressed = dataclasses.replace(draft.patch, to=to, cc=cc)
-                verdicts.append(Verdict(dataclasses.replace(draft, patch=addressed), verify.Check(verify.OK),
-                                        verify.checkpatch(kernel, path), mail=mail))
+                path = Path(tmp) / draft.mail.name
+                path.write_text(draft.mail.text)
+                verdicts.append(Verdict(draft, verify.Check(verify.OK), verify.checkpatch(kernel, path)))
         applied.append(verdicts)
-        print(done, file=sys.stderr)
+        print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
+    extra = verify.companion_verdicts(kernel, composed.companions, scan.spatch_binary())
     build = verify.build(kernel, patched, sys.stderr, jobs=req.scan.jobs) if req.build else {}
     sites, failed = scan.rescan(patched, composed.grouped.analysed.scanned.facts, req.scan.jobs, req.scan.timeout)
     fix = verify.fixpoint(patched, sites, {f.file: f.reason for f in failed})
@@ -54,4 +47,4 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
                                   fixpoint={r: fix[r] for r in v.patch.plan.paths})
               if v.apply.status == verify.OK else v for v in verdicts)
         for verdicts in applied))
-    return outgoing.mail_out(kernel, req.identity, not req.build, checked)
+    return outgoing.mail_out(kernel, req.identity, not req.build, checked, extra)

@@ -12,8 +12,10 @@ tree as the x86_64 build (enotty.kernel.build.BuildTree.src), holding the patche
 Each platform's files go through the same entry as x86_64's,
 enotty.kernel.build.check_objects, with the verify stage's verdict store.
 
-Selection (_choose()): a file goes to the first platform whose .config sets
-every Kconfig symbol its Makefile lines need (kconfig.build_symbols);
+Selection (build_elsewhere()): a file goes to the first platform whose .config sets
+every Kconfig symbol its Makefile lines need (kconfig.build_symbols, read
+once; kernel.build.check_fitting configures each platform and builds the
+files it fits);
 kbuild's dry run in that folder then confirms the object is compiled, or
 the file goes on to the next such platform.
 
@@ -25,7 +27,6 @@ of sending a patch nobody can compile.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Mapping, TextIO
@@ -72,7 +73,7 @@ PLATFORMS: tuple[Platform, ...] = (
 # ---------------------------------------------------------------- selection
 
 def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
-    return all(config.get(s) in ("y", "m") for s in symbols)
+    return kbuild.fits(config, symbols)
 
 
 def choose(symbols: list[str], configs: Mapping[str, Mapping[str, str]]) -> str | None:
@@ -131,12 +132,6 @@ def wanted_symbols(root: Path, rel: str) -> tuple[list[str], bool]:
     return [], False
 
 
-def _fits(config: Mapping[str, str], symbols: list[str], all_needed: bool) -> bool:
-    if all_needed:
-        return sets_all(config, symbols)
-    return any(config.get(s) in ("y", "m") for s in symbols)
-
-
 def build_elsewhere(bt: BuildTree, patched: dict[str, bytes], rels: list[str], store: kbuild.VerdictStore,
                     tree_id: str, use_cache: bool = True, log: TextIO = sys.stderr,
                     jobs: int | None = None) -> dict[str, Check]:
@@ -148,59 +143,33 @@ def build_elsewhere(bt: BuildTree, patched: dict[str, bytes], rels: list[str], s
     BuildTree, locked, its copy holding `patched` (the cross builds use the
     same copy).  store keeps the verdicts by key (tree_id names the tree in
     it); use_cache off: every file is built again (the verdicts are still
-    stored)."""
-    out: dict[str, Check] = {}
+    stored).
+
+    What each file needs is read once (wanted_symbols); then one pass over
+    PLATFORMS in order: a platform is configured only when a file still
+    unbuilt may go there, and builds the files its configuration fits."""
+    where = {rel: candidates(rel) for rel in rels}
     wanted = {rel: wanted_symbols(bt.root, rel) for rel in rels}
-    configs: dict[str, dict[str, str]] = {}
+    out: dict[str, Check] = {}
     tried: dict[str, list[str]] = {rel: [] for rel in rels}
-    pending = list(rels)
-    while pending:
-        chosen = _choose(bt, pending, wanted, tried, configs, log, jobs)
-        pending = []
-        for name, files in sorted(chosen.items()):
-            platform = next(p for p in PLATFORMS if p.name == name)
-            got = kbuild.check_objects(kbuild.platform_tree(bt, platform), platform, patched, files, store,
-                                       tree_id, use_cache, jobs, log)
-            for rel in files:
-                if rel not in got or got[rel].status == NOT_BUILT:
-                    pending.append(rel)      # the next platform that sets its symbols
-                else:
-                    out[rel] = got[rel]
+    for platform in PLATFORMS:
+        waiting = {rel: wanted[rel] for rel in rels
+                   if rel not in out and wanted[rel][0] and platform in where[rel]}
+        if not waiting:
+            continue
+        ensure_compilers([platform], log)
+        files, got = kbuild.check_fitting(bt, platform, patched, waiting, store, tree_id, use_cache, jobs, log)
+        for rel in files:
+            tried[rel].append(platform.name)
+            if rel in got and got[rel].status != NOT_BUILT:
+                out[rel] = got[rel]
     for rel in rels:
         if rel not in out:
             symbols, all_needed = wanted[rel]
-            where = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
+            why = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
             need = (" ".join(symbols) if all_needed else "any of " + " ".join(symbols)) or "no symbol known"
-            out[rel] = Check(NOT_BUILT, f"no platform here sets {need}{where}")
+            out[rel] = Check(NOT_BUILT, f"no platform here sets {need}{why}")
     return out
-
-
-def _choose(bt: BuildTree, pending: list[str], wanted: Mapping[str, tuple[list[str], bool]],
-            tried: dict[str, list[str]], configs: dict[str, dict[str, str]], log: TextIO,
-            jobs: int | None) -> dict[str, list[str]]:
-    """platform name -> the pending files it is to build next: for each,
-    the first platform it has not tried whose configuration (made here,
-    once, into configs) sets its symbols; a file with none is left out
-    (tried names the platforms it went to)."""
-    chosen: dict[str, list[str]] = {}
-    for rel in pending:
-        symbols, all_needed = wanted[rel]
-        for platform in candidates(rel):
-            if platform.name in tried[rel] or not symbols:
-                continue
-            if platform.name not in configs:
-                ensure_compilers([platform], log)
-                try:
-                    configs[platform.name] = kbuild.configure_platform(kbuild.platform_tree(bt, platform),
-                                                                      platform, jobs)
-                except subprocess.CalledProcessError as err:
-                    print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
-                    configs[platform.name] = {}
-            if _fits(configs[platform.name], symbols, all_needed):
-                tried[rel].append(platform.name)
-                chosen.setdefault(platform.name, []).append(rel)
-                break
-    return chosen
 
 
 def config_name(name: str) -> str:

@@ -1,28 +1,24 @@
 """The series as they go out, once the verdicts are in: each series'
-accepted patches formatted again, in memory, with a cover letter that says
-how they were checked (cover_blurb) and addressed to everyone its patches
-go to; the companion patches that the render stage composed
-(render/companions.py) addressed as get_maintainer.pl says and checked like
-the others (checkpatch; spatch --parse-cocci for the rule, the kernel's
-kselftest make for the test).  The write stage only serialises the result."""
+mails as the render stage formatted them (formatted again, in memory,
+without the patches that failed) with a cover letter that says how they
+were checked (cover_blurb) and addressed to everyone its patches go to; the rows of the companion patches that go with them (checked in
+verify.companion_verdicts).  The write stage only serialises the result."""
 from __future__ import annotations
 
 import dataclasses
-import tempfile
-from pathlib import Path
 
-from ..find.scan import spatch_binary
 from ..partition import prefixes, split
-from ..partition.maintainers import recipients
 from ..render import cleanup, companions, messages, series
 from . import crossbuild, verify
-from .verdicts import Checked, Outcome, Verdict
+from .verdicts import Checked, CompanionVerdict, Outcome, Verdict
 from ..requests import Identity, KernelTree
 
 
-def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Checked) -> Checked:
+def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Checked,
+             extra: list[CompanionVerdict]) -> Checked:
     """checked with each series' accepted patches as mails, addressed and
-    covered, and the companion patches addressed and checked."""
+    covered, and the rows of the companion patches that go out (extra:
+    their verdicts, verify.companion_verdicts)."""
     composed = checked.composed
     accepted_plans = [dataclasses.replace(plan, patches=[v.patch.plan for v in verdicts if not v.rejected])
                       for plan, verdicts in checked.runs]
@@ -33,9 +29,10 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
     accepted_of = [[v for v in verdicts if not v.rejected] for _plan, verdicts in checked.runs]
     blurbs = [cover_blurb(plan, accepted, kernel.version, no_build, composed.audit is not None) if accepted else ""
               for (plan, _verdicts), accepted in zip(checked.runs, accepted_of)]
-    test, rule = address_companions(kernel, composed.companions, media)
+    # addressed by the render stage; the kselftest goes out with a media series only
+    test, rule = composed.companions.selftest if media else None, composed.companions.rule
     outcomes = []
-    for (plan, verdicts), accepted, blurb in zip(checked.runs, accepted_of, blurbs):
+    for (plan, verdicts), accepted, blurb, raw in zip(checked.runs, accepted_of, blurbs, composed.formatted):
         if not accepted:
             outcomes.append(Outcome(plan, verdicts))
             continue
@@ -49,34 +46,19 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
             sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
         subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
         cover = series.Cover(subject, blurb, tuple(to), tuple(cc))
-        mails = series.format_mails(kernel, plan, sent, identity, cover, composed.grouped.base)
+        # every patch passed: the mails the render stage formatted go out as they are,
+        # covered and addressed; else the series is numbered again without the others
+        mails = (series.finish(raw, sent, cover, composed.grouped.base) if len(accepted) == len(verdicts) else
+                 series.format_mails(kernel, plan, sent, identity, cover, composed.grouped.base))
         if any(mails.errors):   # each applied in the first pass: cannot happen
             raise series.SeriesError(f"{plan.name}: a checked patch no longer applies: {' '.join(mails.errors)}")
         outcomes.append(Outcome(plan, verdicts, mails, tuple(sent)))
-    media_mails = [o.mails for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails]
-    rows = verify.companion_verdicts(kernel, rule, media_mails[0] if media_mails else None, spatch_binary())
+    # the kselftest row names its mail as the media series goes out
+    tests = [m for o in outcomes if o.plan.name == split.MEDIA_SERIES and o.mails
+             for m in o.mails.written if "-selftests-" in m.name]
+    rows = [row if row.series != split.MEDIA_SERIES else dataclasses.replace(row, filename=tests[0].name)
+            for row in extra if row.series != split.MEDIA_SERIES or tests]
     return dataclasses.replace(checked, outcomes=tuple(outcomes), companions=tuple(rows), rule=rule)
-
-
-def address_companions(kernel: KernelTree, composed: companions.Companions,
-                       media: bool) -> tuple[series.Patch | None, series.Mail | None]:
-    """The media kselftest patch (when the media series goes out) and the
-    rule's one-patch series, each addressed as get_maintainer.pl says for
-    its own files."""
-    test = composed.selftest if media else None
-    mail = composed.rule
-    with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
-        if test is not None:
-            diff = Path(tmp) / "selftest.patch"
-            diff.write_text(test.diff)
-            to, cc = recipients(kernel, [diff])
-            test = dataclasses.replace(test, to=to, cc=cc)
-        if mail is not None:
-            path = Path(tmp) / mail.name
-            path.write_text(mail.text)
-            to, cc = recipients(kernel, [path])
-            mail = series.Mail(mail.name, series.add_recipients(mail.text, list(to), list(cc)))
-    return test, mail
 
 
 # ---------------------------------------------------------------- the cover letter

@@ -20,11 +20,15 @@ class Verdict:
     checkpatch: Check = Check(SKIPPED)
     build: Mapping[str, Check] = field(default_factory=dict)
     fixpoint: Mapping[str, Check] = field(default_factory=dict)
-    mail: series.Mail | None = None   # as checked (OUT/rejected/ keeps it when rejected)
 
     @property
     def patch(self) -> series.Patch:
         return self.draft.patch
+
+    @property
+    def mail(self) -> series.Mail | None:
+        """The mail as checked (OUT/rejected/ keeps it when rejected)."""
+        return self.draft.mail
 
     @property
     def rejected(self) -> str:

@@ -255,14 +255,15 @@ def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = 
     return chk
 
 
-def companion_verdicts(kernel: KernelTree, rule: series.Mail | None, media: series.Formatted | None,
-                       spatch: str) -> list[CompanionVerdict]:
+def companion_verdicts(kernel: KernelTree, extra: companions.Companions, spatch: str) -> list[CompanionVerdict]:
     """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
-    mail among the media series' (checkpatch reads them from a scratch
-    folder); spatch parses the rule."""
-    tests = sorted((m for m in (media.written if media else []) if "-selftests-" in m.name), key=lambda m: m.name)
+    mail as the render stage formatted them (checkpatch reads them from a
+    scratch folder; the kselftest row names its mail as the media series
+    numbered it then); spatch parses the rule, the kernel's kselftest make
+    builds the test."""
+    rule, test = extra.rule, extra.selftest_mail
     built = check_rule(companions.upstream_rule_text(), spatch, kernel.use_cache) if rule else None
-    test_built = check_selftest(kernel.root, companions.selftest_diff(kernel.root), kernel.use_cache) if tests else None
+    test_built = check_selftest(kernel.root, companions.selftest_diff(kernel.root), kernel.use_cache) if test else None
     rows = []
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         def mail_checkpatch(mail: series.Mail) -> Check:
@@ -272,6 +273,7 @@ def companion_verdicts(kernel: KernelTree, rule: series.Mail | None, media: seri
 
         if rule and built:
             rows.append(CompanionVerdict(companions.RULE_SERIES, rule.name, 1, mail_checkpatch(rule), built))
-        rows += [CompanionVerdict(split.MEDIA_SERIES, mail.name, mail.text.count("\ndiff --git "),
-                                  mail_checkpatch(mail), test_built) for mail in tests if test_built]
+        if test and test_built:
+            rows.append(CompanionVerdict(split.MEDIA_SERIES, test.name, test.text.count("\ndiff --git "),
+                                         mail_checkpatch(test), test_built))
     return rows
