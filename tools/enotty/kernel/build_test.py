@@ -42,9 +42,11 @@ def test_make_argv_uses_our_cpus_unless_told(tmp_path: Path):
 
 
 def test_relaxed_turns_werror_and_debug_info_off_and_applies_settings():
-    text = "CONFIG_WERROR=y\nCONFIG_DRM_WERROR=y\nCONFIG_DEBUG_INFO_DWARF5=y\nCONFIG_FB=m\n# CONFIG_X is not set\n"
+    text = ("CONFIG_WERROR=y\nCONFIG_DRM_WERROR=y\nCONFIG_DEBUG_INFO_DWARF5=y\nCONFIG_HEADERS_INSTALL=y\n"
+            "CONFIG_FB=m\n# CONFIG_X is not set\n")
     got = build.parse_config(build.relaxed(text, ("FB=y", "X=m", "Y=n")))
     assert got["CONFIG_WERROR"] == got["CONFIG_DRM_WERROR"] == got["CONFIG_DEBUG_INFO_DWARF5"] == "n"
+    assert got.get("CONFIG_HEADERS_INSTALL", "n") == "n"
     assert got["CONFIG_DEBUG_INFO_NONE"] == "y"
     assert (got["CONFIG_FB"], got["CONFIG_X"], got["CONFIG_Y"]) == ("y", "m", "n")
     assert build.relaxed("CONFIG_A=y\n") == "CONFIG_A=y\nCONFIG_DEBUG_INFO_NONE=y\n"
@@ -116,3 +118,28 @@ def test_wide_build_folders_are_per_version_and_tree(tmp_path: Path, monkeypatch
     folder = build.build_folder(kdir, "allmodconfig")
     assert folder.parent == tmp_path / "cache" / "build"
     assert folder.name.startswith("allmodconfig-6.1.2-") and len(folder.name) == len("allmodconfig-6.1.2-") + 8
+
+
+def test_configure_platform_configures_once_and_again_after_a_recipe_change(tmp_path: Path, monkeypatch) -> None:
+    made: list[str] = []
+
+    def fake_configure_wide(src, obj, base, settings=(), make_args=(), jobs=None):
+        made.append(base)
+        (obj / ".config").write_text("CONFIG_A=y\n")
+        return {"CONFIG_A": "y"}
+
+    monkeypatch.setattr(build, "configure_wide", fake_configure_wide)
+    obj = tmp_path / "obj"
+    obj.mkdir()
+    bt = build.BuildTree(tmp_path, tmp_path, obj)
+    platform = build.Platform("m68k", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "allmodconfig")
+    assert build.configure_platform(bt, platform) == {"CONFIG_A": "y"}
+    assert build.configure_platform(bt, platform) == {"CONFIG_A": "y"}
+    assert made == ["allmodconfig"]
+    # a folder configured and prepared before HEADERS_INSTALL was turned off
+    (obj / build.CONFIGURED).write_text(platform.label + "\n")
+    (obj / build.PREPARED).write_text(platform.label + "\n")
+    build.configure_platform(bt, platform)
+    assert made == ["allmodconfig", "allmodconfig"]
+    assert not (obj / build.PREPARED).exists()
+    assert "HEADERS_INSTALL" in (obj / build.CONFIGURED).read_text()
