@@ -2,8 +2,9 @@
 
 analyse() is the stage patches.command() calls: the effects of every site
 (effects.py), the sites an in-tree kselftest pins (selftest_search.py),
-the files no configuration compiles (kernel.kconfig.Unbuildable) and the
-handlers converted whole or not at all (handlers.py).
+the files no configuration compiles (kernel.kconfig.Unbuildable), the
+handlers converted whole or not at all (handlers.py), and what each file's
+build needs of a configuration (kernel.kconfig.build_needs).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Mapping
 from ..find import scan, sites
 from . import effects, handlers, selftest_search
 from ..kernel import kconfig
+from ..kernel.build import BuildNeeds
 
 
 @dataclass(frozen=True)
@@ -24,13 +26,18 @@ class Analysed:
     labelled: tuple[sites.Site, ...]          # every site, effects filled in
     left_out: Mapping[sites.Site, str]        # site -> the reason it is left out
     model: tuple[handlers.Handler, ...] = ()  # handlers.tsv
+    # what a configuration must set to compile each file with a site
+    # (the verify stage's builds pick their platforms by it)
+    build_needs: Mapping[str, BuildNeeds] = dataclasses.field(default_factory=dict)
 
 
 def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     """Effects per site in the tree at root; a site whose in-tree test
     expects its old answer is left out (its hunk dropped) with the test
     named, so that no series breaks a kselftest it does not update."""
-    unbuildable = _unbuildable(root, sorted({s.file for s in scanned.sites}))
+    files = sorted({s.file for s in scanned.sites})
+    unbuildable = _unbuildable(root, files)
+    needs = {path: kconfig.build_needs(root, path) for path in files if path.endswith(".c")}
     found = effects.analyse_sites(scanned.sites, root)
     labelled = [dataclasses.replace(s, effects=found.get(s)) for s in scanned.sites]
     hits = selftest_search.search(labelled, root)
@@ -48,7 +55,7 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     model = handlers.model(labelled, root, left_out)
     for site, why in handlers.left_out(model).items():
         left_out.setdefault(site, why)
-    return Analysed(scanned, tuple(labelled), left_out, tuple(model))
+    return Analysed(scanned, tuple(labelled), left_out, tuple(model), needs)
 
 
 def _unbuildable(root: Path, paths: list[str]) -> dict[str, str]:

@@ -9,7 +9,7 @@ Two kinds of configuration, one kbuild driver:
   option by option after olddefconfig.
 * configure_wide: a config target (allmodconfig, a board's defconfig) plus
   settings, with WERROR and debug info off, for the object checks of
-  `make patches` (enotty.verify.verify, enotty.verify.crossbuild); BuildTree is such a
+  `make patches` (enotty.verify.crossbuild); BuildTree is such a
   build's source copy and object folder, Platform one architecture's wide
   configuration (ALLMODCONFIG, x86_64's, first).  check_objects is the one
   entry of the object checks: for a set of patched files in one platform's
@@ -382,9 +382,10 @@ def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None,
 def build_on(bt: BuildTree, patched: dict[str, bytes], sources: list[str],
              jobs: int | None, arch: str, srcarch: str = "x86") -> dict[str, Check]:
     """Verdicts for the .c files `sources` in bt's configuration (arch
-    names it in each verdict), the copy holding all of `patched`; a file
-    the configuration does not compile is NOT_BUILT."""
-    install(bt, patched)
+    names it in each verdict), the copy holding all of `patched` (the
+    caller installed them); a file the configuration does not compile is
+    NOT_BUILT.  A file that fails is built once more with its pristine
+    text: when that fails too, the failure is the tree's (TREE_FAILS)."""
     targets: dict[str, str] = {}
     enabled = enabled_sources(bt, sources, jobs, srcarch, targets)
     out = {rel: Check(NOT_BUILT, "not in x86_64 allmodconfig") for rel in sources if rel not in enabled}
@@ -436,7 +437,10 @@ def platform_folder(root: Path, platform: Platform) -> Path:
 
 def platform_tree(bt: BuildTree, platform: Platform) -> BuildTree:
     """The build of platform beside bt: the same pristine tree and copy,
-    the platform's O= folder and make arguments."""
+    the platform's O= folder and make arguments (bt itself for x86_64
+    allmodconfig)."""
+    if platform == ALLMODCONFIG:
+        return bt
     return BuildTree(bt.root, bt.src, platform_folder(bt.root, platform), platform.make_args())
 
 
@@ -507,14 +511,13 @@ def check_objects(bt: BuildTree, platform: Platform, patched: dict[str, bytes], 
                   store: VerdictStore, tree_id: str, use_cache: bool = True, jobs: int | None = None,
                   log: TextIO = sys.stderr) -> dict[str, Check]:
     """Verdicts for the .c files sources in platform's configuration, built
-    in bt with the copy holding all of `patched`: the configuration made
+    in bt, whose copy the caller made hold all of `patched`: the configuration made
     (once), each file's key (object_keys, with tree_id for the tree) looked
     up in store (unless use_cache is off), the others built (build_on) once the folder is
     prepared, and their verdicts stored.  A file the configuration does not
     compile is NOT_BUILT.  When the folder cannot be configured or prepared,
     the files without a cached verdict get none (the log says why); the
     caller tries them elsewhere."""
-    install(bt, patched)
     try:
         configure_platform(bt, platform, jobs)
     except subprocess.CalledProcessError as err:
@@ -548,20 +551,33 @@ def check_objects(bt: BuildTree, platform: Platform, patched: dict[str, bytes], 
     return out
 
 
-def fits(config: Mapping[str, str], symbols: list[str], all_needed: bool = True) -> bool:
-    """The .config values set (y or m) every one of symbols, or, when not
-    all_needed, any one of them."""
-    given = [config.get(s) in ("y", "m") for s in symbols]
-    return all(given) if all_needed else any(given)
+@dataclass(frozen=True)
+class BuildNeeds:
+    """What a configuration must set for a .c file to be compiled there:
+    every one of symbols (all_needed), or, when no Makefile line names its
+    object (an object list in a make variable), any one of its folder's
+    obj-$(CONFIG_...) symbols, and kbuild's dry run decides
+    (kernel.kconfig.build_needs reads them).  No symbols, all needed: any
+    configuration (ANY_CONFIG)."""
+    symbols: tuple[str, ...]
+    all_needed: bool
+
+    def met_by(self, config: Mapping[str, str]) -> bool:
+        """The .config values set (y or m) what this asks for."""
+        given = [config.get(s) in ("y", "m") for s in self.symbols]
+        return all(given) if self.all_needed else any(given)
+
+
+ANY_CONFIG = BuildNeeds((), True)
 
 
 def check_fitting(bt: BuildTree, platform: Platform, patched: dict[str, bytes],
-                  needs: Mapping[str, tuple[list[str], bool]], store: VerdictStore, tree_id: str,
+                  needs: Mapping[str, BuildNeeds], store: VerdictStore, tree_id: str,
                   use_cache: bool = True, jobs: int | None = None,
                   log: TextIO = sys.stderr) -> tuple[list[str], dict[str, Check]]:
-    """One cross platform's turn, beside the x86_64 build bt: its
-    configuration made (once), the files of needs (rel -> the symbols it
-    needs, all or any of them) whose symbols it sets, and their verdicts
+    """One platform's turn, beside the x86_64 build bt: its
+    configuration made (once), the files of needs (rel -> what its
+    .config must set) whose needs it meets, and their verdicts
     (check_objects).  None fits when the configuration cannot be made (the
     log says why)."""
     pt = platform_tree(bt, platform)
@@ -570,7 +586,7 @@ def check_fitting(bt: BuildTree, platform: Platform, patched: dict[str, bytes],
     except subprocess.CalledProcessError as err:
         print(f"enotty: {platform.label}: configuration failed: {err.stderr}", file=log)
         return [], {}
-    files = [rel for rel, (symbols, all_needed) in needs.items() if fits(config, symbols, all_needed)]
+    files = [rel for rel, need in needs.items() if need.met_by(config)]
     if not files:
         return [], {}
     return files, check_objects(pt, platform, patched, files, store, tree_id, use_cache, jobs, log)

@@ -1,5 +1,6 @@
 """Which Kconfig symbols build a source file, and what those symbols depend on
-(used by the audit, enotty.audit.kernel_config, and the cross builds).
+(used by the audit, enotty.audit.kernel_config, the judge stage and the
+cross builds).
 
 Two readers of the kernel's own build files, no configuration needed:
 
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import tree
+from .build import BuildNeeds
 
 _ASSIGN = re.compile(r"^([A-Za-z0-9_.\-]+?)-(\$\((CONFIG_\w+)\)|y|objs)\s*(?::=|\+=|=)\s*(.*)$")
 _COND = re.compile(r"^(ifdef|ifndef|ifeq|ifneq)\b(.*)$")
@@ -178,6 +180,24 @@ def build_symbols(tree: Path, source: str, folders: bool = True) -> list[str]:
         if sym not in out:
             out.append(sym)
     return out
+
+
+_OBJ_LINE = re.compile(r"^obj-\$\((CONFIG_\w+)\)\s*[:+]?=", re.M)
+
+
+def build_needs(root: Path, rel: str) -> BuildNeeds:
+    """The symbols of the Makefile lines that name rel's object, all of
+    them; else any one symbol of its folder's obj-$(CONFIG_...) lines."""
+    try:
+        return BuildNeeds(tuple(build_symbols(root, rel, folders=False)), True)
+    except DerivationError:
+        pass
+    folder = Path(rel).parent
+    for name in ("Kbuild", "Makefile"):
+        path = root / folder / name
+        if path.is_file():
+            return BuildNeeds(tuple(sorted(set(_OBJ_LINE.findall(path.read_text(errors="replace"))))), False)
+    return BuildNeeds((), False)
 
 
 # --- Kconfig ---------------------------------------------------------------

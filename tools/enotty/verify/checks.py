@@ -1,6 +1,6 @@
 """The verify stage: each mail the render stage formatted and addressed
-through checkpatch, then the patched files built (verify.build,
-crossbuild) and scanned again (the fixpoint); once the verdicts are in,
+through checkpatch, then the patched files built (crossbuild.build) and
+scanned again (the fixpoint); once the verdicts are in,
 the series as they go out, covered, and the companion patches checked
 (outgoing.py).  The result's types are in verdicts.py."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from ..find import scan
 from ..render import series
 from ..render.drafts import Composed
-from . import outgoing, verify
+from . import crossbuild, outgoing, verify
 from .verdicts import Checked, Verdict
 from ..requests import KernelTree, PatchesRequest
 
@@ -38,7 +38,9 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
         applied.append(verdicts)
         print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
     extra = verify.companion_verdicts(kernel, composed.companions, scan.spatch_binary())
-    build = verify.build(kernel, patched, sys.stderr, jobs=req.scan.jobs) if req.build else {}
+    store = verify.ResultCache(tree_id=verify.tree_identity(kernel.root))
+    needs = composed.grouped.analysed.build_needs
+    build = crossbuild.build(kernel, patched, needs, store, sys.stderr, req.scan.jobs) if req.build else {}
     sites, failed = scan.rescan(patched, composed.grouped.analysed.scanned.facts, req.scan.jobs, req.scan.timeout)
     fix = verify.fixpoint(patched, sites, {f.file: f.reason for f in failed})
     skipped = verify.Check(verify.SKIPPED, "--no-build")

@@ -1,23 +1,28 @@
-"""Build the touched files that x86_64 allmodconfig does not compile on a
-platform whose configuration does (m68k, sparc, powerpc, arm, mips, s390,
-32-bit x86, UML), with Debian's cross compilers, as the kernel test robot
-would.
+"""Build each touched .c file's object on the first platform that compiles
+it, as the kernel test robot would: x86_64 allmodconfig, then, for a file
+it does not compile, the cross platforms (m68k, sparc, powerpc, arm, mips,
+s390, 32-bit x86, UML) with Debian's cross compilers.
 
-Platforms: PLATFORMS, tried in order.  Each is one configuration (a config
-target of the tree, allmodconfig or a board's defconfig, plus a few
-settings) prepared once, out of tree, in tree.cache_dir()/build/<name>-<ver>/
-(configure: seconds; prepare: a minute or two, the first time a patch needs
-the platform).  The source they build is the same hard-link copy of the
-tree as the x86_64 build (enotty.kernel.build.BuildTree.src), holding the patched files.
-Each platform's files go through the same entry as x86_64's,
-enotty.kernel.build.check_objects, with the verify stage's verdict store.
+build() is the verify stage's entry.  Every platform is one configuration
+(a config target of the tree, allmodconfig or a board's defconfig, plus a
+few settings; kernel.build.relaxed() turns WERROR, debug info and the uapi
+header install off) prepared once, out of tree, in
+tree.cache_dir()/build/<name>-<version>/ (configure: seconds; prepare: a
+minute, the first time a patch needs the platform).  They all build the same
+source: allmodconfig-<version>.src/, an enotty.kernel.worktree copy of the
+tree that gets the patched files by rename, so the pristine tree's inodes
+are never written.  Each platform's files go through one entry,
+enotty.kernel.build.check_objects, with the verify stage's verdict store
+(verify.ResultCache), so a rerun over unchanged patches runs no make.
 
-Selection (build_elsewhere()): a file goes to the first platform whose .config sets
-every Kconfig symbol its Makefile lines need (kconfig.build_symbols, read
-once; kernel.build.check_fitting configures each platform and builds the
-files it fits);
-kbuild's dry run in that folder then confirms the object is compiled, or
-the file goes on to the next such platform.
+Selection: x86_64 allmodconfig is given every file.  A file it does not
+compile goes to the first cross platform whose .config meets the file's
+needs (kconfig.BuildNeeds, which the judge stage read from the Makefiles);
+kbuild's dry run in that folder (`make -n dir/`) then confirms the object
+is compiled, or the file goes on to the next such platform.  A file no
+platform compiles is "not built", which is not a failure.  A file that
+fails to build is built once more without the patch: when that fails too,
+the failure is the tree's, not the patch's.
 
 A file that no configuration of any architecture can build (its symbol
 depends on BROKEN, or on a symbol no Kconfig defines) is said by
@@ -26,15 +31,16 @@ of sending a patch nobody can compile.
 """
 from __future__ import annotations
 
-import re
 import sys
-from pathlib import Path
 from typing import Mapping, TextIO
 
 from .. import packages
-from ..kernel.kconfig import DerivationError, build_symbols
 from ..kernel import build as kbuild
-from ..kernel.build import NOT_BUILT, BuildTree, Check, Platform
+from ..kernel.build import ALLMODCONFIG, ANY_CONFIG, NOT_BUILT, SKIPPED, BuildNeeds, Check, Platform
+from ..requests import KernelTree
+from . import verify
+
+X86_64 = "x86_64"
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -70,21 +76,6 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("s390", "s390", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu", "allmodconfig"),
 )
 
-# ---------------------------------------------------------------- selection
-
-def sets_all(config: Mapping[str, str], symbols: list[str]) -> bool:
-    return kbuild.fits(config, symbols)
-
-
-def choose(symbols: list[str], configs: Mapping[str, Mapping[str, str]]) -> str | None:
-    """The first platform (configs in PLATFORMS order: name -> .config
-    values) that sets every symbol a file's build needs; None if none does."""
-    for name, config in configs.items():
-        if sets_all(config, symbols):
-            return name
-    return None
-
-
 # ---------------------------------------------------------------- prepare
 
 def compiler_missing(platforms: list[Platform]) -> list[str]:
@@ -111,64 +102,63 @@ def candidates(rel: str) -> list[Platform]:
     return list(PLATFORMS)
 
 
-_OBJ_LINE = re.compile(r"^obj-\$\((CONFIG_\w+)\)\s*[:+]?=", re.M)
+def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, BuildNeeds],
+          store: verify.ResultCache, log: TextIO = sys.stderr, jobs: int | None = None,
+          cross: bool = True) -> dict[str, Check]:
+    """Per touched file: ok, failed (with the compiler's first error),
+    not built, or skipped (headers, no kernel tree); each built file's
+    verdict names its platform.
 
-
-def wanted_symbols(root: Path, rel: str) -> tuple[list[str], bool]:
-    """(symbols, all_needed) a platform's .config must set for rel to be
-    a candidate: the symbols of the Makefile lines that name its object,
-    all of them; when no line names it (an object list in a make
-    variable), any one symbol of its folder's obj-$(CONFIG_...) lines, and
-    kbuild's dry run decides."""
-    try:
-        return build_symbols(root, rel, folders=False), True
-    except DerivationError:
-        pass
-    folder = Path(rel).parent
-    for name in ("Kbuild", "Makefile"):
-        path = root / folder / name
-        if path.is_file():
-            return sorted(set(_OBJ_LINE.findall(path.read_text(errors="replace")))), False
-    return [], False
-
-
-def build_elsewhere(bt: BuildTree, patched: dict[str, bytes], rels: list[str], store: kbuild.VerdictStore,
-                    tree_id: str, use_cache: bool = True, log: TextIO = sys.stderr,
-                    jobs: int | None = None) -> dict[str, Check]:
-    """Verdicts for the .c files rels that x86_64 allmodconfig does not
-    build: each on the first platform whose configuration sets its symbols
-    and whose kbuild dry run compiles it (the next such platform when it
-    does not), ok / failed / fails without the patch too, with the platform
-    named; "not built" when no platform here builds it.  bt is the x86_64
-    BuildTree, locked, its copy holding `patched` (the cross builds use the
-    same copy).  store keeps the verdicts by key (tree_id names the tree in
-    it); use_cache off: every file is built again (the verdicts are still
-    stored).
-
-    What each file needs is read once (wanted_symbols); then one pass over
-    PLATFORMS in order: a platform is configured only when a file still
-    unbuilt may go there, and builds the files its configuration fits."""
-    where = {rel: candidates(rel) for rel in rels}
-    wanted = {rel: wanted_symbols(bt.root, rel) for rel in rels}
-    out: dict[str, Check] = {}
-    tried: dict[str, list[str]] = {rel: [] for rel in rels}
-    for platform in PLATFORMS:
-        waiting = {rel: wanted[rel] for rel in rels
-                   if rel not in out and wanted[rel][0] and platform in where[rel]}
-        if not waiting:
-            continue
-        ensure_compilers([platform], log)
-        files, got = kbuild.check_fitting(bt, platform, patched, waiting, store, tree_id, use_cache, jobs, log)
-        for rel in files:
-            tried[rel].append(platform.name)
-            if rel in got and got[rel].status != NOT_BUILT:
-                out[rel] = got[rel]
-    for rel in rels:
-        if rel not in out:
-            symbols, all_needed = wanted[rel]
-            why = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
-            need = (" ".join(symbols) if all_needed else "any of " + " ".join(symbols)) or "no symbol known"
-            out[rel] = Check(NOT_BUILT, f"no platform here sets {need}{why}")
+    One pass over the platforms in order: x86_64 allmodconfig, given every
+    file, then (not with cross=False) PLATFORMS.  A cross platform is
+    configured only when a file still unbuilt may go there (needs: rel ->
+    BuildNeeds, read by the judge stage), and builds the files whose needs
+    its configuration meets; its kbuild dry run then decides.  jobs: make's
+    -j (default: the CPUs we may use).  Verdicts come from store (its
+    tree_id names the tree) when their key (kernel.build.object_keys) is there; a tree without use_cache
+    builds every file again (the verdicts are still stored)."""
+    why = kbuild.can_build(kernel.root)
+    if why:
+        return {rel: Check(SKIPPED, why) for rel in patched}
+    bt = kbuild.build_tree(kernel.root)
+    out = {r: Check(SKIPPED, "header, built through its users") for r in patched if not r.endswith(".c")}
+    pending = sorted(rel for rel in patched if rel.endswith(".c"))
+    tried: dict[str, list[str]] = {rel: [] for rel in pending}
+    x86: dict[str, Check] = {}
+    # One run at a time uses the shared copy and build folders.
+    with bt.work.locked():
+        bt.work.ensure()
+        bt.work.set_files(patched)
+        for platform in (ALLMODCONFIG,) + (PLATFORMS if cross else ()):
+            # every file goes to x86_64 allmodconfig; to a cross platform, a
+            # file with symbols to look for, on its own architecture when it
+            # lives under arch/
+            waiting = {rel: ANY_CONFIG for rel in pending} if platform == ALLMODCONFIG else {
+                rel: needs[rel] for rel in pending
+                if rel in needs and needs[rel].symbols and platform in candidates(rel)}
+            if not waiting:
+                continue
+            if platform != ALLMODCONFIG:
+                ensure_compilers([platform], log)
+            files, got = kbuild.check_fitting(bt, platform, patched, waiting, store, store.tree_id,
+                                              kernel.use_cache, jobs, log)
+            for rel in files:
+                chk = got.get(rel)
+                if platform == ALLMODCONFIG and chk is not None:
+                    x86[rel] = chk
+                elif platform != ALLMODCONFIG:
+                    tried[rel].append(platform.name)
+                if chk is not None and chk.status != NOT_BUILT:
+                    # verdicts cached before the platform was recorded were all x86_64's
+                    out[rel] = Check(chk.status, chk.detail, chk.arch or X86_64)
+            pending = [rel for rel in pending if rel not in out]
+    for rel in pending:
+        need = needs.get(rel, BuildNeeds((), False))
+        want = (" ".join(need.symbols) if need.all_needed else "any of " + " ".join(need.symbols)) \
+            or "no symbol known"
+        why = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
+        out[rel] = Check(NOT_BUILT, f"no platform here sets {want}{why}") if cross else x86.get(
+            rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
     return out
 
 

@@ -106,8 +106,8 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
         not_built = sorted({rel for v in accepted for rel, chk in v.build.items()
                             if chk.status == verify.NOT_BUILT})
         built_in = sorted({chk.arch for v in accepted for chk in v.build.values()
-                           if chk.status == verify.OK and chk.arch}, key=lambda a: (a != verify.X86_64, a))
-        checked += (" and builds in an x86_64 allmodconfig kernel" if built_in in ([], [verify.X86_64]) else
+                           if chk.status == verify.OK and chk.arch}, key=lambda a: (a != crossbuild.X86_64, a))
+        checked += (" and builds in an x86_64 allmodconfig kernel" if built_in in ([], [crossbuild.X86_64]) else
                     " and builds for the architectures that compile it ("
                     + ", ".join(crossbuild.config_name(a) for a in built_in) + ")") + (
             f" ({_join_words(not_built)} {'is' if len(not_built) == 1 else 'are'} not built there)"

@@ -1,27 +1,10 @@
-"""Check patches before they are written: checkpatch, the object build,
-the fixpoint, and the companion patches' own checks.
+"""Check patches before they are written: checkpatch, the fixpoint, and
+the companion patches' own checks (the object builds: crossbuild.py).
 
 (The apply check is series.apply_all: every patch applied in order with
 `git apply` to the pristine files in the scratch repository.)
 
-Build: each touched .c file's object built in a wide configuration, x86_64
-allmodconfig first, then, for a file it does not compile, the first cross
-platform whose configuration does (crossbuild.py).  One call per
-configuration, enotty.kernel.build.check_objects, configures (once), keys,
-looks up, prepares (once) and builds: the configuration in
-enotty.kernel.tree.cache_dir()/build/allmodconfig-<version>/ (O=), reused;
-its source allmodconfig-<version>.src/, an enotty.kernel.worktree copy of
-the tree that gets the patched files by rename, so the pristine tree's
-inodes are never written.  CONFIG_WERROR and DEBUG_INFO are off: a warning
-the patch did not cause must not fail it, and debug info only costs time.
-A touched .c file is "built" when kbuild's dry run of its folder (`make -n
-dir/`, which follows the configuration) compiles it; otherwise it is "not
-built" there (another architecture, a disabled option, a #included .c),
-which is not a failure.  A file that fails to build is built once more
-without the patch: when that fails too, the failure is the tree's, not the
-patch's.
-
-Cache: checkpatch and build verdicts are kept under
+Cache: checkpatch, companion and build verdicts are kept under
 enotty.kernel.tree.cache_dir()/verify/ (ResultCache), keyed by
 what they are computed from, so a rerun over unchanged patches runs neither
 perl nor make.  The fixpoint needs no cache of its own: its rescan goes
@@ -43,14 +26,9 @@ from ..kernel.worktree import WorkTree
 from ..cache import digest
 from ..render import companions, series
 from ..find.sites import Site
-from . import crossbuild
 from .verdicts import CompanionVerdict
-from ..kernel.build import (ALLMODCONFIG, FAILED, NOT_BUILT, OK, SKIPPED, TREE_FAILS, Check,
-                            build_tree, can_build, check_objects)
+from ..kernel.build import FAILED, NOT_BUILT, OK, SKIPPED, Check
 from ..requests import KernelTree
-
-X86_64 = "x86_64"
-
 
 # ---------------------------------------------------------------- cache
 
@@ -69,10 +47,12 @@ def tree_identity(root: Path) -> str:
 class ResultCache:
     """Verdicts (Check) by kind and key under tree.cache_dir()/verify/KIND/:
     checkpatch's, the companion patches' and the object checks'
-    (kernel.build.check_objects keeps them here: a VerdictStore)."""
+    (kernel.build.check_objects keeps them here: a VerdictStore, whose
+    keys name the tree by tree_id: tree_identity())."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, tree_id: str = "") -> None:
         self.folder = folder or tree.cache_dir() / "verify"
+        self.tree_id = tree_id
 
     @staticmethod
     def key(*parts: str) -> str:
@@ -140,43 +120,6 @@ def _run_checkpatch(root: Path, cmd: list[str]) -> Check:
         types = sorted({w.split(": ", 2)[1].removeprefix("WARNING:") for w in warnings})
         return Check(OK, f"{len(warnings)} warning{'s' if len(warnings) > 1 else ''}: {', '.join(types)}")
     return Check(OK)
-
-
-# ---------------------------------------------------------------- build
-
-def build(kernel: KernelTree, patched: dict[str, bytes], log: TextIO = sys.stderr,
-          jobs: int | None = None, cross: bool = True) -> dict[str, Check]:
-    """Per touched file: ok, failed (with the compiler's first error),
-    not built, or skipped (headers, no kernel tree); each built file's
-    verdict names its platform.
-
-    x86_64 allmodconfig first, then, for a file it does not compile, the
-    first cross platform that does (crossbuild; not with cross=False).
-    jobs: make's -j (default: the CPUs we may use).  Verdicts come from the
-    cache when their key (kernel.build.object_keys) is there; a tree without
-    use_cache builds every file again (the verdicts are still stored)."""
-    root = kernel.root
-    store, tree_id = ResultCache(), tree_identity(root)
-    why = can_build(root)
-    if why:
-        return {rel: Check(SKIPPED, why) for rel in patched}
-    bt = build_tree(root)
-    sources = sorted(rel for rel in patched if rel.endswith(".c"))
-    out = {r: Check(SKIPPED, "header, built through its users") for r in patched if not r.endswith(".c")}
-    # One run at a time uses the shared copy and build folder.
-    with bt.work.locked():
-        x86 = check_objects(bt, ALLMODCONFIG, patched, sources, store, tree_id, kernel.use_cache, jobs, log)
-        # Verdicts cached before the platform was recorded were all x86_64's.
-        out.update({rel: (Check(c.status, c.detail, X86_64) if c.status in (OK, FAILED, TREE_FAILS) and not c.arch
-                          else c) for rel, c in x86.items()})
-        elsewhere = [rel for rel in sources if rel not in x86 or x86[rel].status == NOT_BUILT]
-        if elsewhere and cross:
-            # the copy holds the patched files: check_objects put them there
-            out.update(crossbuild.build_elsewhere(bt, patched, elsewhere, store, tree_id, kernel.use_cache,
-                                                  log, jobs))
-    for rel in elsewhere:
-        out.setdefault(rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
-    return out
 
 
 # ---------------------------------------------------------------- fixpoint

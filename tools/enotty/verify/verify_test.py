@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ..kernel import tree
-from . import verify
+from . import crossbuild, verify
 from ..kernel import build as kbuild
 from ..requests import default_jobs
 from ..find.sites import Site
@@ -115,7 +115,7 @@ def test_install_never_writes_the_pristine_inodes(tmp_path: Path, monkeypatch: p
 
 
 def test_build_without_a_kernel_tree_is_skipped_not_failed() -> None:
-    got = verify.build(tree.at(FIXTURE), {"drivers/watchdog/bar_wdt.c": b"x"})
+    got = crossbuild.build(tree.at(FIXTURE), {"drivers/watchdog/bar_wdt.c": b"x"}, {}, _store(FIXTURE))
     assert got["drivers/watchdog/bar_wdt.c"].status == verify.SKIPPED
 
 
@@ -128,6 +128,10 @@ if ($text =~ /BAD/) { print "$ARGV[-1]:1: ERROR:FAKE: bad line\\n"; exit 1; }
 print "total: 0 errors, 0 warnings, 1 lines checked\\n";
 exit 0;
 """
+
+
+def _store(root: Path) -> verify.ResultCache:
+    return verify.ResultCache(tree_id=verify.tree_identity(root))
 
 
 def fake_kernel(tmp_path: Path, script: str = FAKE_CHECKPATCH) -> Path:
@@ -215,24 +219,24 @@ def test_build_verdicts_are_cached_by_content_config_and_headers(tmp_path: Path,
     monkeypatch.setattr(kbuild, "prepare_platform", lambda *a, **k: None)
     monkeypatch.setattr(kbuild, "build_on", fake_build)
     patched = {"d/a.c": b"int a = 1;\n", "d/b.c": b"int b = 1;\n", "d/x.h": b"#define X 2\n"}
-    first = verify.build(tree.at(root), patched)
+    first = crossbuild.build(tree.at(root), patched, {}, _store(root))
     assert first["d/x.h"].status == verify.SKIPPED and first["d/b.c"].status == verify.FAILED
-    assert verify.build(tree.at(root), patched) == first and built == [["d/a.c", "d/b.c"]]
+    assert crossbuild.build(tree.at(root), patched, {}, _store(root)) == first and built == [["d/a.c", "d/b.c"]]
     # a.c changed: only a.c again
-    verify.build(tree.at(root), {**patched, "d/a.c": b"int a = 2;\n"})
+    crossbuild.build(tree.at(root), {**patched, "d/a.c": b"int a = 2;\n"}, {}, _store(root))
     assert built[-1] == ["d/a.c"]
     # a patched header may change every .c file's build
-    verify.build(tree.at(root), {**patched, "d/x.h": b"#define X 3\n"})
+    crossbuild.build(tree.at(root), {**patched, "d/x.h": b"#define X 3\n"}, {}, _store(root))
     assert built[-1] == ["d/a.c", "d/b.c"]
     # another configuration
     bt = kbuild.build_tree(root)
     (bt.obj / ".config").write_text("CONFIG_A=m\n")
-    verify.build(tree.at(root), patched)
+    crossbuild.build(tree.at(root), patched, {}, _store(root))
     assert built[-1] == ["d/a.c", "d/b.c"]
     n = len(built)
-    verify.build(tree.at(root), patched)
+    crossbuild.build(tree.at(root), patched, {}, _store(root))
     assert len(built) == n
-    verify.build(tree.at(root, use_cache=False), patched)
+    crossbuild.build(tree.at(root, use_cache=False), patched, {}, _store(root))
     assert len(built) == n + 1
 
 
@@ -253,16 +257,18 @@ def test_REAL_BUILD_compiles_a_touched_file_of_the_default_tree() -> None:
     good = (DEFAULT / rel).read_bytes().replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
     broken = (DEFAULT / rel).read_bytes() + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
     # cross=False: x86_64 alone (crossbuild_test builds on other platforms)
-    got = verify.build(tree.at(DEFAULT, use_cache=False), {rel: good, arm: (DEFAULT / arm).read_bytes()}, cross=False)
-    assert got[rel] == verify.Check(verify.OK, "", verify.X86_64)
+    got = crossbuild.build(tree.at(DEFAULT, use_cache=False), {rel: good, arm: (DEFAULT / arm).read_bytes()}, {}, _store(DEFAULT),
+                           cross=False)
+    assert got[rel] == verify.Check(verify.OK, "", crossbuild.X86_64)
     assert got[arm].status == verify.NOT_BUILT
-    got = verify.build(tree.at(DEFAULT, use_cache=False), {rel: broken}, cross=False)
+    got = crossbuild.build(tree.at(DEFAULT, use_cache=False), {rel: broken}, {}, _store(DEFAULT), cross=False)
     assert got[rel].status == verify.FAILED and "undeclared_thing" in got[rel].detail
     assert (DEFAULT / rel).read_bytes() != broken
     # The same set again: the verdicts from the cache, nothing compiled.
     obj = kbuild.build_tree(DEFAULT).obj / (rel[:-2] + ".o")
     obj.unlink(missing_ok=True)
-    assert verify.build(tree.at(DEFAULT), {rel: good}, cross=False)[rel] == verify.Check(verify.OK, "", verify.X86_64)
+    again = crossbuild.build(tree.at(DEFAULT), {rel: good}, {}, _store(DEFAULT), cross=False)
+    assert again[rel] == verify.Check(verify.OK, "", crossbuild.X86_64)
     assert not obj.exists(), "a cached verdict compiled the file again"
 
 
