@@ -30,6 +30,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Protocol, TextIO
@@ -444,9 +445,25 @@ def platform_tree(bt: BuildTree, platform: Platform) -> BuildTree:
     return BuildTree(bt.root, bt.src, platform_folder(bt.root, platform), platform.make_args())
 
 
+_FOLDER_LOCKS: dict[Path, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def folder_lock(obj: Path) -> threading.Lock:
+    """The lock of one O= folder: configure and prepare may run in a thread
+    that prepares the next platforms while another thread builds."""
+    with _LOCKS_LOCK:
+        return _FOLDER_LOCKS.setdefault(obj, threading.Lock())
+
+
 def configure_platform(bt: BuildTree, platform: Platform, jobs: int | None = None) -> dict[str, str]:
     """The platform's .config in bt.obj (made once): base target, settings,
     relaxed(), olddefconfig; its values."""
+    with folder_lock(bt.obj):
+        return _configure_platform(bt, platform, jobs)
+
+
+def _configure_platform(bt: BuildTree, platform: Platform, jobs: int | None) -> dict[str, str]:
     config, marker = bt.obj / ".config", bt.obj / CONFIGURED
     # the marker names what relaxed() turns off, so a folder configured
     # by an older recipe is configured (and prepared) again
@@ -462,11 +479,12 @@ def configure_platform(bt: BuildTree, platform: Platform, jobs: int | None = Non
 def prepare_platform(bt: BuildTree, platform: Platform, jobs: int | None = None,
                      log: TextIO = sys.stderr) -> None:
     """`make prepare modules_prepare` once in the configured folder."""
-    if (bt.obj / PREPARED).is_file():
-        return
-    print(f"enotty: preparing a {platform.label} build in {bt.obj} (once; minutes)", file=log)
-    quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], bt.make_args, jobs)
-    (bt.obj / PREPARED).write_text(platform.label + "\n")
+    with folder_lock(bt.obj):
+        if (bt.obj / PREPARED).is_file():
+            return
+        print(f"enotty: preparing a {platform.label} build in {bt.obj} (once; minutes)", file=log)
+        quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], bt.make_args, jobs)
+        (bt.obj / PREPARED).write_text(platform.label + "\n")
 
 
 # x86_64 allmodconfig, the object checks' first configuration; its build

@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..find import scan
 from ..render import series
-from ..render.drafts import Composed
+from ..render.drafts import Composed, Draft
 from . import crossbuild, outgoing, verify
 from .verdicts import Checked, Verdict
 from ..requests import KernelTree, PatchesRequest
@@ -22,26 +23,28 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
     """Each mail through checkpatch (a patch that did not apply keeps
     git's reason), and the companion patches checked; then the patched
     files built and scanned again (the fixpoint); then the series as they
-    go out (outgoing.mail_out)."""
-    applied: list[list[Verdict]] = []
+    go out (outgoing.mail_out).
+
+    Only the builds use both cores all the time: checkpatch (perl), the
+    companions' checks and the rescan run beside them, in req.scan.jobs
+    threads (a cold run spends minutes in each)."""
     patched = dict(composed.patched)
-    for plan, drafts in zip(composed.grouped.plans, composed.drafts):
-        verdicts: list[Verdict] = []
-        with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp:
-            for draft in drafts:
-                if draft.mail is None:
-                    verdicts.append(Verdict(draft, verify.Check(verify.FAILED, draft.error)))
-                    continue
-                path = Path(tmp) / draft.mail.name
-                path.write_text(draft.mail.text)
-                verdicts.append(Verdict(draft, verify.Check(verify.OK), verify.checkpatch(kernel, path)))
-        applied.append(verdicts)
-        print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
-    extra = verify.companion_verdicts(kernel, composed.companions, scan.spatch_binary())
+    facts = composed.grouped.analysed.scanned.facts
     store = verify.ResultCache(tree_id=verify.tree_identity(kernel.root))
-    needs = composed.grouped.analysed.build_needs
-    build = crossbuild.build(kernel, patched, needs, store, sys.stderr, req.scan.jobs) if req.build else {}
-    sites, failed = scan.rescan(patched, composed.grouped.analysed.scanned.facts, req.scan.jobs, req.scan.timeout)
+    with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp, \
+            ThreadPoolExecutor(max_workers=max(1, req.scan.jobs)) as pool:
+        pending = [[pool.submit(_applied, kernel, draft, Path(tmp) / str(n)) for draft in drafts]
+                   for n, drafts in enumerate(composed.drafts)]
+        companions = pool.submit(verify.companion_verdicts, kernel, composed.companions, scan.spatch_binary(),
+                                 req.scan.jobs)
+        rescanned = pool.submit(scan.rescan, patched, facts, req.scan.jobs, req.scan.timeout)
+        build = crossbuild.build(kernel, patched, composed.grouped.analysed.build_needs, store, sys.stderr,
+                                 req.scan.jobs) if req.build else {}
+        applied = [[f.result() for f in futures] for futures in pending]
+        extra = companions.result()
+        sites, failed = rescanned.result()
+    for plan, drafts in zip(composed.grouped.plans, composed.drafts):
+        print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
     fix = verify.fixpoint(patched, sites, {f.file: f.reason for f in failed})
     skipped = verify.Check(verify.SKIPPED, "--no-build")
     checked = Checked(composed, tuple(
@@ -50,3 +53,14 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
               if v.apply.status == verify.OK else v for v in verdicts)
         for verdicts in applied))
     return outgoing.mail_out(kernel, req.identity, not req.build, checked, extra)
+
+
+def _applied(kernel: KernelTree, draft: Draft, folder: Path) -> Verdict:
+    """A draft that applied, through checkpatch (its mail written into
+    folder, one per series: two series may name a mail alike); one that did not, failed with git's reason."""
+    if draft.mail is None:
+        return Verdict(draft, verify.Check(verify.FAILED, draft.error))
+    folder.mkdir(exist_ok=True)
+    path = folder / draft.mail.name
+    path.write_text(draft.mail.text)
+    return Verdict(draft, verify.Check(verify.OK), verify.checkpatch(kernel, path))

@@ -31,12 +31,16 @@ of sending a patch nobody can compile.
 """
 from __future__ import annotations
 
+import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, TextIO
 
 from .. import packages
+from ..errors import UsageError
 from ..kernel import build as kbuild
-from ..kernel.build import ALLMODCONFIG, ANY_CONFIG, NOT_BUILT, SKIPPED, BuildNeeds, Check, Platform
+from ..kernel.build import ALLMODCONFIG, ANY_CONFIG, NOT_BUILT, SKIPPED, BuildNeeds, BuildTree, Check, Platform
 from ..requests import KernelTree
 from . import verify
 
@@ -52,9 +56,10 @@ PLATFORMS: tuple[Platform, ...] = (
     # needed (and Debian 12's conflicts with every cross gcc).
     Platform("i386", "i386", "x86", "", "gcc", "allmodconfig"),
     Platform("um", "um", "um", "", "gcc", "defconfig", ("MMAPPER=m",)),
-    Platform("m68k", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "allmodconfig"),
-    # FB_ATARI is a bool that needs FB=y, which allmodconfig makes m
-    Platform("m68k atari", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "atari_defconfig"),
+    # FB_ATARI is a bool that needs FB=y, which allmodconfig makes m (and
+    # olddefconfig leaves a newly visible bool off)
+    Platform("m68k", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "allmodconfig",
+             ("FB=y", "FB_ATARI=y")),
     Platform("sparc64", "sparc64", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "allmodconfig"),
     Platform("sparc32", "sparc", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "sparc32_defconfig",
              ("SUN_OPENPROMIO=m", "TADPOLE_TS102_UCTRL=m")),
@@ -83,12 +88,16 @@ def compiler_missing(platforms: list[Platform]) -> list[str]:
     return packages.missing(sorted({p.package for p in platforms}))
 
 
+_INSTALLING = threading.Lock()   # one apt-get at a time
+
+
 def ensure_compilers(platforms: list[Platform], log: TextIO = sys.stderr) -> None:
     """Install the cross compilers these platforms need (root), or raise
     UsageError with the apt-get line (packages.ensure_packages)."""
-    packages.ensure_packages(sorted({p.package for p in platforms}),
-                             "cross compilers for " + ", ".join(sorted({p.name for p in platforms})),
-                             log)
+    with _INSTALLING:
+        packages.ensure_packages(sorted({p.package for p in platforms}),
+                                 "cross compilers for " + ", ".join(sorted({p.name for p in platforms})),
+                                 log)
 
 
 # ---------------------------------------------------------------- build
@@ -126,9 +135,11 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     tried: dict[str, list[str]] = {rel: [] for rel in pending}
     x86: dict[str, Check] = {}
     # One run at a time uses the shared copy and build folders.
-    with bt.work.locked():
+    with bt.work.locked(), ThreadPoolExecutor(max_workers=1) as ahead:
         bt.work.ensure()
         bt.work.set_files(patched)
+        if cross:
+            ahead.submit(_prepare_ahead, bt, pending, needs, jobs, log)
         for platform in (ALLMODCONFIG,) + (PLATFORMS if cross else ()):
             # every file goes to x86_64 allmodconfig; to a cross platform, a
             # file with symbols to look for, on its own architecture when it
@@ -160,6 +171,32 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
         out[rel] = Check(NOT_BUILT, f"no platform here sets {want}{why}") if cross else x86.get(
             rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
     return out
+
+
+def _prepare_ahead(bt: BuildTree, files: list[str], needs: Mapping[str, BuildNeeds], jobs: int | None,
+                   log: TextIO) -> None:
+    """While x86_64 allmodconfig builds, configure and prepare the cross
+    platforms the files it will not build are likely to go to: those whose
+    needs its .config does not meet, each to the first platform whose
+    configuration does.  A cold platform spends most of its time in `make
+    prepare`, and x86_64's own build leaves a core idle much of the time.
+    Only a guess made early: build() decides, and reports any failure."""
+    try:
+        x86 = kbuild.configure_platform(bt, ALLMODCONFIG, jobs)
+        left = [rel for rel in files if rel in needs and needs[rel].symbols and not needs[rel].met_by(x86)]
+        for platform in PLATFORMS:
+            mine = [rel for rel in left if platform in candidates(rel)]
+            if not mine:
+                continue
+            ensure_compilers([platform], log)
+            pt = kbuild.platform_tree(bt, platform)
+            config = kbuild.configure_platform(pt, platform, jobs)
+            fit = [rel for rel in mine if needs[rel].met_by(config)]
+            if fit:
+                kbuild.prepare_platform(pt, platform, jobs, log)
+                left = [rel for rel in left if rel not in fit]
+    except (subprocess.CalledProcessError, UsageError, OSError):
+        return
 
 
 def config_name(name: str) -> str:

@@ -28,7 +28,7 @@ from ..render import companions, series
 from ..find.sites import Site
 from .verdicts import CompanionVerdict
 from ..kernel.build import FAILED, NOT_BUILT, OK, SKIPPED, Check
-from ..requests import KernelTree
+from ..requests import KernelTree, default_jobs
 
 # ---------------------------------------------------------------- cache
 
@@ -164,7 +164,8 @@ def check_rule(text: str, spatch: str, use_cache: bool = True) -> Check:
     return chk
 
 
-def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = sys.stderr) -> Check:
+def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = sys.stderr,
+                   jobs: int | None = None) -> Check:
     """The kselftest patch (diff) applied to a copy of the tree at root
     builds with the kernel's own kselftest make (TARGETS=drivers/media, the
     tree's `make headers`), both the native and the 32-bit binary on x86_64."""
@@ -180,8 +181,9 @@ def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = 
         copy.ensure()
         copy.apply([patch])
         out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
-        steps = [["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
-                 ["make", "-s", "-C", str(copy.path / "tools/testing/selftests"), "TARGETS=drivers/media",
+        j = f"-j{jobs or default_jobs()}"
+        steps = [["make", "-s", j, "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
+                 ["make", "-s", j, "-C", str(copy.path / "tools/testing/selftests"), "TARGETS=drivers/media",
                   f"O={out}", "ARCH=x86", "LDFLAGS=-static", f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"]]
         chk = Check(OK, "", "x86_64 kselftest")
         for cmd in steps:
@@ -198,7 +200,8 @@ def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = 
     return chk
 
 
-def companion_verdicts(kernel: KernelTree, extra: companions.Companions, spatch: str) -> list[CompanionVerdict]:
+def companion_verdicts(kernel: KernelTree, extra: companions.Companions, spatch: str,
+                       jobs: int | None = None) -> list[CompanionVerdict]:
     """SUMMARY.md's rows of the semantic patch's mail and of the kselftest
     mail as the render stage formatted them (checkpatch reads them from a
     scratch folder; the kselftest row names its mail as the media series
@@ -206,7 +209,8 @@ def companion_verdicts(kernel: KernelTree, extra: companions.Companions, spatch:
     builds the test."""
     rule, test = extra.rule, extra.selftest_mail
     built = check_rule(companions.upstream_rule_text(), spatch, kernel.use_cache) if rule else None
-    test_built = check_selftest(kernel.root, companions.selftest_diff(kernel.root), kernel.use_cache) if test else None
+    test_built = check_selftest(kernel.root, companions.selftest_diff(kernel.root), kernel.use_cache,
+                                jobs=jobs) if test else None
     rows = []
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         def mail_checkpatch(mail: series.Mail) -> Check:
