@@ -18,7 +18,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "patches": (
         "coccinelle", "python3", "git", "perl", "linux-source-6.12",
         "xz-utils", "gcc", "make", "flex", "bison", "bc", "libelf-dev",
-        "libssl-dev",
+        "libssl-dev", "ccache",
     ),
     "qemu": (
         "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",

@@ -151,13 +151,26 @@ def run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None,
         raise BuildError(f"{failed} (exit {res.returncode}); log: {log}", tail)
 
 
+def wide_host_args() -> tuple[str, ...]:
+    """The host compiler of the wide configurations' builds: through ccache
+    when it is there.  Every platform's O= folder compiles the same host
+    programs (fixdep, modpost, genksyms, dtc...) from the same copy, so
+    all but the first platform of a cold run find them in the cache."""
+    return ("HOSTCC=ccache gcc",) if shutil.which("ccache") else ()
+
+
+def wide_env() -> dict[str, str]:
+    """kbuild's environment for the wide builds: ccache's folder in ours."""
+    return kbuild_env(tree.cache_dir() / "build" / "ccache")
+
+
 def quiet_make(src: Path, obj: Path, targets: list[str], make_args: tuple[str, ...] = (),
                jobs: int | None = None) -> None:
-    """kbuild with its output dropped; CalledProcessError with the last
-    lines of its stderr when it fails."""
-    cmd = make_argv(src, obj, *targets, make_args=make_args, jobs=jobs)
+    """kbuild of a wide configuration with its output dropped;
+    CalledProcessError with the last lines of its stderr when it fails."""
+    cmd = make_argv(src, obj, *targets, make_args=make_args + wide_host_args(), jobs=jobs)
     res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         check=False, env=kbuild_env())
+                         check=False, env=wide_env())
     if res.returncode != 0:
         last = [ln for ln in res.stderr.splitlines() if ln.strip()][-3:]
         raise subprocess.CalledProcessError(res.returncode, cmd, stderr="\n".join(last))
@@ -268,8 +281,8 @@ def build_tree(root: Path) -> BuildTree:
 def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
                  dry_run: bool = False) -> list[str]:
     """`make` in the hard-link copy with O=; -k so one failure stops nothing."""
-    return make_argv(bt.src, bt.obj, "-k", *(["-n"] if dry_run else []), *targets, make_args=bt.make_args,
-                     jobs=jobs)
+    return make_argv(bt.src, bt.obj, "-k", *(["-n"] if dry_run else []), *targets,
+                     make_args=bt.make_args + wide_host_args(), jobs=jobs)
 
 
 def can_build(root: Path) -> str:
@@ -334,7 +347,7 @@ def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None,
     for rel in rels:
         (bt.obj / (rel[:-2] + ".o")).unlink(missing_ok=True)
     res = subprocess.run(make_command(bt, [d + "/" for d in dirs], jobs, dry_run=True),
-                         capture_output=True, text=True, check=False, env=kbuild_env())
+                         capture_output=True, text=True, check=False, env=wide_env())
     found = set()
     prefix = str(bt.src) + "/"
     for m in _CC.finditer(res.stdout):
@@ -370,7 +383,7 @@ def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None,
         return {}
     goals = sorted({(targets or {}).get(rel, obj) for rel, obj in objs.items()})
     res = subprocess.run(make_command(bt, goals, jobs), capture_output=True,
-                         text=True, check=False, env=kbuild_env())
+                         text=True, check=False, env=wide_env())
     out = {}
     for rel, obj in objs.items():
         if (bt.obj / obj).is_file():

@@ -1,6 +1,7 @@
 """The verify stage: checkpatch verdicts, the build's commands and file handling."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -76,8 +77,11 @@ def test_checkpatch_command_uses_the_tree_root_or_no_tree(tmp_path: Path) -> Non
 
 def test_make_command_construction(tmp_path: Path) -> None:
     bt = kbuild.BuildTree(tmp_path / "linux", tmp_path / "b.src", tmp_path / "b")
+    # the host programs through ccache when it is installed
     assert kbuild.make_command(bt, ["drivers/x/y.o"], jobs=8) == [
-        "make", "-C", str(tmp_path / "b.src"), f"O={tmp_path / 'b'}", "-j8", "-k", "drivers/x/y.o"]
+        "make", "-C", str(tmp_path / "b.src"), f"O={tmp_path / 'b'}", *kbuild.wide_host_args(), "-j8", "-k",
+        "drivers/x/y.o"]
+    assert kbuild.wide_host_args() == (("HOSTCC=ccache gcc",) if shutil.which("ccache") else ())
     assert f"-j{default_jobs()}" in kbuild.make_command(bt, ["drivers/x/y.o"])
     assert "-n" in kbuild.make_command(bt, ["drivers/x/"], dry_run=True)
 
