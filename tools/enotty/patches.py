@@ -35,9 +35,8 @@ from .judge import analysis
 from .partition import grouping
 from .render import drafts
 from .verify import checks
-from .write import output, publish
-from .errors import UsageError
-from .requests import KernelTree, PatchesRequest
+from .write import publish
+from .requests import PatchesRequest
 
 
 # ---------------------------------------------------------------- the pipeline
@@ -48,7 +47,7 @@ def command(req: PatchesRequest) -> int:
     reads of the tree and the request and handing the next one a typed
     result."""
     started = time.monotonic()
-    kernel = _checked_tree(req)
+    kernel = req.scan.tree
     with _sigterm_as_interrupt():
         scanned = console.scan_tree(req.scan)
         analysed = analysis.analyse(kernel.root, scanned)
@@ -58,15 +57,6 @@ def command(req: PatchesRequest) -> int:
         written = publish.write(req, checked)
     print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
-
-
-def _checked_tree(req: PatchesRequest) -> KernelTree:
-    """The request's tree, once it and OUT are known to be usable."""
-    if not req.scan.subdir and not req.scan.tree.is_kernel:
-        raise UsageError(f"KDIR {req.scan.tree.root} is not a kernel tree (no MAINTAINERS or Makefile);"
-                         " name a folder with --subdir (M=) to group series by path")
-    output.check_destination(req.out)
-    return req.scan.tree
 
 
 @contextlib.contextmanager
