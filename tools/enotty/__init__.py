@@ -5,7 +5,7 @@ is patches.command(): one call per stage, each stage's code in its
 subpackage, in the order their names sort (the stage's entry in brackets):
 
   find/       run the rule over the tree: the sites, phase 1's cross-file
-              facts (console.scan_tree -> scan.scan)
+              facts (scan.scan; console.scan_listener tells its user)
   judge/      what each site changes, which sites are left out, which
               handlers convert whole (analysis.analyse)
   partition/  split per MAINTAINERS section and driver, subject prefixes

@@ -138,7 +138,7 @@ def patches_request(args: argparse.Namespace) -> PatchesRequest:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """The sites as TSV on stdout."""
-    result = console.scan_tree(scan_request(args))
+    result = scan.scan(scan_request(args), listener=console.scan_listener())
     sites.write_tsv(result.sites, sys.stdout)
     sys.stdout.flush()
     return 0

@@ -182,10 +182,10 @@ def test_out_that_cannot_be_written_is_one_line(tmp_path):
 
 
 def test_a_failing_command_is_one_line_with_its_stderr(capsys, monkeypatch):
-    def boom(req):
+    def boom(req, listener):
         raise subprocess.CalledProcessError(2, ["make", "-C", "/b", "allmodconfig"],
                                             stderr="line one\n\nmake: *** [Makefile] Error 2\n")
-    monkeypatch.setattr(cli.console, "scan_tree", boom)
+    monkeypatch.setattr(cli.scan, "scan", boom)
     monkeypatch.setattr(cli.scan, "spatch_binary", lambda: "spatch")
     assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1
     err = capsys.readouterr().err
@@ -193,7 +193,7 @@ def test_a_failing_command_is_one_line_with_its_stderr(capsys, monkeypatch):
 
 
 def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
-    monkeypatch.setattr(cli.console, "scan_tree", lambda req: {}["missing"])
+    monkeypatch.setattr(cli.scan, "scan", lambda req, listener: {}["missing"])
     monkeypatch.setattr(cli.scan, "spatch_binary", lambda: "spatch")
     monkeypatch.delenv("ENOTTY_DEBUG", raising=False)
     assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1

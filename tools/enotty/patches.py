@@ -6,7 +6,7 @@ the tree object where it runs the tree's scripts or builds it) and
 returning a frozen result for the next; each stage's
 code lives in its subpackage (the module in brackets), so that the request
 enters each stage once, on its way down:
-scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
+scan the tree (find/scan.py; console.py tells its progress) -> analyse: effects, sites left
 out, handlers (judge/analysis.py) -> group: series per subsystem, a patch
 per driver, subject prefixes (partition/grouping.py) -> compose: every
 commit message and the companion patches, once; each series applied in
@@ -31,6 +31,7 @@ import time
 from typing import Iterator
 
 from . import console
+from .find import scan
 from .judge import analysis
 from .partition import grouping
 from .render import drafts
@@ -49,7 +50,7 @@ def command(req: PatchesRequest) -> int:
     started = time.monotonic()
     kernel = req.scan.tree
     with _sigterm_as_interrupt():
-        scanned = console.scan_tree(req.scan)
+        scanned = scan.scan(req.scan, listener=console.scan_listener())
         analysed = analysis.analyse(kernel.root, scanned)
         grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
         composed = drafts.compose(kernel, req.identity, grouped, audit_from=req.audit_from)
