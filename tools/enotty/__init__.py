@@ -12,7 +12,7 @@ subpackage, in the order their names sort (the stage's entry in brackets):
               (grouping.group)
   render/     commit messages, the companion patches, each series applied
               and formatted as mails in memory, every mail addressed
-              (get_maintainer), composed once (drafts.compose)
+              (recipients: get_maintainer), composed once (drafts.compose)
   verify/     checkpatch, compile-test on x86_64 or a cross target, the
               fixpoint; then the series as they go out, covered, the
               companions checked (checks.check)
