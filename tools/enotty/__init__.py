@@ -5,14 +5,14 @@ is patches.command(): one call per stage, each stage's code in its
 subpackage, in the order their names sort (the stage's entry in brackets):
 
   find/       run the rule over the tree: the sites, phase 1's cross-file
-              facts (console.scan_tree -> scan.scan)
+              facts (scan.scan; console.scan_listener tells its user)
   judge/      what each site changes, which sites are left out, which
               handlers convert whole (analysis.analyse)
   partition/  split per MAINTAINERS section and driver, subject prefixes
               (grouping.group)
   render/     commit messages, the companion patches, each series applied
               and formatted as mails in memory, every mail addressed
-              (get_maintainer), composed once (drafts.compose)
+              (recipients: get_maintainer), composed once (drafts.compose)
   verify/     checkpatch, compile-test on x86_64 or a cross target, the
               fixpoint; then the series as they go out, covered, the
               companions checked (checks.check)

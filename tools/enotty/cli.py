@@ -25,7 +25,7 @@ from .measure import bench, candidates, coccicheck, generated
 from . import console, patches
 from .judge import effects, selftest_search
 from .find import facts, rules, scan, sites
-from .write import mailout
+from .write import mailout, output
 from .render import series
 from .kernel import tree
 from .audit import run as audit_run
@@ -121,19 +121,24 @@ def identity(signoff: str | None) -> Identity:
 
 
 def patches_request(args: argparse.Namespace) -> PatchesRequest:
+    """The request, refused before any work when its tree cannot be split
+    (PatchesRequest) or its OUT is not this tool's to replace (the write
+    stage checks OUT again when it swaps the new output in)."""
     scan_req = scan_request(args)
     ident = identity(args.signoff)
     out = Path(args.out).expanduser().absolute() if args.out else scan_req.tree.default_out
-    return PatchesRequest(scan=scan_req, out=out, identity=ident, build=not args.no_build,
-                          cleanups=args.cleanups,
-                          audit_from=out if (out / "audit.tsv").is_file() else None)
+    req = PatchesRequest(scan=scan_req, out=out, identity=ident, build=not args.no_build,
+                         cleanups=args.cleanups,
+                         audit_from=out if (out / "audit.tsv").is_file() else None)
+    output.check_destination(req.out)
+    return req
 
 
 # ---------------------------------------------------------------- commands
 
 def cmd_report(args: argparse.Namespace) -> int:
     """The sites as TSV on stdout."""
-    result = console.scan_tree(scan_request(args))
+    result = scan.scan(scan_request(args), listener=console.scan_listener())
     sites.write_tsv(result.sites, sys.stdout)
     sys.stdout.flush()
     return 0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from . import cli
+from .errors import UsageError
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "tree"
@@ -129,17 +130,24 @@ def test_adding_a_command_is_one_parser_entry():
         cli.cmd_report, "k", "s", 3, 120, True)
 
 
-def test_arguments_become_one_typed_request():
+def test_arguments_become_one_typed_request(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)     # OUT=o is checked where it would be written
     args = cli.build_parser().parse_args([
-        "patches", "--kdir", str(FIXTURE), "--jobs", "3", "--out", "o", "--no-build",
+        "patches", "--kdir", str(KERNEL), "--jobs", "3", "--out", "o", "--no-build",
         "--cleanups", "--signoff", "Jane Doe <jane@example.org>"])
     req = cli.patches_request(args)
-    assert req.scan.tree.root == FIXTURE.resolve() and req.scan.tree.kdir == str(FIXTURE)
+    assert req.scan.tree.root == KERNEL.resolve() and req.scan.tree.kdir == str(KERNEL)
     assert (req.scan.jobs, req.scan.timeout, req.scan.tree.use_cache) == (3, 120, True)
     assert (req.build, req.cleanups, str(req.identity)) == (False, True, "Jane Doe <jane@example.org>")
     assert req.out == Path("o").absolute() and req.audit_from is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(req, "build", True)
+    # a folder of C files is split by path, so only one of its folders: refused as the request is made
+    plain = cli.build_parser().parse_args(["patches", "--kdir", str(FIXTURE), "--out", "o",
+                                          "--signoff", "Jane Doe <jane@example.org>"])
+    with pytest.raises(UsageError, match="is not a kernel tree.*--subdir"):
+        cli.patches_request(plain)
+    assert not (tmp_path / "o").exists()
     # Phase 1 (targets across files) runs unless --no-facts (FACTS=0) says not.
     assert req.scan.across_files is True
     no_facts = cli.build_parser().parse_args(["report", "--kdir", str(FIXTURE), "--no-facts"])
@@ -174,10 +182,10 @@ def test_out_that_cannot_be_written_is_one_line(tmp_path):
 
 
 def test_a_failing_command_is_one_line_with_its_stderr(capsys, monkeypatch):
-    def boom(req):
+    def boom(req, listener):
         raise subprocess.CalledProcessError(2, ["make", "-C", "/b", "allmodconfig"],
                                             stderr="line one\n\nmake: *** [Makefile] Error 2\n")
-    monkeypatch.setattr(cli.console, "scan_tree", boom)
+    monkeypatch.setattr(cli.scan, "scan", boom)
     monkeypatch.setattr(cli.scan, "spatch_binary", lambda: "spatch")
     assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1
     err = capsys.readouterr().err
@@ -185,7 +193,7 @@ def test_a_failing_command_is_one_line_with_its_stderr(capsys, monkeypatch):
 
 
 def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
-    monkeypatch.setattr(cli.console, "scan_tree", lambda req: {}["missing"])
+    monkeypatch.setattr(cli.scan, "scan", lambda req, listener: {}["missing"])
     monkeypatch.setattr(cli.scan, "spatch_binary", lambda: "spatch")
     monkeypatch.delenv("ENOTTY_DEBUG", raising=False)
     assert cli.main(["report", "--kdir", str(FIXTURE)]) == 1
@@ -225,8 +233,9 @@ def test_report_runs_phase_1_and_an_edit_rescans_the_files_whose_facts_changed(t
     assert no_facts.stdout.splitlines()[1:] == [] and "phase 1" not in no_facts.stderr
 
 
-def test_cleanups_are_opt_in():
+def test_cleanups_are_opt_in(tmp_path):
     """Changes user space cannot see stay out of the series unless asked for
     (CLEANUP=1): reviewers ask why, and upstream keeps such -ENOIOCTLCMD."""
-    args = cli.build_parser().parse_args(["patches", "--kdir", str(FIXTURE), "--signoff", "J <j@example.org>"])
+    args = cli.build_parser().parse_args(["patches", "--kdir", str(KERNEL), "--out", str(tmp_path / "o"),
+                                          "--signoff", "J <j@example.org>"])
     assert cli.patches_request(args).cleanups is False

@@ -16,9 +16,14 @@ def warn(message: str) -> None:
     print(f"enotty: {message}", file=sys.stderr, flush=True)
 
 
-def scan_tree(req: ScanRequest) -> scan.ScanResult:
-    """Scan with progress on stderr; say what was scanned and what failed."""
-    result = scan.scan(req, listener=scan.Listener(lambda files, work: Progress(files, work), warn))
+def scan_listener() -> scan.Listener:
+    """What a scan tells its user on stderr: its progress while spatch
+    runs, its warnings, and at the end what it scanned (scanned())."""
+    return scan.Listener(lambda files, work: Progress(files, work), warn, scanned)
+
+
+def scanned(req: ScanRequest, result: scan.ScanResult) -> None:
+    """Say what was scanned and what failed."""
     if req.across_files:
         warn(f"phase 1: {sum(len(rows.splitlines()) for rows in result.facts.values())} targets across"
              f" files in {len(result.facts)} files ({result.facts_seconds:.1f} s)")
@@ -41,4 +46,3 @@ def scan_tree(req: ScanRequest) -> scan.ScanResult:
         warn(f"{len(result.failed)} files not fully scanned (sites in them may be missing):")
         for failure in result.failed:
             warn(f"  {failure.file}: {failure.status}: {failure.reason}")
-    return result

@@ -6,7 +6,7 @@ the tree object where it runs the tree's scripts or builds it) and
 returning a frozen result for the next; each stage's
 code lives in its subpackage (the module in brackets), so that the request
 enters each stage once, on its way down:
-scan the tree (find/, console.scan_tree) -> analyse: effects, sites left
+scan the tree (find/scan.py; console.py tells its progress) -> analyse: effects, sites left
 out, handlers (judge/analysis.py) -> group: series per subsystem, a patch
 per driver, subject prefixes (partition/grouping.py) -> compose: every
 commit message and the companion patches, once; each series applied in
@@ -31,13 +31,13 @@ import time
 from typing import Iterator
 
 from . import console
+from .find import scan
 from .judge import analysis
 from .partition import grouping
 from .render import drafts
 from .verify import checks
-from .write import output, publish
-from .errors import UsageError
-from .requests import KernelTree, PatchesRequest
+from .write import publish
+from .requests import PatchesRequest
 
 
 # ---------------------------------------------------------------- the pipeline
@@ -48,9 +48,9 @@ def command(req: PatchesRequest) -> int:
     reads of the tree and the request and handing the next one a typed
     result."""
     started = time.monotonic()
-    kernel = _checked_tree(req)
+    kernel = req.scan.tree
     with _sigterm_as_interrupt():
-        scanned = console.scan_tree(req.scan)
+        scanned = scan.scan(req.scan, listener=console.scan_listener())
         analysed = analysis.analyse(kernel.root, scanned)
         grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
         composed = drafts.compose(kernel, req.identity, grouped, audit_from=req.audit_from)
@@ -58,15 +58,6 @@ def command(req: PatchesRequest) -> int:
         written = publish.write(req, checked)
     print(f"enotty: wrote {req.out}: {written.counts()}; {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
-
-
-def _checked_tree(req: PatchesRequest) -> KernelTree:
-    """The request's tree, once it and OUT are known to be usable."""
-    if not req.scan.subdir and not req.scan.tree.is_kernel:
-        raise UsageError(f"KDIR {req.scan.tree.root} is not a kernel tree (no MAINTAINERS or Makefile);"
-                         " name a folder with --subdir (M=) to group series by path")
-    output.check_destination(req.out)
-    return req.scan.tree
 
 
 @contextlib.contextmanager

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import UsageError
+
 DEFAULT_TIMEOUT = 120   # seconds of spatch per file
 
 
@@ -98,11 +100,18 @@ class Identity:
 @dataclass(frozen=True)
 class PatchesRequest:
     scan: ScanRequest
-    out: Path                  # absolute; a folder or nothing yet
+    out: Path                  # absolute; a folder or nothing yet (enotty.cli checks it may be replaced)
     identity: Identity
     build: bool = True         # the x86_64 allmodconfig object build
     cleanups: bool = False     # leaf -ENOIOCTLCMD -> -ENOTTY patches (CLEANUP=1)
     audit_from: Path | None = None   # an output folder whose audit.tsv the messages cite
+
+    def __post_init__(self) -> None:
+        # Series follow MAINTAINERS; a folder of C files has none, so only
+        # one of its folders can be split (by path).
+        if not self.scan.subdir and not self.scan.tree.is_kernel:
+            raise UsageError(f"KDIR {self.scan.tree.root} is not a kernel tree (no MAINTAINERS or Makefile);"
+                             " name a folder with --subdir (M=) to group series by path")
 
 
 @dataclass(frozen=True)

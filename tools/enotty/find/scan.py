@@ -797,9 +797,11 @@ class Meter(Protocol):
 @dataclass(frozen=True)
 class Listener:
     """Who hears of a scan as it runs: progress(files, bytes) makes a
-    Meter, warn(line) says one line; None for silence."""
+    Meter, warn(line) says one line, done(request, result) hears how it
+    ended; None for silence."""
     progress: Callable[[int, int], Meter] | None = None
     warn: Callable[[str], None] | None = None
+    done: Callable[[ScanRequest, ScanResult], None] | None = None
 
 
 def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] | None = None,
@@ -856,7 +858,7 @@ def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] |
             warnings.append(problem)
             if warn:
                 warn(problem)
-    return ScanResult(
+    scanned = ScanResult(
         root=root, scope=scope,
         sites=sort_sites(s for r in ordered for s in r.sites),
         diffs={r.file: r.diff for r in ordered if r.hunks},
@@ -869,6 +871,9 @@ def scan(req: ScanRequest, smpl: Rules | None = None, facts: Mapping[str, str] |
         warnings=warnings, facts=dict(facts or {}), facts_seconds=facts_seconds,
         scanned=sorted(c.rel for c in todo),
     )
+    if listener.done:
+        listener.done(req, scanned)
+    return scanned
 
 
 def rescan(files: Mapping[str, bytes], facts: Mapping[str, str], jobs: int,

@@ -23,18 +23,10 @@ them for recipients; they take no part in the split.
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from .. import cache
-from ..kernel import tree
-from ..errors import ToolError
-from ..requests import KernelTree
 
 TAG = re.compile(r"^([A-Z]):\s*(.*?)\s*$")
 _META = re.compile(r"[.*?\[\]]")
@@ -213,70 +205,3 @@ def perl_env() -> dict[str, str]:
     depth in hash order, which Perl randomises per process; the output must be
     the same on every run."""
     return dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
-
-
-def get_maintainer(kernel: KernelTree, patch_files: list[Path], role: str) -> list[str]:
-    """Recipients from the tree's get_maintainer.pl, as b4 asks for them:
-    role 'to' = maintainers (--nol), 'cc' = reviewers and lists (--nom)."""
-    return _ask(kernel, patch_files, (role,))[role]
-
-
-def recipients(kernel: KernelTree, patch_files: list[Path]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(To, Cc) of a mail, as b4 addresses it: the maintainers, then the
-    reviewers and lists who are not among them (compared without case)."""
-    people = _ask(kernel, patch_files, ("to", "cc"))
-    to = people["to"]
-    seen = {person.lower() for person in to}
-    cc = []
-    for person in people["cc"]:
-        if person.lower() not in seen:
-            seen.add(person.lower())
-            cc.append(person)
-    return tuple(to), tuple(cc)
-
-
-def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """recipients() of each mail or diff text, in order, each read from a
-    file of its own (get_maintainer.pl reads files)."""
-    with tempfile.TemporaryDirectory(prefix="enotty-get-maintainer-") as tmp:
-        paths = [Path(tmp) / f"{n:04d}.patch" for n in range(len(texts))]
-        for path, text in zip(paths, texts):
-            path.write_text(text)
-        return [recipients(kernel, [path]) for path in paths]
-
-
-@functools.lru_cache(maxsize=None)
-def _inputs_digest(maintainers: Path, script_path: Path) -> str:
-    """What get_maintainer.pl's answer follows from besides the patch."""
-    return cache.key(cache.digest(maintainers.read_bytes()), cache.digest(script_path.read_bytes()))
-
-
-def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) -> dict[str, list[str]]:
-    """get_maintainer.pl's answer per role.  No git history is consulted;
-    MAINTAINERS is all it reads, so the answer is kept by the patches'
-    content, MAINTAINERS and the script (a warm run asks perl nothing)."""
-    root = kernel.root
-    found = kernel.get_maintainer if (root / "MAINTAINERS").is_file() else None
-    if found is None:
-        return {role: [] for role in roles}
-    path, own = found.path, found.own
-    env = perl_env()
-    inputs = _inputs_digest(root / "MAINTAINERS", path)
-    patches = [cache.digest(p.read_bytes()) for p in patch_files]
-    store = cache.JsonCache(tree.cache_dir() / "get_maintainer")
-    out = {}
-    for role in roles:
-        args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
-                "--norolestats", "--nol" if role == "to" else "--nom"] + ([] if own else ["--no-tree"])
-        k = cache.key(inputs, " ".join(args[2:]), *patches)
-        hit = store.get(k) if kernel.use_cache else None
-        if isinstance(hit, list):
-            out[role] = [str(x) for x in hit]
-            continue
-        res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=env,
-                             capture_output=True, text=True, check=False)
-        if res.returncode != 0:
-            raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
-        out[role] = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
-        store.put(k, out[role])
-    return out

@@ -5,8 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from . import maintainers
-from ..kernel import tree
 from .maintainers import Maintainers, parse, slugify
 
 FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
@@ -124,58 +122,8 @@ def test_slugify() -> None:
     assert slugify("***") == "unnamed"
 
 
-def test_get_maintainer_on_the_fixture_tree(tmp_path: Path) -> None:
-    found = tree.script(FIXTURE, "get_maintainer.pl")
-    if found is None:
-        pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
-    patch = tmp_path / "p.patch"
-    patch.write_text("--- a/drivers/watchdog/bar_wdt.c\n+++ b/drivers/watchdog/bar_wdt.c\n"
-                     "@@ -15,1 +15,1 @@\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n")
-    to = maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to")
-    cc = maintainers.get_maintainer(tree.at(FIXTURE), [patch], "cc")
-    assert "Wim Watchdog <wim@example.org>" in to
-    assert "linux-watchdog@vger.kernel.org" not in to
-    assert "linux-watchdog@vger.kernel.org" in cc and "Guenter Review <guenter@example.org>" in cc
-    # a mail's To: and Cc:, nobody twice
-    got_to, got_cc = maintainers.recipients(tree.at(FIXTURE), [patch])
-    assert list(got_to) == to and set(got_cc) == set(cc) - set(to) and len(set(got_cc)) == len(got_cc)
-
-
 def test_literal_start_breaks_depth_ties() -> None:
     text = ("Maintainers List\n----\n\nXEN HYPERVISOR\nM:\tX <x@example.org>\nF:\tdrivers/*/xen-*front.c\n\n"
             "XEN BLOCK\nM:\tB <b@example.org>\nF:\tdrivers/block/xen*\n")
     m = Maintainers(parse(text))
     assert titles(m, "drivers/block/xen-blkfront.c") == ["XEN BLOCK", "XEN HYPERVISOR"]
-
-
-def test_get_maintainer_order_is_the_same_on_every_run(tmp_path: Path) -> None:
-    default = tree.script(FIXTURE, "get_maintainer.pl")
-    if default is None:
-        pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
-    root = default.path.parents[1]
-    patch = tmp_path / "p.patch"
-    # XEN HYPERVISOR INTERFACE and XEN BLOCK SUBSYSTEM match at the same depth:
-    # Perl's randomised hash order used to swap them between runs.
-    patch.write_text("--- a/drivers/block/xen-blkfront.c\n+++ b/drivers/block/xen-blkfront.c\n"
-                     "@@ -1 +1 @@\n-a\n+b\n")
-    answers = {tuple(maintainers.get_maintainer(tree.at(root, use_cache=False), [patch], "to")) for _ in range(6)}
-    assert len(answers) == 1 and len(next(iter(answers))) >= 2
-
-
-def test_get_maintainer_answers_are_kept_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if tree.script(FIXTURE, "get_maintainer.pl") is None:
-        pytest.skip("no get_maintainer.pl: the default tree is not unpacked")
-    real = tree.cache_dir() / "src"
-    (tmp_path / "cache").mkdir()
-    (tmp_path / "cache" / "src").symlink_to(real)     # the default tree's get_maintainer.pl
-    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
-    patch = tmp_path / "p.patch"
-    patch.write_text("--- a/drivers/watchdog/bar_wdt.c\n+++ b/drivers/watchdog/bar_wdt.c\n"
-                     "@@ -15,1 +15,1 @@\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n")
-    first = maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to")
-    assert "Wim Watchdog <wim@example.org>" in first
-    monkeypatch.setenv("PATH", str(tmp_path))          # no perl: only the cache can answer
-    assert maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to") == first
-    patch.write_text(patch.read_text().replace("bar_wdt", "foo_wdt"))
-    with pytest.raises(FileNotFoundError):           # new content: perl is asked again
-        maintainers.get_maintainer(tree.at(FIXTURE), [patch], "to")

@@ -7,11 +7,11 @@ in scripts/coccinelle/api/ (the per-file default shapes only; the scan's
 tree-wide discovery stays in cocci/ioctl_enotty.cocci).  rule_mail()
 formats it as a one-patch series (no cover letter, as series.py does for
 every one-patch series); compose() gives it and the media kselftest patch
-to the verify stage, which addresses and checks them (verify/outgoing.py).
+to the render stage, which addresses them with the series' mails
+(recipients.address), and the verify stage checks them (verify/outgoing.py).
 """
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import re
 import tempfile
@@ -214,31 +214,11 @@ def selftest_patch(root: Path, identity: Identity) -> series.Patch:
 @dataclass(frozen=True)
 class Companions:
     """The patches sent beside the conversions, composed once; addressed
-    as get_maintainer.pl says (drafts.compose: asks(), then addressed());
-    the verify stage checks them like the others (verify/outgoing.py)."""
+    with the series' mails (recipients.address); the verify stage checks
+    them like the others (verify/outgoing.py)."""
     selftest: series.Patch | None = None   # the media series' kselftest patch, to go last
     rule: series.Mail | None = None        # the semantic patch's one-patch series
     selftest_mail: series.Mail | None = None   # the kselftest's mail, last in the media series as formatted
-
-    def asks(self) -> list[str]:
-        """What get_maintainer.pl reads for them: the kselftest's diff,
-        the rule's mail."""
-        return ([self.selftest.diff] if self.selftest else []) + ([self.rule.text] if self.rule else [])
-
-    def addressed(self, people: list[tuple[tuple[str, ...], tuple[str, ...]]],
-                  selftest_mail: series.Mail | None = None) -> Companions:
-        """These patches with get_maintainer.pl's (To, Cc) for each of
-        asks(), in its order: on the kselftest patch, in the rule mail's
-        headers; selftest_mail: the kselftest's mail in its series."""
-        answers = iter(people)
-        test, rule = self.selftest, self.rule
-        if test is not None:
-            to, cc = next(answers)
-            test = dataclasses.replace(test, to=to, cc=cc)
-        if rule is not None:
-            to, cc = next(answers)
-            rule = series.Mail(rule.name, series.add_recipients(rule.text, list(to), list(cc)))
-        return Companions(test, rule, selftest_mail)
 
 
 def compose(root: Path, identity: Identity, media: bool) -> Companions:

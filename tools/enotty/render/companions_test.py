@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ..measure import coccicheck
-from . import companions, series
+from . import companions, recipients, series
 from ..find import interfaces, rules, scan
-from ..partition import maintainers, split
+from ..partition import split
 from ..kernel import tree
 from ..verify import verify
 from ..requests import Identity, ScanRequest
@@ -132,7 +132,7 @@ def test_rule_mail_passes_checkpatch():
     with tempfile.TemporaryDirectory() as tmp:
         composed = companions.compose(root.root, Identity("A U Thor", "author@example.org"), media=False)
         assert composed.selftest is None
-        rule = composed.addressed(maintainers.mail_recipients(root, composed.asks())).rule
+        rule = recipients.address(root, [], composed)[1].rule
         assert rule is not None
         text = rule.text
         assert rule.name == "0001-coccinelle-api-add-ioctl_enotty-script.patch"
@@ -148,7 +148,7 @@ def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
     root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
     author = Identity("A U Thor", "author@example.org")
     alone = companions.Companions(selftest=companions.selftest_patch(root.root, author))
-    patch = alone.addressed(maintainers.mail_recipients(root, alone.asks())).selftest
+    patch = recipients.address(root, [], alone)[1].selftest
     assert patch is not None
     plan = split.SeriesPlan("media", "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)", [patch.plan])
     with tempfile.TemporaryDirectory() as tmp:

@@ -5,7 +5,7 @@ prefixes.py the subject prefixes); the companion patches sent beside
 the series, the semantic patch and the media kselftest (companions.py);
 then each series applied in order and formatted as mails, in memory
 (series.format_mails), and every mail addressed as get_maintainer.pl says
-(partition/maintainers.py), so that the verify stage only checks them."""
+(recipients.address), so that the verify stage only checks them."""
 from __future__ import annotations
 
 import dataclasses
@@ -18,8 +18,7 @@ from ..judge import handlers
 from ..judge.analysis import Analysed
 from ..partition import split
 from ..partition.grouping import Grouped
-from ..partition.maintainers import mail_recipients
-from . import cleanup, companions, messages, series
+from . import cleanup, companions, messages, recipients, series
 from ..requests import Identity, KernelTree
 
 
@@ -63,9 +62,12 @@ def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
     # the media series as it goes out: its kselftest last
     formatted = [series.format_mails(kernel, plan, [d.patch for d in mine] + _beside(plan, extra), identity)
                  for plan, mine in zip(grouped.plans, drafts)]
+    tests = [(f.mails[-1], f.errors[-1]) for plan, f in zip(grouped.plans, formatted) if _beside(plan, extra)]
+    if any(error for _mail, error in tests):
+        raise series.SeriesError(f"the kselftest patch does not apply: {tests[0][1]}")
+    extra = dataclasses.replace(extra, selftest_mail=tests[0][0] if tests else None)
     mails = [m for f, mine in zip(formatted, drafts) for m in f.mails[:len(mine)] if m is not None]
-    # one get_maintainer.pl question per mail, the companions' last
-    people = mail_recipients(kernel, [m.text for m in mails] + extra.asks())
+    people, extra = recipients.address(kernel, [m.text for m in mails], extra)
     to_cc = dict(zip((id(m) for m in mails), people))
     addressed = tuple(
         tuple(dataclasses.replace(d, error=error) if mail is None else
@@ -73,14 +75,9 @@ def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
                                                                           cc=to_cc[id(mail)][1]))
               for d, mail, error in zip(mine, f.mails, f.errors))
         for mine, f in zip(drafts, formatted))
-    tests = [(f.mails[-1], f.errors[-1]) for plan, f in zip(grouped.plans, formatted) if _beside(plan, extra)]
-    if any(error for _mail, error in tests):
-        raise series.SeriesError(f"the kselftest patch does not apply: {tests[0][1]}")
     patched = {rel: f.files[rel] for f, mine in zip(formatted, drafts) for d in mine for rel in d.patch.plan.paths
                if rel in f.files}
-    return Composed(grouped, addressed, None if audit is None else tuple(audit),
-                    extra.addressed(people[len(mails):], tests[0][0] if tests else None), patched,
-                    tuple(formatted))
+    return Composed(grouped, addressed, None if audit is None else tuple(audit), extra, patched, tuple(formatted))
 
 
 def _beside(plan: split.SeriesPlan, extra: companions.Companions) -> list[series.Patch]:

@@ -1,0 +1,106 @@
+"""Whom each mail goes to: the tree's get_maintainer.pl, asked as b4 asks it.
+
+address() is the render stage's last step: once every series is formatted,
+each mail is read by get_maintainer.pl as the file it is (its subject and
+message count, for K: keywords match them, not only the diff's paths),
+and so are the companion patches sent beside the series.  No git history
+is consulted; MAINTAINERS is all the script reads, so an answer is kept by
+the text's content, MAINTAINERS and the script (a warm run asks perl
+nothing).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .. import cache
+from ..errors import ToolError
+from ..kernel import tree
+from ..partition.maintainers import perl_env
+from ..requests import KernelTree
+from . import series
+from .companions import Companions
+
+People = tuple[tuple[str, ...], tuple[str, ...]]    # (To, Cc) of one mail
+
+
+def address(kernel: KernelTree, mails: list[str], extra: Companions) -> tuple[list[People], Companions]:
+    """(To, Cc) of each mail text, in order, and the companion patches
+    addressed: the kselftest patch by its diff (on the patch: its mail is
+    addressed with its series), the rule's mail in its headers.  One
+    get_maintainer.pl question per text."""
+    asks = mails + ([extra.selftest.diff] if extra.selftest else []) + ([extra.rule.text] if extra.rule else [])
+    people = mail_recipients(kernel, asks)
+    answers = iter(people[len(mails):])
+    test, rule = extra.selftest, extra.rule
+    if test is not None:
+        to, cc = next(answers)
+        test = dataclasses.replace(test, to=to, cc=cc)
+    if rule is not None:
+        to, cc = next(answers)
+        rule = series.Mail(rule.name, series.add_recipients(rule.text, list(to), list(cc)))
+    return people[:len(mails)], dataclasses.replace(extra, selftest=test, rule=rule)
+
+
+def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[People]:
+    """recipients() of each mail or diff text, in order, each read from a
+    file of its own (get_maintainer.pl reads files)."""
+    with tempfile.TemporaryDirectory(prefix="enotty-get-maintainer-") as tmp:
+        paths = [Path(tmp) / f"{n:04d}.patch" for n in range(len(texts))]
+        for path, text in zip(paths, texts):
+            path.write_text(text)
+        return [recipients(kernel, [path]) for path in paths]
+
+
+def recipients(kernel: KernelTree, patch_files: list[Path]) -> People:
+    """(To, Cc) of a mail, as b4 addresses it: the maintainers (--nol),
+    then the reviewers and lists (--nom) who are not among them (compared
+    without case)."""
+    people = _ask(kernel, patch_files, ("to", "cc"))
+    to = people["to"]
+    seen = {person.lower() for person in to}
+    cc = []
+    for person in people["cc"]:
+        if person.lower() not in seen:
+            seen.add(person.lower())
+            cc.append(person)
+    return tuple(to), tuple(cc)
+
+
+@functools.lru_cache(maxsize=None)
+def _inputs_digest(maintainers: Path, script_path: Path) -> str:
+    """What get_maintainer.pl's answer follows from besides the patch."""
+    return cache.key(cache.digest(maintainers.read_bytes()), cache.digest(script_path.read_bytes()))
+
+
+def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) -> dict[str, list[str]]:
+    """get_maintainer.pl's answer per role ('to': --nol, 'cc': --nom),
+    kept by the patches' content, MAINTAINERS and the script."""
+    root = kernel.root
+    found = kernel.get_maintainer if (root / "MAINTAINERS").is_file() else None
+    if found is None:
+        return {role: [] for role in roles}
+    path, own = found.path, found.own
+    env = perl_env()
+    inputs = _inputs_digest(root / "MAINTAINERS", path)
+    patches = [cache.digest(p.read_bytes()) for p in patch_files]
+    store = cache.JsonCache(tree.cache_dir() / "get_maintainer")
+    out = {}
+    for role in roles:
+        args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
+                "--norolestats", "--nol" if role == "to" else "--nom"] + ([] if own else ["--no-tree"])
+        k = cache.key(inputs, " ".join(args[2:]), *patches)
+        hit = store.get(k) if kernel.use_cache else None
+        if isinstance(hit, list):
+            out[role] = [str(x) for x in hit]
+            continue
+        res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=env,
+                             capture_output=True, text=True, check=False)
+        if res.returncode != 0:
+            raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
+        out[role] = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
+        store.put(k, out[role])
+    return out

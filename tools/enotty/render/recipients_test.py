@@ -1,0 +1,73 @@
+"""Whom each mail goes to: get_maintainer.pl asked as b4 asks it, kept by content."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from . import recipients, series
+from .companions import Companions, NewFilesPlan
+from ..kernel import tree
+
+FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
+WATCHDOG_DIFF = ("--- a/drivers/watchdog/bar_wdt.c\n+++ b/drivers/watchdog/bar_wdt.c\n"
+                 "@@ -15,1 +15,1 @@\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n")
+WATCHDOG_TO = ("Wim Watchdog <wim@example.org>", "Guenter Review <guenter@example.org>")
+needs_script = pytest.mark.skipif(tree.script(FIXTURE, "get_maintainer.pl") is None,
+                                  reason="no get_maintainer.pl: the default tree is not unpacked")
+
+
+@needs_script
+def test_maintainers_and_reviewers_are_to_and_lists_cc(tmp_path: Path) -> None:
+    patch = tmp_path / "p.patch"
+    patch.write_text(WATCHDOG_DIFF)
+    to, cc = recipients.recipients(tree.at(FIXTURE), [patch])
+    assert to == WATCHDOG_TO
+    assert "linux-watchdog@vger.kernel.org" in cc
+    assert len(set(cc)) == len(cc) and not set(cc) & set(to)      # nobody twice
+
+
+@needs_script
+def test_address_answers_each_mail_in_order_and_addresses_the_companions() -> None:
+    elsewhere = WATCHDOG_DIFF.replace("watchdog/bar_wdt", "char/other")
+    test = series.Patch(NewFilesPlan(key="selftest", driver="selftests", section="", added_diff=WATCHDOG_DIFF),
+                        "selftests: x", "x\n")
+    rule = series.Mail("0001-rule.patch", f"Subject: [PATCH] rule\n\nbody\n---\n{WATCHDOG_DIFF}")
+    people, extra = recipients.address(tree.at(FIXTURE), [elsewhere, WATCHDOG_DIFF],
+                                       Companions(test, rule))
+    assert "Wim Watchdog <wim@example.org>" not in people[0][0]
+    assert people[1][0] == WATCHDOG_TO
+    assert extra.selftest is not None and extra.selftest.to == people[1][0]   # by its diff
+    assert extra.rule is not None and extra.rule.name == rule.name
+    assert "\nTo: Wim Watchdog <wim@example.org>,\n    Guenter Review <guenter@example.org>\nCc: " in extra.rule.text
+
+
+@needs_script
+def test_get_maintainer_order_is_the_same_on_every_run(tmp_path: Path) -> None:
+    default = tree.script(FIXTURE, "get_maintainer.pl")
+    assert default is not None
+    root = default.path.parents[1]
+    patch = tmp_path / "p.patch"
+    # XEN HYPERVISOR INTERFACE and XEN BLOCK SUBSYSTEM match at the same depth:
+    # Perl's randomised hash order used to swap them between runs.
+    patch.write_text("--- a/drivers/block/xen-blkfront.c\n+++ b/drivers/block/xen-blkfront.c\n"
+                     "@@ -1 +1 @@\n-a\n+b\n")
+    answers = {recipients.recipients(tree.at(root, use_cache=False), [patch])[0] for _ in range(6)}
+    assert len(answers) == 1 and len(next(iter(answers))) >= 2
+
+
+@needs_script
+def test_get_maintainer_answers_are_kept_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tree.cache_dir() / "src"
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "src").symlink_to(real)     # the default tree's get_maintainer.pl
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    patch = tmp_path / "p.patch"
+    patch.write_text(WATCHDOG_DIFF)
+    first = recipients.recipients(tree.at(FIXTURE), [patch])
+    assert "Wim Watchdog <wim@example.org>" in first[0]
+    monkeypatch.setenv("PATH", str(tmp_path))          # no perl: only the cache can answer
+    assert recipients.recipients(tree.at(FIXTURE), [patch]) == first
+    patch.write_text(patch.read_text().replace("bar_wdt", "foo_wdt"))
+    with pytest.raises(FileNotFoundError):           # new content: perl is asked again
+        recipients.recipients(tree.at(FIXTURE), [patch])
