@@ -14,13 +14,14 @@ import dataclasses
 import functools
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .. import cache
 from ..errors import ToolError
 from ..kernel import tree
 from ..partition.maintainers import perl_env
-from ..requests import KernelTree
+from ..requests import KernelTree, default_jobs
 from . import series
 from .companions import Companions
 
@@ -47,12 +48,15 @@ def address(kernel: KernelTree, mails: list[str], extra: Companions) -> tuple[li
 
 def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[People]:
     """recipients() of each mail or diff text, in order, each read from a
-    file of its own (get_maintainer.pl reads files)."""
-    with tempfile.TemporaryDirectory(prefix="enotty-get-maintainer-") as tmp:
+    file of its own (get_maintainer.pl reads files); as many perl runs at
+    once as we may use CPUs (a cold run asks two per mail, each about half
+    a second of perl)."""
+    with tempfile.TemporaryDirectory(prefix="enotty-get-maintainer-") as tmp, \
+            ThreadPoolExecutor(max_workers=default_jobs()) as pool:
         paths = [Path(tmp) / f"{n:04d}.patch" for n in range(len(texts))]
         for path, text in zip(paths, texts):
             path.write_text(text)
-        return [recipients(kernel, [path]) for path in paths]
+        return list(pool.map(lambda path: recipients(kernel, [path]), paths))
 
 
 def recipients(kernel: KernelTree, patch_files: list[Path]) -> People:
