@@ -122,10 +122,12 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     file, then (not with cross=False) PLATFORMS.  A cross platform is
     configured only when a file still unbuilt may go there (needs: rel ->
     BuildNeeds, read by the judge stage), and builds the files whose needs
-    its configuration meets; its kbuild dry run then decides.  jobs: make's
-    -j (default: the CPUs we may use).  Verdicts come from store (its
-    tree_id names the tree) when their key (kernel.build.object_keys) is there; a tree without use_cache
-    builds every file again (the verdicts are still stored)."""
+    its configuration meets; its kbuild dry run then decides.  Meanwhile a
+    second thread prepares the platforms likely needed (_prepare_ahead).
+    jobs: make's -j (default: the CPUs we may use).  Verdicts come from
+    store (its tree_id names the tree) when their key
+    (kernel.build.object_keys) is there; a tree without use_cache builds
+    every file again (the verdicts are still stored)."""
     why = kbuild.can_build(kernel.root)
     if why:
         return {rel: Check(SKIPPED, why) for rel in patched}
