@@ -182,23 +182,34 @@ def _prepare_ahead(bt: BuildTree, files: list[str], needs: Mapping[str, BuildNee
     needs its .config does not meet, each to the first platform whose
     configuration does.  A cold platform spends most of its time in `make
     prepare`, and x86_64's own build leaves a core idle much of the time.
-    Only a guess made early: build() decides, and reports any failure."""
+    The platforms are configured in order (seconds each) and prepared two
+    at a time.  Only a guess made early: build() decides, and reports any
+    failure."""
+    with ThreadPoolExecutor(max_workers=2) as preparing:
+        try:
+            x86 = kbuild.configure_platform(bt, ALLMODCONFIG, jobs)
+            left = [rel for rel in files if rel in needs and needs[rel].symbols and not needs[rel].met_by(x86)]
+            for platform in PLATFORMS:
+                mine = [rel for rel in left if platform in candidates(rel)]
+                if not mine:
+                    continue
+                ensure_compilers([platform], log)
+                pt = kbuild.platform_tree(bt, platform)
+                config = kbuild.configure_platform(pt, platform, jobs)
+                fit = [rel for rel in mine if needs[rel].met_by(config)]
+                if fit:
+                    preparing.submit(_prepare_quietly, pt, platform, jobs, log)
+                    left = [rel for rel in left if rel not in fit]
+        except (subprocess.CalledProcessError, UsageError, OSError):
+            return
+
+
+def _prepare_quietly(pt: BuildTree, platform: Platform, jobs: int | None, log: TextIO) -> None:
+    """prepare_platform, its failure left for build() to meet and report."""
     try:
-        x86 = kbuild.configure_platform(bt, ALLMODCONFIG, jobs)
-        left = [rel for rel in files if rel in needs and needs[rel].symbols and not needs[rel].met_by(x86)]
-        for platform in PLATFORMS:
-            mine = [rel for rel in left if platform in candidates(rel)]
-            if not mine:
-                continue
-            ensure_compilers([platform], log)
-            pt = kbuild.platform_tree(bt, platform)
-            config = kbuild.configure_platform(pt, platform, jobs)
-            fit = [rel for rel in mine if needs[rel].met_by(config)]
-            if fit:
-                kbuild.prepare_platform(pt, platform, jobs, log)
-                left = [rel for rel in left if rel not in fit]
-    except (subprocess.CalledProcessError, UsageError, OSError):
-        return
+        kbuild.prepare_platform(pt, platform, jobs, log)
+    except (subprocess.CalledProcessError, OSError):
+        pass
 
 
 def config_name(name: str) -> str:
