@@ -8,7 +8,8 @@ Two kinds of configuration, one kbuild driver:
   fragments change (a stamp file in the build folder holds them), checked
   option by option after olddefconfig.
 * configure_wide: a config target (allmodconfig, a board's defconfig) plus
-  settings, with WERROR and debug info off, for the object checks of
+  settings, relaxed() (WERROR, debug info, the uapi header install off),
+  for the object checks of
   `make patches` (enotty.verify.crossbuild); BuildTree is such a
   build's source copy and object folder, Platform one architecture's wide
   configuration (ALLMODCONFIG, x86_64's, first).  check_objects is the one
@@ -16,8 +17,9 @@ Two kinds of configuration, one kbuild driver:
   configuration it configures (once), keys each file's verdict, looks it
   up in the store the caller passes (a VerdictStore:
   enotty.verify.verify.ResultCache), prepares (once) and builds the others
-  (install, enabled_sources, compile_objects, build_on), and stores their
-  verdicts.
+  in the copy the caller filled (install; enabled_sources, compile_objects,
+  build_on), and stores their verdicts.  configure and prepare hold their
+  folder's lock (folder_lock): the verify stage prepares ahead in threads.
 
 The tree itself is only read: every build writes into O=.
 """
@@ -152,11 +154,11 @@ def run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None,
 
 
 def wide_host_args() -> tuple[str, ...]:
-    """The host compiler of the wide configurations' builds: through ccache
-    when it is there.  Every platform's O= folder compiles the same host
-    programs (fixdep, modpost, genksyms, dtc...) from the same copy, so
-    all but the first platform of a cold run find them in the cache."""
-    return ("HOSTCC=ccache gcc",) if shutil.which("ccache") else ()
+    """The host compiler of the wide configurations' builds, through ccache
+    (make patches installs it): every platform's O= folder compiles the
+    same host programs (fixdep, modpost, genksyms, dtc...) from the same
+    copy, so all but the first platform of a cold run find them there."""
+    return ("HOSTCC=ccache gcc",)
 
 
 def wide_env() -> dict[str, str]:
@@ -483,6 +485,8 @@ def _configure_platform(bt: BuildTree, platform: Platform, jobs: int | None) -> 
     recipe = f"{platform.label}\nWERROR {' '.join(TURNED_OFF)} off\n"
     if marker.is_file() and marker.read_text() == recipe and config.is_file():
         return read_config(config)
+    # an interrupted configure must not leave a marker that vouches for it
+    marker.unlink(missing_ok=True)
     (bt.obj / PREPARED).unlink(missing_ok=True)
     values = configure_wide(bt.src, bt.obj, platform.base, platform.settings, bt.make_args, jobs)
     marker.write_text(recipe)
@@ -495,7 +499,8 @@ def prepare_platform(bt: BuildTree, platform: Platform, jobs: int | None = None,
     with folder_lock(bt.obj):
         if (bt.obj / PREPARED).is_file():
             return
-        print(f"enotty: preparing a {platform.label} build in {bt.obj} (once; minutes)", file=log)
+        # one write: another thread may be printing too
+        log.write(f"enotty: preparing a {platform.label} build in {bt.obj} (once; minutes)\n")
         quiet_make(bt.src, bt.obj, ["prepare", "modules_prepare"], bt.make_args, jobs)
         (bt.obj / PREPARED).write_text(platform.label + "\n")
 

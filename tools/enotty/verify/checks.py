@@ -21,8 +21,8 @@ from ..requests import KernelTree, PatchesRequest
 
 def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checked:
     """Each mail through checkpatch (a patch that did not apply keeps
-    git's reason), and the companion patches checked; then the patched
-    files built and scanned again (the fixpoint); then the series as they
+    git's reason), the companion patches checked, the patched files built
+    and scanned again (the fixpoint); once all are in, the series as they
     go out (outgoing.mail_out).
 
     Only the builds use both cores all the time: checkpatch (perl), the
@@ -31,18 +31,22 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
     patched = dict(composed.patched)
     facts = composed.grouped.analysed.scanned.facts
     store = verify.ResultCache(tree_id=verify.tree_identity(kernel.root))
-    with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp, \
-            ThreadPoolExecutor(max_workers=max(1, req.scan.jobs)) as pool:
-        pending = [[pool.submit(_applied, kernel, draft, Path(tmp) / str(n)) for draft in drafts]
-                   for n, drafts in enumerate(composed.drafts)]
-        companions = pool.submit(verify.companion_verdicts, kernel, composed.companions, scan.spatch_binary(),
-                                 req.scan.jobs)
-        rescanned = pool.submit(scan.rescan, patched, facts, req.scan.jobs, req.scan.timeout)
-        build = crossbuild.build(kernel, patched, composed.grouped.analysed.build_needs, store, sys.stderr,
-                                 req.scan.jobs) if req.build else {}
-        applied = [[f.result() for f in futures] for futures in pending]
-        extra = companions.result()
-        sites, failed = rescanned.result()
+    pool = ThreadPoolExecutor(max_workers=max(1, req.scan.jobs))
+    with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp:
+        try:
+            pending = [[pool.submit(_checkpatched, kernel, draft, Path(tmp) / str(n)) for draft in drafts]
+                       for n, drafts in enumerate(composed.drafts)]
+            companions = pool.submit(verify.companion_verdicts, kernel, composed.companions,
+                                     scan.spatch_binary(), req.scan.jobs)
+            rescanned = pool.submit(scan.rescan, patched, facts, req.scan.jobs, req.scan.timeout)
+            build = crossbuild.build(kernel, patched, composed.grouped.analysed.build_needs, store, sys.stderr,
+                                     req.scan.jobs) if req.build else {}
+            applied = [[f.result() for f in futures] for futures in pending]
+            extra = companions.result()
+            sites, failed = rescanned.result()
+        finally:
+            # ^C, kill(1) or a failed check: what has not begun is dropped
+            pool.shutdown(wait=True, cancel_futures=True)
     for plan, drafts in zip(composed.grouped.plans, composed.drafts):
         print(f"enotty: {plan.name}: {series.count(len(drafts), 'patch')} applied and checked", file=sys.stderr)
     fix = verify.fixpoint(patched, sites, {f.file: f.reason for f in failed})
@@ -55,7 +59,7 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
     return outgoing.mail_out(kernel, req.identity, not req.build, checked, extra)
 
 
-def _applied(kernel: KernelTree, draft: Draft, folder: Path) -> Verdict:
+def _checkpatched(kernel: KernelTree, draft: Draft, folder: Path) -> Verdict:
     """A draft that applied, through checkpatch (its mail written into
     folder, one per series: two series may name a mail alike); one that did not, failed with git's reason."""
     if draft.mail is None:

@@ -8,7 +8,8 @@ build() is the verify stage's entry.  Every platform is one configuration
 few settings; kernel.build.relaxed() turns WERROR, debug info and the uapi
 header install off) prepared once, out of tree, in
 tree.cache_dir()/build/<name>-<version>/ (configure: seconds; prepare: a
-minute, the first time a patch needs the platform).  They all build the same
+minute, the first time a patch needs the platform, or ahead of it while
+x86_64 builds: _Ahead).  They all build the same
 source: allmodconfig-<version>.src/, an enotty.kernel.worktree copy of the
 tree that gets the patched files by rename, so the pristine tree's inodes
 are never written.  Each platform's files go through one entry,
@@ -17,7 +18,8 @@ enotty.kernel.build.check_objects, with the verify stage's verdict store
 
 Selection: x86_64 allmodconfig is given every file.  A file it does not
 compile goes to the first cross platform whose .config meets the file's
-needs (kconfig.BuildNeeds, which the judge stage read from the Makefiles);
+needs (kernel.build.BuildNeeds, which the judge stage read from the
+Makefiles with kernel.kconfig.build_needs);
 kbuild's dry run in that folder (`make -n dir/`) then confirms the object
 is compiled, or the file goes on to the next such platform.  A file no
 platform compiles is "not built", which is not a failure.  A file that
@@ -38,7 +40,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, TextIO
 
 from .. import packages
-from ..errors import UsageError
 from ..kernel import build as kbuild
 from ..kernel.build import ALLMODCONFIG, ANY_CONFIG, NOT_BUILT, SKIPPED, BuildNeeds, BuildTree, Check, Platform
 from ..requests import KernelTree
@@ -122,8 +123,8 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     file, then (not with cross=False) PLATFORMS.  A cross platform is
     configured only when a file still unbuilt may go there (needs: rel ->
     BuildNeeds, read by the judge stage), and builds the files whose needs
-    its configuration meets; its kbuild dry run then decides.  Meanwhile a
-    second thread prepares the platforms likely needed (_prepare_ahead).
+    its configuration meets; its kbuild dry run then decides.  Meanwhile
+    _Ahead prepares the platforms likely needed.
     jobs: make's -j (default: the CPUs we may use).  Verdicts come from
     store (its tree_id names the tree) when their key
     (kernel.build.object_keys) is there; a tree without use_cache builds
@@ -137,11 +138,11 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     tried: dict[str, list[str]] = {rel: [] for rel in pending}
     x86: dict[str, Check] = {}
     # One run at a time uses the shared copy and build folders.
-    with bt.work.locked(), ThreadPoolExecutor(max_workers=1) as ahead:
+    with bt.work.locked(), _Ahead(bt, patched, needs, store, kernel.use_cache, log) as ahead:
         bt.work.ensure()
         bt.work.set_files(patched)
         if cross:
-            ahead.submit(_prepare_ahead, bt, pending, needs, jobs, log)
+            ahead.start(pending)
         for platform in (ALLMODCONFIG,) + (PLATFORMS if cross else ()):
             # every file goes to x86_64 allmodconfig; to a cross platform, a
             # file with symbols to look for, on its own architecture when it
@@ -167,49 +168,89 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
             pending = [rel for rel in pending if rel not in out]
     for rel in pending:
         need = needs.get(rel, BuildNeeds((), False))
-        want = (" ".join(need.symbols) if need.all_needed else "any of " + " ".join(need.symbols)) \
-            or "no symbol known"
+        want = ("no symbol known" if not need.symbols else " ".join(need.symbols) if need.all_needed
+                else "any of " + " ".join(need.symbols))
         why = f" ({', '.join(tried[rel])} do not compile it)" if tried[rel] else ""
         out[rel] = Check(NOT_BUILT, f"no platform here sets {want}{why}") if cross else x86.get(
             rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
     return out
 
 
-def _prepare_ahead(bt: BuildTree, files: list[str], needs: Mapping[str, BuildNeeds], jobs: int | None,
-                   log: TextIO) -> None:
-    """While x86_64 allmodconfig builds, configure and prepare the cross
-    platforms the files it will not build are likely to go to: those whose
-    needs its .config does not meet, each to the first platform whose
-    configuration does.  A cold platform spends most of its time in `make
-    prepare`, and x86_64's own build leaves a core idle much of the time.
-    The platforms are configured in order (seconds each) and prepared two
-    at a time.  Only a guess made early: build() decides, and reports any
-    failure."""
-    with ThreadPoolExecutor(max_workers=2) as preparing:
+class _Ahead:
+    """While x86_64 allmodconfig builds, the cross platforms that the files
+    it will not build are likely to go to, configured and prepared: a file
+    whose needs x86_64's .config does not meet goes, in this guess, to the
+    first platform whose .config does.  A cold platform spends most of its
+    time in `make prepare`, one after another, with a core idle in each.
+    The platforms are configured in order by one thread and prepared two at
+    a time at -j1 (x86_64's build has -j of its own).  Only a guess:
+    build() decides and reports every failure; the guess stops at a
+    platform whose compiler is not installed (build() installs it or says
+    how), skips a platform whose files' verdicts are all cached, and on
+    leaving (^C too) the prepares not yet begun are dropped."""
+
+    def __init__(self, bt: BuildTree, patched: dict[str, bytes], needs: Mapping[str, BuildNeeds],
+                 store: verify.ResultCache, use_cache: bool, log: TextIO) -> None:
+        self.bt, self.patched, self.needs, self.store, self.use_cache, self.log = \
+            bt, patched, needs, store, use_cache, log
+        self.stop = threading.Event()
+        self.guessing = ThreadPoolExecutor(max_workers=1)
+        self.preparing = ThreadPoolExecutor(max_workers=2)
+
+    def __enter__(self) -> _Ahead:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.guessing.shutdown(wait=True, cancel_futures=True)
+        self.preparing.shutdown(wait=True, cancel_futures=True)
+
+    def start(self, files: list[str]) -> None:
+        """The guess begins once x86_64 is configured (seconds; its cold
+        prepare, the longest step, then runs beside the guess)."""
         try:
-            x86 = kbuild.configure_platform(bt, ALLMODCONFIG, jobs)
-            left = [rel for rel in files if rel in needs and needs[rel].symbols and not needs[rel].met_by(x86)]
+            x86 = kbuild.configure_platform(self.bt, ALLMODCONFIG)
+        except subprocess.CalledProcessError:
+            return     # build() says why
+        left = [rel for rel in files
+                if rel in self.needs and self.needs[rel].symbols and not self.needs[rel].met_by(x86)]
+        if left:
+            self.guessing.submit(self._guess, left)
+
+    def _guess(self, left: list[str]) -> None:
+        try:
             for platform in PLATFORMS:
                 mine = [rel for rel in left if platform in candidates(rel)]
+                if self.stop.is_set() or not left:
+                    return
                 if not mine:
                     continue
-                ensure_compilers([platform], log)
-                pt = kbuild.platform_tree(bt, platform)
-                config = kbuild.configure_platform(pt, platform, jobs)
-                fit = [rel for rel in mine if needs[rel].met_by(config)]
-                if fit:
-                    preparing.submit(_prepare_quietly, pt, platform, jobs, log)
-                    left = [rel for rel in left if rel not in fit]
-        except (subprocess.CalledProcessError, UsageError, OSError):
+                if packages.missing([platform.package]):
+                    return
+                pt = kbuild.platform_tree(self.bt, platform)
+                config = kbuild.configure_platform(pt, platform, 1)
+                fit = [rel for rel in mine if self.needs[rel].met_by(config)]
+                left = [rel for rel in left if rel not in fit]
+                if fit and not self._cached(pt, fit):
+                    self.preparing.submit(self._prepare, pt, platform)
+        except Exception as err:    # a guess: say it stopped, build() goes on
+            self.log.write(f"enotty: preparing ahead stopped: {err}\n")
+
+    def _cached(self, pt: BuildTree, fit: list[str]) -> bool:
+        """Every verdict of fit on this platform is in the store already."""
+        if not self.use_cache:
+            return False
+        keys = kbuild.object_keys(pt, {r: d for r, d in self.patched.items() if r in fit or not r.endswith(".c")},
+                                  self.store, self.store.tree_id)
+        return all(self.store.get("build", keys[rel]) is not None for rel in fit)
+
+    def _prepare(self, pt: BuildTree, platform: Platform) -> None:
+        if self.stop.is_set():
             return
-
-
-def _prepare_quietly(pt: BuildTree, platform: Platform, jobs: int | None, log: TextIO) -> None:
-    """prepare_platform, its failure left for build() to meet and report."""
-    try:
-        kbuild.prepare_platform(pt, platform, jobs, log)
-    except (subprocess.CalledProcessError, OSError):
-        pass
+        try:
+            kbuild.prepare_platform(pt, platform, 1, self.log)
+        except (subprocess.CalledProcessError, OSError):
+            pass      # build() meets the failure again and reports it
 
 
 def config_name(name: str) -> str:

@@ -218,9 +218,24 @@ def test_cross_builds_pick_configure_lazily_and_cache(tmp_path: Path, monkeypatc
     # the guess made ahead: x86_64's .config sets neither AMI nor ALT, so
     # the first platform that sets AMI is prepared; none sets ALT
     prepared.clear()
+    monkeypatch.setattr(crossbuild.packages, "missing", lambda wanted: [])
     bt = kbuild.build_tree(root)
-    crossbuild._prepare_ahead(bt, sorted(patched), needs, None, sys.stderr)
+    def guess(use_cache: bool) -> None:
+        with crossbuild._Ahead(bt, patched, needs, store, use_cache, sys.stderr) as ahead:
+            ahead.start(sorted(patched))
+            ahead.guessing.shutdown(wait=True)     # leaving stops a guess not yet done
+            ahead.preparing.shutdown(wait=True)
+
+    guess(use_cache=False)
     assert prepared == ["i386"]
+    # with every verdict cached, nothing is prepared ahead
+    prepared.clear()
+    guess(use_cache=True)
+    assert prepared == []
+    # nor past a platform whose compiler is missing (build() installs it or says how)
+    monkeypatch.setattr(crossbuild.packages, "missing", lambda wanted: wanted)
+    guess(use_cache=False)
+    assert prepared == []
     assert built == [("x86_64", ["drivers/d/alt.c", "drivers/d/ami.c"]), ("i386", ["drivers/d/ami.c"]),
                      ("m68k", ["drivers/d/ami.c"])]
     # x86_64 alone: its own verdict

@@ -107,9 +107,18 @@ def checkpatch(kernel: KernelTree, patch: Path) -> Check:
     return chk
 
 
+def raise_if_killed(res: subprocess.CompletedProcess[str]) -> None:
+    """KeyboardInterrupt when the child died of a signal: a check run in a
+    worker thread sees ^C only as its child's death, and that must not be
+    kept as the patch's verdict."""
+    if res.returncode < 0:
+        raise KeyboardInterrupt
+
+
 def _run_checkpatch(root: Path, cmd: list[str]) -> Check:
     res = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False,
                          env=maintainers.perl_env())
+    raise_if_killed(res)
     errors = [ln for ln in res.stdout.splitlines() if ": ERROR:" in ln]
     warnings = [ln for ln in res.stdout.splitlines() if ": WARNING:" in ln]
     if errors:
@@ -157,6 +166,7 @@ def check_rule(text: str, spatch: str, use_cache: bool = True) -> Check:
         path.write_text(text)
         res = subprocess.run([spatch, "--parse-cocci", str(path)],
                              capture_output=True, text=True, check=False, cwd=tmp)
+        raise_if_killed(res)
     chk = (Check(OK, "", "spatch --parse-cocci") if res.returncode == 0 else
            Check(FAILED, (res.stderr.strip().splitlines() or ["spatch failed"])[-1],
                         "spatch --parse-cocci"))
@@ -173,7 +183,7 @@ def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = 
     results = ResultCache()
     if use_cache and (hit := results.get("companion", key)) is not None:
         return hit
-    print("enotty: building the media kselftest with the kernel's kselftest make", file=log)
+    log.write("enotty: building the media kselftest with the kernel's kselftest make\n")   # one write: threads
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
         patch = Path(tmp) / "selftest.patch"
         patch.write_text(diff)
@@ -188,6 +198,7 @@ def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = 
         chk = Check(OK, "", "x86_64 kselftest")
         for cmd in steps:
             res = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            raise_if_killed(res)
             if res.returncode != 0:
                 lines = [l for l in res.stderr.splitlines() if "error" in l] or res.stderr.splitlines() or ["failed"]
                 chk = Check(FAILED, lines[0][:200], "x86_64 kselftest")

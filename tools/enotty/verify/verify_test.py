@@ -1,7 +1,6 @@
 """The verify stage: checkpatch verdicts, the build's commands and file handling."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -77,11 +76,11 @@ def test_checkpatch_command_uses_the_tree_root_or_no_tree(tmp_path: Path) -> Non
 
 def test_make_command_construction(tmp_path: Path) -> None:
     bt = kbuild.BuildTree(tmp_path / "linux", tmp_path / "b.src", tmp_path / "b")
-    # the host programs through ccache when it is installed
+    # the host programs through ccache
     assert kbuild.make_command(bt, ["drivers/x/y.o"], jobs=8) == [
         "make", "-C", str(tmp_path / "b.src"), f"O={tmp_path / 'b'}", *kbuild.wide_host_args(), "-j8", "-k",
         "drivers/x/y.o"]
-    assert kbuild.wide_host_args() == (("HOSTCC=ccache gcc",) if shutil.which("ccache") else ())
+    assert kbuild.wide_host_args() == ("HOSTCC=ccache gcc",)
     assert f"-j{default_jobs()}" in kbuild.make_command(bt, ["drivers/x/y.o"])
     assert "-n" in kbuild.make_command(bt, ["drivers/x/"], dry_run=True)
 
@@ -174,6 +173,18 @@ def test_checkpatch_verdicts_are_cached_by_patch_and_script(tmp_path: Path,
     (root / "scripts" / "checkpatch.pl").write_text(FAKE_CHECKPATCH + "# v2\n")
     assert verify.checkpatch(tree.at(root), good).status == verify.OK and count() == 4
     assert verify.checkpatch(tree.at(root, use_cache=False), good).status == verify.OK and count() == 5
+
+
+def test_a_checkpatch_killed_by_a_signal_is_an_interruption_not_a_verdict(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # checkpatch runs in a worker thread, which sees ^C only as its child's death
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    root = fake_kernel(tmp_path, "#!/usr/bin/perl\nkill 'INT', $$;\nsleep 5;\n")
+    patch = tmp_path / "a.patch"
+    patch.write_text("+ok\n")
+    with pytest.raises(KeyboardInterrupt):
+        verify.checkpatch(tree.at(root), patch)
+    assert not any((tmp_path / "cache" / "verify").rglob("*.json"))
 
 
 def test_result_cache_survives_garbage_and_an_unwritable_folder(tmp_path: Path) -> None:
