@@ -153,12 +153,11 @@ def run_logged(argv: list[str], log: Path, env: dict[str, str] | None = None,
         raise BuildError(f"{failed} (exit {res.returncode}); log: {log}", tail)
 
 
-def wide_host_args() -> tuple[str, ...]:
-    """The host compiler of the wide configurations' builds, through ccache
-    (make patches installs it): every platform's O= folder compiles the
-    same host programs (fixdep, modpost, genksyms, dtc...) from the same
-    copy, so all but the first platform of a cold run find them there."""
-    return ("HOSTCC=ccache gcc",)
+# The host compiler of the wide configurations' builds, through ccache
+# (make patches installs it): every platform's O= folder compiles the same
+# host programs (fixdep, modpost, genksyms, dtc...) from the same copy, so
+# all but the first platform of a cold run find them there.
+WIDE_HOST_ARGS = ("HOSTCC=ccache gcc",)
 
 
 def wide_env() -> dict[str, str]:
@@ -170,7 +169,7 @@ def quiet_make(src: Path, obj: Path, targets: list[str], make_args: tuple[str, .
                jobs: int | None = None) -> None:
     """kbuild of a wide configuration with its output dropped;
     CalledProcessError with the last lines of its stderr when it fails."""
-    cmd = make_argv(src, obj, *targets, make_args=make_args + wide_host_args(), jobs=jobs)
+    cmd = make_argv(src, obj, *targets, make_args=make_args + WIDE_HOST_ARGS, jobs=jobs)
     res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          check=False, env=wide_env())
     if res.returncode != 0:
@@ -284,7 +283,7 @@ def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
                  dry_run: bool = False) -> list[str]:
     """`make` in the hard-link copy with O=; -k so one failure stops nothing."""
     return make_argv(bt.src, bt.obj, "-k", *(["-n"] if dry_run else []), *targets,
-                     make_args=bt.make_args + wide_host_args(), jobs=jobs)
+                     make_args=bt.make_args + WIDE_HOST_ARGS, jobs=jobs)
 
 
 def can_build(root: Path) -> str:

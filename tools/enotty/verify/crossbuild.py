@@ -45,7 +45,7 @@ from ..kernel.build import ALLMODCONFIG, ANY_CONFIG, NOT_BUILT, SKIPPED, BuildNe
 from ..requests import KernelTree
 from . import verify
 
-X86_64 = "x86_64"
+X86_64 = ALLMODCONFIG.name    # the platform a verdict cached without one was built on
 
 
 # Tried in this order; the first whose configuration builds a file wins.
@@ -89,16 +89,12 @@ def compiler_missing(platforms: list[Platform]) -> list[str]:
     return packages.missing(sorted({p.package for p in platforms}))
 
 
-_INSTALLING = threading.Lock()   # one apt-get at a time
-
-
 def ensure_compilers(platforms: list[Platform], log: TextIO = sys.stderr) -> None:
     """Install the cross compilers these platforms need (root), or raise
     UsageError with the apt-get line (packages.ensure_packages)."""
-    with _INSTALLING:
-        packages.ensure_packages(sorted({p.package for p in platforms}),
-                                 "cross compilers for " + ", ".join(sorted({p.name for p in platforms})),
-                                 log)
+    packages.ensure_packages(sorted({p.package for p in platforms}),
+                             "cross compilers for " + ", ".join(sorted({p.name for p in platforms})),
+                             log)
 
 
 # ---------------------------------------------------------------- build
@@ -225,7 +221,7 @@ class _Ahead:
                     return
                 if not mine:
                     continue
-                if packages.missing([platform.package]):
+                if compiler_missing([platform]):
                     return
                 pt = kbuild.platform_tree(self.bt, platform)
                 config = kbuild.configure_platform(pt, platform, 1)
