@@ -41,12 +41,14 @@ def test_make_argv_uses_our_cpus_unless_told(tmp_path: Path):
         "make", "-C", "/s", "O=/o", "ARCH=m68k", "-j3", "-k", "d/"]
 
 
-def test_relaxed_turns_werror_and_debug_info_off_and_applies_settings():
+def test_relaxed_turns_werror_debug_info_and_sanitizers_off_and_applies_settings():
     text = ("CONFIG_WERROR=y\nCONFIG_DRM_WERROR=y\nCONFIG_DEBUG_INFO_DWARF5=y\nCONFIG_HEADERS_INSTALL=y\n"
+            "CONFIG_KASAN=y\nCONFIG_KASAN_INLINE=y\nCONFIG_UBSAN=y\nCONFIG_KCOV=y\n"
             "CONFIG_FB=m\n# CONFIG_X is not set\n")
     got = build.parse_config(build.relaxed(text, ("FB=y", "X=m", "Y=n")))
     assert got["CONFIG_WERROR"] == got["CONFIG_DRM_WERROR"] == got["CONFIG_DEBUG_INFO_DWARF5"] == "n"
     assert got.get("CONFIG_HEADERS_INSTALL", "n") == "n"
+    assert (got["CONFIG_KASAN"], got["CONFIG_UBSAN"], got["CONFIG_KCOV"]) == ("n", "n", "n")
     assert got["CONFIG_DEBUG_INFO_NONE"] == "y"
     assert (got["CONFIG_FB"], got["CONFIG_X"], got["CONFIG_Y"]) == ("y", "m", "n")
     assert build.relaxed("CONFIG_A=y\n") == "CONFIG_A=y\nCONFIG_DEBUG_INFO_NONE=y\n"

@@ -5,8 +5,8 @@ s390, 32-bit x86, UML) with Debian's cross compilers.
 
 build() is the verify stage's entry.  Every platform is one configuration
 (a config target of the tree, allmodconfig or a board's defconfig, plus a
-few settings; kernel.build.relaxed() turns WERROR, debug info and the uapi
-header install off) prepared once, out of tree, in
+few settings; kernel.build.relaxed() turns WERROR, debug info, the uapi
+header install and the sanitizers off) prepared once, out of tree, in
 tree.cache_dir()/build/<name>-<version>/ (configure: seconds; prepare: a
 minute, the first time a patch needs the platform, or ahead of it while
 x86_64 builds: _Ahead).  They all build the same

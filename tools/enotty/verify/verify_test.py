@@ -80,7 +80,7 @@ def test_make_command_construction(tmp_path: Path) -> None:
     assert kbuild.make_command(bt, ["drivers/x/y.o"], jobs=8) == [
         "make", "-C", str(tmp_path / "b.src"), f"O={tmp_path / 'b'}", *kbuild.WIDE_HOST_ARGS, "-j8", "-k",
         "drivers/x/y.o"]
-    assert kbuild.WIDE_HOST_ARGS == ("HOSTCC=ccache gcc",)
+    assert kbuild.WIDE_HOST_ARGS == ("HOSTCC=ccache gcc", "RUSTC=false")
     assert f"-j{default_jobs()}" in kbuild.make_command(bt, ["drivers/x/y.o"])
     assert "-n" in kbuild.make_command(bt, ["drivers/x/"], dry_run=True)
 
