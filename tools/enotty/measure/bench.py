@@ -54,15 +54,15 @@ def coccicheck_flags(scan_options: Sequence[str], file_options: Sequence[str],
                      macro_file: Path, timeout: int) -> list[str]:
     """SPFLAGS for coccicheck: the scan's options that coccicheck does not
     give spatch already (MODE=patch is `-D patch`; the rule file's
-    `// Options:` it reads itself), the scan's builtin macro file
-    (scan.builtin_macros()) and its per-file timeout."""
+    `// Options:` it reads itself), the scan's Python, its builtin macro
+    file (scan.builtin_macros()) and its per-file timeout."""
     rest = list(scan_options)
     for given in (["-D", "patch"], *([opt] for opt in file_options)):
         for i in range(len(rest) - len(given) + 1):
             if rest[i:i + len(given)] == given:
                 del rest[i:i + len(given)]
                 break
-    return rest + ["--macro-file-builtins", str(macro_file), "--timeout", str(timeout)]
+    return rest + [*scan.PYTHON_OPTIONS, "--macro-file-builtins", str(macro_file), "--timeout", str(timeout)]
 
 
 def table(rows: list[Row]) -> str:

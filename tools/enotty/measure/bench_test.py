@@ -17,13 +17,13 @@ DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
 
 def test_coccicheck_gets_exactly_the_scans_options(tmp_path: Path) -> None:
     """MODE=patch (-D patch) + the rule file's // Options: + SPFLAGS is what
-    the scan gives spatch, plus its macro file and timeout."""
+    the scan gives spatch, plus its Python, macro file and timeout."""
     macros = tmp_path / "macros.h"
     scan_opts, file_opts = list(scan.spatch_options()), rules.spatch_options()
     flags = bench.coccicheck_flags(scan_opts, file_opts, macros, 120)
     assert sorted(["-D", "patch", *file_opts, *flags]) == sorted(
-        [*scan_opts, "--macro-file-builtins", str(macros), "--timeout", "120"])
-    assert flags[-4:] == ["--macro-file-builtins", str(macros), "--timeout", "120"]
+        [*scan_opts, *scan.PYTHON_OPTIONS, "--macro-file-builtins", str(macros), "--timeout", "120"])
+    assert flags[-6:] == [*scan.PYTHON_OPTIONS, "--macro-file-builtins", str(macros), "--timeout", "120"]
     # An option coccicheck does not already give stays, even if it repeats.
     assert bench.coccicheck_flags(["-D", "patch", "-D", "tsv", "--x", "--x"], ["--x"], macros, 5)[:3] == \
         ["-D", "tsv", "--x"]
