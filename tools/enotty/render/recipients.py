@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -49,8 +50,8 @@ def address(kernel: KernelTree, mails: list[str], extra: Companions) -> tuple[li
 def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[People]:
     """recipients() of each mail or diff text, in order, each read from a
     file of its own (get_maintainer.pl reads files); as many perl runs at
-    once as we may use CPUs (a cold run asks two per mail, each about half
-    a second of perl)."""
+    once as we may use CPUs (a cold run asks one per mail, about 0.2 s of
+    perl)."""
     with tempfile.TemporaryDirectory(prefix="enotty-get-maintainer-") as tmp, \
             ThreadPoolExecutor(max_workers=default_jobs()) as pool:
         paths = [Path(tmp) / f"{n:04d}.patch" for n in range(len(texts))]
@@ -60,18 +61,38 @@ def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[People]:
 
 
 def recipients(kernel: KernelTree, patch_files: list[Path]) -> People:
-    """(To, Cc) of a mail, as b4 addresses it: the maintainers (--nol),
-    then the reviewers and lists (--nom) who are not among them (compared
-    without case)."""
-    people = _ask(kernel, patch_files, ("to", "cc"))
-    to = people["to"]
+    """(To, Cc) of a mail, as b4 addresses it: the maintainers and
+    reviewers (b4 asks --nol), then the lists (b4 asks --nom and drops who
+    is already in To, compared without case).  One run with the roles
+    shown gives both: get_maintainer.pl prints the people of --nol in the
+    same order, then the lists in the order --nom prints them."""
+    people = _ask(kernel, patch_files)
+    to = [person for person, role in people if not role.endswith(LIST_ROLES)]
     seen = {person.lower() for person in to}
     cc = []
-    for person in people["cc"]:
+    for person in (person for person, role in people if role.endswith(LIST_ROLES)):
         if person.lower() not in seen:
             seen.add(person.lower())
             cc.append(person)
     return tuple(to), tuple(cc)
+
+
+# get_maintainer.pl's roles of a mailing list (add_categories), each
+# followed by ":SUBSYSTEM" or nothing
+LIST_ROLES = ("open list", "moderated list", "subscriber list")
+
+
+_ROLES = re.compile(r"^(.*?>|[^\s<>]+) \((.*)\)$")
+
+
+def _role(line: str) -> tuple[str, str]:
+    """'Name <a@b> (maintainer:X,reviewer:Y)' -> ('Name <a@b>', 'maintainer');
+    'l@b (open list:X (Y))' -> ('l@b', 'open list'); a subsystem's name
+    may hold parentheses, an address does not."""
+    m = _ROLES.match(line)
+    if m is None:
+        return line, ""
+    return m.group(1), m.group(2).split(",")[0].split(":")[0]
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,31 +101,27 @@ def _inputs_digest(maintainers: Path, script_path: Path) -> str:
     return cache.key(cache.digest(maintainers.read_bytes()), cache.digest(script_path.read_bytes()))
 
 
-def _ask(kernel: KernelTree, patch_files: list[Path], roles: tuple[str, ...]) -> dict[str, list[str]]:
-    """get_maintainer.pl's answer per role ('to': --nol, 'cc': --nom),
-    kept by the patches' content, MAINTAINERS and the script."""
+def _ask(kernel: KernelTree, patch_files: list[Path]) -> list[tuple[str, str]]:
+    """get_maintainer.pl's answer with each entry's first role, kept by the
+    patches' content, MAINTAINERS and the script."""
     root = kernel.root
     found = kernel.get_maintainer if (root / "MAINTAINERS").is_file() else None
     if found is None:
-        return {role: [] for role in roles}
+        return []
     path, own = found.path, found.own
-    env = perl_env()
     inputs = _inputs_digest(root / "MAINTAINERS", path)
-    patches = [cache.digest(p.read_bytes()) for p in patch_files]
+    args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
+            "--rolestats"] + ([] if own else ["--no-tree"])
+    k = cache.key(inputs, " ".join(args[2:]), *(cache.digest(p.read_bytes()) for p in patch_files))
     store = cache.JsonCache(tree.cache_dir() / "get_maintainer")
-    out = {}
-    for role in roles:
-        args = ["perl", str(path), "--nogit", "--nogit-fallback", "--nogit-chief-penguins",
-                "--norolestats", "--nol" if role == "to" else "--nom"] + ([] if own else ["--no-tree"])
-        k = cache.key(inputs, " ".join(args[2:]), *patches)
-        hit = store.get(k) if kernel.use_cache else None
-        if isinstance(hit, list):
-            out[role] = [str(x) for x in hit]
-            continue
-        res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=env,
+    hit = store.get(k) if kernel.use_cache else None
+    if isinstance(hit, list):
+        lines = [str(x) for x in hit]
+    else:
+        res = subprocess.run(args + [str(p) for p in patch_files], cwd=root, env=perl_env(),
                              capture_output=True, text=True, check=False)
         if res.returncode != 0:
             raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
-        out[role] = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
-        store.put(k, out[role])
-    return out
+        lines = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
+        store.put(k, lines)
+    return [_role(line) for line in lines]
