@@ -82,13 +82,15 @@ def recipients(kernel: KernelTree, patch_files: list[Path]) -> People:
 LIST_ROLES = ("open list", "moderated list", "subscriber list")
 
 
-_ROLES = re.compile(r"^(.*?>|[^\s<>]+) \((.*)\)$")
+_ROLES = re.compile(r"^(.*?>|[^\s<>()]*)\s*\((.*)\)$")
 
 
 def _role(line: str) -> tuple[str, str]:
     """'Name <a@b> (maintainer:X,reviewer:Y)' -> ('Name <a@b>', 'maintainer');
     'l@b (open list:X (Y))' -> ('l@b', 'open list'); a subsystem's name
-    may hold parentheses, an address does not."""
+    may hold parentheses, an address does not.  An L: line that is a name
+    before its address ('L: The X Team <x@y>') gives no address at all:
+    '(open list:X)' -> ('', 'open list'), an empty line without roles."""
     m = _ROLES.match(line)
     if m is None:
         return line, ""
@@ -124,4 +126,4 @@ def _ask(kernel: KernelTree, patch_files: list[Path]) -> list[tuple[str, str]]:
             raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
         lines = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
         store.put(k, lines)
-    return [_role(line) for line in lines]
+    return [(person, role) for person, role in map(_role, lines) if person]
