@@ -9,6 +9,7 @@ then each series applied in order and formatted as mails, in memory
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -19,7 +20,7 @@ from ..judge.analysis import Analysed
 from ..partition import split
 from ..partition.grouping import Grouped
 from . import cleanup, companions, messages, recipients, series
-from ..requests import Identity, KernelTree
+from ..requests import Identity, KernelTree, default_jobs
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,14 @@ def compose(kernel: KernelTree, identity: Identity, grouped: Grouped,
                             for pp, prefix in zip(plan.patches, names)))
     media = any(plan.name == split.MEDIA_SERIES for plan in grouped.plans)
     extra = companions.compose(kernel.root, identity, media)
-    # the media series as it goes out: its kselftest last
-    formatted = [series.format_mails(kernel, plan, [d.patch for d in mine] + _beside(plan, extra), identity)
-                 for plan, mine in zip(grouped.plans, drafts)]
+    # the media series as it goes out: its kselftest last.  Each series in
+    # a scratch repository of its own, as many at once as we may use CPUs:
+    # git and Python take one core each, and a cold run has 47 series.
+    with ThreadPoolExecutor(max_workers=default_jobs()) as pool:
+        formatted = list(pool.map(
+            lambda plan, mine: series.format_mails(kernel, plan, [d.patch for d in mine] + _beside(plan, extra),
+                                                   identity),
+            grouped.plans, drafts))
     tests = [(f.mails[-1], f.errors[-1]) for plan, f in zip(grouped.plans, formatted) if _beside(plan, extra)]
     if any(error for _mail, error in tests):
         raise series.SeriesError(f"the kselftest patch does not apply: {tests[0][1]}")
