@@ -32,6 +32,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -344,15 +345,53 @@ _CC = re.compile(r" -c -o (\S+\.o) (\S+\.c)\b")
 
 def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None,
                     srcarch: str = "x86", targets: dict[str, str] | None = None) -> set[str]:
-    """Which of rels allmodconfig compiles: kbuild's dry run of their folders.
+    """Which of rels the configuration compiles, as kbuild decides: each
+    file's object is among its folder's objects (_members), or, for a
+    file that another folder's Makefile builds (includer_dirs), kbuild's
+    dry run of those folders lists its compile (_dry_run_members)."""
+    elsewhere = {r: includer_dirs(bt.src, r, srcarch) for r in rels}
+    own = [r for r in rels if not elsewhere[r] and kbuild_dir(bt.src, r)]
+    found = _members(bt, own, jobs) if own else set()
+    others = [r for r in rels if elsewhere[r]]
+    if others:
+        found |= _dry_run_members(bt, others, elsewhere, jobs, targets)
+    return found
 
-    Their objects are removed first: a dry run lists only the objects it
+
+# kbuild's own answer to "is this object part of the build": a probe that
+# Makefile.build of every folder a single-target build descends into
+# (only those its parents enable) runs, writing that folder's objects, the
+# built-in and module ones with their composite parts (Makefile.lib's
+# real-obj-y, real-obj-m, lib-y), to a file of its own ($(file): the
+# sub-makes run in parallel, and lines longer than a pipe's atomic write
+# interleave on a shared stdout).  Each object goal gets the probe of its
+# folder as an extra prerequisite (--eval reaches every sub-make); under
+# `make -n` nothing is built.  A dry run of whole folders (`make -n dir/`)
+# gave the same answers but descended into every subfolder: 37 s of CPU
+# for x86_64's 81 folders against 14 s.
+PROBE = "enotty-probe"
+
+
+def _members(bt: BuildTree, rels: list[str], jobs: int | None) -> set[str]:
+    goals = {rel: rel[:-2] + ".o" for rel in rels}
+    with tempfile.TemporaryDirectory(prefix="enotty-members-") as tmp:
+        rule = (f"%/{PROBE}: ; $(if $(filter $(obj)/%,$@),$(file >{tmp}/$(subst /,:,$(obj)),"
+                "$(filter %.o,$(real-obj-y) $(real-obj-m) $(lib-y))))")
+        evals = [f"--eval={rule}"] + [f"--eval={goal}: {os.path.dirname(goal)}/{PROBE}"
+                                      for goal in sorted(set(goals.values()))]
+        subprocess.run(make_command(bt, evals + sorted(set(goals.values())), jobs, dry_run=True),
+                       capture_output=True, text=True, check=False, env=wide_env())
+        members = {os.path.normpath(o) for path in Path(tmp).iterdir() for o in path.read_text().split()}
+    return {rel for rel, goal in goals.items() if goal in members}
+
+
+def _dry_run_members(bt: BuildTree, rels: list[str], elsewhere: dict[str, list[str]], jobs: int | None,
+                     targets: dict[str, str] | None) -> set[str]:
+    """kbuild's dry run of the folders that build rels from theirs: their
+    objects are removed first, since a dry run lists only the objects it
     would remake, and a file the copy already held (an earlier run's
     patch) may have an object newer than itself."""
-    dirs = sorted(({kbuild_dir(bt.src, r) for r in rels} - {""})
-                  | {d for r in rels for d in includer_dirs(bt.src, r, srcarch)})
-    if not dirs:
-        return set()
+    dirs = sorted(({kbuild_dir(bt.src, r) for r in rels} - {""}) | {d for r in rels for d in elsewhere[r]})
     for rel in rels:
         (bt.obj / (rel[:-2] + ".o")).unlink(missing_ok=True)
     res = subprocess.run(make_command(bt, [d + "/" for d in dirs], jobs, dry_run=True),

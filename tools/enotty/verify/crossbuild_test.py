@@ -162,6 +162,26 @@ def test_REAL_CROSS_BUILD_m68k_builds_a_patched_file_and_rejects_a_broken_one() 
     assert not obj.exists(), "a cached verdict compiled the file again"
 
 
+@pytest.mark.skipif(QUICK, reason="ENOTTY_QUICK=1: the real m68k cross build left out")
+@pytest.mark.skipif(not DEFAULT.is_dir(), reason="no default tree")
+def test_REAL_kbuild_says_which_files_m68k_allmodconfig_compiles() -> None:
+    """kbuild's own membership (the probe of enabled_sources): a file of an
+    enabled folder that its Makefile enables (amiflop) or leaves out
+    (sunvdc), a folder its parents leave out (drivers/sbus), a composite
+    module's part (snd-pcm-oss-y := pcm_oss.o), and a bool that needs FB=y
+    (atafb, through the platform's settings)."""
+    if packages.missing(["gcc-m68k-linux-gnu"]):
+        pytest.skip("gcc-m68k-linux-gnu is not installed")
+    m68k = next(p for p in crossbuild.PLATFORMS if p.name == "m68k")
+    pt = kbuild.platform_tree(kbuild.build_tree(DEFAULT), m68k)
+    kbuild.configure_platform(pt, m68k)
+    kbuild.prepare_platform(pt, m68k)
+    files = ["drivers/block/amiflop.c", "drivers/block/sunvdc.c", "drivers/sbus/char/openprom.c",
+             "sound/core/oss/pcm_oss.c", "drivers/video/fbdev/atafb.c"]
+    assert kbuild.enabled_sources(pt, files, srcarch="m68k") == {
+        "drivers/block/amiflop.c", "sound/core/oss/pcm_oss.c", "drivers/video/fbdev/atafb.c"}
+
+
 def test_cross_builds_pick_configure_lazily_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The flow around the build (the build itself: the REAL test)."""
     monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
