@@ -373,6 +373,8 @@ PROBE = "enotty-probe"
 
 
 def _members(bt: BuildTree, rels: list[str], jobs: int | None) -> set[str]:
+    """The rels whose object kbuild counts among its folder's objects
+    (PROBE above), in a single-target dry run of all of them."""
     goals = {rel: rel[:-2] + ".o" for rel in rels}
     with tempfile.TemporaryDirectory(prefix="enotty-members-") as tmp:
         rule = (f"%/{PROBE}: ; $(if $(filter $(obj)/%,$@),$(file >{tmp}/$(subst /,:,$(obj)),"
@@ -638,8 +640,8 @@ class BuildNeeds:
     """What a configuration must set for a .c file to be compiled there:
     every one of symbols (all_needed), or, when no Makefile line names its
     object (an object list in a make variable), any one of its folder's
-    obj-$(CONFIG_...) symbols, and kbuild's dry run decides
-    (kernel.kconfig.build_needs reads them).  No symbols, all needed: any
+    obj-$(CONFIG_...) symbols, and kbuild decides (enabled_sources;
+    kernel.kconfig.build_needs reads the symbols).  No symbols, all needed: any
     configuration (ANY_CONFIG)."""
     symbols: tuple[str, ...]
     all_needed: bool

@@ -20,8 +20,9 @@ Selection: x86_64 allmodconfig is given every file.  A file it does not
 compile goes to the first cross platform whose .config meets the file's
 needs (kernel.build.BuildNeeds, which the judge stage read from the
 Makefiles with kernel.kconfig.build_needs);
-kbuild's dry run in that folder (`make -n dir/`) then confirms the object
-is compiled, or the file goes on to the next such platform.  A file no
+kbuild then says whether that configuration compiles the object
+(kernel.build.enabled_sources), or the file goes on to the next such
+platform.  A file no
 platform compiles is "not built", which is not a failure.  A file that
 fails to build is built once more without the patch: when that fails too,
 the failure is the tree's, not the patch's.
@@ -119,7 +120,7 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     file, then (not with cross=False) PLATFORMS.  A cross platform is
     configured only when a file still unbuilt may go there (needs: rel ->
     BuildNeeds, read by the judge stage), and builds the files whose needs
-    its configuration meets; its kbuild dry run then decides.  Meanwhile
+    its configuration meets; kbuild then decides (enabled_sources).  Meanwhile
     _Ahead prepares the platforms likely needed.
     jobs: make's -j (default: the CPUs we may use).  Verdicts come from
     store (its tree_id names the tree) when their key
