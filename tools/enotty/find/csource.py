@@ -13,9 +13,15 @@ and of an #if/#else only the first branch kept (the second of an `#if
 """
 from __future__ import annotations
 
+import bisect
+import functools
+import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
 
+from . import ctext
 from .ctext import blank_directives, blank_lexemes, match_close, split_top
 
 
@@ -233,3 +239,75 @@ def _initialiser_struct(text: str, offset: int) -> str:
         elif ch == ";" and depth == 0:
             return ""
     return ""
+
+
+# ---------------------------------------------------------------- the prefilter's reach
+
+@functools.lru_cache(maxsize=None)
+def code_digest() -> str:
+    """sha256 of this module and ctext: what handlers_name() follows from,
+    for the keys of the results kept of it."""
+    h = hashlib.sha256()
+    for path in (Path(__file__), Path(ctext.__file__)):
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+# What follows `.F =` in a binding the prefilter found: an optional cast,
+# `&`, the function's name, and the end of the initialiser or statement.
+_BOUND_NAME = re.compile(rb"\s*(?:\(\s*[\w\s\*]+\)\s*)?&?\s*([A-Za-z_]\w*)\s*[,;}]")
+_NAME_BYTES = re.compile(rb"[A-Za-z_]\w*")
+
+
+def handlers_name(data: bytes, binding: re.Pattern[bytes], words: re.Pattern[bytes],
+                  named: Iterable[str] = ()) -> bool:
+    """Whether a token of `words` (the errnos the rules rewrite) can stand
+    in the code of an ioctl handler of this file: in a function bound by a
+    `binding` match (`.F = fn`, `x->F = fn`), or named (phase 1's rows), or
+    in any function of the file that those functions name, at any depth.
+    The rules change only such functions (handlers and the static helpers
+    they hand the command to), so a file where this is False has no site.
+
+    Where the text is not plain enough to be sure, True: a binding whose
+    value is not a plain name, a bound name that looks defined here in a
+    way functions() does not read, a word on a line outside every
+    function functions() found (a macro, a table, an unread definition).
+    Bodies are read line by line without their comments but with every
+    #if branch, so an #else branch and its calls count."""
+    lexed = blank_lexemes(decode(data), keep_quotes=True)    # comments are no code
+    lines = lexed.encode("latin-1").split(b"\n")
+    text = blank_directives(lexed, dead_branches=True)         # clean(), for functions()
+    newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+    by_name: dict[str, list[tuple[int, int]]] = {}
+    for fn in functions(text):
+        by_name.setdefault(fn.name, []).append(
+            (bisect.bisect_left(newlines, fn.body_start), bisect.bisect_left(newlines, fn.body_end)))
+    spans = sorted(s for found in by_name.values() for s in found)
+    starts = [a for a, _ in spans]
+    for n, line in enumerate(lines):
+        if words.search(line):
+            i = bisect.bisect_right(starts, n) - 1
+            if i < 0 or n > spans[i][1]:
+                return True                      # outside every function read
+    todo = list(named)
+    for m in binding.finditer(data):
+        bound = _BOUND_NAME.match(data, m.end())
+        if not bound:
+            return True
+        name = bound.group(1).decode()
+        if name not in by_name and name not in ("NULL", "0"):
+            if re.search(rb"\b" + bound.group(1) + rb"\s*\([^;{}]*\)[^;{}=]*\{", data):
+                return True                      # defined here, but not read
+        todo.append(name)
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in by_name:
+            continue
+        seen.add(name)
+        for first, last in by_name[name]:
+            body = b"\n".join(lines[first:last + 1])
+            if words.search(body):
+                return True
+            todo.extend(w.decode() for w in set(_NAME_BYTES.findall(body)))
+    return False

@@ -749,12 +749,17 @@ def test_across_files_an_edit_rescans_the_files_whose_facts_changed(tmp_path):
     kw: dict[str, Any] = dict(jobs=1, caches=tmp_path, across_files=True)
     first = scan_folder(root, **kw)
     # The cores (block/ioctl.c, lib/democore.c) bind no ioctl member and
-    # have no rows: the prefilter leaves them out.
-    assert first.scanned == ["drivers/bar/bar.c", "drivers/foo/common.c", "drivers/foo/fops.c"]
+    # have no rows; bar.c binds only theirs, and its -EINVAL is bar_open's:
+    # the prefilter leaves all three out.
+    assert first.scanned == ["drivers/foo/common.c", "drivers/foo/fops.c"]
+    assert (first.candidates, first.unreached) == (2, 1)
     assert scan_folder(root, **kw).scanned == []
     # bar.c binds only cores: its edit changes no file's rows.
     bar = root / "drivers/bar/bar.c"
     bar.write_text(bar.read_text().replace("\t.compat_ioctl\t= blkdev_ioctl,\n", ""))
+    assert scan_folder(root, **kw).scanned == []
+    # Its own handler that answers -EINVAL makes it a candidate.
+    bar.write_text(bar.read_text().replace("= demo_core_ioctl,", "= bar_open,"))
     assert scan_folder(root, **kw).scanned == ["drivers/bar/bar.c"]
     # fops.c hands foo_common_ioctl only FOO_STATUS now: common.c loses its
     # row, binds nothing itself and leaves the candidates; its site goes.

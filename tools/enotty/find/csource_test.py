@@ -1,0 +1,84 @@
+"""csource.handlers_name(): which files the prefilter hands to spatch."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from . import csource, scan
+
+BINDS = scan.binding_pattern(scan.ioctl_tokens())
+ERRNOS = re.compile(rb"\b(?:EINVAL|ENOSYS|ENOIOCTLCMD)\b")
+
+OPS = """
+static const struct file_operations foo_fops = {
+\t.open\t\t= foo_open,
+\t.unlocked_ioctl\t= foo_ioctl,
+};
+"""
+OPEN = """
+static int foo_open(struct inode *inode, struct file *f)
+{
+\treturn f->f_flags & O_APPEND ? -EINVAL : 0;
+}
+"""
+
+
+def names(text: str, named: tuple[str, ...] = ()) -> bool:
+    return csource.handlers_name(text.encode(), BINDS, ERRNOS, named)
+
+
+def handler(body: str, name: str = "foo_ioctl") -> str:
+    return f"\nstatic long {name}(struct file *f, unsigned int cmd, unsigned long arg)\n{{\n{body}}}\n"
+
+
+def test_an_errno_in_the_handler_counts():
+    assert names(OPEN + handler("\tswitch (cmd) {\n\tdefault:\n\t\treturn -EINVAL;\n\t}\n") + OPS)
+
+
+def test_an_errno_only_outside_the_handlers_does_not():
+    assert not names(OPEN + handler("\treturn foo_do(f, cmd);\n") + OPS)
+
+
+def test_an_errno_only_in_comments_does_not():
+    assert not names(handler("\t/* never -EINVAL */\n\treturn -ENOTTY; // not EINVAL\n") + OPS)
+
+
+def test_helpers_count_at_any_depth():
+    helpers = ("\nstatic long foo_two(unsigned int cmd)\n{\n\treturn -ENOSYS;\n}\n"
+               "\nstatic long foo_one(unsigned int cmd)\n{\n\treturn foo_two(cmd);\n}\n")
+    assert names(helpers + handler("\treturn foo_one(cmd);\n") + OPS)
+    # A function handed on by name (a callback) is followed as well.
+    assert names(helpers + handler("\treturn video_usercopy(f, cmd, arg, foo_one);\n") + OPS)
+
+
+def test_a_handler_defined_in_another_file_adds_nothing():
+    assert not names(OPEN + OPS.replace("= foo_ioctl", "= video_ioctl2"))
+
+
+def test_phase_1_rows_name_handlers_too():
+    text = OPEN + "\nlong foo_common(struct file *f, unsigned int cmd)\n{\n\treturn -EINVAL;\n}\n"
+    assert not names(text)
+    assert names(text, ("foo_common",))
+
+
+def test_both_branches_of_an_if_count():
+    body = "\tswitch (cmd) {\n\tdefault:\n#ifdef CONFIG_COMPAT\n\t\treturn -ENOTTY;\n" \
+           "#else\n\t\treturn -EINVAL;\n#endif\n\t}\n"
+    assert names(handler(body) + OPS)
+    calls = "\n#ifdef CONFIG_X\n\treturn foo_a(cmd);\n#else\n\treturn foo_b(cmd);\n#endif\n"
+    helper_b = "\nstatic long foo_b(unsigned int cmd)\n{\n\treturn -EINVAL;\n}\n"
+    assert names(helper_b + handler(calls) + OPS)
+
+
+@pytest.mark.parametrize("text", [
+    # an errno in a macro: no function of the file holds it
+    "#define FOO_CHECK(x) do { if (!(x)) return -EINVAL; } while (0)\n" + handler("\treturn 0;\n") + OPS,
+    # a bound value that is not a plain name
+    OPEN + OPS.replace("= foo_ioctl", "= IS_ENABLED(CONFIG_FOO) ? foo_ioctl : NULL"),
+    # a handler defined where functions() does not read it (not at column 0)
+    OPS + "\n  static long foo_ioctl(struct file *f, unsigned int cmd, unsigned long arg) {\n"
+          "\treturn -EINVAL;\n  }\n",
+])
+def test_unsure_reads_count(text):
+    assert names(text)
