@@ -343,6 +343,14 @@ def includer_dirs(root: Path, rel: str, srcarch: str = "x86") -> list[str]:
 _CC = re.compile(r" -c -o (\S+\.o) (\S+\.c)\b")
 
 
+def raise_if_killed(res: subprocess.CompletedProcess[str]) -> None:
+    """KeyboardInterrupt when the child died of a signal (^C in a worker
+    thread, the OOM killer, a kill from outside): what it printed or left
+    is no answer, and must not be kept as a verdict."""
+    if res.returncode < 0:
+        raise KeyboardInterrupt
+
+
 def enabled_sources(bt: BuildTree, rels: list[str], jobs: int | None = None,
                     srcarch: str = "x86", targets: dict[str, str] | None = None) -> set[str]:
     """Which of rels the configuration compiles, as kbuild decides: each
@@ -381,8 +389,8 @@ def _members(bt: BuildTree, rels: list[str], jobs: int | None) -> set[str]:
         rule = (f"%/{PROBE}: ; $(if $(filter $(obj)/%,$@),$(file >{tmp}/$(subst /,:,$(obj)),"
                 "$(filter %.o,$(real-obj-y) $(real-obj-m) $(lib-y))))")
         evals = [f"--eval={rule}"] + [f"--eval={o}: {os.path.dirname(o)}/{PROBE}" for o in objects]
-        subprocess.run(make_command(bt, evals + objects, jobs, dry_run=True),
-                       capture_output=True, text=True, check=False, env=wide_env())
+        raise_if_killed(subprocess.run(make_command(bt, evals + objects, jobs, dry_run=True),
+                                       capture_output=True, text=True, check=False, env=wide_env()))
         members = {os.path.normpath(o) for path in Path(tmp).iterdir() for o in path.read_text().split()}
     return {rel for rel, goal in goals.items() if goal in members}
 
@@ -398,6 +406,7 @@ def _dry_run_members(bt: BuildTree, rels: list[str], elsewhere: dict[str, list[s
         (bt.obj / (rel[:-2] + ".o")).unlink(missing_ok=True)
     res = subprocess.run(make_command(bt, [d + "/" for d in dirs], jobs, dry_run=True),
                          capture_output=True, text=True, check=False, env=wide_env())
+    raise_if_killed(res)
     found = set()
     prefix = str(bt.src) + "/"
     for m in _CC.finditer(res.stdout):
@@ -434,6 +443,7 @@ def compile_objects(bt: BuildTree, rels: list[str], jobs: int | None = None,
     goals = sorted({(targets or {}).get(rel, obj) for rel, obj in objs.items()})
     res = subprocess.run(make_command(bt, goals, jobs), capture_output=True,
                          text=True, check=False, env=wide_env())
+    raise_if_killed(res)
     out = {}
     for rel, obj in objs.items():
         if (bt.obj / obj).is_file():

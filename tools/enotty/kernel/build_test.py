@@ -145,3 +145,27 @@ def test_configure_platform_configures_once_and_again_after_a_recipe_change(tmp_
     assert made == ["allmodconfig", "allmodconfig"]
     assert not (obj / build.PREPARED).exists()
     assert "HEADERS_INSTALL" in (obj / build.CONFIGURED).read_text()
+
+
+def test_a_kbuild_run_killed_from_outside_is_no_answer(tmp_path: Path, monkeypatch):
+    """A make killed by a signal (the OOM killer, kill -9) has printed and
+    built part of its work at most: the membership probe, the dry run and
+    the object build raise KeyboardInterrupt instead of answering "not
+    built" or "failed", which would be kept as verdicts."""
+    src = tmp_path / "src"
+    (src / "drivers" / "foo").mkdir(parents=True)
+    (src / "drivers" / "foo" / "Makefile").write_text("obj-m += foo.o\n")
+    (src / "drivers" / "foo" / "foo.c").write_text("int x;\n")
+    bt = build.BuildTree(tmp_path, src, tmp_path / "obj")
+    killed = lambda argv, **kw: build.subprocess.CompletedProcess(argv, -9, "", "")
+    exited = lambda argv, **kw: build.subprocess.CompletedProcess(argv, 2, "", "")
+    for run, raises in ((killed, True), (exited, False)):
+        monkeypatch.setattr(build.subprocess, "run", run)
+        for call in (lambda: build._members(bt, ["drivers/foo/foo.c"], 1),
+                     lambda: build._dry_run_members(bt, ["drivers/foo/foo.c"], {"drivers/foo/foo.c": []}, 1, None),
+                     lambda: build.compile_objects(bt, ["drivers/foo/foo.c"], 1)):
+            if raises:
+                with pytest.raises(KeyboardInterrupt):
+                    call()
+            else:
+                call()

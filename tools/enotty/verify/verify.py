@@ -27,7 +27,7 @@ from ..cache import digest
 from ..render import companions, series
 from ..find.sites import Site
 from .verdicts import CompanionVerdict
-from ..kernel.build import FAILED, NOT_BUILT, OK, SKIPPED, Check
+from ..kernel.build import FAILED, NOT_BUILT, OK, SKIPPED, Check, raise_if_killed
 from ..requests import KernelTree, default_jobs
 
 # ---------------------------------------------------------------- cache
@@ -105,14 +105,6 @@ def checkpatch(kernel: KernelTree, patch: Path) -> Check:
     chk = _run_checkpatch(root, cmd)
     results.put("checkpatch", key, chk)
     return chk
-
-
-def raise_if_killed(res: subprocess.CompletedProcess[str]) -> None:
-    """KeyboardInterrupt when the child died of a signal: a check run in a
-    worker thread sees ^C only as its child's death, and that must not be
-    kept as the patch's verdict."""
-    if res.returncode < 0:
-        raise KeyboardInterrupt
 
 
 def _run_checkpatch(root: Path, cmd: list[str]) -> Check:
