@@ -153,7 +153,7 @@ def summary(written: Written, version: str, cmdline: str, no_build: bool) -> str
     w(f"- {series.count(len(result.sites), 'site')} in {series.count(len(result.diffs), 'file')}; "
       f"{result.candidates} of {result.c_files} .c files scanned after the prefilter\n")
     w(f"- {sum(1 for r in runs if r.mails)} series, {patches} patches, {len(rejected)} rejected\n")
-    w(f"- {len(result.failed)} files spatch could not fully parse or timed out: failed.tsv\n")
+    w(f"- {series.count(len(result.failed), 'file')} spatch could not fully parse or timed out: failed.tsv\n")
     w("- split: " + ("MAINTAINERS sections (tools/enotty/partition/split.py)" if written.checked.composed.grouped.has_maintainers
                      else "by path (no MAINTAINERS)") + "\n")
     w("- checks: apply = `git apply` in order on the pristine files; checkpatch = "
