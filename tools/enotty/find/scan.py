@@ -189,7 +189,8 @@ REACH_FORMAT = "enotty-reach-1"
 class _Reach:
     """csource.handlers_name() of files, kept by each file's content (and
     its phase-1 functions) in a JsonCache: a warm scan parses no file.
-    The files the cache does not answer are read by `jobs` processes."""
+    The files the cache does not answer are read by `jobs` processes
+    (in the main thread; in another, by this one)."""
 
     def __init__(self, binds: re.Pattern[bytes], errnos: Sequence[bytes], folder: Path | None,
                  use_cache: bool = True) -> None:
@@ -209,7 +210,10 @@ class _Reach:
             found = [None if (hit := self.store.get(k)) is None else bool(hit) for k in keys]
         todo = [i for i, hit in enumerate(found) if hit is None]
         work = [(files[i][1], self.binds, self.words, named[i]) for i in todo]
-        if jobs > 1 and len(work) > 32:
+        # Processes only from the main thread: the verify stage's rescan runs
+        # in a worker thread beside the builds, and a fork there would copy
+        # locks that other threads hold.
+        if jobs > 1 and len(work) > 32 and threading.current_thread() is threading.main_thread():
             with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
                 answers = list(pool.map(_handlers_name, work, chunksize=16))
         else:

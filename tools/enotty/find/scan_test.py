@@ -4,6 +4,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -784,3 +785,40 @@ def test_rescan_scans_files_laid_out_as_in_the_tree(tmp_path, monkeypatch):
     assert failed == []
     fixed = text.replace(b"return -EINVAL;", b"return -ENOTTY;")
     assert scan.rescan({"drivers/foo/foo.c": fixed}, {}, jobs=1, timeout=60) == ([], [])
+
+
+def test_the_prefilter_forks_only_from_the_main_thread(tmp_path, monkeypatch):
+    """The handler test runs in processes for many files, but not from a
+    worker thread (the fixpoint's rescan beside the builds): a fork there
+    copies locks other threads hold.  Its answers are kept by content."""
+    forked = []
+
+    class Pool:
+        def __init__(self, max_workers: int) -> None:
+            forked.append(max_workers)
+
+        def __enter__(self) -> "Pool":
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def map(self, fn, jobs, chunksize=1):
+            return map(fn, jobs)
+
+    monkeypatch.setattr(scan.concurrent.futures, "ProcessPoolExecutor", Pool)
+    handler = b"static long h%d(struct file *f, unsigned int cmd, unsigned long a)\n{\n\treturn -EINVAL;\n}\n" \
+              b"static const struct file_operations o%d = { .unlocked_ioctl = h%d };\n"
+    files = [(scan.Candidate(f"f{i}.c", 0, f"{i:064x}"), handler % (i, i, i)) for i in range(40)]
+    binds = scan.binding_pattern(scan.ioctl_tokens())
+    answers: list[list[bool]] = []
+    worker = threading.Thread(target=lambda: answers.append(
+        scan._Reach(binds, scan.ERRNO_TOKENS, tmp_path / "a").answer(files, 2)))
+    worker.start()
+    worker.join()
+    assert answers == [[True] * 40] and forked == []
+    assert scan._Reach(binds, scan.ERRNO_TOKENS, tmp_path / "b").answer(files, 2) == [True] * 40
+    assert forked == [2]
+    # kept: a second run computes nothing
+    assert scan._Reach(binds, scan.ERRNO_TOKENS, tmp_path / "b").answer(files, 2) == [True] * 40
+    assert forked == [2]
