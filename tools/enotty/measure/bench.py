@@ -4,10 +4,11 @@ Three timings over the same tree (or its subdir), with the same rules and
 the same spatch options:
 - cold: enotty's scan as make report runs it (phase 1 over the whole
   tree, then the prefilter and one spatch pass per file, `jobs` workers)
-  with empty caches (phase 1's and the per-file one) in a temporary
-  folder; --no-facts leaves phase 1 out;
+  with empty caches (phase 1's and the per-file ones: the prefilter's
+  handler test and the scan's) in a temporary folder; --no-facts leaves
+  phase 1 out;
 - warm: the same scan again, answered by those caches;
-- phase 1 warm: the per-file cache empty again but phase 1's kept, as for
+- phase 1 warm: the per-file caches empty again but phase 1's kept, as for
   a second folder after a first (with M=, the fair cold figure: phase 1
   reads the whole tree whatever the folder);
 - coccicheck: `make coccicheck MODE=patch J=<jobs> COCCI=<the rule file>`
@@ -110,17 +111,18 @@ def run(req: BenchRequest) -> list[Row]:
     runs = []
     with tempfile.TemporaryDirectory(prefix="enotty-bench-", dir=tree.cache_dir()) as tmp_s:
         tmp = Path(tmp_s)
-        # "phase 1 warm": the per-file cache empty, phase 1's kept, as when a
+        # "phase 1 warm": the per-file caches empty, phase 1's kept, as when a
         # second folder is scanned after a first (phase 1 reads the whole
         # tree whatever the folder, and caches it by content).
         names = ("cold", "warm", "phase 1 warm") if req.across_files else ("cold", "warm")
         for name in names:
             t0 = time.monotonic()
             # caches of its own: the first run is cold, the second warm; the
-            # third finds phase 1's (caches/facts) but not the per-file one
+            # third finds phase 1's (caches/facts) but not the per-file ones
             cold = dataclasses.replace(req.tree, caches=tmp / "caches")
             if name == "phase 1 warm":
-                shutil.rmtree(tmp / "caches" / "scan")
+                for per_file in ("scan", "reach"):
+                    shutil.rmtree(tmp / "caches" / per_file, ignore_errors=True)
             res = scan.scan(ScanRequest(cold, req.subdir, jobs=req.jobs, across_files=req.across_files))
             runs.append(res)
             phase1 = f"phase 1 {res.facts_seconds:.1f} s, " if req.across_files else "no phase 1, "
