@@ -211,7 +211,7 @@ def test_report_runs_phase_1_and_an_edit_rescans_the_files_whose_facts_changed(t
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines()[1:] == [site]
     assert "enotty: phase 1: 1 targets across files in 1 files (" in first.stderr
-    assert "(1 more bind one that names none; " in first.stderr      # bar.c
+    assert "(1 more hold handlers that name none; " in first.stderr      # bar.c
     assert "0 from the cache, 2 scanned" in first.stderr
     # Without fops.c's binding, common.c has no rows and binds nothing: it
     # is no candidate.  Putting the binding back gives common.c its rows

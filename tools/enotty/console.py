@@ -28,7 +28,7 @@ def scanned(req: ScanRequest, result: scan.ScanResult) -> None:
         warn(f"phase 1: {sum(len(rows.splitlines()) for rows in result.facts.values())} targets across"
              f" files in {len(result.facts)} files ({result.facts_seconds:.1f} s)")
     warn(f"{result.candidates} of {result.c_files} .c files name an errno in an ioctl handler's code"
-         f" ({result.unreached} more bind one that names none; {result.prefilter_seconds:.1f} s);"
+         f" ({result.unreached} more hold handlers that name none; {result.prefilter_seconds:.1f} s);"
          f" {result.cached} from the cache,"
          f" {result.spatch_runs} scanned; {len(result.sites)} sites in"
          f" {len({s.file for s in result.sites})} files; {result.seconds:.1f} s")

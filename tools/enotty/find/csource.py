@@ -103,33 +103,12 @@ def functions(text: str) -> list[Function]:
     for m in DEF_HEAD.finditer(text):
         if m.start() < pos:                  # inside the previous body
             continue
-        name = m.group(2)
-        if name in NOT_FUNCTIONS:
+        i = _body_open(text, m)
+        if i < 0:
             continue
-        prefix = m.group(1) or ""
-        if _NOT_A_TYPE.search(prefix):
-            continue
+        name, prefix = m.group(2), m.group(1) or ""
         open_paren = m.end() - 1
         close_paren = match_close(text, open_paren)
-        if close_paren < 0:
-            continue
-        i = close_paren + 1
-        while True:                          # attribute macros before the body
-            a = _ATTRIBUTE.match(text, i)
-            if not a:
-                break
-            j = a.end()
-            if j < len(text) and text[j] == "(":
-                k = match_close(text, j)
-                if k < 0:
-                    break
-                i = k + 1
-            else:
-                i = j
-        while i < len(text) and text[i] in " \t\n":
-            i += 1
-        if i >= len(text) or text[i] != "{":
-            continue
         body_end = match_close(text, i)
         if body_end < 0:
             continue
@@ -142,6 +121,45 @@ def functions(text: str) -> list[Function]:
         found.append(Function(name, static, params, m.start(2), i, body_end))
         pos = body_end
     return found
+
+
+def _body_open(text: str, m: "re.Match[str]") -> int:
+    """The offset of the `{` that makes a DEF_HEAD match a definition:
+    after its parameter list and any attribute macros (`__acquires(x)`);
+    -1 for a keyword, a declaration or a call."""
+    name, prefix = m.group(2), m.group(1) or ""
+    if name in NOT_FUNCTIONS or _NOT_A_TYPE.search(prefix):
+        return -1
+    close_paren = match_close(text, m.end() - 1)
+    if close_paren < 0:
+        return -1
+    i = close_paren + 1
+    while True:                              # attribute macros before the body
+        a = _ATTRIBUTE.match(text, i)
+        if not a:
+            break
+        j = a.end()
+        if j < len(text) and text[j] == "(":
+            k = match_close(text, j)
+            if k < 0:
+                break
+            i = k + 1
+        else:
+            i = j
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    return i if i < len(text) and text[i] == "{" else -1
+
+
+def definition_heads(text: str) -> dict[str, int]:
+    """How many column-0 definition heads each name has, each head read on
+    its own: unlike functions(), a head that an earlier, unbalanced body
+    would hide still counts (text with every #if branch kept)."""
+    heads: dict[str, int] = {}
+    for m in DEF_HEAD.finditer(text):
+        if _body_open(text, m) >= 0:
+            heads[m.group(2)] = heads.get(m.group(2), 0) + 1
+    return heads
 
 
 _ASSIGNMENT = re.compile(r"(?<![=!<>])\b([A-Za-z_]\w*)\s*=(?!=)([^;{}]*);")
@@ -270,13 +288,16 @@ def handlers_name(data: bytes, binding: re.Pattern[bytes], words: re.Pattern[byt
 
     Where the text is not plain enough to be sure, True: a binding whose
     value is not a plain name, a bound name that looks defined here in a
-    way functions() does not read, a word on a line outside every
-    function functions() found (a macro, a table, an unread definition).
-    Bodies are read line by line without their comments but with every
-    #if branch, so an #else branch and its calls count."""
+    way functions() does not read, a followed name with more column-0
+    definitions (every #if branch counted) than functions() read (an
+    #else twin of a definition), a word on a line outside every function
+    functions() found (a macro, a table, an unread definition).  Bodies
+    are read line by line without their comments but with every #if
+    branch, so an #else branch inside a body and its calls count."""
     lexed = blank_lexemes(decode(data), keep_quotes=True)    # comments are no code
     lines = lexed.encode("latin-1").split(b"\n")
     text = blank_directives(lexed, dead_branches=True)         # clean(), for functions()
+    heads = definition_heads(blank_directives(lexed))          # every #if branch
     newlines = [i for i, ch in enumerate(text) if ch == "\n"]
     by_name: dict[str, list[tuple[int, int]]] = {}
     for fn in functions(text):
@@ -302,9 +323,13 @@ def handlers_name(data: bytes, binding: re.Pattern[bytes], words: re.Pattern[byt
     seen: set[str] = set()
     while todo:
         name = todo.pop()
-        if name in seen or name not in by_name:
+        if name in seen:
             continue
         seen.add(name)
+        if heads.get(name, 0) > len(by_name.get(name, ())):
+            return True                          # a definition functions() did not read
+        if name not in by_name:
+            continue
         for first, last in by_name[name]:
             body = b"\n".join(lines[first:last + 1])
             if words.search(body):

@@ -76,9 +76,14 @@ def test_both_branches_of_an_if_count():
     "#define FOO_CHECK(x) do { if (!(x)) return -EINVAL; } while (0)\n" + handler("\treturn 0;\n") + OPS,
     # a bound value that is not a plain name
     OPEN + OPS.replace("= foo_ioctl", "= IS_ENABLED(CONFIG_FOO) ? foo_ioctl : NULL"),
-    # a handler defined where functions() does not read it (not at column 0)
-    OPS + "\n  static long foo_ioctl(struct file *f, unsigned int cmd, unsigned long arg) {\n"
-          "\treturn -EINVAL;\n  }\n",
+    # a handler defined where functions() does not read it (not at column 0),
+    # which hands the command to a helper that answers -EINVAL
+    "\nstatic long foo_b(unsigned int cmd)\n{\n\treturn -EINVAL;\n}\n" + OPS
+    + "\n  static long foo_ioctl(struct file *f, unsigned int cmd, unsigned long arg) {\n"
+      "\treturn foo_b(cmd);\n  }\n",
+    # the handler's #else twin, which functions() does not read, calls it
+    "\nstatic long foo_b(unsigned int cmd)\n{\n\treturn -EINVAL;\n}\n#ifdef CONFIG_X\n"
+    + handler("\treturn -ENOTTY;\n") + "#else\n" + handler("\treturn foo_b(cmd);\n") + "#endif\n" + OPS,
 ])
 def test_unsure_reads_count(text):
     assert names(text)

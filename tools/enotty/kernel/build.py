@@ -344,9 +344,11 @@ _CC = re.compile(r" -c -o (\S+\.o) (\S+\.c)\b")
 
 
 def raise_if_killed(res: subprocess.CompletedProcess[str]) -> None:
-    """KeyboardInterrupt when the child died of a signal (^C in a worker
-    thread, the OOM killer, a kill from outside): what it printed or left
-    is no answer, and must not be kept as a verdict."""
+    """KeyboardInterrupt when make itself died of a signal (^C in a worker
+    thread, a kill from outside): what it printed or left is no answer,
+    and must not be kept as a verdict.  A compiler killed under make (the
+    OOM killer's usual choice) still ends make with an error: that is
+    read as a failed build."""
     if res.returncode < 0:
         raise KeyboardInterrupt
 
