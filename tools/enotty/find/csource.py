@@ -103,12 +103,11 @@ def functions(text: str) -> list[Function]:
     for m in DEF_HEAD.finditer(text):
         if m.start() < pos:                  # inside the previous body
             continue
-        i = _body_open(text, m)
+        close_paren, i = _definition(text, m)
         if i < 0:
             continue
         name, prefix = m.group(2), m.group(1) or ""
         open_paren = m.end() - 1
-        close_paren = match_close(text, open_paren)
         body_end = match_close(text, i)
         if body_end < 0:
             continue
@@ -123,16 +122,16 @@ def functions(text: str) -> list[Function]:
     return found
 
 
-def _body_open(text: str, m: "re.Match[str]") -> int:
-    """The offset of the `{` that makes a DEF_HEAD match a definition:
-    after its parameter list and any attribute macros (`__acquires(x)`);
-    -1 for a keyword, a declaration or a call."""
+def _definition(text: str, m: "re.Match[str]") -> tuple[int, int]:
+    """The offsets of the parameter list's `)` and of the `{` that make a
+    DEF_HEAD match a definition (after any attribute macros,
+    `__acquires(x)`); a `{` of -1 for a keyword, a declaration or a call."""
     name, prefix = m.group(2), m.group(1) or ""
     if name in NOT_FUNCTIONS or _NOT_A_TYPE.search(prefix):
-        return -1
+        return -1, -1
     close_paren = match_close(text, m.end() - 1)
     if close_paren < 0:
-        return -1
+        return -1, -1
     i = close_paren + 1
     while True:                              # attribute macros before the body
         a = _ATTRIBUTE.match(text, i)
@@ -148,7 +147,7 @@ def _body_open(text: str, m: "re.Match[str]") -> int:
             i = j
     while i < len(text) and text[i] in " \t\n":
         i += 1
-    return i if i < len(text) and text[i] == "{" else -1
+    return close_paren, (i if i < len(text) and text[i] == "{" else -1)
 
 
 def definition_heads(text: str) -> dict[str, int]:
@@ -157,7 +156,7 @@ def definition_heads(text: str) -> dict[str, int]:
     would hide still counts (text with every #if branch kept)."""
     heads: dict[str, int] = {}
     for m in DEF_HEAD.finditer(text):
-        if _body_open(text, m) >= 0:
+        if _definition(text, m)[1] >= 0:
             heads[m.group(2)] = heads.get(m.group(2), 0) + 1
     return heads
 
@@ -298,11 +297,10 @@ def handlers_name(data: bytes, binding: re.Pattern[bytes], words: re.Pattern[byt
     lines = lexed.encode("latin-1").split(b"\n")
     text = blank_directives(lexed, dead_branches=True)         # clean(), for functions()
     heads = definition_heads(blank_directives(lexed))          # every #if branch
-    newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+    line_of = ctext.Lines(text)                                # 1-based; lines[] is 0-based
     by_name: dict[str, list[tuple[int, int]]] = {}
     for fn in functions(text):
-        by_name.setdefault(fn.name, []).append(
-            (bisect.bisect_left(newlines, fn.body_start), bisect.bisect_left(newlines, fn.body_end)))
+        by_name.setdefault(fn.name, []).append((line_of(fn.body_start) - 1, line_of(fn.body_end) - 1))
     spans = sorted(s for found in by_name.values() for s in found)
     starts = [a for a, _ in spans]
     for n, line in enumerate(lines):
