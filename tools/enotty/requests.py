@@ -52,6 +52,15 @@ class KernelTree:
         return self.root / subdir if subdir else self.root
 
     @property
+    def cache_key(self) -> str:
+        """The tree in a cache key: its path and version.  A KDIR is only
+        read, and a release tree (the default one above all) does not
+        change under one path and version; this key does not see a KDIR
+        that its owner edits between two runs (remove the cache folder
+        after such an edit)."""
+        return f"{self.root.resolve()}\0{self.version}"
+
+    @property
     def default_out(self) -> Path:
         """generated-patches/linux-VERSION/ of this repository."""
         return Path(__file__).resolve().parents[2] / "generated-patches" / f"linux-{self.version}"

@@ -35,13 +35,17 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     """Effects per site in the tree at root; a site whose in-tree test
     expects its old answer is left out (its hunk dropped) with the test
     named, so that no series breaks a kselftest it does not update."""
-    files = sorted({s.file for s in scanned.sites})
-    unbuildable = _unbuildable(root, files)
-    needs = {path: kconfig.build_needs(root, path) for path in files if path.endswith(".c")}
     found = effects.analyse_sites(scanned.sites, root)
     labelled = [dataclasses.replace(s, effects=found.get(s)) for s in scanned.sites]
     hits = selftest_search.search(labelled, root)
     left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
+    # What the tree's Makefiles and Kconfig say of each file: whether any
+    # configuration compiles it, and what one must set to (the verify
+    # stage picks its build platforms by that).
+    files = sorted({s.file for s in scanned.sites})
+    nowhere = kconfig.Unbuildable(root)
+    unbuildable = {path: why for path in files if (why := nowhere.reason(path))}
+    needs = {path: kconfig.build_needs(root, path) for path in files if path.endswith(".c")}
     # A file no configuration of any architecture compiles gets no patch:
     # nobody could build it, and the kernel test robot would not either.
     for path, why in unbuildable.items():
@@ -56,9 +60,3 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     for site, why in handlers.left_out(model).items():
         left_out.setdefault(site, why)
     return Analysed(scanned, tuple(labelled), left_out, tuple(model), needs)
-
-
-def _unbuildable(root: Path, paths: list[str]) -> dict[str, str]:
-    """path -> why no configuration of any architecture compiles it."""
-    nowhere = kconfig.Unbuildable(root)
-    return {path: why for path in paths if (why := nowhere.reason(path))}

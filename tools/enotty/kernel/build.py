@@ -592,7 +592,7 @@ def object_keys(bt: BuildTree, patched: dict[str, bytes], store: VerdictStore, t
     other files this run patches that the file may include (every patched
     non-.c file, all of them: cheaper than knowing which ones it includes).
     Not covered: a compiler upgraded without the .config being prepared
-    again, and a KDIR edited in place (see verify.tree_identity).
+    again, and a KDIR edited in place (see KernelTree.cache_key).
     """
     config = cache.digest((bt.obj / ".config").read_bytes())
     headers = cache.digest(b"".join(rel.encode() + b"\0" + cache.digest(data).encode() + b"\0"

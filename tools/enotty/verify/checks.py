@@ -30,7 +30,7 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
     threads (a cold run spends minutes in each)."""
     patched = dict(composed.patched)
     facts = composed.grouped.analysed.scanned.facts
-    store = verify.ResultCache(tree_id=verify.tree_identity(kernel.root))
+    store = verify.ResultCache(tree_id=kernel.cache_key)
     pool = ThreadPoolExecutor(max_workers=max(1, req.scan.jobs))
     with tempfile.TemporaryDirectory(prefix="checked-", dir=series.scratch_root()) as tmp:
         try:

@@ -149,7 +149,7 @@ def test_REAL_CROSS_BUILD_m68k_builds_a_patched_file_and_rejects_a_broken_one() 
     good = pristine.replace(b"return -EINVAL;", b"return -ENOTTY;", 1)
     broken = pristine + b"\nint enotty_broken(void) { return undeclared_thing; }\n"
     needs = {rel: kconfig.build_needs(DEFAULT, rel)}
-    store = verify.ResultCache(tree_id=verify.tree_identity(DEFAULT))
+    store = verify.ResultCache(tree_id=tree.at(DEFAULT).cache_key)
     got = crossbuild.build(tree.at(DEFAULT, use_cache=False), {rel: good}, needs, store)
     assert got[rel] == verify.Check(verify.OK, "", "m68k")
     got = crossbuild.build(tree.at(DEFAULT, use_cache=False), {rel: broken}, needs, store)

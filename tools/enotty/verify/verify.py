@@ -36,19 +36,11 @@ from ..requests import KernelTree, default_jobs
 CACHE_FORMAT = "enotty-verify-1"
 
 
-def tree_identity(root: Path) -> str:
-    """The tree in a cache key: its path and version.  A KDIR is only read,
-    and a release tree (the default one above all) does not change under
-    one path and version; this key does not see a KDIR that its owner
-    edits between two runs (remove the cache folder after such an edit)."""
-    return f"{root.resolve()}\0{tree.kernel_version(root)}"
-
-
 class ResultCache:
     """Verdicts (Check) by kind and key under tree.cache_dir()/verify/KIND/:
     checkpatch's, the companion patches' and the object checks'
     (kernel.build.check_objects keeps them here: a VerdictStore, whose
-    keys name the tree by tree_id: tree_identity())."""
+    keys name the tree by tree_id: KernelTree.cache_key)."""
 
     def __init__(self, folder: Path | None = None, tree_id: str = "") -> None:
         self.folder = folder or tree.cache_dir() / "verify"
@@ -97,7 +89,7 @@ def checkpatch(kernel: KernelTree, patch: Path) -> Check:
     if cmd is None:
         return Check(SKIPPED, "no scripts/checkpatch.pl")
     script = Path(cmd[1])
-    key = ResultCache.key(tree_identity(root), digest(script.read_bytes()),
+    key = ResultCache.key(kernel.cache_key, digest(script.read_bytes()),
                           " ".join(cmd[:-1]), digest(patch.read_bytes()))
     results = ResultCache()
     if kernel.use_cache and (hit := results.get("checkpatch", key)) is not None:
@@ -166,20 +158,19 @@ def check_rule(text: str, spatch: str, use_cache: bool = True) -> Check:
     return chk
 
 
-def check_selftest(root: Path, diff: str, use_cache: bool = True, log: TextIO = sys.stderr,
-                   jobs: int | None = None) -> Check:
-    """The kselftest patch (diff) applied to a copy of the tree at root
-    builds with the kernel's own kselftest make (TARGETS=drivers/media, the
+def check_selftest(kernel: KernelTree, diff: str, log: TextIO = sys.stderr, jobs: int | None = None) -> Check:
+    """The kselftest patch (diff) applied to a copy of the tree builds
+    with the kernel's own kselftest make (TARGETS=drivers/media, the
     tree's `make headers`), both the native and the 32-bit binary on x86_64."""
-    key = ResultCache.key("companion-selftest", tree_identity(root), digest(diff.encode()))
+    key = ResultCache.key("companion-selftest", kernel.cache_key, digest(diff.encode()))
     results = ResultCache()
-    if use_cache and (hit := results.get("companion", key)) is not None:
+    if kernel.use_cache and (hit := results.get("companion", key)) is not None:
         return hit
     log.write("enotty: building the media kselftest with the kernel's kselftest make\n")   # one write: threads
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
         patch = Path(tmp) / "selftest.patch"
         patch.write_text(diff)
-        copy = WorkTree(root, Path(tmp) / "tree")
+        copy = WorkTree(kernel.root, Path(tmp) / "tree")
         copy.ensure()
         copy.apply([patch])
         out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
@@ -212,8 +203,7 @@ def companion_verdicts(kernel: KernelTree, extra: companions.Companions, spatch:
     builds the test."""
     rule, test = extra.rule, extra.selftest_mail
     built = check_rule(companions.upstream_rule_text(), spatch, kernel.use_cache) if rule else None
-    test_built = check_selftest(kernel.root, companions.selftest_diff(kernel.root), kernel.use_cache,
-                                jobs=jobs) if test else None
+    test_built = check_selftest(kernel, companions.selftest_diff(kernel.root), jobs=jobs) if test else None
     rows = []
     with tempfile.TemporaryDirectory(prefix="companions-", dir=series.scratch_root()) as tmp:
         def mail_checkpatch(mail: series.Mail) -> Check:

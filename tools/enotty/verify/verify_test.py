@@ -134,7 +134,7 @@ exit 0;
 
 
 def _store(root: Path) -> verify.ResultCache:
-    return verify.ResultCache(tree_id=verify.tree_identity(root))
+    return verify.ResultCache(tree_id=tree.at(root).cache_key)
 
 
 def fake_kernel(tmp_path: Path, script: str = FAKE_CHECKPATCH) -> Path:
