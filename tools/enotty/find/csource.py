@@ -19,7 +19,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from . import ctext
 from .ctext import blank_directives, blank_lexemes, match_close, split_top
@@ -96,43 +96,56 @@ def functions(text: str) -> list[Function]:
 
     Kernel style starts a definition's line at column 0 with its return
     type or its name; a head followed, after its parameter list and any
-    attribute macros (`__acquires(x)`), by `{` is a definition.
+    attribute macros (`__acquires(x)`), by `{` is a definition.  An
+    attribute macro with arguments before the return type
+    (`static __printf(2, 3) long foo(...)`) is read as one: the name is
+    the word before the last parameter list.
     """
     found = []
     pos = 0
     for m in DEF_HEAD.finditer(text):
         if m.start() < pos:                  # inside the previous body
             continue
-        close_paren, i = _definition(text, m)
-        if i < 0:
+        head = _definition(text, m)
+        if head is None:
             continue
-        name, prefix = m.group(2), m.group(1) or ""
-        open_paren = m.end() - 1
-        body_end = match_close(text, i)
+        body_end = match_close(text, head.brace)
         if body_end < 0:
             continue
         # The return type may sit on the line above: look back to the
         # end of the previous declaration for `static`.
         back = max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start()), 0)
-        static = _STATIC.search(text, back, m.start()) is not None or "static" in prefix
-        params_text = text[open_paren + 1:close_paren]
+        static = _STATIC.search(text, back, head.start) is not None
+        params_text = text[head.open_paren + 1:head.close_paren]
         params = tuple(p.strip() for p in split_top(params_text)) if params_text.strip() else ()
-        found.append(Function(name, static, params, m.start(2), i, body_end))
+        found.append(Function(head.name, static, params, head.start, head.brace, body_end))
         pos = body_end
     return found
 
 
-def _definition(text: str, m: "re.Match[str]") -> tuple[int, int]:
-    """The offsets of the parameter list's `)` and of the `{` that make a
-    DEF_HEAD match a definition (after any attribute macros,
-    `__acquires(x)`); a `{` of -1 for a keyword, a declaration or a call."""
-    name, prefix = m.group(2), m.group(1) or ""
-    if name in NOT_FUNCTIONS or _NOT_A_TYPE.search(prefix):
-        return -1, -1
-    close_paren = match_close(text, m.end() - 1)
+class _Head(NamedTuple):
+    name: str
+    start: int           # offset of the name
+    open_paren: int      # its parameter list's `(`
+    close_paren: int     # and `)`
+    brace: int           # the body's `{`
+
+
+def _definition(text: str, m: "re.Match[str]") -> _Head | None:
+    """The head a DEF_HEAD match starts, when a body follows its parameter
+    list and any attribute macros (`__acquires(x)`); None for a keyword,
+    a declaration or a call.  A word without arguments after a parameter
+    list (`long` in `__printf(2, 3) long foo(...)`) was a return type: the
+    parenthesis before it an attribute macro's, the next word with a
+    parameter list the name."""
+    if m.group(2) in NOT_FUNCTIONS or _NOT_A_TYPE.search(m.group(1) or ""):
+        return None
+    name, start, open_paren = m.group(2), m.start(2), m.end() - 1
+    close_paren = match_close(text, open_paren)
     if close_paren < 0:
-        return -1, -1
+        return None
     i = close_paren + 1
+    typed = False                            # a bare word since the last `)`
     while True:                              # attribute macros before the body
         a = _ATTRIBUTE.match(text, i)
         if not a:
@@ -142,12 +155,18 @@ def _definition(text: str, m: "re.Match[str]") -> tuple[int, int]:
             k = match_close(text, j)
             if k < 0:
                 break
+            if typed:
+                name, start, open_paren, close_paren = a.group(1), a.start(1), j, k
+                typed = False
             i = k + 1
         else:
+            typed = True
             i = j
     while i < len(text) and text[i] in " \t\n":
         i += 1
-    return close_paren, (i if i < len(text) and text[i] == "{" else -1)
+    if i >= len(text) or text[i] != "{" or name in NOT_FUNCTIONS:
+        return None
+    return _Head(name, start, open_paren, close_paren, i)
 
 
 def definition_heads(text: str) -> dict[str, int]:
@@ -155,9 +174,14 @@ def definition_heads(text: str) -> dict[str, int]:
     its own: unlike functions(), a head that an earlier, unbalanced body
     would hide still counts (text with every #if branch kept)."""
     heads: dict[str, int] = {}
+    pos = 0
     for m in DEF_HEAD.finditer(text):
-        if _definition(text, m)[1] >= 0:
-            heads[m.group(2)] = heads.get(m.group(2), 0) + 1
+        if m.start() < pos:                  # the name line of a head read from the line above
+            continue
+        head = _definition(text, m)
+        if head is not None:
+            heads[head.name] = heads.get(head.name, 0) + 1
+            pos = head.brace
     return heads
 
 

@@ -87,3 +87,17 @@ def test_both_branches_of_an_if_count():
 ])
 def test_unsure_reads_count(text):
     assert names(text)
+
+
+def test_an_attribute_macro_before_the_return_type_is_no_name():
+    text = ("static __printf(2, 3) long\nfoo_log(struct foo *f, const char *fmt, ...)\n{\n\treturn 0;\n}\n"
+            "int bar(int a) __releases(l)\n{\n\treturn a;\n}\n")
+    got = [(f.name, f.static, f.params) for f in csource.functions(text)]
+    assert got == [("foo_log", True, ("struct foo *f", "const char *fmt", "...")),
+                   ("bar", False, ("int a",))]
+    assert csource.definition_heads(text) == {"foo_log": 1, "bar": 1}
+
+
+def test_a_helper_behind_an_attribute_macro_is_followed():
+    helper = "static __printf(2, 3) long\nfoo_log(struct file *f, const char *fmt, ...)\n{\n\treturn -EINVAL;\n}\n"
+    assert names(OPS + helper + handler("\treturn foo_log(f, \"%d\", 1);\n"))
