@@ -44,7 +44,7 @@ from typing import AbstractSet
 
 from ..find import interfaces
 from ..find.sites import Effects, Site
-from ..find import ctext
+from ..find import csource, ctext
 from ..find.ctext import match_close
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
@@ -64,6 +64,7 @@ class CFile:
     raw: str
     code: str = ""
     lines: ctext.Lines = field(init=False)
+    definitions: list[Function] | None = field(init=False, default=None)   # functions() reads them once
 
     def __post_init__(self) -> None:
         self.code = ctext.blank_lexemes(self.raw)
@@ -89,29 +90,16 @@ class Function:
 
 
 def functions(cf: CFile, name: str | None = None) -> list[Function]:
-    """Definitions (name followed by parameters and a body), optionally of one name."""
-    pattern = re.compile(r"\b(%s)\s*\(" % (re.escape(name) if name else r"[A-Za-z_]\w*"))
-    out: list[Function] = []
-    code = cf.code
-    pos = 0
-    while True:
-        m = pattern.search(code, pos)
-        if not m:
-            return out
-        pos = m.end()
-        if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof"):
-            continue
-        close = match_close(code, m.end() - 1)
-        if close < 0:
-            continue
-        k = close + 1
-        while k < len(code) and code[k] in " \t\n":
-            k += 1
-        if k < len(code) and code[k] == "{":
-            end = match_close(code, k)
-            if end > 0:
-                out.append(Function(m.group(1), m.start(), code[m.end():close], k, end))
-                pos = end
+    """Definitions (name followed by parameters and a body) in every #if
+    branch, as the C reader reads them (find.csource.functions),
+    optionally of one name."""
+    if cf.definitions is None:
+        cf.definitions = []
+        for f in csource.functions(ctext.blank_directives(cf.code)):
+            open_paren = cf.code.index("(", f.start)
+            close = match_close(cf.code, open_paren)
+            cf.definitions.append(Function(f.name, f.start, cf.code[open_paren + 1:close], f.body_start, f.body_end))
+    return [f for f in cf.definitions if name is None or f.name == name]
 
 
 def function_at(cf: CFile, name: str, line: int) -> Function | None:
