@@ -287,7 +287,6 @@ def build_tree(root: Path) -> BuildTree:
     return BuildTree(root, obj.with_name(obj.name + ".src"), obj)
 
 
-
 def make_command(bt: BuildTree, targets: list[str], jobs: int | None = None,
                  dry_run: bool = False) -> list[str]:
     """`make` in the hard-link copy with O=; -k so one failure stops nothing."""

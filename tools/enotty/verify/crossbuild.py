@@ -136,8 +136,7 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     x86: dict[str, Check] = {}
     # One run at a time uses the shared copy and build folders.
     with bt.work.locked(), _Ahead(bt, patched, needs, store, kernel.use_cache, log) as ahead:
-        bt.work.ensure()
-        bt.work.set_files(patched)
+        kbuild.install(bt, patched)
         if cross:
             ahead.start(pending)
         for platform in (ALLMODCONFIG,) + (PLATFORMS if cross else ()):
