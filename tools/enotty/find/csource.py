@@ -70,11 +70,16 @@ NOT_FUNCTIONS = frozenset({
     "typeof", "__typeof__", "__attribute__", "asm", "__asm__",
 })
 
+# Attribute keywords that may stand first in a head (`int __attribute__((weak)) f(`).
+_ATTRIBUTE_WORDS = frozenset({"__attribute__"})
+
 _NOT_A_TYPE = re.compile(r"[=;]|\btypedef\b|\breturn\b")
 _STATIC = re.compile(r"\bstatic\b")
 
-# Column-0 definition heads: optional return type words, the name, `(`.
-DEF_HEAD = re.compile(r"^([A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)[ \t]*\(", re.M)
+# Definition heads that begin at column 0: optional return type words,
+# the name (on the same line, or indented or after a `*` on the next),
+# `(` (there or on the next line).
+DEF_HEAD = re.compile(r"^([A-Za-z_][\w \t\*]*?[\s\*]+)?([A-Za-z_]\w*)\s*\(", re.M)
 _ATTRIBUTE = re.compile(r"\s*([A-Za-z_]\w*)\s*")
 
 
@@ -96,10 +101,8 @@ def functions(text: str) -> list[Function]:
 
     Kernel style starts a definition's line at column 0 with its return
     type or its name; a head followed, after its parameter list and any
-    attribute macros (`__acquires(x)`), by `{` is a definition.  An
-    attribute macro with arguments before the return type
-    (`static __printf(2, 3) long foo(...)`) is read as one: the name is
-    the word before the last parameter list.
+    attribute macros (`__acquires(x)`), by `{` is a definition; a macro
+    or an attribute before the name is read as one (_definition).
     """
     found = []
     pos = 0
@@ -114,7 +117,7 @@ def functions(text: str) -> list[Function]:
             continue
         # The return type may sit on the line above: look back to the
         # end of the previous declaration for `static`.
-        back = max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start()), 0)
+        back = head.decl if head.decl >= 0 else max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start()), 0)
         static = _STATIC.search(text, back, head.start) is not None
         params_text = text[head.open_paren + 1:head.close_paren]
         params = tuple(p.strip() for p in split_top(params_text)) if params_text.strip() else ()
@@ -129,44 +132,71 @@ class _Head(NamedTuple):
     open_paren: int      # its parameter list's `(`
     close_paren: int     # and `)`
     brace: int           # the body's `{`
+    decl: int = -1       # where its declaration begins, when not after the last `;` or `}`
 
 
 def _definition(text: str, m: "re.Match[str]") -> _Head | None:
     """The head a DEF_HEAD match starts, when a body follows its parameter
     list and any attribute macros (`__acquires(x)`); None for a keyword,
-    a declaration or a call.  A word without arguments after a parameter
-    list (`long` in `__printf(2, 3) long foo(...)`) was a return type: the
-    parenthesis before it an attribute macro's, the next word with a
-    parameter list the name."""
-    if m.group(2) in NOT_FUNCTIONS or _NOT_A_TYPE.search(m.group(1) or ""):
+    a declaration or a call.
+
+    The first parenthesis of a head need not be the parameter list: what
+    it holds may be a macro's or an attribute's arguments (`2, 3`, `RCU`,
+    `(weak)`), and a later word with a parameter list (`int a, ...`) is
+    then the name: `static void __printf(2, 3)\\nfoo(...)`,
+    `int __attribute__((weak)) foo(...)`, `BTF_ID_LIST(x)\\n\\nstatic int
+    foo(void)`.  Where an empty line stands before the words before that
+    name (`static DEF_SCSI_QCMD(x)`, an empty line, `irqreturn_t foo(`),
+    the macro was a declaration of its own, and the head begins at those
+    words (decl): a `static` before it is not the function's."""
+    if (m.group(2) in NOT_FUNCTIONS and m.group(2) not in _ATTRIBUTE_WORDS) or _NOT_A_TYPE.search(m.group(1) or ""):
         return None
     name, start, open_paren = m.group(2), m.start(2), m.end() - 1
     close_paren = match_close(text, open_paren)
     if close_paren < 0:
         return None
+    decl = -1
     i = close_paren + 1
-    typed = False                            # a bare word since the last `)`
+    first_word = -1                          # where the words after the last `)` begin, after an empty line
+    after_paren = True
     while True:                              # attribute macros before the body
         a = _ATTRIBUTE.match(text, i)
         if not a:
             break
         j = a.end()
+        if after_paren:
+            first_word = a.start(1) if _BLANK_LINE.search(text, i, a.start(1)) else -1
+            after_paren = False
         if j < len(text) and text[j] == "(":
             k = match_close(text, j)
             if k < 0:
                 break
-            if typed:
+            if (not declares_parameters(text[open_paren + 1:close_paren])
+                    and (declares_parameters(text[j + 1:k]) or not text[j + 1:k].strip())):
                 name, start, open_paren, close_paren = a.group(1), a.start(1), j, k
-                typed = False
+                decl = first_word if first_word != start else -1
             i = k + 1
+            after_paren = True
         else:
-            typed = True
             i = j
     while i < len(text) and text[i] in " \t\n":
         i += 1
     if i >= len(text) or text[i] != "{" or name in NOT_FUNCTIONS:
         return None
-    return _Head(name, start, open_paren, close_paren, i)
+    return _Head(name, start, open_paren, close_paren, i, decl)
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_DECLARATOR = re.compile(r"[A-Za-z_][\w\s\*]*?[\s\*]\s*[A-Za-z_]\w*\s*(\[[^\]]*\]\s*)*"
+                         r"|[A-Za-z_][\w\s\*]*\(\s*\*\s*[A-Za-z_]\w*\s*\)\s*\(.*\)\s*|\.\.\.", re.S)
+
+
+def declares_parameters(text: str) -> bool:
+    """Whether the text between a head's parentheses declares parameters
+    (`void`, `struct foo *f, const char *fmt, ...`, `int (*cb)(int)`), not
+    a macro's or an attribute's arguments (`2, 3`, `RCU`, `tfile->lock`)."""
+    parts = split_top(text) if text.strip() else []
+    return bool(parts) and (text.strip() == "void" or all(_DECLARATOR.fullmatch(p.strip()) for p in parts))
 
 
 def definition_heads(text: str) -> dict[str, int]:
@@ -174,14 +204,12 @@ def definition_heads(text: str) -> dict[str, int]:
     its own: unlike functions(), a head that an earlier, unbalanced body
     would hide still counts (text with every #if branch kept)."""
     heads: dict[str, int] = {}
-    pos = 0
+    counted: set[int] = set()
     for m in DEF_HEAD.finditer(text):
-        if m.start() < pos:                  # the name line of a head read from the line above
-            continue
         head = _definition(text, m)
-        if head is not None:
+        if head is not None and head.start not in counted:   # a name at column 0 below its head's first line
+            counted.add(head.start)
             heads[head.name] = heads.get(head.name, 0) + 1
-            pos = head.brace
     return heads
 
 

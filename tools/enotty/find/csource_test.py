@@ -89,15 +89,35 @@ def test_unsure_reads_count(text):
     assert names(text)
 
 
-def test_an_attribute_macro_before_the_return_type_is_no_name():
-    text = ("static __printf(2, 3) long\nfoo_log(struct foo *f, const char *fmt, ...)\n{\n\treturn 0;\n}\n"
-            "int bar(int a) __releases(l)\n{\n\treturn a;\n}\n")
-    got = [(f.name, f.static, f.params) for f in csource.functions(text)]
-    assert got == [("foo_log", True, ("struct foo *f", "const char *fmt", "...")),
-                   ("bar", False, ("int a",))]
-    assert csource.definition_heads(text) == {"foo_log": 1, "bar": 1}
+@pytest.mark.parametrize("head, name, static", [
+    ("static __printf(2, 3) long\nfoo(struct foo *f, const char *fmt, ...)", "foo", True),
+    ("static void __printf(2, 3)\nfoo(struct foo *f, const char *fmt, ...)", "foo", True),
+    ("static void __releases(f->lock) __acquires(f->lock)\nfoo(struct kref *kref)", "foo", True),
+    ("int __attribute__((weak)) foo(struct kvm *kvm,\n\t\tstruct kvm_enable_cap *cap)", "foo", False),
+    ("static struct foo *foo\n(struct foo *f, u8 type)", "foo", True),
+    ("BTF_ID_LIST(foo_ids)\n\nstatic int foo(void)", "foo", True),
+    ("static DEF_SCSI_QCMD(foo_queue)\n\nirqreturn_t foo(int irq, void *dev_id)", "foo", False),
+    ("INTERVAL_TREE_DEFINE(struct foo, rb, unsigned long, last,\n\t\tstatic inline, __foo_tree)\n\n"
+     "void foo(struct foo *node, struct rb_root_cached *root)", "foo", False),
+    ("struct static_vm *foo(void *vaddr)", "foo", False),
+    ("static inline __attribute__((always_inline))\nuint8x16_t foo(uint8x16_t w)", "foo", True),
+    ("static int\n\tfoo(struct foo_port *port,\n\t\tstruct sas_rphy *rphy)", "foo", True),
+    ("const struct iio_chan_spec\n*foo(struct iio_dev *indio_dev, int si)", "foo", False),
+    # a parameter list first: what follows it is an attribute, not the name
+    ("static void *foo(struct seq_file *m, loff_t *pos)\n__acquires(RCU)", "foo", True),
+    ("int foo(int a) __attribute_const__ __must_hold(x)", "foo", False),
+    ("static long __foo_ioctl(struct file *f, unsigned int cmd, unsigned long arg)", "__foo_ioctl", True),
+])
+def test_a_head_is_named_after_its_parameter_list(head, name, static):
+    text = head + "\n{\n\treturn 0;\n}\n"
+    assert [(f.name, f.static) for f in csource.functions(text)] == [(name, static)]
+    assert csource.definition_heads(text)[name] == 1
 
 
-def test_a_helper_behind_an_attribute_macro_is_followed():
-    helper = "static __printf(2, 3) long\nfoo_log(struct file *f, const char *fmt, ...)\n{\n\treturn -EINVAL;\n}\n"
-    assert names(OPS + helper + handler("\treturn foo_log(f, \"%d\", 1);\n"))
+def test_a_helper_behind_a_macro_is_read_and_followed():
+    # read as `__printf` before, the helper was a definition the prefilter
+    # could not follow, so the file went to spatch; now it is followed
+    helper = "static __printf(2, 3) long\nfoo_log(struct file *f, const char *fmt, ...)\n{\n\treturn %s;\n}\n"
+    call = handler("\treturn foo_log(f, \"%d\", 1);\n")
+    assert not names(OPS + helper % "-ENOTTY" + call)
+    assert names(OPS + helper % "-EINVAL" + call)

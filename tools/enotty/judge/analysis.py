@@ -40,8 +40,8 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     hits = selftest_search.search(labelled, root)
     left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
     # What the tree's Makefiles and Kconfig say of each file: whether any
-    # configuration compiles it, and what one must set to (the verify
-    # stage picks its build platforms by that).
+    # configuration compiles it, and what a configuration must set to
+    # compile it (the verify stage picks its build platforms by that).
     files = sorted({s.file for s in scanned.sites})
     nowhere = kconfig.Unbuildable(root)
     unbuildable = {path: why for path in files if (why := nowhere.reason(path))}

@@ -64,7 +64,8 @@ class CFile:
     raw: str
     code: str = ""
     lines: ctext.Lines = field(init=False)
-    definitions: list[Function] | None = field(init=False, default=None)   # functions() reads them once
+    definitions: list[Function] | None = field(init=False, default=None, repr=False,
+                                               compare=False)   # functions() reads them once
 
     def __post_init__(self) -> None:
         self.code = ctext.blank_lexemes(self.raw)
@@ -90,9 +91,9 @@ class Function:
 
 
 def functions(cf: CFile, name: str | None = None) -> list[Function]:
-    """Definitions (name followed by parameters and a body) in every #if
-    branch, as the C reader reads them (find.csource.functions),
-    optionally of one name."""
+    """The file's function definitions in every #if branch, as the C
+    reader reads them (find.csource.functions: heads that begin at column
+    0, not those in a #define), optionally of one name."""
     if cf.definitions is None:
         cf.definitions = []
         for f in csource.functions(ctext.blank_directives(cf.code)):

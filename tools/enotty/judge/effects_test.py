@@ -397,3 +397,13 @@ def test_a_header_copied_from_the_argument_is_an_argument_check():
     s = site("drivers/message/fusion/mptctl.c", 29, "__mptctl_ioctl", rule="ioctl_default_assign")
     got = analyse(s)[s]
     assert got.guard.startswith("line 12: copy_from_user(&khdr, uhdr, sizeof(khdr)) -> -EFAULT (argument check)")
+
+
+def test_functions_reads_every_branch_and_attributed_heads():
+    code = ("#ifdef CONFIG_PM\nstatic int foo(struct usb_hub *hub)\n{\n\treturn 1;\n}\n#else\n"
+            "static int foo(struct usb_hub *hub)\n{\n\treturn 0;\n}\n#endif\n"
+            "int __attribute__((weak)) bar(struct kvm *kvm,\n\t\tstruct kvm_enable_cap *cap)\n{\n\treturn -EINVAL;\n}\n"
+            "#define baz(x) { return x; }\n")
+    cf = effects.CFile("x.c", code)
+    assert [(f.name, cf.line_of(f.start)) for f in effects.functions(cf)] == [("foo", 2), ("foo", 7), ("bar", 12)]
+    assert [f.params for f in effects.functions(cf, "bar")] == ["struct kvm *kvm,\n\t\tstruct kvm_enable_cap *cap"]
