@@ -155,12 +155,19 @@ def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
             if 0 <= sw.brace < fn.end]
 
 
-def anchor_of(cf: CFile, fn: Function, line: int) -> int:
-    """Where the dispatch that holds the converted line starts."""
+def anchor_of(cf: CFile, fn: Function, line: int, initialiser: bool = False) -> int:
+    """Where the dispatch that holds the converted line starts.
+    initialiser: the line sets the value that a switch without default,
+    further down, returns for what no case took (ioctl_switch_no_default):
+    that switch is the dispatch, and a check between the two answers an
+    unknown command first (userfaultfd before UFFDIO_API)."""
     off = cf.offset(line)
     inside = [s for s in switches(cf.code, fn) if s[1] < off < s[2]]
     if inside:
         return max(inside)[0]
+    after = [s for s in switches(cf.code, fn) if s[0] > off]
+    if initialiser and after:
+        return after[0][0]
     before = [s for s in switches(cf.code, fn) if s[2] < off]
     if before:
         # a switch without default: the line after it answers what no case took
@@ -241,10 +248,23 @@ def _callee_errnos(cf: CFile, callee: str, converted: AbstractSet[int] = frozens
     return out
 
 
+def argument_names(code: str, fn: Function) -> set[str]:
+    """The handler's argument (its last parameter, `arg`) and the locals
+    set from it (`argp = (void __user *)arg`): a check of one of them is
+    an argument check; `data->zombie` on the device's data is not."""
+    last = re.findall(r"(\w+)\s*$", fn.params.split(",")[-1].strip()) if fn.params.strip() else []
+    names = set(last)
+    for m in re.finditer(r"\b(\w+)\s*=\s*([^;=]*);", code[fn.body:fn.end]):
+        if last and _mentions(m.group(2), last[0]):
+            names.add(m.group(1))
+    return names
+
+
 def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[Guard]:
     """Early returns of an old answer on the way from the body to anchor."""
     code = cf.code
     cmd = cmd_param(fn)
+    argument = argument_names(code, fn) - {cmd}
     found = []
     for m in _IF.finditer(code, fn.body, anchor):
         if not on_path(code, fn.body, m.start(), anchor):
@@ -310,9 +330,8 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
                 kind = "every command"
             else:
                 kind = "unknown-command answer"
-        elif any(re.search(r"\b(arg|argp|uarg|param|data|p|ptr|buf|user)\b", t)
-                 or re.search(r"\b(copy_from_user|get_user)\s*\(", t)   # mptctl's header
-                 or any(_mentions(t, v) for v in copied)
+        elif any(re.search(r"\b(copy_from_user|get_user)\s*\(", t)   # mptctl's header
+                 or any(_mentions(t, v) for v in copied | argument)
                  for t in terms if not _mentions(t, cmd)):
             kind = "argument check"
         else:
@@ -929,7 +948,7 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     if cf is None or fn is None:
         return Effects("unknown", "unknown", "-", "unknown", "-", forward(site), "unknown",
                        "invisible" if is_leaf(site) else "unknown")
-    anchor = anchor_of(cf, fn, site.line)
+    anchor = anchor_of(cf, fn, site.line, initialiser=site.rule == "ioctl_switch_no_default")
     found = guards(cf, fn, anchor, converted)
     for caller, call in callers(cf, fn.name):
         found += guards(cf, caller, call, converted)

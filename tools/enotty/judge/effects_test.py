@@ -407,3 +407,39 @@ def test_functions_reads_every_branch_and_attributed_heads():
     cf = effects.CFile("x.c", code)
     assert [(f.name, cf.line_of(f.start)) for f in effects.functions(cf)] == [("foo", 2), ("foo", 7), ("bar", 12)]
     assert [f.params for f in effects.functions(cf, "bar")] == ["struct kvm *kvm,\n\t\tstruct kvm_enable_cap *cap"]
+
+
+def _one(tmp_path, rel, code, line, function, rule, from_="EINVAL"):
+    c = tmp_path / rel
+    c.parent.mkdir(parents=True, exist_ok=True)
+    c.write_text(code)
+    s = Site(rel, line, function, "file_operations.unlocked_ioctl", from_, "ENOTTY", rule)
+    return effects.analyse_sites([s], tmp_path)[s]
+
+
+def test_a_check_between_the_initialiser_and_its_switch_answers_first(tmp_path):
+    # userfaultfd: `int ret = -EINVAL;` is what the switch without default
+    # returns, but every command but UFFDIO_API gets -EINVAL before it
+    # until UFFDIO_API has run
+    code = ("static long userfaultfd_ioctl(struct file *file, unsigned cmd, unsigned long arg)\n{\n"
+            "\tint ret = -EINVAL;\n\tstruct userfaultfd_ctx *ctx = file->private_data;\n\n"
+            "\tif (cmd != UFFDIO_API && !userfaultfd_is_initialized(ctx))\n\t\treturn -EINVAL;\n\n"
+            "\tswitch(cmd) {\n\tcase UFFDIO_API:\n\t\tret = userfaultfd_api(ctx, arg);\n\t\tbreak;\n\t}\n"
+            "\treturn ret;\n}\n")
+    got = _one(tmp_path, "fs/userfaultfd.c", code, 3, "userfaultfd_ioctl", "ioctl_switch_no_default")
+    assert got.reach == "partly"
+    assert got.guard == "line 6: cmd != UFFDIO_API && !userfaultfd_is_initialized(ctx) -> -EINVAL (state check)"
+
+
+def test_a_check_of_a_local_named_data_is_a_state_check(tmp_path):
+    # usbtmc: `data` is the device's, not the ioctl argument
+    code = ("static long usbtmc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)\n{\n"
+            "\tstruct usbtmc_device_data *data;\n\tint retval = -EBADRQC;\n\n"
+            "\tdata = file_data->data;\n\tif (data->zombie) {\n\t\tretval = -ENODEV;\n"
+            "\t\tgoto skip;\n\t}\n\n\tswitch (cmd) {\n\tcase USBTMC_IOCTL_ABORT:\n\t\tretval = 0;\n"
+            "\t\tbreak;\n\t}\nskip:\n\treturn retval;\n}\n")
+    got = _one(tmp_path, "drivers/usb/class/usbtmc.c", code, 4, "usbtmc_ioctl", "ioctl_switch_no_default",
+               from_="EBADRQC")
+    assert got.guard == "line 7: data->zombie -> -ENODEV (state check)"
+    assert effects.argument_names(effects.CFile("x.c", code).code,
+                                  effects.functions(effects.CFile("x.c", code))[0]) == {"arg"}

@@ -560,3 +560,16 @@ def test_numbered_targets_that_answer_alike_are_named_together() -> None:
                    "now fails with ENOTTY (was EINVAL).")
     three = messages.tested_line(rows("/dev/nbd0", "/dev/nbd1", "/dev/nbd2"), "0001-x.patch")
     assert "on /dev/nbd0 to /dev/nbd2 now fails" in three
+
+
+@pytest.mark.parametrize("guard, sentence", [
+    ("line 3178: !tun -> -EBADFD (state check)",
+     "A command still fails with -EBADFD first on an fd that TUNSETIFF has not attached to a device."),
+    ("line 264: !as->suser || !as->writer -> -EPERM (state check)",
+     "A command still fails with -EPERM first unless the file was opened for writing with CAP_SYS_ADMIN."),
+    ("line 2086: data->zombie -> -ENODEV (state check)",
+     "A command still fails with -ENODEV first once the device is gone."),
+])
+def test_a_state_check_is_said_in_words(guard: str, sentence: str) -> None:
+    s = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", reach="partly", guard=guard)
+    assert sentence in _flat(_sentences([s]))
