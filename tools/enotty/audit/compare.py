@@ -39,7 +39,7 @@ class Claim:
     source: str
     patch: str                  # patch file relative to the output folder
     series: str
-    functions: tuple[str, ...]
+    functions: tuple[str, ...]  # the handlers it changes, and the ops functions that call them
     visible: bool               # False: a leaf -ENOIOCTLCMD -> ENOTTY cleanup
     old: tuple[str, ...]        # the answers user space saw before (EINVAL...)
     # The message says a check before the dispatch (a state or argument
@@ -63,6 +63,15 @@ class Line:
     @property
     def changed(self) -> bool:
         return self.before != self.after
+
+    def patched(self, claims: dict[str, Claim]) -> bool:
+        """Whether a patch changes this line's handler: its file is
+        patched, and the function the table names (if one) is among the
+        patch's (userfaultfd_ioctl() is left out where
+        userfaultfd_dev_ioctl() of the same file changes)."""
+        claim = claims.get(self.source)
+        return claim is not None and (self.function in ("-", "") or "," in self.function
+                                      or self.function in claim.functions)
 
     @property
     def check(self) -> str:
@@ -90,10 +99,12 @@ def compare(before: list[Answer], after: list[Answer], rows: dict[str, Row],
         claim = claims.get(source)
         if function is None:
             function = ",".join(claim.functions) if claim else "-"
-        lines.append(Line(target=prefix + a.target, source=source, function=function, command=a.command,
-                          abi=a.abi, before=old[k].result if k in old else "missing",
-                          after=new[k].result if k in new else "missing",
-                          patch=claim.patch if claim else "-", harmless=a.harmless))
+        line = Line(target=prefix + a.target, source=source, function=function, command=a.command,
+                    abi=a.abi, before=old[k].result if k in old else "missing",
+                    after=new[k].result if k in new else "missing", patch="-", harmless=a.harmless)
+        if claim and line.patched(claims):
+            line.patch = claim.patch
+        lines.append(line)
     return lines
 
 
@@ -109,12 +120,14 @@ def problems(lines: list[Line], claims: dict[str, Claim]) -> list[str]:
         if line.harmless:
             out.append(f"{where}: the known harmless command changed its answer "
                        f"{line.before} -> {line.after}")
-        elif line.source not in claims:
-            who = "its source is unknown" if line.source == "-" else f"{line.source} is not patched"
+        elif not line.patched(claims):
+            who = ("its source is unknown" if line.source == "-" else
+                   f"{line.source} is not patched" if line.source not in claims else
+                   f"{line.function}() in {line.source} is not patched")
             out.append(f"{where}: answer changed {line.before} -> {line.after}, "
                        f"but no applied patch touches it ({who})")
     for source, claim in sorted(claims.items()):
-        measured = [ln for ln in lines if ln.source == source and not ln.harmless
+        measured = [ln for ln in lines if ln.source == source and ln.patched(claims) and not ln.harmless
                     and ln.before not in NOT_MEASURED and ln.after not in NOT_MEASURED]
         if not measured:
             continue
@@ -148,7 +161,7 @@ def not_enotty(lines: list[Line], claims: dict[str, Claim],
     series, on either ABI, unless an exception documents why."""
     bad: dict[tuple[str, str], list[str]] = {}
     for ln in lines:
-        if (ln.source not in claims or ln.check not in MUST_BE_ENOTTY or ln.harmless
+        if (not ln.patched(claims) or ln.check not in MUST_BE_ENOTTY or ln.harmless
                 or ln.after in NOT_MEASURED or ln.after == "ENOTTY" or excused(ln, exceptions)):
             continue
         answer = f"{ln.target} {ln.check}/{ln.abi}={ln.after}"
@@ -181,7 +194,7 @@ def partial(lines: list[Line], claims: dict[str, Claim]) -> list[str]:
     for source, claim in sorted(claims.items()):
         # presetup: before the target's setup step, where the state check
         # answers, not the dispatch the patch changes
-        mine = [ln for ln in lines if ln.source == source and not ln.harmless
+        mine = [ln for ln in lines if ln.source == source and ln.patched(claims) and not ln.harmless
                 and ln.check != "presetup"
                 and ln.before not in NOT_MEASURED and ln.after not in NOT_MEASURED]
         if not claim.visible or not any(ln.changed for ln in mine):

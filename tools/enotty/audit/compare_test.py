@@ -204,3 +204,27 @@ def test_unpatched_targets_and_unlikely_commands_are_not_held_to_enotty():
 def test_tsv_columns_are_the_readers():
     from ..render.messages import AUDIT_COLUMNS
     assert compare.TSV_HEADER.split("\t") == list(AUDIT_COLUMNS)
+
+
+def test_a_handler_left_out_in_a_patched_file_is_not_the_patch_s():
+    # userfaultfd: the series changes userfaultfd_dev_ioctl(); the judge
+    # left userfaultfd_ioctl() of the same file out, so its EINVAL is no
+    # problem and its lines name no patch, but a change there would be one
+    rows = table.parse_table("fs/userfaultfd.c\taudit\t-\t-\t-\t-\t"
+                             "userfaultfd:*=userfaultfd_ioctl /dev/userfaultfd=userfaultfd_dev_ioctl\tuffd\n")
+    claims = {"fs/userfaultfd.c": dataclasses.replace(claim("fs/userfaultfd.c", "0001-userfaultfd.patch"),
+                                                      functions=("userfaultfd_dev_ioctl",))}
+    before = answers([("/dev/userfaultfd", "foreign", "native", "EINVAL"),
+                      ("userfaultfd:new", "foreign", "native", "EINVAL")])
+    after = answers([("/dev/userfaultfd", "foreign", "native", "ENOTTY"),
+                     ("userfaultfd:new", "foreign", "native", "EINVAL")])
+    lines = compare.compare(before, after, rows, claims)
+    by = {ln.target: ln for ln in lines}
+    assert by["/dev/userfaultfd"].patch == "s/0001-userfaultfd.patch"
+    assert by["userfaultfd:new"].patch == "-"
+    assert compare.not_enotty(lines, claims, []) == []
+    assert compare.problems(lines, claims) == [] and compare.partial(lines, claims) == []
+    changed = answers([("/dev/userfaultfd", "foreign", "native", "ENOTTY"),
+                       ("userfaultfd:new", "foreign", "native", "ENOTTY")])
+    (problem,) = compare.problems(compare.compare(before, changed, rows, claims), claims)
+    assert problem.endswith("but no applied patch touches it (userfaultfd_ioctl() in fs/userfaultfd.c is not patched)")

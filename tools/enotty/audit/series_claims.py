@@ -79,10 +79,13 @@ def claims(root: Path, series: dict[str, list[Path]]) -> dict[str, Claim]:
                 # is no handler: nothing to reach in the guest
                 if not source.endswith(".c") or source.startswith("tools/"):
                     continue
-                recs = sites.get(source, [])
+                # the sites this series converts: a handler the judge left
+                # out (its series is '-') keeps its answer in the same file
+                recs = [r for r in sites.get(source, []) if r.get("series") != "-"]
                 visible = any(claims_visible(r) for r in recs) if recs else True
+                entries = [e for r in recs if r.get("entry", "-") != "-" for e in r["entry"].split(",")]
                 claim = Claim(source=source, patch=rel, series=name,
-                              functions=tuple(dict.fromkeys(r["function"] for r in recs)),
+                              functions=tuple(dict.fromkeys([r["function"] for r in recs] + entries)),
                               visible=visible,
                               old=tuple(sorted({r["from"] for r in recs if claims_visible(r)})),
                               conditional=any(r.get("reach") in ("partly", "no-operation")

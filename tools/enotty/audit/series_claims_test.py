@@ -86,3 +86,14 @@ def test_effect_column_decides_the_claim_where_present(root):
         "file\tline\tfunction\tinterface\tfrom\tto\tvisible\n"
         "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\tyes\n")
     assert series_claims.claims(root, series_claims.discover(root))["drivers/block/floppy.c"].visible
+
+
+def test_a_site_left_out_is_no_part_of_the_claim(root):
+    # fd_compat_ioctl() left out by the judge (series '-'), fd_locked_ioctl()
+    # converted and reached through fd_ioctl(): the claim names those two
+    (root / "sites.tsv").write_text(
+        "file\tline\tfunction\tinterface\tfrom\tto\tseries\tvisible\tentry\n"
+        "drivers/block/floppy.c\t1\tfd_locked_ioctl\tb.ioctl\tEINVAL\tENOTTY\tblock\tyes\tfd_ioctl\n"
+        "drivers/block/floppy.c\t9\tfd_compat_ioctl\tb.compat_ioctl\tEINVAL\tENOTTY\t-\tyes\t-\n")
+    fd = series_claims.claims(root, series_claims.discover(root))["drivers/block/floppy.c"]
+    assert fd.functions == ("fd_locked_ioctl", "fd_ioctl")
