@@ -407,10 +407,11 @@ def read_tsv(fh: TextIO) -> list[dict[str, str]]:
 
 
 def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
-    """Sentences for the handlers left out whole beside a patch's: the same
-    interface in the same folder (tape_34xx_ioctl() beside tape_3590_ioctl(),
-    both the tape discipline's ioctl_fn), so that the message says which
-    devices keep their answer and why."""
+    """Sentences for the handlers left out whole beside a patch's: in the
+    same file (userfaultfd_ioctl() beside userfaultfd_dev_ioctl()), or of
+    the same interface in the same folder (tape_34xx_ioctl() beside
+    tape_3590_ioctl(), both the tape discipline's ioctl_fn), so that the
+    message says which devices keep their answer and why."""
     mine = list(patch_sites)
     model = list(model)
     # a small family of alternatives (two tape disciplines), not the many
@@ -421,11 +422,12 @@ def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list
             count[i] = count.get(i, 0) + 1
     interfaces = {(s.interface, s.file.rpartition("/")[0]) for s in mine if count.get(s.interface, 0) <= 3}
     names = {handler_of(s) for s in mine}
+    files = {s.file for s in mine}
     out = []
     for h in model:
         if h.complete or h.name in names or not h.sites:
             continue
         s = h.sites[0]
-        if (s.interface, h.file.rpartition("/")[0]) in interfaces and h.left:
+        if (h.file in files or (s.interface, h.file.rpartition("/")[0]) in interfaces) and h.left:
             out.append(f"{h.name}() keeps -{s.from_}: {h.left[0]}.")
     return sorted(set(out))

@@ -331,6 +331,12 @@ def test_a_left_out_sibling_of_a_small_family_is_named(tmp_path: Path) -> None:
         b, interface="file_operations.unlocked_ioctl"),)) for i in range(4)]
     f = dataclasses.replace(a, interface="file_operations.unlocked_ioctl")
     assert handlers.kept_siblings([f], many) == []
+    # but one of them in the patch's own file is named (userfaultfd_ioctl()
+    # beside userfaultfd_dev_ioctl())
+    here = dataclasses.replace(many[0], file="d/a.c", name="uffd_ioctl",
+                               sites=(dataclasses.replace(many[0].sites[0], file="d/a.c", function="uffd_ioctl"),))
+    assert handlers.kept_siblings([f], many + [here]) == [
+        "uffd_ioctl() keeps -EINVAL: X reaches it and a tool reads its EINVAL."]
 
 
 NBD = """\
