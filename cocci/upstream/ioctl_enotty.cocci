@@ -21,7 +21,8 @@
 //           helpers that are not static or that another file calls,
 //           callbacks handed to a wrapper such as video_usercopy(), helpers
 //           whose caller may change the value they return, and helpers of
-//           helpers.
+//           helpers.  Nor can it see a program that reads the -EINVAL: hdparm
+//           falls back from SG_IO to HDIO_DRIVE_CMD only on EINVAL (mtip32xx).
 // Options: --no-includes --include-headers
 
 virtual patch
