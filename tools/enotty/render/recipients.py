@@ -21,7 +21,7 @@ from pathlib import Path
 from .. import cache
 from ..errors import ToolError
 from ..kernel import tree
-from ..partition.maintainers import perl_env
+from ..partition.maintainers import parse, perl_env
 from ..requests import KernelTree, default_jobs
 from . import series
 from .companions import Companions
@@ -90,7 +90,8 @@ def _role(line: str) -> tuple[str, str]:
     'l@b (open list:X (Y))' -> ('l@b', 'open list'); a subsystem's name
     may hold parentheses, an address does not.  An L: line that is a name
     before its address ('L: The X Team <x@y>') gives no address at all:
-    '(open list:X)' -> ('', 'open list'), an empty line without roles."""
+    '(open list:X)' -> ('', 'open list') (entries() finds it); an empty
+    line without roles."""
     m = _ROLES.match(line)
     if m is None:
         return line, ""
@@ -126,4 +127,30 @@ def _ask(kernel: KernelTree, patch_files: list[Path]) -> list[tuple[str, str]]:
             raise ToolError(f"get_maintainer.pl failed: {res.stderr.strip()[:200]}")
         lines = [ln.strip() for ln in res.stdout.splitlines() if ln.strip()]
         store.put(k, lines)
-    return [(person, role) for person, role in map(_role, lines) if person]
+    return entries(lines, root / "MAINTAINERS")
+
+
+# get_maintainer.pl's line for an L: entry written as a name before its
+# address: the roles alone, '(open list:NITRO SECURE MODULE (NSM))'
+_ADDRESSLESS_LIST = re.compile(r"^\((?:%s):(.*)\)$" % "|".join(LIST_ROLES))
+
+
+def entries(lines: list[str], maintainers: Path) -> list[tuple[str, str]]:
+    """get_maintainer.pl's lines as (person or list, first role).  It
+    prints no address for a list written as a name before its address
+    (`L: The AWS Nitro Enclaves Team <aws-nitro-enclaves-devel@amazon.com>`):
+    those come from the section's own L: lines."""
+    out: list[tuple[str, str]] = []
+    for line in lines:
+        person, role = _role(line)
+        unnamed = _ADDRESSLESS_LIST.match(line) if not person else None
+        found = _named_lists(maintainers).get(unnamed.group(1), []) if unnamed else [person] if person else []
+        out += [(p, role) for p in found if (p, role) not in out]
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _named_lists(maintainers: Path) -> dict[str, list[str]]:
+    """The L: entries written as a name before the address, by section."""
+    sections = parse(maintainers.read_text(errors="replace")) if maintainers.is_file() else []
+    return {s.title: [v for v in s.values("L") if "<" in v] for s in sections}
