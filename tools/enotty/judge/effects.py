@@ -537,6 +537,9 @@ def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], st
     return groups
 
 
+_COMPAT_SYMBOL = re.compile(r"^(?:menu)?config COMPAT\s*$", re.M)
+
+
 class Tree:
     """A kernel tree read once per file."""
 
@@ -544,12 +547,25 @@ class Tree:
         self.root = root
         self._files: dict[str, CFile | None] = {}
         self._uapi: Uapi | None = None
+        self._compat: dict[str, bool] = {}     # arch -> a Kconfig of it defines COMPAT
 
     def file(self, rel: str) -> CFile | None:
         if rel not in self._files:
             path = self.root / rel
             self._files[rel] = CFile(rel, path.read_text(errors="replace")) if path.is_file() else None
         return self._files[rel]
+
+    def has_compat(self, rel: str) -> bool:
+        """Whether a kernel with rel in it can have CONFIG_COMPAT: False
+        for a file under arch/ARCH/ when no Kconfig of that architecture
+        defines COMPAT (um, m68k, arm...), True elsewhere."""
+        parts = rel.split("/")
+        if parts[0] != "arch" or len(parts) < 3:
+            return True
+        if parts[1] not in self._compat:
+            kconfigs = (self.root / "arch" / parts[1]).rglob("Kconfig*")
+            self._compat[parts[1]] = any(_COMPAT_SYMBOL.search(k.read_text(errors="replace")) for k in kconfigs)
+        return self._compat[parts[1]]
 
     @property
     def uapi(self) -> Uapi:
@@ -800,6 +816,10 @@ def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None
         # .ioctl, which its .compat_ioctl calls too): judge from the caller.
         # Without a compat_field no table can tell more.
         verdict = _paths_from_siblings(tree, cf, fn, site)
+    if tree is not None and verdict not in ("native", "unknown") and not tree.has_compat(site.file):
+        # arch/um/drivers/ubd_kern.c binds blkdev_compat_ptr_ioctl, but
+        # UML has no CONFIG_COMPAT: no 32-bit caller reaches it
+        return "native"
     if row and row.compat_by_core not in ("", "all") and verdict in ("native", "unknown"):
         # The core hands a class of compat commands to the native op
         # whatever the driver's own compat member does with the rest:

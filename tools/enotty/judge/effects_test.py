@@ -443,3 +443,22 @@ def test_a_check_of_a_local_named_data_is_a_state_check(tmp_path):
     assert got.guard == "line 7: data->zombie -> -ENODEV (state check)"
     assert effects.argument_names(effects.CFile("x.c", code).code,
                                   effects.functions(effects.CFile("x.c", code))[0]) == {"arg"}
+
+
+def test_no_32_bit_callers_on_an_architecture_without_compat(tmp_path):
+    # ubd binds blkdev_compat_ptr_ioctl, but UML has no CONFIG_COMPAT
+    code = ("static int ubd_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,\n"
+            "\t\t     unsigned long arg)\n{\n\tswitch (cmd) {\n\tcase HDIO_GET_IDENTITY:\n\t\treturn 0;\n"
+            "\t}\n\treturn -EINVAL;\n}\n"
+            "static const struct block_device_operations ubd_blops = {\n\t.ioctl\t\t= ubd_ioctl,\n"
+            "\t.compat_ioctl\t= blkdev_compat_ptr_ioctl,\n};\n")
+    for arch, kconfig, paths in (("um", "config UML\n\tbool\n", "native"),
+                                 ("x86", "config COMPAT\n\tdef_bool y\n", "both")):
+        (tmp_path / "arch" / arch).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "arch" / arch / "Kconfig").write_text(kconfig)
+        rel = f"arch/{arch}/drivers/ubd_kern.c"
+        c = tmp_path / rel
+        c.parent.mkdir(parents=True, exist_ok=True)
+        c.write_text(code)
+        s = Site(rel, 8, "ubd_ioctl", "block_device_operations.ioctl", "EINVAL", "ENOTTY", "ioctl_switch_no_default")
+        assert effects.analyse_sites([s], tmp_path)[s].paths == paths, arch
