@@ -46,6 +46,7 @@ from ..find import interfaces
 from ..find.sites import Effects, Site
 from ..find import csource, ctext
 from ..find.ctext import match_close
+from ..kernel import kconfig
 
 OLD_ANSWERS = ("EINVAL", "ENOSYS")
 # Answers of a moment (a signal, no memory, try again): a check that gives
@@ -537,9 +538,6 @@ def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], st
     return groups
 
 
-_COMPAT_SYMBOL = re.compile(r"^(?:menu)?config COMPAT\s*$", re.M)
-
-
 class Tree:
     """A kernel tree read once per file."""
 
@@ -547,7 +545,6 @@ class Tree:
         self.root = root
         self._files: dict[str, CFile | None] = {}
         self._uapi: Uapi | None = None
-        self._compat: dict[str, bool] = {}     # arch -> a Kconfig of it defines COMPAT
 
     def file(self, rel: str) -> CFile | None:
         if rel not in self._files:
@@ -560,12 +557,7 @@ class Tree:
         for a file under arch/ARCH/ when no Kconfig of that architecture
         defines COMPAT (um, m68k, arm...), True elsewhere."""
         parts = rel.split("/")
-        if parts[0] != "arch" or len(parts) < 3:
-            return True
-        if parts[1] not in self._compat:
-            kconfigs = (self.root / "arch" / parts[1]).rglob("Kconfig*")
-            self._compat[parts[1]] = any(_COMPAT_SYMBOL.search(k.read_text(errors="replace")) for k in kconfigs)
-        return self._compat[parts[1]]
+        return parts[0] != "arch" or len(parts) < 3 or "COMPAT" in kconfig.arch_symbols(self.root, parts[1])
 
     @property
     def uapi(self) -> Uapi:

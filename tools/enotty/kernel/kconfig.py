@@ -20,6 +20,7 @@ branches) they report rather than guess silently.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -567,6 +568,14 @@ class KconfigDeps:
 # ---------------------------------------------------------------- unbuildable
 
 _KCONFIG_DEFINITION = re.compile(r"^\s*(?:menu)?config\s+(\w+)", re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def arch_symbols(root: Path, arch: str) -> frozenset[str]:
+    """The symbols that the Kconfig files under arch/ARCH/ define (COMPAT
+    on x86 and arm64, not on um, m68k or arm)."""
+    return frozenset(name for path in (root / "arch" / arch).rglob("Kconfig*")
+                     for name in _KCONFIG_DEFINITION.findall(path.read_text(errors="replace")))
 
 
 class Unbuildable:
