@@ -348,7 +348,6 @@ def handlers_name(data: bytes, binding: re.Pattern[bytes], words: re.Pattern[byt
     lexed = blank_lexemes(decode(data), keep_quotes=True)    # comments are no code
     lines = lexed.encode("latin-1").split(b"\n")
     text = blank_directives(lexed, dead_branches=True)         # clean(), for functions()
-    heads = definition_heads(blank_directives(lexed))          # every #if branch
     line_of = ctext.Lines(text)                                # 1-based; lines[] is 0-based
     by_name: dict[str, list[tuple[int, int]]] = {}
     for fn in functions(text):
@@ -370,6 +369,7 @@ def handlers_name(data: bytes, binding: re.Pattern[bytes], words: re.Pattern[byt
             if re.search(rb"\b" + bound.group(1) + rb"\s*\([^;{}]*\)[^;{}=]*\{", data):
                 return True                      # defined here, but not read
         todo.append(name)
+    heads = definition_heads(blank_directives(lexed))          # every #if branch; read once the cheap tests pass
     seen: set[str] = set()
     while todo:
         name = todo.pop()

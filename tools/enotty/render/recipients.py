@@ -143,9 +143,10 @@ def entries(lines: list[str], maintainers: Path) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for line in lines:
         person, role = _role(line)
-        unnamed = _ADDRESSLESS_LIST.match(line) if not person else None
-        found = _named_lists(maintainers).get(unnamed.group(1), []) if unnamed else [person] if person else []
-        out += [(p, role) for p in found if (p, role) not in out]
+        if person:
+            out.append((person, role))
+        elif unnamed := _ADDRESSLESS_LIST.match(line):
+            out += [(p, role) for p in _named_lists(maintainers).get(unnamed.group(1), []) if (p, role) not in out]
     return out
 
 
