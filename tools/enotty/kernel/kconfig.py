@@ -35,6 +35,12 @@ _COND = re.compile(r"^(ifdef|ifndef|ifeq|ifneq)\b(.*)$")
 _CONFIG_REF = re.compile(r"\bCONFIG_(\w+)")
 
 
+# The variables of a Makefile whose objects are no part of a composite.
+_TOP_LEVEL = ("obj", "lib", "core", "obj-y")
+# Variables that name objects but build no composite of that name.
+_NOT_COMPOSITE = _TOP_LEVEL + ("always", "extra", "hostprogs", "subdir", "targets", "userprogs")
+
+
 class DerivationError(Exception):
     """The build files do not say how a file is built."""
 
@@ -115,7 +121,7 @@ def _object_symbols(rules: list[MakeRule], obj: str, seen: set[str]) -> list[str
         if obj not in rule.words:
             continue
         own = ([rule.symbol] if rule.symbol else []) + list(rule.guards)
-        if rule.name in ("obj", "lib", "core", "obj-y"):
+        if rule.name in _TOP_LEVEL:
             return own
         # A composite object: NAME-y := obj  ->  how is NAME.o built?
         parent = _object_symbols(rules, rule.name + ".o", seen)
@@ -181,6 +187,41 @@ def build_symbols(tree: Path, source: str, folders: bool = True) -> list[str]:
         if sym not in out:
             out.append(sym)
     return out
+
+
+def module_name(tree: Path, source: str) -> str:
+    """The name kbuild gives the object that holds source: the composite
+    object it is part of (`binder_linux-y := binder.o` -> binder_linux,
+    `xen-evtchn-y := evtchn.o` -> xen-evtchn), followed up through
+    composites of composites, else its own object's name (evdev.o ->
+    evdev); the file name without its suffix where no Makefile line names
+    it (a header, a file built through a make variable)."""
+    folder, _, base = source.rpartition("/")
+    stem = base.rsplit(".", 1)[0]
+    if not source.endswith(".c"):
+        return stem
+    parts = folder.split("/")
+    for cut in range(len(parts), 0, -1):
+        text = _makefile(tree, "/".join(parts[:cut]))
+        if text is None:
+            continue
+        rules = parse_makefile(text)
+        obj = "/".join(parts[cut:] + [stem + ".o"])
+        if any(obj in rule.words for rule in rules):
+            return _outermost(rules, obj)
+    return stem
+
+
+def _outermost(rules: list[MakeRule], obj: str) -> str:
+    """The object's own name, or that of the composite holding it, and of
+    the composite holding that, as far as these rules say."""
+    seen = {obj}
+    while True:
+        holder = next((r.name for r in rules if obj in r.words and r.name not in _NOT_COMPOSITE), None)
+        if holder is None or holder + ".o" in seen:
+            return obj.rsplit("/", 1)[-1][:-2]
+        obj = holder + ".o"
+        seen.add(obj)
 
 
 _OBJ_LINE = re.compile(r"^obj-\$\((CONFIG_\w+)\)\s*[:+]?=", re.M)

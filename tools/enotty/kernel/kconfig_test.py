@@ -132,3 +132,38 @@ def test_real_kconfig_reasons(kernel):
     order, _ = deps.closure(["CONFIG_SECURITY_LOADPIN_VERITY"])
     assert {"SECURITY_LOADPIN", "DM_VERITY", "SECURITYFS", "BLK_DEV_DM"} <= set(order)
     assert order.index("DM_VERITY") < order.index("SECURITY_LOADPIN_VERITY")
+
+
+def test_module_name_is_the_object_or_its_composite(tmp_path):
+    write(tmp_path, "drivers/android/Makefile",
+          "obj-$(CONFIG_ANDROID_BINDER_IPC) += binder_linux.o\n"
+          "binder_linux-y := binder.o binder_alloc.o\n"
+          "binder_linux-$(CONFIG_ANDROID_BINDERFS) += binderfs.o\n"
+          "obj-$(CONFIG_X) += x.o\n")
+    assert ks.module_name(tmp_path, "drivers/android/binderfs.c") == "binder_linux"
+    assert ks.module_name(tmp_path, "drivers/android/x.c") == "x"
+
+
+def test_module_name_follows_composites_of_composites_and_paths(tmp_path):
+    write(tmp_path, "drivers/m/Makefile",
+          "obj-$(CONFIG_M) += big.o\nbig-objs := part.o\npart-y := sub/a.o\nalways-y += tool.o\n")
+    assert ks.module_name(tmp_path, "drivers/m/sub/a.c") == "big"
+    # `always-y` builds no composite called always
+    assert ks.module_name(tmp_path, "drivers/m/tool.c") == "tool"
+
+
+def test_module_name_without_a_makefile_line_is_the_file_name(tmp_path):
+    write(tmp_path, "drivers/y/Makefile", "obj-$(CONFIG_Y) += y.o\n")
+    assert ks.module_name(tmp_path, "drivers/y/z.c") == "z"
+    assert ks.module_name(tmp_path, "drivers/net/tun_vnet.h") == "tun_vnet"
+    assert ks.module_name(tmp_path, "nowhere/w.c") == "w"
+
+
+@pytest.mark.parametrize("source,module", [
+    ("drivers/input/evdev.c", "evdev"),
+    ("drivers/xen/evtchn.c", "xen-evtchn"),
+    ("drivers/block/xen-blkfront.c", "xen-blkfront"),
+    ("sound/core/oss/pcm_oss.c", "snd-pcm-oss"),
+])
+def test_real_module_names(kernel, source, module):
+    assert ks.module_name(kernel, source) == module
