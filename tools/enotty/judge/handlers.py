@@ -41,6 +41,7 @@ from typing import Iterable, TextIO
 from . import effects
 from ..find.sites import Site
 from ..find import ctext
+from ..kernel import kconfig
 
 COLUMNS = ("file", "handler", "functions", "sites", "series", "verdict", "left")
 # User-space programs that read EINVAL after a known command a driver has
@@ -72,6 +73,7 @@ class Handler:
     name: str                  # the function user space reaches through the ops table
     sites: tuple[Site, ...]
     left: tuple[str, ...]      # why the handler is not converted whole; () when it is
+    module: str = ""           # what kbuild builds its file into (kconfig.module_name): evdev, xen-evtchn
 
     @property
     def complete(self) -> bool:
@@ -371,8 +373,13 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                            and s.effects.visible != "invisible"})
             if held:
                 left.append("another site of it stays: " + held[0])
-        out.append(Handler(file, name, tuple(group), tuple(left)))
+        out.append(Handler(file, name, tuple(group), tuple(left), kconfig.module_name(root, file)))
     return out
+
+
+def modules(handlers: Iterable[Handler]) -> dict[str, str]:
+    """file -> the module its handlers are built into, for the cover letters."""
+    return {h.file: h.module for h in handlers if h.module}
 
 
 def left_out(handlers: Iterable[Handler]) -> dict[Site, str]:

@@ -127,6 +127,16 @@ def test_a_handler_with_one_plain_default_is_complete(tmp_path: Path) -> None:
     assert handlers.left_out([h]) == {}
 
 
+def test_a_handler_knows_the_module_its_file_is_built_into(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "Makefile").write_text("obj-$(CONFIG_A) += a_mod.o\na_mod-y := a.o\n")
+    (tmp_path / "d" / "a.c").write_text(PLAIN)
+    raw = [Site("d/a.c", line_of(PLAIN, "return -EINVAL"), "a_ioctl", FOPS, "EINVAL", "ENOTTY", "ioctl_default_return")]
+    (h,) = handlers.model(raw, tmp_path)
+    assert h.module == "a_mod"
+    assert handlers.modules([h]) == {"d/a.c": "a_mod"}
+
+
 def test_an_argument_read_before_the_command_keeps_the_handler_out(tmp_path: Path) -> None:
     found = analysed(tmp_path, "r.c", ARGUMENT_FIRST,
                      [(line_of(ARGUMENT_FIRST, "ret = -EINVAL"), "r_ioctl", "ioctl_default_assign")])
