@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from typing import NoReturn
 
 import enotty
 
-from .measure import bench, candidates, coccicheck, generated
+from .measure import bench, candidates, coccicheck, compare, generated
 from . import console, patches
 from .judge import effects, selftest_search
 from .find import facts, rules, scan, sites
@@ -32,7 +33,7 @@ from .audit import run as audit_run
 from .errors import ToolError, UsageError
 from .qemutest import run as qemu_test
 from .requests import (QEMU_TEST_MUTANTS, QEMU_TEST_SERIES, AuditRequest, BenchRequest, CoccicheckRequest,
-                       Identity, KernelTree, MailoutRequest, PatchesRequest, QemuTestRequest, ScanRequest,
+                       CompareRequest, Identity, KernelTree, MailoutRequest, PatchesRequest, QemuTestRequest, ScanRequest,
                        VerifyGeneratedRequest, default_jobs)
 
 warn = console.warn
@@ -56,10 +57,19 @@ def _positive_int(text: str) -> int:
 
 # ---------------------------------------------------------------- shared pieces
 
+KVER_HELP = ("the Debian tree when no --kdir: newest (default: the newest linux-source Debian"
+             " publishes, fetched by apt into the cache) or 6.12 (Debian 12's linux-source-6.12)")
+
+
+def add_kver_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kver", choices=tree.KVERS, help=KVER_HELP)
+
+
 def add_tree_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kdir", metavar="DIR",
                         help="tree to scan: a kernel tree or any folder of C files"
-                             " (default: Debian's linux-source-6.12, unpacked into the cache)")
+                             " (default: a Debian tree, see --kver)")
+    add_kver_option(parser)
     parser.add_argument("--subdir", metavar="SUBDIR",
                         help="only this folder of the tree (paths stay relative to KDIR)")
 
@@ -89,7 +99,7 @@ def add_facts_option(parser: argparse.ArgumentParser) -> None:
 
 def kernel_tree(args: argparse.Namespace, need_kernel: bool = False) -> KernelTree:
     scan.spatch_binary()          # before anything slow, e.g. unpacking the default tree
-    return tree.load(args.kdir, args.subdir, need_kernel)
+    return tree.load(args.kdir, args.subdir, need_kernel, args.kver)
 
 
 def scan_request(args: argparse.Namespace) -> ScanRequest:
@@ -127,11 +137,26 @@ def patches_request(args: argparse.Namespace) -> PatchesRequest:
     scan_req = scan_request(args)
     ident = identity(args.signoff)
     out = Path(args.out).expanduser().absolute() if args.out else scan_req.tree.default_out
+    if not args.out:
+        say_new_version(scan_req.tree)
     req = PatchesRequest(scan=scan_req, out=out, identity=ident, build=not args.no_build,
                          cleanups=args.cleanups,
                          audit_from=out if (out / "audit.tsv").is_file() else None)
     output.check_destination(req.out)
     return req
+
+
+def say_new_version(kernel: KernelTree) -> None:
+    """One line when Debian's newest tree is not the one the committed
+    output was made from: the new version's folder is written beside it."""
+    if kernel.kver != "newest" or kernel.default_out.exists():
+        return
+    committed = sorted((p for p in kernel.default_out.parent.glob("linux-*")
+                        if not p.name.startswith("linux-6.12.")),
+                       key=lambda p: [int(x) for x in re.findall(r"\d+", p.name)])
+    if committed:
+        warn(f"Debian now serves Linux {kernel.version}; the committed output is {committed[-1].name}:"
+             f" writing {kernel.default_out.name} beside it")
 
 
 # ---------------------------------------------------------------- commands
@@ -184,14 +209,30 @@ def cmd_coccicheck(args: argparse.Namespace) -> int:
 def cmd_verify_generated(args: argparse.Namespace) -> int:
     """Rerun the tree; fail when the committed generated-patches/ differ."""
     kernel = tree.load(args.kdir) if args.kdir else None
-    committed = (Path(args.out).expanduser().absolute() if args.out
-                 else (kernel or tree.load(None)).default_out)
-    return generated.verify_generated(VerifyGeneratedRequest(tree=kernel, committed=committed))
+    if args.out:
+        outs = [Path(args.out).expanduser().absolute()]
+    elif kernel:
+        outs = [kernel.default_out]
+    else:   # every committed output, each with the Debian tree its run.json names
+        outs = sorted(generated.committed_outputs())
+        if not outs:
+            raise UsageError("generated-patches/ holds no linux-* output to verify")
+    return max(generated.verify_generated(VerifyGeneratedRequest(tree=kernel, committed=out))
+               for out in outs)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """For each handler of an older output: removed, moved, converted
+    upstream (and to what) or still needed in the newer tree; and which
+    handlers are new (markdown on stdout, or --tsv)."""
+    return compare.command(CompareRequest(old=_path(args.old), new=_path(args.new),
+                                          new_kdir=_path(args.new_kdir), old_kdir=_path(args.old_kdir),
+                                          tsv=args.tsv))
 
 
 def cmd_candidates(args: argparse.Namespace) -> int:
     """Candidate unknown-command answers found without the rules (a measuring stick for recall)."""
-    root = tree.resolve(args.kdir, args.subdir)
+    root = tree.resolve(args.kdir, args.subdir, kver=args.kver)
     candidates.write_tsv(candidates.find(root, args.subdir), sys.stdout)
     return 0
 
@@ -199,7 +240,7 @@ def cmd_candidates(args: argparse.Namespace) -> int:
 def cmd_facts(args: argparse.Namespace) -> int:
     """The targets the per-file rules cannot see on their own (phase 1 of the scan)."""
     start = time.monotonic()
-    root = tree.resolve(args.kdir)
+    root = tree.resolve(args.kdir, kver=args.kver)
     targets = facts.extra_targets(root, sorted(tree.c_files(root)), args.jobs or default_jobs())
     facts.write_tsv((t for rel in sorted(targets) for t in targets[rel]), sys.stdout)
     if args.time:
@@ -214,7 +255,7 @@ def cmd_effects(args: argparse.Namespace) -> int:
             rows = sites.read_tsv(fh)
     except (OSError, ValueError) as err:
         raise UsageError(f"{args.sites}: {err}") from None
-    root = tree.resolve(args.kdir)
+    root = tree.resolve(args.kdir, kver=args.kver)
     found = effects.analyse_sites(rows, root)
     labelled = [dataclasses.replace(s, effects=found[s]) for s in rows]
     if args.summary:
@@ -243,7 +284,7 @@ def cmd_qemu_test(args: argparse.Namespace) -> int:
     """Build a tiny kernel with vivid and vimc, boot it in QEMU, run the
     ioctl_errno selftests and v4l2-compliance (exit 1 when the run fails)."""
     return qemu_test.command(QemuTestRequest(
-        tree=tree.load(args.kdir, need_kernel=True), series=args.series,
+        tree=tree.load(args.kdir, need_kernel=True, kver=args.kver), series=args.series,
         series_dir=_path(args.series_dir), mutant=args.mutant, timeout=args.timeout, kvm=args.kvm))
 
 
@@ -256,7 +297,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     ioctl probe's answers before and after into audit.tsv and AUDIT.md
     (exit 1 when the verdict finds problems)."""
     return audit_run.command(AuditRequest(
-        tree=tree.load(args.kdir, need_kernel=True), series=args.series,
+        tree=tree.load(args.kdir, need_kernel=True, kver=args.kver), series=args.series,
         patches=_path(args.patches), out=_path(args.out), mutants=args.mutant, logs=_path(args.logs),
         timeout=args.timeout, probe_timeout=args.probe_timeout, jobs=args.jobs or default_jobs(),
         probe_bin=_path(args.probe_bin)))
@@ -264,7 +305,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def add_boot_tree_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kdir", metavar="DIR",
-                        help="kernel tree to build and boot (read only); default: Debian's linux-source-6.12")
+                        help="kernel tree to build and boot (read only); default: a Debian tree, see --kver")
+    add_kver_option(parser)
 
 
 def add_signoff_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -281,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="enotty", description=enotty.__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in (_add_report, _add_patches, _add_mailout, _add_bench, _add_coccicheck,
-                _add_verify_generated, _add_candidates, _add_facts, _add_effects, _add_rules,
+                _add_verify_generated, _add_compare, _add_candidates, _add_facts, _add_effects, _add_rules,
                 _add_qemu_test, _add_audit):
         add(commands)
     return parser
@@ -357,6 +399,21 @@ def _add_verify_generated(commands: "argparse._SubParsersAction[_Parser]") -> No
     verify_cmd.set_defaults(run=cmd_verify_generated)
 
 
+def _add_compare(commands: "argparse._SubParsersAction[_Parser]") -> None:
+    cmp_cmd = commands.add_parser("compare", help="what changed between two outputs, per handler",
+                                  description=cmd_compare.__doc__)
+    cmp_cmd.add_argument("--old", metavar="DIR", help="the older output (default: generated-patches/linux-6.12.*)")
+    cmp_cmd.add_argument("--new", metavar="DIR",
+                         help="the newer output (default: the newest other generated-patches/linux-*)")
+    cmp_cmd.add_argument("--new-kdir", metavar="DIR",
+                         help="the newer output's tree (default: its linux-source unpacked in the cache)")
+    cmp_cmd.add_argument("--old-kdir", metavar="DIR",
+                         help="the older output's tree, to tell a moved handler from a namesake in another"
+                              " file (default: its linux-source in the cache, when unpacked)")
+    cmp_cmd.add_argument("--tsv", action="store_true", help="a tab-separated table instead of markdown")
+    cmp_cmd.set_defaults(run=cmd_compare)
+
+
 def _add_candidates(commands: "argparse._SubParsersAction[_Parser]") -> None:
     cand = commands.add_parser("candidates", help="candidate sites found without the rules (TSV)",
                                description=cmd_candidates.__doc__)
@@ -367,7 +424,8 @@ def _add_candidates(commands: "argparse._SubParsersAction[_Parser]") -> None:
 def _add_facts(commands: "argparse._SubParsersAction[_Parser]") -> None:
     facts_cmd = commands.add_parser("facts", help="phase-1 targets across files (TSV)",
                                     description=cmd_facts.__doc__)
-    facts_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
+    facts_cmd.add_argument("--kdir", metavar="DIR", help="tree (default: a Debian tree, see --kver)")
+    add_kver_option(facts_cmd)
     add_jobs_option(facts_cmd, "processes for files not in the cache")
     facts_cmd.add_argument("--time", action="store_true", help="say on stderr how long it took")
     facts_cmd.set_defaults(run=cmd_facts)
@@ -377,7 +435,8 @@ def _add_effects(commands: "argparse._SubParsersAction[_Parser]") -> None:
     eff = commands.add_parser("effects", help="effect columns of a sites.tsv",
                               description=cmd_effects.__doc__)
     eff.add_argument("sites", metavar="SITES.TSV", help="a sites.tsv of make patches")
-    eff.add_argument("--kdir", metavar="DIR", help="tree (default: Debian's linux-source-6.12)")
+    eff.add_argument("--kdir", metavar="DIR", help="tree (default: a Debian tree, see --kver)")
+    add_kver_option(eff)
     what = eff.add_mutually_exclusive_group()
     what.add_argument("--summary", action="store_true", help="verdict counts and the notable sites")
     what.add_argument("--tests", action="store_true", help="in-tree tests that expect the old answer")

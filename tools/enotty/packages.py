@@ -13,13 +13,21 @@ from typing import TextIO
 from .errors import UsageError
 
 # What each entry point needs, cumulatively named by the Makefile target.
+# The cross compilers of make patches' compile test (verify.crossbuild's
+# PLATFORMS): asked for in the same apt run as the rest, because one apt
+# run costs far less than seven on a fresh machine.
+CROSS_COMPILERS = ("gcc-m68k-linux-gnu", "gcc-sparc64-linux-gnu", "gcc-powerpc64le-linux-gnu",
+                   "gcc-powerpc-linux-gnu", "gcc-arm-linux-gnueabihf", "gcc-mips-linux-gnu",
+                   "gcc-s390x-linux-gnu")
+# The default tree is fetched by apt into the cache (kernel.debian);
+# linux-source-6.12 only for KVER=6.12 (kernel.tree.pinned_tree) and make check.
 NEEDS: dict[str, tuple[str, ...]] = {
-    "report": ("coccinelle", "python3"),
+    "report": ("coccinelle", "python3", "xz-utils"),
     "patches": (
-        "coccinelle", "python3", "git", "perl", "linux-source-6.12",
+        "coccinelle", "python3", "git", "perl",
         "xz-utils", "gcc", "make", "flex", "bison", "bc", "libelf-dev",
         "libssl-dev", "ccache",
-    ),
+    ) + CROSS_COMPILERS,
     "qemu": (
         "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
         # gcc-12-multilib, not the gcc-multilib metapackage: that one
@@ -52,7 +60,7 @@ NEEDS["audit"] = NEEDS["qemu"] + ("iproute2", "libcap-dev", "acpica-tools",
 # The cross compilers of `make patches` are asked for by the run that needs
 # them (crossbuild.ensure_compilers); make check's real cross build is m68k's.
 NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"])
-                              | {"python3-pytest", "mypy", "gcc-m68k-linux-gnu"}))
+                              | {"python3-pytest", "mypy", "linux-source-6.12"}))
 
 
 def missing(packages: tuple[str, ...] | list[str]) -> list[str]:

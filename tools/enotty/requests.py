@@ -38,7 +38,8 @@ class KernelTree:
     root: Path              # absolute; only ever read
     version: str            # VERSION.PATCHLEVEL.SUBLEVEL, or "unknown"
     is_kernel: bool         # MAINTAINERS and a top Makefile
-    kdir: str | None = None  # as the user gave it (None: the default tree)
+    kdir: str | None = None  # as the user gave it (None: a Debian tree)
+    kver: str | None = None  # the Debian tree KVER named ("newest", "6.12"); None for a KDIR
     # Whether results stored for this tree (scan, checkpatch, get_maintainer,
     # builds, series) may answer; False recomputes them (and stores them again).
     use_cache: bool = True
@@ -155,6 +156,16 @@ class MailoutRequest:
 class VerifyGeneratedRequest:
     tree: KernelTree | None    # None: the tree the output's run.json names
     committed: Path
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """`make compare`: what changed between an older and a newer output."""
+    old: Path | None = None         # an output folder (None: generated-patches/linux-6.12.*)
+    new: Path | None = None         # (None: the newest other generated-patches/linux-*)
+    new_kdir: Path | None = None    # the newer output's tree (None: from its run.json or the cache)
+    old_kdir: Path | None = None    # the older output's tree, to tell a move from a namesake (optional)
+    tsv: bool = False               # a machine-readable table instead of markdown
 
 
 QEMU_TEST_SERIES = ("media", "none")   # the committed media series, or the pristine tree

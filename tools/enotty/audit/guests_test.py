@@ -195,7 +195,7 @@ def test_the_sparc64_tree_fix_applies_and_changes_only_fcntls_check():
     sparc = guests.by_name("sparc64")
     assert [p.name for p in sparc.tree_fixes] == ["tree-fix-sparc64-fcntl.patch"]
     assert all(not g.tree_fixes for g in guests.GUESTS.values() if g is not sparc)
-    root = tree.resolve(None, need_kernel=True)
+    root = tree.resolve(None, need_kernel=True, kver="6.12")
     files = patched_contents(root, list(sparc.tree_fixes))
     assert list(files) == ["fs/fcntl.c"]
     before = (root / "fs/fcntl.c").read_text().splitlines()

@@ -43,7 +43,7 @@ def test_a_file_built_through_a_make_variable_takes_the_tables_symbols():
     # $(KVM): the Makefiles cannot say which symbol builds it
     from enotty.audit import table
     from ..kernel import tree
-    source = tree.resolve(None, need_kernel=True)
+    source = tree.resolve(None, need_kernel=True, kver="6.12")
     line = "virt/kvm/kvm_main.c\taudit\t{}\t-\t-\t-\tkvm:vcpu\tvcpu\n"
     with_config = table.parse_table(line.format("VIRTUALIZATION KVM KVM_AMD"))
     plan = kernel_config.plan(source, with_config, ["virt/kvm/kvm_main.c"])
@@ -59,7 +59,7 @@ def test_only_the_objects_symbols_must_survive_not_one_way_into_its_folder():
     # it) or USB or USB_GADGET...: usblp needs USB_PRINTER, not USB_PHY
     from enotty.audit import table
     from ..kernel import tree
-    source = tree.resolve(None, need_kernel=True)
+    source = tree.resolve(None, need_kernel=True, kver="6.12")
     rows = table.parse_table(
         "drivers/usb/class/usblp.c\taudit\tUSB_G_PRINTER\t-\t-\t-\t/dev/usb/lp*\tprinter\n")
     plan = kernel_config.plan(source, rows, ["drivers/usb/class/usblp.c"])

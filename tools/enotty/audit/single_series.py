@@ -17,8 +17,9 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def version_folder(series: str, parent: Path) -> Path:
-    """parent/linux-<version>/ holding the committed series and sites.tsv."""
-    version = next((REPO / "generated-patches").glob(f"linux-*/{series}")).parent
+    """parent/linux-<version>/ holding the committed 6.12 series and sites.tsv
+    (make check boots Debian 12's tree, whose version does not move)."""
+    version = next((REPO / "generated-patches").glob(f"linux-6.12.*/{series}")).parent
     folder = parent / version.name
     shutil.copytree(version / series, folder / series)
     shutil.copyfile(version / "sites.tsv", folder / "sites.tsv")
@@ -28,6 +29,6 @@ def version_folder(series: str, parent: Path) -> Path:
 def audit(series: str, out: Path, patches: Path, *extra: str) -> subprocess.CompletedProcess:
     """The audit of that series alone, its files written into out."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "tools"))
-    return subprocess.run([sys.executable, "-m", "enotty", "audit", "--series", series,
+    return subprocess.run([sys.executable, "-m", "enotty", "audit", "--kver", "6.12", "--series", series,
                            "--patches", str(patches), "--out", str(out), *extra],
                           capture_output=True, text=True, env=env, check=False)

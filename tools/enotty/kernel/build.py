@@ -259,7 +259,7 @@ def build_folder(root: Path, name: str) -> Path:
     """tree.cache_dir()/build/NAME-VERSION, with a hash of root's path for
     a tree other than the default one."""
     folder = f"{name}-{tree.kernel_version(root)}"
-    if root.resolve() != (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE).resolve():
+    if root.resolve() != (tree.cache_dir() / "src" / tree.PINNED_PACKAGE).resolve():
         folder += "-" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
     return tree.cache_dir() / "build" / folder
 

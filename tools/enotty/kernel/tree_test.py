@@ -58,7 +58,7 @@ def test_kernel_version(tmp_path: Path) -> None:
     assert tree.kernel_version(tmp_path) == "unknown"
 
 
-def test_default_tree_unpacks_once_and_reuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pinned_tree_unpacks_once_and_reuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     src = make_kernel(tmp_path / "pkg" / "linux-source-6.12")
     tarball = tmp_path / "linux-source-6.12.tar.xz"
     subprocess.run(["tar", "-cJf", str(tarball), "-C", str(src.parent), src.name], check=True)
@@ -71,10 +71,11 @@ def test_default_tree_unpacks_once_and_reuses(tmp_path: Path, monkeypatch: pytes
         return tarball
 
     monkeypatch.setattr(tree, "source_tarball", fake_tarball)
-    first = tree.default_tree()
+    monkeypatch.setattr(tree.debian, "newest", lambda state: pytest.fail("KVER=6.12 asks apt nothing"))
+    first = tree.default_tree("6.12")
     assert first == tmp_path / "cache" / "src" / "linux-source-6.12"
     assert tree.kernel_version(first) == "6.12.118"
-    assert tree.default_tree() == first
+    assert tree.default_tree("6.12") == first
     assert len(calls) == 1, "the second call must reuse the unpacked tree"
     leftovers = [p.name for p in first.parent.iterdir() if p.name.startswith(".unpack-")]
     assert leftovers == []
@@ -95,7 +96,7 @@ def test_default_tree_through_a_symlinked_cache_accepts_a_subdir(
     the default tree must load, not be called outside the tree."""
     disk = tmp_path / "disk"
     cache_root = disk / ".cache" if variable == "HOME" else disk
-    make_kernel(cache_root / "enotty" / "src" / tree.SOURCE_PACKAGE)
+    make_kernel(cache_root / "enotty" / "src" / "linux-source-6.12")
     link = tmp_path / "link"
     link.symlink_to(disk, target_is_directory=True)
     monkeypatch.delenv("ENOTTY_CACHE", raising=False)
@@ -104,8 +105,75 @@ def test_default_tree_through_a_symlinked_cache_accepts_a_subdir(
     monkeypatch.setattr(tree, "source_tarball", lambda: pytest.fail("the fake tree must not be unpacked"))
     real = (cache_root / "enotty").resolve()
     assert tree.cache_dir() == real
-    kernel = tree.load(None, "drivers", need_kernel=True)
-    assert kernel.root == real / "src" / tree.SOURCE_PACKAGE
+    kernel = tree.load(None, "drivers", need_kernel=True, kver="6.12")
+    assert kernel.root == real / "src" / "linux-source-6.12"
     assert kernel.version == "6.12.118"
+    assert (kernel.kdir, kernel.kver) == (None, "6.12")
     with pytest.raises(UsageError, match="is outside"):
-        tree.load(None, "../../..")
+        tree.load(None, "../../..", kver="6.12")
+
+
+def fake_debian(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, served: list[str]) -> list[str]:
+    """apt replaced: the index lists linux-source-7.2 at served[0]; a
+    download builds that version's tarball.  Returns the downloads made."""
+    downloads: list[str] = []
+
+    def download(package: tree.debian.Package, state: Path, into: Path) -> Path:
+        downloads.append(package.version)
+        src = make_kernel(into / "pkg" / package.name, int(package.version.split(".")[2].split("-")[0]))
+        text = (src / "Makefile").read_text().replace("= 6\n", "= 7\n").replace("= 12\n", "= 2\n")
+        (src / "Makefile").write_text(text)
+        tarball = into / f"{package.name}.tar.xz"
+        subprocess.run(["tar", "-cJf", str(tarball), "-C", str(src.parent), src.name], check=True)
+        return tarball
+
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(tree.packages, "ensure_packages", lambda wanted, why: None)
+    monkeypatch.setattr(tree.debian, "refresh_index", lambda state: True)
+    monkeypatch.setattr(tree.debian, "newest", lambda state: tree.debian.Package("linux-source-7.2", served[0]))
+    monkeypatch.setattr(tree.debian, "download", download)
+    return downloads
+
+
+def test_newest_tree_is_fetched_once_per_debian_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    served = ["7.2.13-1"]
+    downloads = fake_debian(monkeypatch, tmp_path, served)
+    first = tree.default_tree()
+    assert first.name == "linux-source-7.2_7.2.13-1" and tree.kernel_version(first) == "7.2.13"
+    assert tree.default_tree() == first and downloads == ["7.2.13-1"]
+    served[0] = "7.2.14-1"      # unstable moved on: a new folder, the old one kept
+    second = tree.default_tree()
+    assert tree.kernel_version(second) == "7.2.14" and first.is_dir()
+    assert tree.load(None).kver == "newest"
+    assert tree.for_version("7.2.13") == first, "an older version still in the cache answers"
+
+
+def test_newest_tree_offline_uses_the_cache_or_says_what_to_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    downloads = fake_debian(monkeypatch, tmp_path, ["7.2.13-1"])
+
+    def offline(state: Path) -> tree.debian.Package:
+        raise tree.debian.FetchError("apt-get update of Debian sid: Could not resolve 'deb.debian.org'")
+
+    monkeypatch.setattr(tree.debian, "newest", offline)
+    with pytest.raises(UsageError, match="KVER=6.12 uses Debian 12's linux-source-6.12, KDIR=DIR") as err:
+        tree.default_tree()
+    assert "\n" not in str(err.value) and "Could not resolve" in str(err.value)
+    cached = make_kernel(tmp_path / "cache" / "src" / "linux-source-7.2_7.2.13-1")
+    assert tree.default_tree() == cached and downloads == []
+    assert "using linux-source-7.2_7.2.13-1 from the cache" in capsys.readouterr().err
+
+
+def test_kver_and_kdir_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="KVER=7.3: the Debian trees are newest and 6.12"):
+        tree.default_tree("7.3")
+    with pytest.raises(UsageError, match="give one"):
+        tree.resolve(str(make_kernel(tmp_path / "k")), kver="6.12")
+
+
+def test_mirror_is_the_machines_debian_uri(tmp_path: Path) -> None:
+    (tmp_path / "debian.sources").write_text(
+        "Types: deb\nURIs: http://mirror.example/debian/\nSuites: bookworm\n")
+    (tmp_path / "other.list").write_text("deb http://ppa.example/ubuntu jammy main\n")
+    assert tree.debian.mirror((tmp_path,)) == "http://mirror.example/debian"
+    assert tree.debian.mirror((tmp_path / "none.list",)) == tree.debian.FALLBACK_MIRROR

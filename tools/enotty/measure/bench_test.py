@@ -12,7 +12,7 @@ from ..find import rules, scan
 from ..kernel import tree
 from ..requests import BenchRequest
 
-DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+DEFAULT = tree.cache_dir() / "src" / tree.PINNED_PACKAGE
 
 
 def test_coccicheck_gets_exactly_the_scans_options(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_bench_on_the_fixture_tree(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 def test_REAL_COCCICHECK_finds_the_scans_sites_with_its_options() -> None:
     # security/loadpin: one .c file, one site; the copy of the tree costs
     # most of the time (seconds).
-    kernel = tree.load(None, "security/loadpin")
+    kernel = tree.load(None, "security/loadpin", kver="6.12")
     before = (DEFAULT / "security" / "loadpin" / "loadpin.c").stat()
     rows = bench.run(BenchRequest(tree=kernel, subdir="security/loadpin", jobs=1))
     cold, _, _, cocci = rows

@@ -15,7 +15,7 @@ from ..kernel import tree
 from ..errors import UsageError
 from ..requests import CoccicheckRequest
 
-DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+DEFAULT = tree.cache_dir() / "src" / tree.PINNED_PACKAGE
 
 CHATTER = """
 Please check for false positives in the output before submitting a patch.
@@ -166,7 +166,7 @@ def test_run_limited_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
                     reason="needs spatch and the default tree (make check unpacks it)")
 def test_REAL_COCCICHECK_all_four_modes_find_the_scans_site() -> None:
     before = (DEFAULT / "security" / "loadpin" / "loadpin.c").stat()
-    results, alone, added = coccicheck.run(CoccicheckRequest(tree=tree.load(None, "security/loadpin"),
+    results, alone, added = coccicheck.run(CoccicheckRequest(tree=tree.load(None, "security/loadpin", kver="6.12"),
                                                              subdir="security/loadpin", jobs=1))
     assert alone == LOADPIN and not added
     assert [(r.mode, r.exit, set(r.found)) for r in results] == \
@@ -182,7 +182,7 @@ def test_REAL_COCCICHECK_with_facts_finds_the_site_only_phase_1_sees() -> None:
     # file cannot know it is a handler; with phase 1's rows in SPFLAGS it can.
     folder = "drivers/media/dvb-core"
     site = ("drivers/media/dvb-core/dvb_ca_en50221.c", 1412)
-    kernel = tree.load(None, folder)
+    kernel = tree.load(None, folder, kver="6.12")
     _, expected, added = coccicheck.run(CoccicheckRequest(tree=kernel, subdir=folder, jobs=2,
                                                           modes=("report",)))
     assert site in added and site not in expected

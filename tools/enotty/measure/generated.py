@@ -32,16 +32,28 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
     try:
         record = json.loads(record_path.read_text())
         identity = Identity.parse(record["identity"])
-        kdir, subdir = record["kdir"], record["subdir"]
+        kdir, subdir, version = record["kdir"], record["subdir"], record["version"]
         build, cleanups = bool(record["build"]), bool(record.get("cleanups", False))
         across_files = bool(record.get("facts", True))
     except (ValueError, KeyError, TypeError) as err:
         raise UsageError(f"{record_path}: not a run record ({err})")
-    kernel = kernel or tree.load(kdir, subdir)
+    # A Debian tree by the recorded version: the cached one, or the one apt
+    # fetches while Debian still serves that version.
+    kernel = kernel or (tree.load(kdir, subdir) if kdir
+                        else tree.load(str(tree.for_version(version)), subdir, kver=None))
+    if not kdir:
+        kernel = dataclasses.replace(kernel, kdir=None, kver=record.get("kver")
+                                     or ("6.12" if version.startswith("6.12.") else "newest"))
     scan = ScanRequest(tree=kernel, subdir=subdir, jobs=default_jobs(), timeout=DEFAULT_TIMEOUT,
                        across_files=across_files)
     return PatchesRequest(scan=scan, out=committed, identity=identity,
                           build=build, cleanups=cleanups)
+
+
+def committed_outputs() -> list[Path]:
+    """generated-patches/linux-*/ folders that hold a run record."""
+    root = Path(__file__).resolve().parents[3] / "generated-patches"
+    return [p for p in root.glob("linux-*") if (p / publish.RUN_RECORD).is_file()]
 
 
 def differences(a: Path, b: Path) -> list[str]:

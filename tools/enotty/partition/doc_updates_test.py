@@ -75,7 +75,7 @@ def test_split_puts_the_doc_hunk_into_the_patch_of_its_source(tmp_path: Path) ->
 def test_every_edit_matches_the_unpacked_612_tree() -> None:
     import pytest
     from ..kernel import tree
-    root = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+    root = tree.cache_dir() / "src" / tree.PINNED_PACKAGE
     if not (root / "MAINTAINERS").is_file():
         pytest.skip("no unpacked linux-source-6.12")
     for edit in doc_updates.EDITS:

@@ -170,7 +170,7 @@ def test_series_prefix_and_distinct_subjects() -> None:
 @pytest.mark.skipif(not SITES.is_file(), reason="no committed 6.12 output")
 def test_section_rows_name_real_sections() -> None:
     from ..kernel import tree
-    maintainers = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "MAINTAINERS"
+    maintainers = tree.cache_dir() / "src" / tree.PINNED_PACKAGE / "MAINTAINERS"
     if not maintainers.is_file():
         pytest.skip("default tree not unpacked")
     titles = set(maintainers.read_text(errors="replace").splitlines())

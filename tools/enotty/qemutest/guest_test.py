@@ -48,7 +48,7 @@ def test_the_selftest_patch_is_added_once(tmp_path: Path):
     """Every run builds the kselftest from the tree: a patch set without it
     gets the media series' kselftest diff; one that adds it is left as is."""
     from ..kernel import tree
-    source = tree.resolve(None, need_kernel=True)
+    source = tree.resolve(None, need_kernel=True, kver="6.12")
     conversion = tmp_path / "0001-conversion.patch"
     conversion.write_text("--- a/drivers/x.c\n+++ b/drivers/x.c\n")
     scratch = tmp_path / "selftest.patch"

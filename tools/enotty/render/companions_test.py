@@ -113,7 +113,7 @@ def _per_file_sites(root: Path, folder: str) -> set[tuple[str, int]]:
 
 @pytest.fixture(scope="module")
 def kernel_copy():
-    root = tree.resolve(None, need_kernel=True)
+    root = tree.resolve(None, need_kernel=True, kver="6.12")
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
         copy = WorkTree(root, Path(tmp) / "tree")
         copy.ensure()
@@ -143,7 +143,7 @@ def test_coccicheck_reports_the_series_sites_then_nothing(kernel_copy, folder):
 
 
 def test_rule_mail_passes_checkpatch():
-    root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
+    root = tree.at(tree.resolve(None, need_kernel=True, kver="6.12"), use_cache=False)
     with tempfile.TemporaryDirectory() as tmp:
         composed = companions.compose(root.root, Identity("A U Thor", "author@example.org"), media=False)
         assert composed.selftest is None
@@ -160,7 +160,7 @@ def test_rule_mail_passes_checkpatch():
 
 
 def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
-    root = tree.at(tree.resolve(None, need_kernel=True), use_cache=False)
+    root = tree.at(tree.resolve(None, need_kernel=True, kver="6.12"), use_cache=False)
     author = Identity("A U Thor", "author@example.org")
     alone = companions.Companions(selftest=companions.selftest_patch(root.root, author))
     patch = recipients.address(root, [], alone)[1].selftest
@@ -185,7 +185,7 @@ def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
 def test_selftest_builds_with_the_kernels_kselftest_makefile():
     """The patch applied to a copy of the tree: make -C tools/testing/selftests
     TARGETS=drivers/media builds both binaries with the tree's lib.mk."""
-    root = tree.resolve(None, need_kernel=True)
+    root = tree.resolve(None, need_kernel=True, kver="6.12")
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
         diff = Path(tmp) / "selftest.patch"
         diff.write_text(companions.selftest_diff(root))
@@ -219,5 +219,5 @@ def test_companions_only_for_a_tree_that_takes_them(tmp_path: Path) -> None:
     """A folder of C files or a fixture kernel has no scripts/coccinelle/api
     or kselftest build: no companion patch for it; Debian's tree has both."""
     assert not companions.takes_rule(tmp_path) and not companions.takes_selftest(tmp_path)
-    root = tree.resolve(None, need_kernel=True)
+    root = tree.resolve(None, need_kernel=True, kver="6.12")
     assert companions.takes_rule(root) and companions.takes_selftest(root)

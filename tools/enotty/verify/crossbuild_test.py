@@ -16,7 +16,7 @@ from . import verdicts
 from ..kernel import build as kbuild, kconfig, tree
 from ..errors import UsageError
 
-DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+DEFAULT = tree.cache_dir() / "src" / tree.PINNED_PACKAGE
 QUICK = os.environ.get("ENOTTY_QUICK") == "1"
 
 
@@ -277,3 +277,11 @@ def test_build_needs_without_and_with_a_kbuild_line(tmp_path: Path) -> None:
     # named through a make variable (omapfb-objs := $(objs-yy)): any obj- symbol of the folder
     assert kconfig.build_needs(root, "drivers/d/hidden.c") == kbuild.BuildNeeds(
         ("CONFIG_ALT", "CONFIG_AMI", "CONFIG_OLD", "CONFIG_ON_OLD", "CONFIG_WIP"), False)
+
+
+def test_make_patches_installs_every_cross_compiler_in_its_one_apt_run() -> None:
+    """A fresh machine's make patches asks apt once: every platform's
+    compiler is in its package set (enotty.packages)."""
+    from .. import packages
+    wanted = {p.package for p in crossbuild.PLATFORMS if p.package != "gcc"}
+    assert wanted <= set(packages.NEEDS["patches"])

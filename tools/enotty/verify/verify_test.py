@@ -13,7 +13,7 @@ from ..requests import default_jobs
 from ..find.sites import Site
 
 FIXTURE = Path(__file__).parents[1] / "testdata" / "series" / "kernel"
-DEFAULT = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+DEFAULT = tree.cache_dir() / "src" / tree.PINNED_PACKAGE
 
 PATCH = """\
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001

@@ -32,6 +32,8 @@ def canonical_command(req: PatchesRequest) -> str:
     words = ["make", "patches"]
     if req.scan.tree.kdir:
         words.append(f"KDIR={req.scan.tree.kdir}")
+    elif req.scan.tree.kver == "6.12":
+        words.append("KVER=6.12")
     if req.scan.subdir:
         words.append(f"M={req.scan.subdir}")
     if not req.build:
@@ -48,6 +50,7 @@ def run_record(req: PatchesRequest) -> str:
     record = {
         "command": canonical_command(req),
         "kdir": req.scan.tree.kdir,
+        "kver": req.scan.tree.kver,
         "subdir": req.scan.subdir,
         "version": req.scan.tree.version,
         "build": req.build,
