@@ -240,3 +240,33 @@ def test_cleanups_are_opt_in(tmp_path):
     args = cli.build_parser().parse_args(["patches", "--kdir", str(KERNEL), "--out", str(tmp_path / "o"),
                                           "--signoff", "J <j@example.org>"])
     assert cli.patches_request(args).cleanups is False
+
+
+def test_a_new_debian_version_is_said_in_one_line_and_written_beside(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Unstable moved on (7.2.14): make patches says so once and writes
+    linux-7.2.14 beside the committed linux-7.2.13; 6.12's folder is not
+    the newest tree's output, and KVER=6.12 or a KDIR says nothing."""
+    from .kernel import tree as ktree
+    from .requests import KernelTree
+    out = tmp_path / "generated-patches"
+    for name in ("linux-6.12.118", "linux-7.2.13"):
+        (out / name).mkdir(parents=True)
+    kernel = KernelTree(root=tmp_path, version="7.2.14", is_kernel=True, kver="newest")
+    assert kernel.default_out.name == "linux-7.2.14"
+
+    class Here(KernelTree):
+        @property
+        def default_out(self) -> Path:
+            return out / f"linux-{self.version}"
+
+    cli.say_new_version(Here(root=tmp_path, version="7.2.14", is_kernel=True, kver="newest"))
+    err = capsys.readouterr().err
+    assert err == ("enotty: Debian now serves Linux 7.2.14; the committed output is linux-7.2.13:"
+                   " writing linux-7.2.14 beside it\n")
+    for quiet in (Here(root=tmp_path, version="7.2.13", is_kernel=True, kver="newest"),
+                  Here(root=tmp_path, version="6.12.119", is_kernel=True, kver="6.12"),
+                  Here(root=tmp_path, version="7.3.1", is_kernel=True, kdir=str(tmp_path))):
+        cli.say_new_version(quiet)
+    assert capsys.readouterr().err == ""
+    assert ktree.KVERS == ("newest", "6.12")
