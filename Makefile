@@ -11,6 +11,7 @@
 #   make qemu-test [KVER=6.12|KDIR=DIR] [SERIES=media|none] [MUTANT=einval]
 #   make audit [KVER=6.12|KDIR=DIR] [SERIES=all|NAME] [OUT=DIR] [MUTANT=einval|untouched]  QEMU before/after
 #   make bench [M=SUBDIR] [NO_COCCICHECK=1] [COCCICHECK_TIMEOUT=S] | make verify-generated
+#   make compare [OLD=DIR] [NEW=DIR] [NEW_KDIR=DIR] [TSV=1]  what changed between two outputs, per handler
 #   make coccicheck-modes [KDIR=DIR] [M=SUBDIR] [MODES=patch,report,context,org] [FACTS=1]  the rule file alone
 
 PYTHON  ?= /usr/bin/python3
@@ -23,7 +24,7 @@ opt = $(if $($(1)),$(2) '$($(1))')
 # FACTS=0: skip phase 1 (handlers and helpers found across files).
 SCAN_OPTS = $(call opt,JOBS,--jobs) $(call opt,TIMEOUT,--timeout) $(if $(filter 0,$(FACTS)),--no-facts)
 
-.PHONY: all help report patches mailout bench coccicheck-modes verify-generated qemu-test audit check
+.PHONY: all help report patches mailout bench coccicheck-modes verify-generated compare qemu-test audit check
 
 all: help
 help:
@@ -60,6 +61,12 @@ coccicheck-modes:
 verify-generated:
 	@$(PKGS) patches
 	@$(ENOTTY) verify-generated $(call opt,KDIR,--kdir) $(call opt,OUT,--out)
+
+# Each handler of the older output (default generated-patches/linux-6.12.*):
+# removed, moved, converted upstream or still needed in the newer one.
+compare:
+	@$(ENOTTY) compare $(call opt,OLD,--old) $(call opt,NEW,--new) $(call opt,NEW_KDIR,--new-kdir) \
+		$(call opt,OLD_KDIR,--old-kdir) $(if $(filter 1,$(TSV)),--tsv)
 
 qemu-test:
 	@$(PKGS) qemu
