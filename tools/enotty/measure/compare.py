@@ -107,14 +107,14 @@ def default_new(old: Path, generated: Path = GENERATED) -> Path:
 
 def cached_tree(output: Output) -> Path | None:
     """The tree output was made from, when it is still there: its
-    run.json's KDIR holding that version, else the linux-source of that
-    version unpacked in the cache."""
+    run.json's KDIR holding that version, else a linux-source of that
+    version unpacked in the cache (as tree.for_version() looks, without
+    fetching: compare reads what is there)."""
     if output.kdir and tree.kernel_version(Path(output.kdir)) == output.version:
         return Path(output.kdir)
-    major_minor = ".".join(output.version.split(".")[:2])
-    for candidate in sorted((tree.cache_dir() / "src").glob(f"linux-source-{major_minor}*")):
-        if tree.kernel_version(candidate) == output.version:
-            return candidate
+    for folder in sorted((tree.cache_dir() / "src").glob("linux-source-*")):
+        if folder.is_dir() and tree.kernel_version(folder) == output.version:
+            return folder
     return None
 
 
