@@ -416,8 +416,8 @@ def classify(old: Output, new: Output, root: Path, old_root: Path | None = None)
         if others:
             changes.append(_moved(row, others, root, index))
         else:
-            gone = "is gone" if not (root / row["file"]).exists() else "stays, the function is gone"
-            changes.append(Change("removed", row["file"], row["handler"], "-", f"{row['file']} {gone}"))
+            gone = "the file" if not (root / row["file"]).exists() else "the function (the file stays)"
+            changes.append(Change("removed", row["file"], row["handler"], "-", f"{gone} is gone in {new.version}"))
     for key, r in index.rows.items():
         if key not in index.matched:
             now, detail = state(r)
