@@ -378,13 +378,14 @@ else:
 // means something to the function itself: md_ioctl).  Followed by control
 // flow, so a switch whose every case leaves by goto (no path to its end)
 // counts too.  Only an assignment that every command reaching the default
-// runs (enotty_under_default).  Fall-through as in ioctl_default_return.
+// runs (enotty_under_default).  Fall-through as in ioctl_default_return;
+// the other answers (also_from) as there.
 @da forall@
 identifier enotty_target.fn;
-identifier err = {EINVAL, ENOSYS};
+identifier err = {EINVAL, ENOSYS, ENOTSUPP, EOPNOTSUPP, EFAULT};
 identifier ret;
 expression E;
-position p : script:python () { enotty_site_ok(p) and enotty_under_default(p, enotty_cmd(p)) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+position p : script:python () { enotty_site_ok(p) and enotty_from_converts(p) and enotty_under_default(p, enotty_cmd(p)) and enotty_not_fallen_into(p, enotty_cmd(p)) };
 @@
 fn(...) { <...
 ret = -err@p;
@@ -433,13 +434,16 @@ enotty_claim(p, fn, err, "ioctl_default_assign")
 // default: return -EINVAL; in the switch on the command (on cmd, F(cmd)
 // such as _IOC_NR(cmd), or cmd & ~MASK).  A default that
 // the case above it reaches by falling through also answers that command
-// and stays (enotty_not_fallen_into).  return (-EINVAL); counts too.
+// and stays (enotty_not_fallen_into).  return (-EINVAL); counts too, and
+// so do -ENOTSUPP, -EOPNOTSUPP and -EFAULT where the interface lists them
+// (interfaces.tsv, also_from) and the return is the default's own, not
+// under an if there (enotty_from_converts).
 @dr forall@
 identifier enotty_target.fn, enotty_target.cmd;
-identifier err = {EINVAL, ENOSYS};
+identifier err = {EINVAL, ENOSYS, ENOTSUPP, EOPNOTSUPP, EFAULT};
 identifier F;
 expression M;
-position p : script:python () { enotty_site_ok(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
+position p : script:python () { enotty_site_ok(p) and enotty_from_converts(p) and enotty_not_fallen_into(p, enotty_cmd(p)) };
 @@
 fn(...) { <...
 switch (\(cmd\|F(cmd)\|cmd & ~M\|(cmd & ~M)\)) {
@@ -849,7 +853,7 @@ enotty_claim(list(p) + list(q), fn, err, "ioctl_switch_no_default")
 // sites (enotty_claim); this rule finds each claimed token again, and the
 // rules below print or change it in the mode asked for.
 @enotty_site@
-identifier err = {EINVAL, ENOSYS, EBADRQC, ENOIOCTLCMD};
+identifier err = {EINVAL, ENOSYS, EBADRQC, ENOIOCTLCMD, ENOTSUPP, EOPNOTSUPP, EFAULT};
 position p : script:python () { enotty_site_of(p) is not None };
 @@
 err@p
@@ -1294,7 +1298,10 @@ Site = tuple[str, str, str, str, str]           # (function, interface, from, to
 # (hw->ops.ioctl = fn): (container struct, member) -> ops struct, since the
 # type of the member is only known from headers spatch does not read; hooks that
 # a core calls from its own default and whose answer stays (the KVM arch
-# ioctls), a fact naming one adds no target.  Empty here: rules.py writes
+# ioctls), a fact naming one adds no target; interface -> the answers
+# besides -EINVAL and -ENOSYS that its default converts (also_from: the
+# kernel-internal -ENOTSUPP, -EOPNOTSUPP, -EFAULT on file_operations-like
+# members; a socket keeps -EOPNOTSUPP).  Empty here: rules.py writes
 # the columns of cocci/interfaces.tsv in their place (TABLE_LINES).
 ENOTTY_INTERFACES = {
     ('file_operations', 'unlocked_ioctl'): (1, 'ENOTTY', False, 'fs/ioctl.c:vfs_ioctl'),
@@ -1357,6 +1364,7 @@ ENOTTY_EMBEDDED_OPS = {
     ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
 }
 ENOTTY_KEPT_HOOKS = {"kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl"}
+ENOTTY_ALSO_FROM = {"file_operations.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "file_operations.compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_ioctl_ops.vidioc_default": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_hwdep_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_hwdep_ops.ioctl_compat": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "fb_ops.fb_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_file_operations.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_file_operations.compat_ioctl32": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "media_file_operations.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "media_file_operations.compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "dvb_device.kernel_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_rawmidi_global_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_info_entry_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "fb_ops.fb_compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "usb_driver.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "vfio_device_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "vfio_iommu_driver_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "uacce_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "proc_ops.proc_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "proc_ops.proc_compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "posix_clock_operations.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "hypfs_dbfs_file.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "thread_with_stdio_ops.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}}
 
 enotty_handlers: dict[str, dict[str, str]] = {}   # file -> {function: interface}
 enotty_helpers: dict[str, dict[str, Target | None]] = {}    # file -> {function: (interface, cmd index)}
@@ -2146,6 +2154,32 @@ def enotty_enter(file: str) -> None:
 def enotty_cmd(pos: Pos) -> str | None:
     """Command parameter of the target function holding pos (or None)."""
     return enotty_cmd_of.get(pos[0].current_element)
+
+
+def enotty_token_at(pos: Pos) -> str:
+    """The identifier that starts at pos (the errno of a site), or ""."""
+    lines = enotty_file_lines(pos[0].file)
+    line, column = int(pos[0].line), int(pos[0].column)
+    if not 0 < line <= len(lines):
+        return ""
+    m = re.match(r"[A-Za-z_]\w*", lines[line - 1][column:])
+    return m.group(0) if m else ""
+
+
+def enotty_from_converts(pos: Pos) -> bool:
+    """Whether the answer at pos converts: -EINVAL and -ENOSYS always (the
+    shapes name which); another errno only where the interface of the
+    function holding pos lists it (also_from) and the statement runs for
+    every command the default gets (enotty_under_default): a conditional
+    -EFAULT there checks an argument.  The errno is read at pos: a
+    constraint cannot name a metavariable bound inside a disjunction."""
+    errno = enotty_token_at(pos)
+    if errno in ("EINVAL", "ENOSYS", "EBADRQC"):
+        return True
+    found = enotty_lookup(pos[0].file, pos[0].current_element)
+    if found is None or errno not in ENOTTY_ALSO_FROM.get(found[0], set()):
+        return False
+    return enotty_under_default(pos, enotty_cmd(pos))
 
 
 def enotty_site_ok(pos: Pos) -> bool:

@@ -32,8 +32,12 @@ TABLE = Path(__file__).resolve().parents[3] / "cocci" / "interfaces.tsv"
 HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch", "embedded_in",
           "kept_hooks", "compat_field", "compat_pass", "compat_beside", "compat_by_core",
           "compat_callers", "core_filters", "subcommand", "einval_without", "enotty_by", "forward",
-          "dispatch_sentence", "reached_only", "reported_cores")
+          "dispatch_sentence", "reached_only", "reported_cores", "also_from")
 ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
+# Errnos an also_from cell may name: answers a default gives an unknown
+# command besides -EINVAL and -ENOSYS (which every row converts).
+# -ENOTSUPP (524) is kernel-internal: user space sees "Unknown error 524".
+ALSO_FROM = ("ENOTSUPP", "EOPNOTSUPP", "EFAULT")
 EMPTY = "-"
 PLACEHOLDER = "{handler}"      # in dispatch_sentence: the handler's name(s)
 
@@ -86,6 +90,7 @@ class Interface:
     dispatch_sentence: str = ""   # what the core does with the answer, with {handler}
     reached_only: str = ""        # the core's conditions for reaching the handler, in words
     reported_cores: tuple[ReportedCore, ...] = ()   # cores listed under this interface
+    also_from: tuple[str, ...] = ()        # answers of a default that convert besides EINVAL, ENOSYS
 
     @property
     def name(self) -> str:
@@ -150,6 +155,12 @@ class _Row:
             out.append(CoreFilter(file, function, forward or None))
         return tuple(out)
 
+    def errnos(self, column: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+        items = self.idents(column)
+        if not set(items) <= set(allowed):
+            raise self.fail(column, f"may name only {', '.join(allowed)}")
+        return items
+
     def cores(self, column: str) -> tuple[ReportedCore, ...]:
         out = []
         for item in self.text(column).split(" ") if self.text(column) else ():
@@ -193,7 +204,8 @@ def _interface(where: str, cells: list[str]) -> Interface:
         r.ident("compat_field"), r.idents("compat_pass"),
         (member, function) if beside else None, by_core, callers, r.filters("core_filters"),
         r.yes_no("subcommand"), r.ident("einval_without"), r.text("enotty_by"),
-        r.text("forward"), sentence, r.text("reached_only"), r.cores("reported_cores"))
+        r.text("forward"), sentence, r.text("reached_only"), r.cores("reported_cores"),
+        r.errnos("also_from", ALSO_FROM))
 
 
 def parse(text: str, where: str = "interfaces.tsv") -> list[Interface]:

@@ -45,7 +45,8 @@ def test_list_and_structured_cells_are_typed() -> None:
         core_filters=r"fs/ioctl.c:do_vfs_ioctl:\bvfs_ioctl\s*\(|\bbreak\s*; net/atm/ioctl.c:do_vcc_ioctl",
         subcommand="yes", einval_without="compat_ioctl", enotty_by="the ioctl system call",
         forward="demo_core() passes it on", dispatch_sentence="demo_core() calls {handler} last.",
-        reached_only="on a file opened for writing") + row(field="compat_ioctl", embedded_in="demo_dev.ops")
+        reached_only="on a file opened for writing", also_from="ENOTSUPP EFAULT"
+    ) + row(field="compat_ioctl", embedded_in="demo_dev.ops")
     native, compat = interfaces.parse(text)
     assert native.embedded_in == "demo_dev.ops"
     assert native.kept_hooks == ("hook_a", "hook_b")
@@ -58,7 +59,9 @@ def test_list_and_structured_cells_are_typed() -> None:
     assert native.compat_callers == "Native callers"
     assert native.enotty_by == "the ioctl system call"
     assert native.dispatch_sentence == "demo_core() calls {handler} last."
+    assert native.also_from == ("ENOTSUPP", "EFAULT")
     assert compat.is_compat and compat.compat_field == "" and compat.core_filters == ()
+    assert compat.also_from == ()
 
 
 def test_comments_and_blank_lines_are_skipped() -> None:
@@ -86,6 +89,8 @@ def test_comments_and_blank_lines_are_skipped() -> None:
     ({"dispatch_sentence": "calls {driver}"}, "demo.tsv:2: dispatch_sentence may hold no placeholder"),
     ({"einval_without": "compat_ioctl"}, "demo.tsv:2: einval_without names demo_ops.compat_ioctl, "
                                          "which is no row"),
+    ({"also_from": "EIO"}, "demo.tsv:2: also_from may name only ENOTSUPP, EOPNOTSUPP, EFAULT, got 'EIO'"),
+    ({"also_from": "ENOTSUPP,EFAULT"}, "demo.tsv:2: also_from must be C identifiers separated by single"),
     ({"reported_cores": "net/atm/resources.c:atm_dev_ioctl"},
      "demo.tsv:2: reported_cores must be file.c:function:cmd_arg items, got"),
 ])
@@ -98,7 +103,7 @@ def test_a_malformed_cell_is_one_line_naming_file_line_and_column(cells: dict[st
 
 
 def test_a_short_row_a_bad_header_and_a_duplicate_are_refused() -> None:
-    with pytest.raises(UsageError, match=r"^demo.tsv:3: expected 21 tab-separated fields, got 6$"):
+    with pytest.raises(UsageError, match=r"^demo.tsv:3: expected 22 tab-separated fields, got 6$"):
         interfaces.parse(HEADER + row() + "a\tb\t1\tENOTTY\tno\td.c:f\n", "demo.tsv")
     with pytest.raises(UsageError, match=r"^demo.tsv:1: header must be"):
         interfaces.parse("struct\tfield\tcmd_arg\tto\tkeep_enoioctlcmd\tdispatch\n" + row(), "demo.tsv")

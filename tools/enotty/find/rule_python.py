@@ -38,12 +38,16 @@ Site = tuple[str, str, str, str, str]           # (function, interface, from, to
 # (hw->ops.ioctl = fn): (container struct, member) -> ops struct, since the
 # type of the member is only known from headers spatch does not read; hooks that
 # a core calls from its own default and whose answer stays (the KVM arch
-# ioctls), a fact naming one adds no target.  Empty here: rules.py writes
+# ioctls), a fact naming one adds no target; interface -> the answers
+# besides -EINVAL and -ENOSYS that its default converts (also_from: the
+# kernel-internal -ENOTSUPP, -EOPNOTSUPP, -EFAULT on file_operations-like
+# members; a socket keeps -EOPNOTSUPP).  Empty here: rules.py writes
 # the columns of cocci/interfaces.tsv in their place (TABLE_LINES).
 ENOTTY_INTERFACES: dict[tuple[str, str], tuple[int, str, bool, str]] = {}
 ENOTTY_ORDER: list[str] = []
 ENOTTY_EMBEDDED_OPS: dict[tuple[str, str], str] = {}
 ENOTTY_KEPT_HOOKS: set[str] = set()
+ENOTTY_ALSO_FROM: dict[str, set[str]] = {}
 
 enotty_handlers: dict[str, dict[str, str]] = {}   # file -> {function: interface}
 enotty_helpers: dict[str, dict[str, Target | None]] = {}    # file -> {function: (interface, cmd index)}
@@ -833,6 +837,32 @@ def enotty_enter(file: str) -> None:
 def enotty_cmd(pos: Pos) -> str | None:
     """Command parameter of the target function holding pos (or None)."""
     return enotty_cmd_of.get(pos[0].current_element)
+
+
+def enotty_token_at(pos: Pos) -> str:
+    """The identifier that starts at pos (the errno of a site), or ""."""
+    lines = enotty_file_lines(pos[0].file)
+    line, column = int(pos[0].line), int(pos[0].column)
+    if not 0 < line <= len(lines):
+        return ""
+    m = re.match(r"[A-Za-z_]\w*", lines[line - 1][column:])
+    return m.group(0) if m else ""
+
+
+def enotty_from_converts(pos: Pos) -> bool:
+    """Whether the answer at pos converts: -EINVAL and -ENOSYS always (the
+    shapes name which); another errno only where the interface of the
+    function holding pos lists it (also_from) and the statement runs for
+    every command the default gets (enotty_under_default): a conditional
+    -EFAULT there checks an argument.  The errno is read at pos: a
+    constraint cannot name a metavariable bound inside a disjunction."""
+    errno = enotty_token_at(pos)
+    if errno in ("EINVAL", "ENOSYS", "EBADRQC"):
+        return True
+    found = enotty_lookup(pos[0].file, pos[0].current_element)
+    if found is None or errno not in ENOTTY_ALSO_FROM.get(found[0], set()):
+        return False
+    return enotty_under_default(pos, enotty_cmd(pos))
 
 
 def enotty_site_ok(pos: Pos) -> bool:

@@ -32,6 +32,7 @@ def table():
     rp.ENOTTY_ORDER[:] = namespace["ENOTTY_ORDER"]
     rp.ENOTTY_EMBEDDED_OPS.update(namespace["ENOTTY_EMBEDDED_OPS"])
     rp.ENOTTY_KEPT_HOOKS.update(namespace["ENOTTY_KEPT_HOOKS"])
+    rp.ENOTTY_ALSO_FROM.update(namespace["ENOTTY_ALSO_FROM"])
     for state in (rp.enotty_handlers, rp.enotty_helpers, rp.enotty_sites, rp.enotty_cmd_of,
                   rp.enotty_fact_rows, rp.enotty_static, rp.enotty_trynext):
         state.clear()
@@ -42,6 +43,7 @@ def table():
     rp.ENOTTY_ORDER[:] = saved[1]
     rp.ENOTTY_EMBEDDED_OPS.clear()
     rp.ENOTTY_KEPT_HOOKS.clear()
+    rp.ENOTTY_ALSO_FROM.clear()
 
 
 def at(path: Path, needle: str, fn: str = "f", nth: int = 0) -> tuple[Loc]:
@@ -121,6 +123,43 @@ def test_defaults(tmp_path: Path):
     assert not rp.enotty_under_default(conditional, "cmd")    # under an if there
     plain = at(path, "ENOSYS", "g")
     assert rp.enotty_under_default(plain, "cmd") and rp.enotty_not_fallen_into(plain, "cmd")
+
+
+OTHER_ERRNOS = """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case A:
+		return a(arg);
+	default:
+		if (!arg)
+			return -EFAULT;
+		return -ENOTSUPP;
+	}
+}
+
+static int s(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case A:
+		return a(arg);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+"""
+
+
+def test_other_errnos_convert_where_the_interface_lists_them(tmp_path: Path):
+    path = c_file(tmp_path, OTHER_ERRNOS)
+    rp.enotty_handlers[str(path)] = {"f": "file_operations.unlocked_ioctl", "s": "proto_ops.ioctl"}
+    rp.enotty_cmd_of.update({"f": "cmd", "s": "cmd"})
+    assert rp.enotty_token_at(at(path, "ENOTSUPP")) == "ENOTSUPP"
+    assert rp.enotty_from_converts(at(path, "ENOTSUPP"))              # the default's own answer
+    assert not rp.enotty_from_converts(at(path, "EFAULT"))            # under an if: an argument check
+    assert not rp.enotty_from_converts(at(path, "EOPNOTSUPP", "s"))   # a socket's convention
+    rp.enotty_handlers[str(path)] = {}
+    assert not rp.enotty_from_converts(at(path, "ENOTSUPP"))          # no target: nothing converts
 
 
 @pytest.mark.parametrize("cond,kind,holds", [

@@ -43,7 +43,8 @@ RULE_PYTHON = (Path(__file__).resolve().parent / "ctext.py",
 TABLE_LINES = ("ENOTTY_INTERFACES: dict[tuple[str, str], tuple[int, str, bool, str]] = {}\n"
                "ENOTTY_ORDER: list[str] = []\n"
                "ENOTTY_EMBEDDED_OPS: dict[tuple[str, str], str] = {}\n"
-               "ENOTTY_KEPT_HOOKS: set[str] = set()\n")
+               "ENOTTY_KEPT_HOOKS: set[str] = set()\n"
+               "ENOTTY_ALSO_FROM: dict[str, set[str]] = {}\n")
 RULE_FILE = "ioctl_enotty.cocci"
 VIRTUALS = ("patch", "context", "org", "report", "tsv")
 GENERATED = ("// Assembled by `python3 -m enotty.find.rules --sync` from cocci/lib/*.smpl,\n"
@@ -109,11 +110,22 @@ def kept_hooks_python(ifaces: list[Interface]) -> str:
     return "ENOTTY_KEPT_HOOKS = {" + ", ".join(f'"{h}"' for h in table.kept_hooks(ifaces)) + "}"
 
 
+def also_from_python(ifaces: list[Interface]) -> str:
+    """The also_from column as ENOTTY_ALSO_FROM (rows that name none left out)."""
+    items = []
+    for i in ifaces:
+        if i.also_from:
+            errnos = ", ".join('"%s"' % e for e in i.also_from)
+            items.append(f'"{i.name}": {{{errnos}}}')
+    return "ENOTTY_ALSO_FROM = {" + ", ".join(items) + "}"
+
+
 def table_python(ifaces: list[Interface]) -> str:
     """The Python that stands for TABLE_LINES in the rule file: the rule's
-    columns, the embedded ops and the kept hooks."""
+    columns, the embedded ops, the kept hooks and the other answers that
+    convert."""
     return "\n".join((interfaces_python(ifaces), embedded_ops_python(ifaces),
-                      kept_hooks_python(ifaces))) + "\n"
+                      kept_hooks_python(ifaces), also_from_python(ifaces))) + "\n"
 
 
 def _without_package_imports(path: Path, text: str) -> str:

@@ -591,8 +591,13 @@ def why_sentence(froms: set[str], tos: set[str]) -> str:
     """One sentence: what ioctl.rst says, in its own terms ("Some subsystems
     return -ENOSYS or -EINVAL here for historic reasons, but this is wrong")."""
     wrong = " or ".join(f"-{f}" for f in sorted(froms) if f in ("EINVAL", "ENOSYS"))
-    return (f"{DOC} says that a handler answers an unknown command with -ENOTTY or -ENOIOCTLCMD"
-            + (f", and that {wrong} there is wrong." if wrong else "."))
+    sentence = (f"{DOC} says that a handler answers an unknown command with -ENOTTY or -ENOIOCTLCMD"
+                + (f", and that {wrong} there is wrong." if wrong else "."))
+    if "ENOTSUPP" in froms:
+        # include/linux/errno.h: "These should never be seen by user programs"
+        sentence += (" -ENOTSUPP (524) is a kernel-internal value that user space sees as"
+                     " \"Unknown error 524\".")
+    return sentence
 
 
 def explanation(sites: list[Site], interfaces: Mapping[str, Interface],

@@ -575,3 +575,10 @@ def test_numbered_targets_that_answer_alike_are_named_together() -> None:
 def test_a_state_check_is_said_in_words(guard: str, sentence: str) -> None:
     s = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", reach="partly", guard=guard)
     assert sentence in _flat(_sentences([s]))
+
+
+def test_why_sentence_says_what_enotsupp_is() -> None:
+    plain = messages.why_sentence({"EINVAL"}, {"ENOTTY"})
+    assert plain.endswith("and that -EINVAL there is wrong.") and "524" not in plain
+    both = messages.why_sentence({"EINVAL", "ENOTSUPP"}, {"ENOTTY"})
+    assert both.startswith(plain) and both.endswith('sees as "Unknown error 524".')
