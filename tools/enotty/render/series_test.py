@@ -256,33 +256,6 @@ def test_a_rerun_on_the_same_input_writes_the_same_bytes_without_git(
         write(plan, patches, tmp_path / "third", "s", "b")
 
 
-@pytest.mark.parametrize("title,name", [
-    ("NETWORKING [GENERAL]", "networking"),
-    ("SOUND", "ALSA"),
-    ("GPIO SUBSYSTEM", "the GPIO subsystem"),
-    ("WATCHDOG DEVICE DRIVERS", "watchdog drivers"),
-    ("TPM DEVICE DRIVER", "the TPM device driver"),
-    ("KERNEL VIRTUAL MACHINE (KVM)", "kernel virtual machine (KVM)"),
-    ("SECURE COMPUTING", "secure computing"),
-    ("FOO [ARM64] BAR LAYER", "the foo bar layer"),
-    ("drivers/foo", "drivers/foo"),
-])
-def test_cover_letters_name_the_subsystem_as_its_maintainers_do(title, name) -> None:
-    assert series.subsystem_name(title) == name
-    assert "[" not in series.subsystem_name(title)
-
-
-def test_cover_letter_names_drivers_as_their_subjects_do() -> None:
-    assert series.driver_label("ALSA: pcm: oss:", "ALSA:") == "pcm oss"
-    assert series.driver_label("sound/oss/dmasound:", "ALSA:") == "dmasound"
-    assert series.driver_label("ALSA: hdsp, hdspm:", "ALSA:") == "hdsp/hdspm"
-    assert series.driver_label("crypto: ccp/dbc -", "crypto:") == "ccp dbc"
-    assert series.driver_label("nbd:", "block:") == "nbd"
-    assert series.handlers_phrase(["pcm oss", "opl3", "opl3", "dmasound"], "SOUND") == \
-        "pcm oss, opl3 and dmasound"
-    assert series.handlers_phrase([], "SOUND") == series.subsystem_name("SOUND")
-
-
 def test_a_mail_without_maintainers_goes_to_its_list() -> None:
     mbox = "From x\nSubject: [PATCH] a: b\n\nbody\n"
     out = series.add_recipients(mbox, [], ["linuxppc-dev@lists.ozlabs.org", "linux-kernel@vger.kernel.org"])

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..partition import prefixes, split
-from ..render import cleanup, companions, messages, series
+from typing import Mapping
+
+from ..find.sites import Site
+from ..judge import handlers
+from ..partition import split
+from ..render import cleanup, cover_text, messages, rule_reach, series
 from . import crossbuild, verify
 from .verdicts import Checked, CompanionVerdict, Outcome, Verdict
 from ..requests import Identity, KernelTree
@@ -27,10 +31,13 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
     # The media series carries its kselftest, last (render/companions.py).
     media = any(p.name == split.MEDIA_SERIES and p.patches for p in accepted_plans)
     accepted_of = [[v for v in verdicts if not v.rejected] for _plan, verdicts in checked.runs]
-    blurbs = [cover_blurb(plan, accepted, kernel.version, no_build, composed.audit is not None) if accepted else ""
-              for (plan, _verdicts), accepted in zip(checked.runs, accepted_of)]
     # addressed by the render stage; the kselftest goes out with a media series only
     test, rule = composed.companions.selftest if media else None, composed.companions.rule
+    # drivers by the modules the handler model names; the rule's count where the rule goes out
+    modules = handlers.modules(composed.grouped.analysed.model)
+    blurbs = [cover_blurb(plan, accepted, kernel.version, no_build, composed.audit is not None, modules,
+                          _rule_count(kernel, accepted) if rule is not None else None) if accepted else ""
+              for (plan, _verdicts), accepted in zip(checked.runs, accepted_of)]
     outcomes = []
     for (plan, verdicts), accepted, blurb, raw in zip(checked.runs, accepted_of, blurbs, composed.formatted):
         if not accepted:
@@ -41,9 +48,9 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
         cc = series.union([v.patch.cc for v in accepted], to)
         sent = [v.patch for v in accepted]
         if plan.name == split.MEDIA_SERIES and test is not None:
-            # the test goes to the series' lists too: linux-media reads it with the series
-            lists = [c for c in cc if "@vger.kernel.org" in c or "@lists." in c]
-            sent.append(dataclasses.replace(test, cc=tuple(series.union([test.cc, lists], test.to))))
+            # addressed as its own diff routes it (the media section it joins: linux-media),
+            # not to every list of the series (av7110's linux-staging)
+            sent.append(test)
         subject = messages.subject(titles[plan.name], [s for v in accepted for s in v.patch.plan.sites])
         cover = series.Cover(subject, blurb, tuple(to), tuple(cc))
         # every patch passed: the mails the render stage formatted go out as they are,
@@ -64,10 +71,12 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
 # ---------------------------------------------------------------- the cover letter
 
 def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, no_build: bool,
-                has_audit: bool) -> str:
-    """The cover letter's text: what the series does for its subsystem, how
-    it was checked and measured, and one pointer to the semantic patch
-    sent upstream."""
+                has_audit: bool, modules: Mapping[str, str] | None = None,
+                rule_reports: int | None = None) -> str:
+    """The cover letter's text: what the series does for its drivers
+    (modules: file -> the module the handler model names), how it was
+    checked and measured, and how many of its exits the semantic patch
+    sent upstream reports (rule_reports; None when no rule goes out)."""
     # a cleanup is measured too (no change, as it says) but carries no tested line
     audited = sum(1 for v in accepted if v.draft.tested and not v.patch.plan.cleanup) if has_audit else None
     cleanups_audited = sum(1 for v in accepted if v.draft.measured and v.patch.plan.cleanup)
@@ -75,25 +84,9 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
     # not conversions: they say what they are themselves
     behavioural = [v for v in accepted if not v.patch.plan.cleanup and v.patch.plan.sites]
     changed = [site for v in behavioural for site in v.patch.plan.sites]
-    # the drivers as their subjects name them (ALSA: pcm: oss: -> pcm oss)
-    subject_prefixes = [v.patch.subject.split(" Return ", 1)[0] for v in behavioural]
-    title = prefixes.series_prefix(subject_prefixes, plan.subsystem) if subject_prefixes else ""
-    drivers = [series.driver_label(p, title) for p in subject_prefixes]
-    where = series.handlers_phrase(drivers, plan.subsystem)
     paras = []
     if changed:
-        froms = {site.from_ for site in changed}
-        tos = {site.to for site in changed}
-        text = (f"The ioctl handlers of {where} answer a command they do not know with "
-                f"{messages.errno_phrase(froms)}. This series makes them return "
-                f"{messages.errno_phrase(tos)}, as {messages.DOC} asks.")
-        if "EINVAL" in froms:
-            text += (" -EINVAL there tells user space that the command exists and an argument is"
-                     " wrong, so a program cannot tell a missing feature from a bad call.")
-        if "ENOIOCTLCMD" in tos:
-            text += (" Where the core tries another handler next, the handler returns -ENOIOCTLCMD,"
-                     " which the core turns into ENOTTY when nothing else knows the command.")
-        paras.append(text + " Each patch says which callers see the change.")
+        paras.append(cover_text.opening(cover_text.drivers(changed, modules or {})))
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
     if cleanups:
         paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted), alone=not changed))
@@ -131,10 +124,20 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
                      " that checks these answers on the nodes of the vivid and vimc test drivers,"
                      " native and, on x86, 32-bit; it passes checkpatch and builds with the kernel's"
                      " kselftest make.")
-    paras.append("The handlers were found with Coccinelle; the semantic patch for the shapes a single"
-                 f" file shows is sent separately as scripts/coccinelle/api/{messages.RULE_NAME}, so that"
-                 " make coccicheck reports the next handler that answers -EINVAL.")
+    if rule_reports is not None and changed:
+        paras.append(cover_text.rule_sentence(rule_reports, len(_exits(changed))))
     return messages.wrap("\n\n".join(paras))
+
+
+def _exits(sites: list[Site]) -> set[tuple[str, int]]:
+    """The lines a series changes, each once."""
+    return {(s.file, s.line) for s in sites}
+
+
+def _rule_count(kernel: KernelTree, accepted: list[Verdict]) -> int:
+    """How many of the series' converted exits the upstream rule reports."""
+    changed = [s for v in accepted if not v.patch.plan.cleanup for s in v.patch.plan.sites]
+    return rule_reach.reported(kernel.root, changed, use_cache=kernel.use_cache)
 
 
 def _join_words(words: list[str]) -> str:

@@ -1,0 +1,143 @@
+"""The cover letter's sentences about what a series changes, from typed facts.
+
+Drivers are named as kbuild names them: the module each changed file is
+built into (the handler model's Handler.module, kconfig.module_name), never
+a piece of a path or of a subject prefix.  Each errno is named as the
+series changes it: a driver that answered -ENOSYS is not told why -EINVAL
+is wrong.  Sentences are built for one driver, two, or many, and for one
+handler or several.  The semantic patch's sentence says how many of the
+series' exits it reports (render.rule_reach), not what it would catch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ..find.sites import Site
+from ..judge import handlers
+from . import messages
+from .companions import RULE_PATH
+
+
+@dataclass(frozen=True)
+class Driver:
+    """One module a series changes: its handlers' old and new answers."""
+    name: str
+    handlers: int                 # distinct handlers (entries user space calls) changed
+    froms: tuple[str, ...]        # errnos answered before, sorted (EINVAL, ENOSYS)
+    tos: tuple[str, ...]          # errnos answered after (ENOIOCTLCMD, ENOTTY)
+
+
+# Why each old answer is wrong, said once per errno the series changes.
+WHY = {
+    "EINVAL": ("-EINVAL tells user space that the command exists and an argument is wrong,"
+               " so a program cannot tell a missing feature from a bad call."),
+    "ENOSYS": ("-ENOSYS means that a system call does not exist (checkpatch: \"ENOSYS means"
+               " 'invalid syscall nr' and nothing else\")."),
+}
+# any other old answer (-EBADRQC, -EOPNOTSUPP)
+WHY_OTHER = ("ioctl(2) documents ENOTTY for a request that does not apply to the file"
+             " descriptor; a program that checks errno for it does not recognise {errno}.")
+CORE = ("Where the core tries another handler next, the handler returns -ENOIOCTLCMD,"
+        " which the core turns into ENOTTY when nothing else knows the command.")
+
+
+def drivers(sites: Iterable[Site], module_of: Mapping[str, str]) -> list[Driver]:
+    """The modules of sites in the order they first appear; a file the
+    handler model does not name goes by its file name."""
+    order: dict[str, list[Site]] = {}
+    for s in sites:
+        order.setdefault(module_of.get(s.file) or _stem(s.file), []).append(s)
+    return [Driver(name, len({(s.file, handlers.handler_of(s)) for s in mine}),
+                   tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})))
+            for name, mine in order.items()]
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def join(words: list[str], conj: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {conj} " + words[-1]
+
+
+def errnos(names: Iterable[str], conj: str = "or") -> str:
+    return join([f"-{n}" for n in names], conj)
+
+
+def _groups(found: list[Driver], attr: str) -> list[tuple[tuple[str, ...], list[Driver]]]:
+    """Drivers by their old (attr='froms') or new answers, the largest group first."""
+    out: dict[tuple[str, ...], list[Driver]] = {}
+    for d in found:
+        out.setdefault(getattr(d, attr), []).append(d)
+    return sorted(out.items(), key=lambda kv: -len(kv[1]))
+
+
+def _several(group: list[Driver]) -> bool:
+    return len(group) > 1 or group[0].handlers > 1
+
+
+def old_answers(found: list[Driver]) -> str:
+    """'The ioctl handlers of A and B answer a command they do not know
+    with -EINVAL, and that of C with -ENOSYS.'"""
+    (first, lead), *rest = _groups(found, "froms")
+    many = _several(lead)
+    text = (f"The ioctl handler{'s' if many else ''} of {join([d.name for d in lead])}"
+            f" {'answer' if many else 'answers'} a command {'they do' if many else 'it does'} not know"
+            f" with {errnos(first)}")
+    others = [f"{'those' if _several(group) else 'that'} of {join([d.name for d in group])} with {errnos(froms)}"
+              for froms, group in rest]
+    if others:
+        text += (", and " if len(others) == 1 else ", ") + join(others)
+    return text + "."
+
+
+def new_answers(found: list[Driver]) -> str:
+    """'This series makes them return -ENOTTY' or, where drivers get
+    different answers, 'This series makes A and B return -ENOTTY and C
+    -ENOIOCTLCMD', then the document that asks for it."""
+    groups = _groups(found, "tos")
+    if len(groups) == 1:
+        them = "them" if len(found) > 1 or found[0].handlers > 1 else "it"
+        text = f"This series makes {them} return {errnos(groups[0][0])}"
+    else:
+        parts = [f"{join([d.name for d in group])}{' return' if i == 0 else ''} {errnos(tos)}"
+                 for i, (tos, group) in enumerate(groups)]
+        text = "This series makes " + join(parts)
+    return text + f", as {messages.DOC} asks."
+
+
+def why(found: list[Driver]) -> list[str]:
+    """One sentence per old answer the series changes, then the core's
+    part where a handler now returns -ENOIOCTLCMD."""
+    froms = sorted({f for d in found for f in d.froms}, key=lambda e: (e not in WHY, e))
+    out = [WHY.get(e) or WHY_OTHER.format(errno=f"-{e}") for e in froms]
+    if any("ENOIOCTLCMD" in d.tos for d in found):
+        out.append(CORE)
+    return out
+
+
+def opening(found: list[Driver]) -> str:
+    """The cover letter's first paragraph: the old answers, the new ones,
+    why, and where the patches say more."""
+    return " ".join([old_answers(found), new_answers(found), *why(found),
+                     "Each patch says which callers see the change."])
+
+
+def rule_sentence(reported: int, total: int) -> str:
+    """What the semantic patch sent upstream reports of this series' exits
+    (total: the exits the series changes, reported: those it reports);
+    '' without exits."""
+    if total <= 0:
+        return ""
+    if total == 1:
+        count = "reports the one exit" if reported else "does not report the one exit"
+    elif reported == 0:
+        count = f"reports none of the {total} exits"
+    elif reported == total:
+        count = "reports both exits" if total == 2 else f"reports all {total} exits"
+    else:
+        count = f"reports {reported} of the {total} exits"
+    return (f"The handlers were found with Coccinelle. The semantic patch sent separately as {RULE_PATH}"
+            f" {count} this series changes, run on the files before the change.")
