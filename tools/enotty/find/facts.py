@@ -326,8 +326,9 @@ def _function_facts(text: str, fn: csource.Function, local_functions: set[str]
     return calls, callbacks, members
 
 
-def file_facts(data: bytes) -> dict:
-    """The facts of one C file, as a JSON-able record:
+def file_facts(data: bytes, whole: bool = False) -> dict:
+    """The facts of one C file (whole: a header, read whole however few
+    tokens it has, for its static inline helpers), as a JSON-able record:
 
     defs:      {name: [static, parameter list as written]} (parsed in the
                join, for the few functions it reaches)
@@ -338,9 +339,10 @@ def file_facts(data: bytes) -> dict:
                  callback, reaches unknown]]
     dispatches: [[caller, ops member it hands the command to]]
     trynext:   [functions whose value this file compares with an errno]
+    includes:  [the #include lines' names, as written: '"x.h"', '<linux/y.h>']
     """
     text = csource.decode(data)
-    if not any(t in data for t in IOCTL_TOKENS):
+    if not whole and not any(t in data for t in IOCTL_TOKENS):
         defs = _definitions_uncleaned(text)
         # A non-static function taking a command may be a helper that hands
         # it on further: read such a file whole (118 files in 6.12).
@@ -360,7 +362,20 @@ def file_facts(data: bytes) -> dict:
         callbacks += fn_callbacks
         dispatches.extend([fn.name, member] for member in sorted(members))
     return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
-            "dispatches": dispatches, "trynext": sorted(trynext)}
+            "dispatches": dispatches, "trynext": sorted(trynext),
+            "includes": _INCLUDE.findall(csource.decode(data))}
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*("[^"\n]+"|<[^>\n]+>)', re.M)
+
+
+def included_paths(rel: str, spelled: str) -> list[str]:
+    """Where an #include of the file rel may lead, relative to the tree
+    root, in the compiler's order: "x.h" beside the file first, then
+    include/; <linux/x.h> in include/."""
+    name = spelled[1:-1].strip()
+    beside = [os.path.normpath(os.path.join(os.path.dirname(rel), name))] if spelled[0] == '"' else []
+    return [p for p in (*beside, os.path.normpath(os.path.join("include", name))) if not p.startswith("..")]
 
 
 # ------------------------------------------------------------ cache
@@ -497,14 +512,16 @@ def _read(job: tuple[str, str, str]) -> _Known:
     except OSError:
         return _Known(rel, "")
     key = ""
+    header = rel.endswith(".h")
     if any(t in data for t in IOCTL_TOKENS) or any(t in data for t in ERRNO_TOKENS):
-        key = cache_key(data)
+        # a header's record is read whole: another record than the same bytes' as a .c file
+        key = cache_key(b"header\0" + data if header else data)
     # The stat is taken before the read: a later change gives a new stat.
     racy = max(st.st_mtime_ns, st.st_ctime_ns) > _now_ns() - RACY_NS
     seen = None if racy else (path, stat_id, key)
     if not key or _lookup(folder, "SELECT 1 FROM facts WHERE key = ?", key):
         return _Known(rel, key, seen=seen)
-    record = file_facts(data)
+    record = file_facts(data, whole=header)
     return _Known(rel, key, record, json.dumps(record, separators=(",", ":")), seen)
 
 
@@ -584,22 +601,70 @@ def _records(root: Path, found: list[_Known], jobs: int, folder: Path) -> dict[s
     return records
 
 
+class Headers:
+    """The headers the join reads on demand (a helper a handler hands the
+    command to, defined in a header the handler's file includes), through
+    the facts cache; `keys` remembers each one's content key, '' for a
+    header that is missing or takes no part."""
+
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.root, self.folder = root, folder
+        self.keys: dict[str, str] = {}
+        self.records: dict[str, dict | None] = {}
+        self._remembered: dict[str, tuple[str, str]] | None = None
+
+    def record(self, rel: str) -> dict | None:
+        if rel not in self.records:
+            known = self._known(rel)
+            self.keys[rel] = known.key if known else ""
+            self.records[rel] = (known.record or _load(str(self.folder), known.key)) if known and known.key else None
+        return self.records[rel]
+
+    def _known(self, rel: str) -> _Known | None:
+        """rel's content key (and record, when read now); None when missing.
+        The remembered stats are read once, not once per header."""
+        path = os.path.join(self.root, rel)
+        try:
+            stat_id = _stat_id(os.stat(path))
+        except OSError:
+            return None
+        if self._remembered is None:
+            self._remembered = _remembered(self.folder)
+        row = self._remembered.get(path)
+        if row is not None and row[0] == stat_id:
+            return _Known(rel, row[1])
+        return _read_files(self.root, [rel], 1, self.folder)[0]
+
+    def unchanged(self, keys: dict[str, str]) -> bool:
+        """Whether every header a stored join read still has its content key."""
+        for rel, key in keys.items():
+            known = self._known(rel)
+            if (known.key if known else "") != key:
+                return False
+        return True
+
+
 def cached_join(root: Path, files: Iterable[str], jobs: int = 1,
                 cache: Path | None = None) -> list[Target]:
     """cross_file_targets() of the files' facts, answered by the cache when no file
-    taking part, the code and the interface table changed since."""
+    taking part (the headers it read included), the code and the interface
+    table changed since."""
     folder = cache if cache is not None else tree.cache_dir() / "facts"
     _prepare(folder)
     found = _known_files(root, list(files), jobs, folder)
     key = join_key({k.rel: k.key for k in found if k.key})
+    headers = Headers(Path(root), folder)
     row = _lookup(str(folder), "SELECT targets FROM joins WHERE key = ?", key)
     if row is not None:
         try:
-            return [Target(*t) for t in json.loads(row[0])]
-        except (ValueError, TypeError):
+            stored = json.loads(row[0])
+            if headers.unchanged(stored["headers"]):
+                return [Target(*t) for t in stored["targets"]]
+        except (ValueError, TypeError, KeyError):
             pass
-    targets = cross_file_targets(_records(root, found, jobs, folder))
-    _store(folder, "joins", [(key, json.dumps([list(astuple(t)) for t in targets]))])
+    targets = cross_file_targets(_records(root, found, jobs, folder), headers)
+    stored = {"targets": [list(astuple(t)) for t in targets], "headers": headers.keys}
+    _store(folder, "joins", [(key, json.dumps(stored))])
     return targets
 
 
@@ -615,9 +680,10 @@ def _interfaces() -> tuple[dict[tuple[str, str], int], dict[str, list[str]]]:
     return table, by_field
 
 
-def cross_file_targets(records: dict[str, dict]) -> list[Target]:
-    """Every target that the per-file rules cannot see on their own."""
-    walk = _Walk(records)
+def cross_file_targets(records: dict[str, dict], headers: Headers | None = None) -> list[Target]:
+    """Every target that the per-file rules cannot see on their own;
+    headers: where the helpers defined in headers are read (none without)."""
+    walk = _Walk(records, headers)
     walk.bind_ops_tables()
     walk.follow_calls()
     return walk.targets()
@@ -627,8 +693,10 @@ class _Walk:
     """cross_file_targets()'s walk: from the functions stored in ops tables down the calls
     and callbacks that pass the command on, DEPTH levels deep."""
 
-    def __init__(self, records: dict[str, dict]) -> None:
-        self.records = records
+    def __init__(self, records: dict[str, dict], headers: Headers | None = None) -> None:
+        self.records = dict(records)
+        self.headers = headers
+        self.callers: dict[str, set[str]] | None = None    # name -> folders that use it, not defining it
         self.table, self.by_field = _interfaces()
         self.defined: dict[str, list[tuple[str, bool, str]]] = {}
         for rel, rec in records.items():
@@ -662,8 +730,54 @@ class _Walk:
         defs = self.defined.get(name, [])
         local = [d for d in defs if d[0] == near]
         found = local[-1:] if local else [d for d in defs if not d[1]]
+        if not found:
+            found = self.in_headers(name, near)
         return [(rel, static, parameter_names(text)) for rel, static, text in found
                 if (rel, name) not in self.cores.dispatchers]
+
+    def in_headers(self, name: str, near: str) -> list[tuple[str, bool, str]]:
+        """name's definition in a header that the file near includes (a
+        `static inline` helper, tun_vnet_ioctl() in drivers/net/tun_vnet.h),
+        read now and joined like a file; none when the files of
+        SHARED_FOLDERS or more other folders call it (a library's, like
+        the cores')."""
+        if self.headers is None:
+            return []
+        for spelled in self.records.get(near, {}).get("includes", ()):
+            for rel in included_paths(near, spelled):
+                record = self.headers.record(rel)
+                if record is None or name not in record["defs"]:
+                    continue
+                if len(self.folders_calling(name) - {os.path.dirname(rel)}) >= SHARED_FOLDERS:
+                    return []
+                self.add(rel, record)
+                static, params = record["defs"][name]
+                return [(rel, static, params)]
+        return []
+
+    def add(self, rel: str, record: dict) -> None:
+        """A header's record joined like a file's, once."""
+        if rel in self.records:
+            return
+        self.records[rel] = record
+        for name, (static, params) in record["defs"].items():
+            self.defined.setdefault(name, []).append((rel, static, params))
+        for c in record.get("calls", ()):
+            self.calls.setdefault((rel, c[0]), []).append(c)
+        for c in record.get("callbacks", ()):
+            self.callbacks.setdefault((rel, c[0]), []).append(c)
+
+    def folders_calling(self, name: str) -> set[str]:
+        """The folders of the files that call or bind name without defining it."""
+        if self.callers is None:
+            self.callers = {}
+            for rel, rec in self.records.items():
+                used = ([b[2] for b in rec.get("bindings", ())] + [c[2] for c in rec.get("calls", ())]
+                        + [c[4] for c in rec.get("callbacks", ())])
+                for used_name in used:
+                    if used_name not in rec["defs"]:
+                        self.callers.setdefault(used_name, set()).add(os.path.dirname(rel))
+        return self.callers.get(name, set())
 
     def visit(self, rel: str, fn: str, iface: str, cmd_arg: int, params: Sequence[str], depth: int,
               own: bool) -> None:

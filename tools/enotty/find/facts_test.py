@@ -77,9 +77,9 @@ def test_cache_is_used_and_an_edit_reruns_only_that_file(tmp_path: Path, monkeyp
     seen = []
     real = facts.file_facts
 
-    def counting(data: bytes) -> dict:
+    def counting(data: bytes, whole: bool = False) -> dict:
         seen.append(data)
-        return real(data)
+        return real(data, whole)
 
     monkeypatch.setattr(facts, "file_facts", counting)
     assert rows(facts.extra_targets(root, files, 1, cache)) == EXPECTED
@@ -364,16 +364,16 @@ def test_cached_targets_equal_fresh_ones(fixture: Path, tmp_path: Path, monkeypa
     assert cached_rows(root, cache, 1) == want            # cold: computed and stored
     # Warm: the stats are remembered and the join is stored, so no file is
     # read and nothing is joined again.
-    monkeypatch.setattr(facts, "cross_file_targets", lambda records: pytest.fail("joined again"))
+    monkeypatch.setattr(facts, "cross_file_targets", lambda *args: pytest.fail("joined again"))
     monkeypatch.setattr(facts, "open", lambda *a, **k: pytest.fail(f"read again: {a[0]}"), raising=False)
     assert cached_rows(root, cache) == want
 
 
-@pytest.mark.skipif(not (tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "MAINTAINERS").is_file(),
+@pytest.mark.skipif(not (tree.cache_dir() / "src" / tree.PINNED_PACKAGE / "MAINTAINERS").is_file(),
                     reason="needs the unpacked default tree")
 def test_cached_targets_equal_fresh_ones_on_a_real_subtree(tmp_path: Path) -> None:
     """drivers/nvme/host of the default tree (read only), as its own root."""
-    root = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE / "drivers" / "nvme" / "host"
+    root = tree.cache_dir() / "src" / tree.PINNED_PACKAGE / "drivers" / "nvme" / "host"
     want = fresh_targets(root)
     assert len(want) > 5, "nvme's handlers hand the command to helpers in other files"
     cache = tmp_path / "cache"
@@ -388,9 +388,9 @@ def test_a_changed_file_is_read_again_and_the_join_redone(tmp_path: Path, monkey
     joins = []
     real_join = facts.cross_file_targets
 
-    def counting(records: dict[str, dict]) -> list[facts.Target]:
+    def counting(records: dict[str, dict], headers: facts.Headers | None = None) -> list[facts.Target]:
         joins.append(1)
-        return real_join(records)
+        return real_join(records, headers)
 
     monkeypatch.setattr(facts, "cross_file_targets", counting)
     fops = root / "drivers/demo/fops.c"
@@ -439,9 +439,9 @@ def test_a_new_code_version_trusts_no_remembered_stat(tmp_path: Path, monkeypatc
     read = []
     real = facts.file_facts
 
-    def counting(data: bytes) -> dict:
+    def counting(data: bytes, whole: bool = False) -> dict:
         read.append(data)
-        return real(data)
+        return real(data, whole)
 
     monkeypatch.setattr(facts, "file_facts", counting)
     monkeypatch.setattr(facts, "code_version", lambda: "0" * 64)
@@ -457,3 +457,90 @@ def test_the_reported_cores_are_targets_where_defined() -> None:
                "drivers/gpu/drm/drm_ioctl.c": {"defs": {}}}
     assert facts.reported_cores(records) == [facts.Target("net/atm/resources.c", "atm_dev_ioctl",
                                                           "atmdev_ops.ioctl", 0)]
+
+
+# ------------------------------------------------------------ helpers in headers
+
+HEADER_HELPER = """\
+static inline long demo_vnet_ioctl(int *size, unsigned int cmd, int __user *sp)
+{
+	switch (cmd) {
+	case DEMO_GET:
+		return put_user(*size, sp);
+	default:
+		return -EINVAL;
+	}
+}
+"""
+
+HANDLER_USING = """\
+#include <linux/fs.h>
+#include {header}
+
+static long {name}_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{{
+	struct demo *d = file->private_data;
+
+	switch (cmd) {{
+	case DEMO_SET:
+		return 0;
+	default:
+		return demo_vnet_ioctl(&d->size, cmd, (int __user *)arg);
+	}}
+}}
+
+static const struct file_operations {name}_fops = {{
+	.unlocked_ioctl	= {name}_ioctl,
+}};
+"""
+
+
+def header_tree(tmp_path: Path, header: str, users: dict[str, str]) -> Path:
+    """A tree with the helper in `header` and .c files (rel -> how they
+    #include it, '"x.h"' or '<linux/x.h>') whose handlers hand it the command from their default."""
+    root = tmp_path / "tree"
+    (root / header).parent.mkdir(parents=True, exist_ok=True)
+    (root / header).write_text(HEADER_HELPER)
+    for rel, spelled in users.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        name = Path(rel).stem
+        (root / rel).write_text(HANDLER_USING.format(header=spelled, name=name))
+    return root
+
+
+def test_a_static_inline_helper_in_a_header_is_one_target_in_the_header(tmp_path: Path) -> None:
+    """tun.c and tap.c hand their unknown commands to tun_vnet_ioctl() of
+    tun_vnet.h: one target, in the header, for both."""
+    root = header_tree(tmp_path, "drivers/demo/vnet.h", {"drivers/demo/tun.c": '"vnet.h"', "drivers/demo/tap.c": '"vnet.h"'})
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache")
+    assert rows(got) == {("drivers/demo/vnet.h", "demo_vnet_ioctl", "file_operations.unlocked_ioctl", 1)}
+    assert list(got) == ["drivers/demo/vnet.h"]
+
+
+def test_without_the_include_the_helper_of_a_header_is_not_followed(tmp_path: Path) -> None:
+    root = header_tree(tmp_path, "drivers/demo/vnet.h", {"drivers/demo/tun.c": '"other.h"'})
+    assert facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache") == {}
+
+
+def test_an_angle_include_is_looked_up_in_include(tmp_path: Path) -> None:
+    root = header_tree(tmp_path, "include/linux/demo_vnet.h", {"drivers/demo/tun.c": "<linux/demo_vnet.h>"})
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache")
+    assert rows(got) == {("include/linux/demo_vnet.h", "demo_vnet_ioctl", "file_operations.unlocked_ioctl", 1)}
+
+
+def test_a_header_helper_that_several_folders_call_is_a_library(tmp_path: Path) -> None:
+    """Called from SHARED_FOLDERS other folders, its answer is every
+    caller's: no driver's series changes it (as with the cores)."""
+    users = {f"drivers/{d}/x.c": "<linux/demo_vnet.h>" for d in ("one", "two")}
+    root = header_tree(tmp_path, "include/linux/demo_vnet.h", users)
+    assert facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache") == {}
+
+
+def test_a_changed_header_redoes_the_stored_join(tmp_path: Path, monkeypatch) -> None:
+    root = header_tree(tmp_path, "drivers/demo/vnet.h", {"drivers/demo/tun.c": '"vnet.h"'})
+    cache = tmp_path / "cache"
+    as_if_later(monkeypatch)
+    assert len(cached_rows(root, cache)) == 1
+    header = root / "drivers/demo/vnet.h"
+    header.write_text(header.read_text().replace("demo_vnet_ioctl", "demo_renamed_ioctl"))
+    assert cached_rows(root, cache) == []

@@ -85,7 +85,12 @@ def spatch_options() -> tuple[str, ...]:
 # a cast and failed where the first pass, knowing scoped_guard, parses.
 #   scoped_guard() and friends: statement macros that take a body, like a
 #     for_each iterator (sound/core/control.c: 12 regions, the drm ones 6
-#     ioctl files of drm drivers);
+#     ioctl files of drm drivers); 7.2's scoped_with_kernel_creds()
+#     (drivers/block/nbd.c), scoped_with_creds() and the
+#     scoped_user_*_access*() blocks (net/socket.c) too;
+#   scoped_cond_guard(): its second argument is a statement
+#     (`return -ERESTARTSYS`), which an iterator's arguments cannot be, so
+#     it is an `if` (7.2's drivers/ptp/ptp_chardev.c, 5 functions);
 #   for_each_vma_range(): also the while of a do-while (fs/userfaultfd.c);
 #   for_each_possible_cpu(): an iterator whose body starts with `*`
 #     (`*per_cpu_ptr(p, cpu) = -1;`) is otherwise read as a declaration
@@ -110,7 +115,15 @@ def spatch_options() -> tuple[str, ...]:
 #     replaces standard.h's DEB, a statement, which that is not.
 KERNEL_MACROS = """\
 #define scoped_guard(_name, args...) YACFE_ITERATOR
-#define scoped_cond_guard(_name, _fail, args...) YACFE_ITERATOR
+#define scoped_cond_guard(_name, _fail, args...) if (1)
+#define scoped_with_creds(cred) YACFE_ITERATOR
+#define scoped_with_kernel_creds() YACFE_ITERATOR
+#define scoped_user_read_access(usrc, elbl) YACFE_ITERATOR
+#define scoped_user_read_access_size(usrc, size, elbl) YACFE_ITERATOR
+#define scoped_user_write_access(udst, elbl) YACFE_ITERATOR
+#define scoped_user_write_access_size(udst, size, elbl) YACFE_ITERATOR
+#define scoped_user_rw_access(uptr, elbl) YACFE_ITERATOR
+#define scoped_user_rw_access_size(uptr, size, elbl) YACFE_ITERATOR
 #define drm_exec_until_all_locked(exec) YACFE_ITERATOR
 #define with_intel_runtime_pm(rpm, wf) YACFE_ITERATOR
 #define for_each_vma_range(__vmi, __vma, __end) while ((__vma = vma_find(&(__vmi), (__end))) != NULL)
@@ -226,6 +239,33 @@ class _Reach:
         return [bool(a) for a in found]
 
 
+def _header_helpers(facts: Mapping[str, str]) -> dict[str, re.Pattern[bytes]]:
+    """header -> a pattern of the calls of its helpers that phase 1 found."""
+    found: dict[str, set[str]] = {}
+    for rel, rows in facts.items():
+        if rel.endswith(".h"):
+            found[rel] = {row.split("\t")[1] for row in rows.splitlines() if row.count("\t") >= 1}
+    return {rel: re.compile(rb"\b(?:" + "|".join(sorted(names)).encode() + rb")\s*\(")
+            for rel, names in found.items() if names}
+
+
+def _header_candidate(root: Path, rel: str, rows: str, errnos: Sequence[bytes],
+                      unreadable: list[tuple[str, str]]) -> list[tuple[Candidate, bytes]]:
+    """The header as a candidate when it names an errno token; none when
+    it is not in this tree (the fixpoint's rescan holds the patched files
+    only, with every row of the scan)."""
+    if not (Path(root) / rel).is_file():
+        return []
+    try:
+        data = (Path(root) / rel).read_bytes()
+    except OSError as err:
+        unreadable.append((rel, err.strerror or str(err)))
+        return []
+    if not any(t in data for t in errnos):
+        return []
+    return [(Candidate(rel=rel, size=len(data), sha256=hashlib.sha256(data).hexdigest(), facts=rows), data)]
+
+
 def _handlers_name(job: tuple[bytes, re.Pattern[bytes], re.Pattern[bytes], list[str]]) -> bool:
     return csource.handlers_name(*job)
 
@@ -265,8 +305,13 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
     processes): the rules change nothing else.  In 6.12 that is 634 of
     1028 files, and 29 of their 50 MB.
 
-    Headers are left out: in 6.12 one header (libata.h) sets an ioctl
-    member, to a handler defined in a .c file.  So is a kernel tree's
+    Headers take part only through phase-1 rows: a helper in a header that
+    a handler of a .c file hands the command to (7.2's tun_vnet_ioctl() in
+    drivers/net/tun_vnet.h), when the header lies under scope or a .c file
+    of the scope names the helper; the header is one candidate, so its
+    helper changes once for all its callers.  Otherwise headers are left
+    out: in 6.12 one header (libata.h) sets an ioctl member, to a handler
+    defined in a .c file.  So is a kernel tree's
     tools/ (userspace: selftests, perf, libbpf), unless scope is inside it:
     74 candidates in 6.12 without a kernel ioctl handler, and 16 of the 53
     files spatch could not parse.
@@ -280,6 +325,8 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
     passed: list[tuple[Candidate, bytes]] = []
     unreadable = []
     total = 0
+    helpers = _header_helpers(facts or {})
+    called: set[str] = set()           # the headers whose helper a .c file of the scope names
     for path in _c_files(scope, skip):
         total += 1
         try:
@@ -289,11 +336,16 @@ def prefilter(root: Path, scope: Path, ioctl: Sequence[bytes] | None = None,
             unreadable.append((os.path.relpath(path, root), err.strerror or str(err)))
             continue
         rel = os.path.relpath(path, root)
+        called.update(h for h, names in helpers.items() if h not in called and names.search(data))
         rows = (facts or {}).get(rel, "")
         # the substring tests first: the pattern is slow where it fails
         if any(t in data for t in errnos) and (rows or any(t in data for t in ioctl) and binds.search(data)):
             passed.append((Candidate(rel=rel, size=len(data), sha256=hashlib.sha256(data).hexdigest(),
                                      facts=rows), data))
+    for rel in sorted(helpers):
+        inside = not os.path.relpath(os.path.join(root, rel), scope).startswith("..")
+        if inside or rel in called:
+            passed += _header_candidate(root, rel, (facts or {})[rel], errnos, unreadable)
     reached = _Reach(binds, errnos, reach_cache, use_cache).answer(passed, jobs)
     candidates = [c for (c, _), yes in zip(passed, reached) if yes]
     unreached = len(passed) - len(candidates)

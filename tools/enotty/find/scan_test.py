@@ -478,8 +478,17 @@ static const struct file_operations m_fops = {
 """
 
 # macro name in KERNEL_MACROS -> (code before the handler, code at its top),
-# each from the 6.12 file that failed without it.
+# each from the 6.12 or 7.2 file that failed without it.
 MACRO_CASES = {
+    "scoped_cond_guard": ("", "\tscoped_cond_guard(mutex_intr, return -ERESTARTSYS, &file->lock)\n"
+                              "\t\tfile->private_data = NULL;"),
+    "scoped_with_kernel_creds": ("", "\tscoped_with_kernel_creds() {\n\t\tdo {\n\t\t\tsend(file);\n"
+                                     "\t\t} while (file->private_data);\n\t}"),
+    "scoped_with_creds": ("", "\tscoped_with_creds(file->f_cred) {\n\t\tsend(file);\n\t}"),
+    **{f"scoped_user_{how}_access{size}": (
+        "", f"\tscoped_user_{how}_access{size}(ulen{', 4' if size else ''}, efault_end) {{\n"
+            "\t\tunsafe_get_user(len, ulen, efault_end);\n\t}")
+       for how in ("read", "write", "rw") for size in ("", "_size")},
     "__free": ("", "\tu32 *data __free(kfree) = kmalloc(8, GFP_KERNEL);\n\n\tif (!data)\n"
                    "\t\treturn -ENOMEM;\n\tkfree(file->private_data);"),
     "__ETHTOOL_DECLARE_LINK_MODE_MASK": (
@@ -822,3 +831,49 @@ def test_the_prefilter_forks_only_from_the_main_thread(tmp_path, monkeypatch):
     # kept: a second run computes nothing
     assert scan._Reach(binds, scan.ERRNO_TOKENS, tmp_path / "b").answer(files, 2) == [True] * 40
     assert forked == [2]
+
+
+def header_helper_tree(root: Path, header: str, users: dict[str, str]) -> None:
+    """facts_test's helper in a header and handlers that include it."""
+    from .facts_test import HANDLER_USING, HEADER_HELPER
+    write(root / header, HEADER_HELPER)
+    for rel, spelled in users.items():
+        write(root / rel, HANDLER_USING.format(header=spelled, name=Path(rel).stem))
+
+
+@needs_spatch
+def test_a_header_helper_of_two_handlers_converts_once_in_the_header(tmp_path):
+    """tun.c and tap.c hand unknown commands to a static inline helper of
+    vnet.h (7.2's tun_vnet_ioctl()): phase 1 finds it through their
+    #include, the header is scanned like a .c file, and its default
+    changes once, in the header."""
+    root = tmp_path / "tree"
+    header_helper_tree(root, "drivers/demo/vnet.h", {"drivers/demo/tun.c": '"vnet.h"',
+                                                     "drivers/demo/tap.c": '"vnet.h"'})
+    result = scan_folder(root, tmp_path, across_files=True, jobs=1)
+    assert site_rows(result) == [("drivers/demo/vnet.h", "demo_vnet_ioctl", 7)]
+    assert list(result.diffs) == ["drivers/demo/vnet.h"]
+    assert result.diffs["drivers/demo/vnet.h"].count("+\t\treturn -ENOTTY;") == 1
+    assert "drivers/demo/vnet.h" in result.scanned
+
+
+def header_rows(header: str) -> dict[str, str]:
+    return {header: f"{header}\tdemo_vnet_ioctl\tfile_operations.unlocked_ioctl\t1\n"}
+
+
+def test_a_header_with_rows_is_a_candidate_when_the_scope_calls_its_helper(tmp_path):
+    """A header outside the scope takes part when a .c file of the scope
+    names its helper (M=drivers/demo, the helper in include/), not
+    otherwise (M=drivers/other); one under the scope always does."""
+    root = tmp_path / "tree"
+    header = "include/linux/demo_vnet.h"
+    header_helper_tree(root, header, {"drivers/demo/tun.c": "<linux/demo_vnet.h>"})
+    write(root / "drivers/other/x.c", "static int x;\n")
+    rows = header_rows(header)
+    rels = {scope: [c.rel for c in scan.prefilter(root, root / scope, facts=rows).candidates]
+            for scope in ("drivers/demo", "drivers/other", "include")}
+    # tun.c names no errno: no candidate itself
+    assert rels == {"drivers/demo": [header], "drivers/other": [], "include": [header]}
+    # A row for a header this tree does not hold (the fixpoint's rescan): no candidate, no error.
+    found = scan.prefilter(root, root / "drivers/other", facts=header_rows("drivers/gone.h"))
+    assert (found.candidates, found.unreadable) == ([], [])
