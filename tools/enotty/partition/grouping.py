@@ -1,5 +1,7 @@
 """The partition stage: the analysed changes as series, one per subsystem
-(MAINTAINERS sections, maintainers.py), a patch per driver (split.py),
+(MAINTAINERS sections, maintainers.py), a patch per driver (split.py)
+with the comments that state a converted handler's old answer updated
+(comment_updates.py),
 each patch with its subject prefix and the commit the series apply to
 (prefixes.py: read once from the tree's git history)."""
 from __future__ import annotations
@@ -7,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import prefixes, split
+from . import comment_updates, prefixes, split
 from .maintainers import Maintainers
 from ..judge.analysis import Analysed
 
@@ -31,6 +33,8 @@ def group(root: Path, analysed: Analysed, cleanups: bool = False) -> Grouped:
     # each file's diff without the hunks of the sites left out
     changes = split.kept_changes(analysed.scanned.diffs, analysed.labelled, analysed.left_out)
     plans = split.plan(changes, maint, root, cleanups=cleanups)
+    # a comment that states a converted handler's old answer changes with it
+    plans = comment_updates.revise(root, plans)
     left_cleanups = [] if cleanups else split.cleanup_changes(changes)
     git = prefixes.is_git_checkout(root)
     names = tuple(tuple(prefixes.distinct_prefixes(

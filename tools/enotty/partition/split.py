@@ -72,6 +72,8 @@ class FileChange:
     path: str              # relative to the tree root
     diff: str              # unified diff with a/ b/ prefixes
     sites: tuple[Site, ...]
+    # what else the diff edits, in the commit message's words (comment_updates)
+    notes: tuple[str, ...] = ()
 
 
 @dataclass

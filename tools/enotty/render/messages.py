@@ -680,7 +680,7 @@ def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
 def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str, Interface],
                    rules: list[str], signoff: str, tested: str = "",
                    docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
-                   kept: list[str] | tuple[str, ...] = ()) -> str:
+                   kept: list[str] | tuple[str, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> str:
     """Subject, body wrapped at 75 columns and Signed-off-by.
 
     The body says what the handlers answered and why that changes, who
@@ -689,7 +689,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     nothing about checks or other paths.  tested is tested_line()'s
     sentence or ''.  rules (the shapes that matched) are the cover letter's
     business, not a commit message's.  docs are the documentation files the
-    patch changes too (enotty.partition.doc_updates).
+    patch changes too (enotty.partition.doc_updates); notes are sentences
+    about the other edits of its diff (enotty.partition.comment_updates).
     """
     paras = explanation(sites, interfaces, own_type_only)
     who = " ".join(effects_sentences(sites, interfaces, own_type_only))
@@ -698,6 +699,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     if kept:
         # handlers.kept_siblings(): the drives or devices that keep their answer
         who += " " + " ".join(kept)
+    if notes:
+        who += " " + " ".join(notes)
     if who.strip():
         paras.append(who.strip())
     if tested:
