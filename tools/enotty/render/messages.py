@@ -584,7 +584,22 @@ def entries(site: Site) -> list[str]:
     table's (effects' entry column, fd_ioctl for amiflop's fd_locked_ioctl)
     when the site's function is its helper, else the site's own."""
     entry = site.effects.entry if site.effects else "-"
-    return entry.split(",") if entry not in ("-", "unknown", "") else [site.function]
+    if entry in ("-", "unknown", ""):
+        return [site.function]
+    return [e.rpartition(":")[2] for e in entry.split(",")]
+
+
+def entry_files(sites: list[Site]) -> dict[str, str]:
+    """entry function -> its file, for a helper in a header whose handlers
+    are in other files (effects' `file:function` entries): the message
+    names the file of each handler that answers differently afterwards."""
+    out = {}
+    for s in sites:
+        for e in (s.effects.entry if s.effects else "-").split(","):
+            file, _, name = e.rpartition(":")
+            if file and file != s.file:
+                out[name] = file
+    return out
 
 
 def why_sentence(froms: set[str], tos: set[str]) -> str:
@@ -609,6 +624,10 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
         callers = sorted({c for s in visible for c in entries(s)})
         froms = {s.from_ for s in visible}
         verb = "answers" if len(callers) == 1 else "answer"
+        files = entry_files(visible)
+
+        def named(caller: str) -> str:
+            return f"{caller}()" + (f" in {files[caller]}" if caller in files else "")
 
         def through(caller: str) -> str:
             helpers = sorted({s.function for s in visible
@@ -618,12 +637,12 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             return f"through {_functions_phrase(helpers)}"
         if len(callers) == 1:
             how = through(callers[0])
-            who = f"{callers[0]}()" + (f", {how}," if how else "")
+            who = named(callers[0]) + (f", {how}," if how else "")
         elif len({through(c) for c in callers}) == 1 and through(callers[0]):
-            # dmasound: two entries share one helper
-            who = f"{_functions_phrase(callers)} ({through(callers[0])})"
+            # dmasound: two entries share one helper; tun and tap, one in a header
+            who = f"{_join([named(c) for c in callers])} ({through(callers[0])})"
         else:
-            who = _join([f"{c}()" + (f" ({through(c)})" if through(c) else "") for c in callers])
+            who = _join([named(c) + (f" ({through(c)})" if through(c) else "") for c in callers])
         ops = [_missing_op(s) for s in visible]
         if all(ops):
             # uacce's default: the driver behind it answers when it can

@@ -582,3 +582,18 @@ def test_why_sentence_says_what_enotsupp_is() -> None:
     assert plain.endswith("and that -EINVAL there is wrong.") and "524" not in plain
     both = messages.why_sentence({"EINVAL", "ENOTSUPP"}, {"ENOTTY"})
     assert both.startswith(plain) and both.endswith('sees as "Unknown error 524".')
+
+
+def test_a_helper_in_a_header_names_each_handler_and_its_file() -> None:
+    """One site in a header (7.2's tun_vnet_ioctl() in drivers/net/tun_vnet.h)
+    changes the answer of handlers in other files: the message names each
+    with its file."""
+    site = _site("drivers/net/tun_vnet.h", 108, "tun_vnet_ioctl", "file_operations.unlocked_ioctl",
+                 entry="drivers/net/tap.c:tap_ioctl,drivers/net/tun.c:tun_chr_ioctl")
+    assert messages.entries(site) == ["tap_ioctl", "tun_chr_ioctl"]
+    assert ("tap_ioctl() in drivers/net/tap.c and tun_chr_ioctl() in drivers/net/tun.c (through "
+            "tun_vnet_ioctl()) answer an ioctl command they do not know with -EINVAL.") in _flat(_msg([site]))
+    # a helper of its own file's handler names no file
+    beside = _site("drivers/block/amiflop.c", 1652, "fd_locked_ioctl", "block_device_operations.ioctl",
+                   entry="fd_ioctl")
+    assert "fd_ioctl(), through fd_locked_ioctl(), answers" in _flat(_msg([beside]))
