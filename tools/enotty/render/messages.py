@@ -626,7 +626,7 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
         verb = "answers" if len(callers) == 1 else "answer"
         files = entry_files(visible)
 
-        def named(caller: str) -> str:
+        def in_file(caller: str) -> str:
             return f"{caller}()" + (f" in {files[caller]}" if caller in files else "")
 
         def through(caller: str) -> str:
@@ -637,12 +637,12 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             return f"through {_functions_phrase(helpers)}"
         if len(callers) == 1:
             how = through(callers[0])
-            who = named(callers[0]) + (f", {how}," if how else "")
+            who = in_file(callers[0]) + (f", {how}," if how else "")
         elif len({through(c) for c in callers}) == 1 and through(callers[0]):
             # dmasound: two entries share one helper; tun and tap, one in a header
-            who = f"{_join([named(c) for c in callers])} ({through(callers[0])})"
+            who = f"{_join([in_file(c) for c in callers])} ({through(callers[0])})"
         else:
-            who = _join([named(c) + (f" ({through(c)})" if through(c) else "") for c in callers])
+            who = _join([in_file(c) + (f" ({through(c)})" if through(c) else "") for c in callers])
         ops = [_missing_op(s) for s in visible]
         if all(ops):
             # uacce's default: the driver behind it answers when it can
