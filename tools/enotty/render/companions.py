@@ -107,26 +107,11 @@ SELFTEST_SOURCE = rules.cocci_dir().parent / "selftests" / "ioctl_errno"
 SELFTEST_TARGET = "drivers/media"
 SELFTEST_DIR = f"tools/testing/selftests/{SELFTEST_TARGET}"
 SELFTESTS_MAKEFILE = "tools/testing/selftests/Makefile"
-# The Makefile as it goes upstream: lib.mk's rules, plus the 32-bit build
-# (the compat ioctl paths) where the compiler can build one.
-SELFTEST_MAKEFILE = """\
-# SPDX-License-Identifier: GPL-2.0
-CFLAGS += -O2 -Wall -Wno-unused-parameter -Wno-unused-function
-CFLAGS += -Wno-format-truncation -I../../ $(KHDR_INCLUDES)
-
-TEST_GEN_PROGS := ioctl_errno
-
-CAN_BUILD_32 := $(shell echo 'int main(void) { return 0; }' | \\
-	$(CC) -m32 -x c -o /dev/null - 2>/dev/null && echo 1)
-ifeq ($(ARCH)$(CAN_BUILD_32),x861)
-TEST_GEN_PROGS += ioctl_errno_32
-endif
-
-include ../../lib.mk
-
-$(OUTPUT)/ioctl_errno_32: ioctl_errno.c
-	$(CC) -m32 $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
-"""
+# The MAINTAINERS section whose F: lines gain the new folder: the media
+# maintainers (and linux-media) review it with the drivers it tests.
+# (tools/testing/selftests/media_tests/ has no entry of its own.)
+MEDIA_SECTION = "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)"
+SELFTEST_PROGRAMS = ("ioctl_errno", "ioctl_errno_32")
 SELFTEST_SUBJECT = "selftests: media: add ioctl errno test for vivid and vimc"
 SELFTEST_BODY = (
     "Check what the nodes of the vivid and vimc test drivers (video, vbi,\n"
@@ -135,24 +120,38 @@ SELFTEST_BODY = (
     "range or of a foreign one, and a known command the node does not\n"
     "support, must fail with ENOTTY as Documentation/driver-api/ioctl.rst\n"
     "asks; a supported command with a bad argument still fails with EINVAL.\n"
-    "On x86 the test is also built as a 32-bit program, which takes the\n"
-    "compat ioctl paths on a 64-bit kernel.  Node kinds that are not present\n"
-    "are skipped.\n")
+    "\n"
+    "The test is ioctl_errno.sh: it loads vivid (with its framebuffer node)\n"
+    "and vimc when they are not loaded, unloads them at the end, and skips\n"
+    "when it cannot load them; the config fragment builds both as modules.\n"
+    "It runs ioctl_errno and, where the compiler can link a -m32 program\n"
+    "(the Makefile tries), ioctl_errno_32, which takes the compat ioctl\n"
+    "paths on a 64-bit kernel.  Node kinds that are not present are\n"
+    "skipped.\n"
+    "\n"
+    "The new folder goes to the media maintainers in MAINTAINERS.\n")
 
 
 def selftest_files() -> dict[str, str]:
     """The new files of the kselftest patch, path -> content."""
     return {
-        f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0-only\nioctl_errno\nioctl_errno_32\n",
-        f"{SELFTEST_DIR}/Makefile": SELFTEST_MAKEFILE,
+        f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0-only\n"
+                                      + "".join(f"{name}\n" for name in SELFTEST_PROGRAMS),
+        f"{SELFTEST_DIR}/Makefile": (SELFTEST_SOURCE / "Makefile").read_text(),
         f"{SELFTEST_DIR}/config": (SELFTEST_SOURCE / "config").read_text(),
         f"{SELFTEST_DIR}/ioctl_errno.c": (SELFTEST_SOURCE / "ioctl_errno.c").read_text(),
+        f"{SELFTEST_DIR}/ioctl_errno.sh": (SELFTEST_SOURCE / "ioctl_errno.sh").read_text(),
     }
+
+
+# new files and their modes: the wrapper runs as a program
+EXECUTABLE = (f"{SELFTEST_DIR}/ioctl_errno.sh",)
 
 
 def new_file_diff(path: str, text: str) -> str:
     lines = text.splitlines()
-    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+    mode = "100755" if path in EXECUTABLE else "100644"
+    return (f"diff --git a/{path} b/{path}\nnew file mode {mode}\n--- /dev/null\n+++ b/{path}\n"
             f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines))
 
 
@@ -175,8 +174,30 @@ def targets_diff(root: Path) -> str:
     return f"diff --git a/{SELFTESTS_MAKEFILE} b/{SELFTESTS_MAKEFILE}\n{body}"
 
 
+def maintainers_diff(root: Path) -> str:
+    """MAINTAINERS with the kselftest's folder among MEDIA_SECTION's F:
+    lines, in order ('' when the tree has no such section or lists it)."""
+    path = root / "MAINTAINERS"
+    if not path.is_file():
+        return ""
+    old = path.read_text(errors="replace").splitlines(keepends=True)
+    entry = f"F:\t{SELFTEST_DIR}/\n"
+    start = next((i for i, line in enumerate(old) if line.rstrip("\n") == MEDIA_SECTION), None)
+    if start is None or entry in old:
+        return ""
+    end = next((i for i in range(start, len(old)) if not old[i].strip()), len(old))
+    files = [i for i in range(start, end) if old[i].startswith("F:\t")]
+    if not files:
+        return ""
+    where = next((i for i in files if old[i] > entry), files[-1] + 1)
+    new = old[:where] + [entry] + old[where:]
+    body = "".join(difflib.unified_diff(old, new, "a/MAINTAINERS", "b/MAINTAINERS"))
+    return f"diff --git a/MAINTAINERS b/MAINTAINERS\n{body}"
+
+
 def selftest_diff(root: Path) -> str:
-    return targets_diff(root) + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files().items()))
+    return (maintainers_diff(root) + targets_diff(root)
+            + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files().items())))
 
 
 def selftest_message(identity: Identity) -> str:
@@ -205,7 +226,8 @@ def selftest_patch(root: Path, identity: Identity) -> series.Patch:
     not yet addressed."""
     plan = NewFilesPlan(key="selftest", driver="selftests", section="",
                         added_diff=selftest_diff(root),
-                        seeded=[SELFTESTS_MAKEFILE] if targets_diff(root) else [])
+                        seeded=([SELFTESTS_MAKEFILE] if targets_diff(root) else [])
+                        + (["MAINTAINERS"] if maintainers_diff(root) else []))
     return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity))
 
 

@@ -174,36 +174,75 @@ def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
             (Path(tmp) / "media" / m.name).write_text(m.text)
         mail = Path(tmp) / "media" / written.written[0].name
         text = mail.read_text()
-        for name in (".gitignore", "Makefile", "config", "ioctl_errno.c"):
+        for name in (".gitignore", "Makefile", "config", "ioctl_errno.c", "ioctl_errno.sh"):
             assert f"+++ b/{companions.SELFTEST_DIR}/{name}\n" in text
+        wrapper = text.split(f"diff --git a/{companions.SELFTEST_DIR}/ioctl_errno.sh", 1)[1]
+        assert wrapper.split("\n")[1] == "new file mode 100755"
         assert "+TARGETS += drivers/media\n" in text
-        assert "TEST_F(node, unknown_own_range)" in text and "ksft_exit_skip(" in text
-        assert "shuah@kernel.org" in text.lower() and "linux-kselftest@vger.kernel.org" in text
+        assert f"+F:\t{companions.SELFTEST_DIR}/\n" in text and "+++ b/MAINTAINERS\n" in text
+        assert "TEST_F(node, unknown_own_range)" in text and "FIXTURE_SETUP(node)" in text
+        # no harness internals, no x86-only option, no claim about isatty()
+        for absent in ("__test_metadata", "_test_data_", "IA32_EMULATION", "isatty"):
+            assert absent not in text, absent
+        assert "+TEST_PROGS := ioctl_errno.sh\n" in text and "+\tmodprobe -q -r" in text
+        # the kselftest maintainers, and the media ones whose section gains the folder
+        head = text.split("\n\n", 1)[0].lower()
+        for who in ("shuah@kernel.org", "linux-kselftest@vger.kernel.org", "mchehab@kernel.org",
+                    "linux-media@vger.kernel.org"):
+            assert who in head, who
+        assert "linux-staging" not in head
         assert verify.checkpatch(root, mail).status == verify.OK
 
 
-def test_selftest_builds_with_the_kernels_kselftest_makefile():
-    """The patch applied to a copy of the tree: make -C tools/testing/selftests
-    TARGETS=drivers/media builds both binaries with the tree's lib.mk."""
+def test_maintainers_diff_puts_the_folder_among_the_media_section_files(tmp_path: Path):
+    (tmp_path / "MAINTAINERS").write_text(
+        "MEDIA DRIVERS FOR X\nM:\tA <a@b>\nF:\tdrivers/media/x/\n\n"
+        f"{companions.MEDIA_SECTION}\nM:\tM <m@k>\nL:\tlinux-media@vger.kernel.org\n"
+        "F:\tdrivers/media/\nF:\tinclude/uapi/linux/videodev2.h\n\nNEXT\nF:\tzzz/\n")
+    diff = companions.maintainers_diff(tmp_path)
+    assert "@@ -7,6 +7,7 @@" in diff
+    assert " F:\tinclude/uapi/linux/videodev2.h\n+F:\ttools/testing/selftests/drivers/media/\n \n NEXT" in diff
+    assert recipients.extended_section(diff) == companions.MEDIA_SECTION
+    people = recipients.with_section((("S <s@k>",), ("l@k",)), tmp_path / "MAINTAINERS",
+                                     companions.MEDIA_SECTION)
+    assert people == (("S <s@k>", "M <m@k>"), ("l@k", "linux-media@vger.kernel.org"))
+    # no such section: no hunk
+    (tmp_path / "MAINTAINERS").write_text("OTHER\nF:\tx/\n")
+    assert companions.maintainers_diff(tmp_path) == ""
+
+
+def _builds_32bit() -> bool:
+    """The host compiler links a -m32 program (the Makefile's own test)."""
+    return subprocess.run(["gcc", "-m32", "-x", "c", "-o", "/dev/null", "-"], input="int main(void) { return 0; }",
+                          text=True, capture_output=True, check=False).returncode == 0
+
+
+def test_selftest_builds_with_both_kselftest_commands():
+    """The patch applied to a copy of the tree, no ARCH anywhere: `make -C
+    tools/testing/selftests TARGETS=drivers/media` and the top level's
+    `make kselftest-all TARGETS=drivers/media` (`make kselftest` would run
+    the test: load vivid into the host) build ioctl_errno, and
+    ioctl_errno_32 exactly when the compiler builds -m32 programs."""
     root = tree.resolve(None, need_kernel=True, kver="6.12")
+    want = {"ioctl_errno", "ioctl_errno_32"} if _builds_32bit() else {"ioctl_errno"}
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
         diff = Path(tmp) / "selftest.patch"
         diff.write_text(companions.selftest_diff(root))
         copy = WorkTree(root, Path(tmp) / "tree")
         copy.ensure()
         copy.apply([diff])
-        out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
-        # -m32 needs the tree's uapi headers (asm/ included), as kselftest
-        # builds take them from `make headers`.
-        subprocess.run(["make", "-s", "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
-                       capture_output=True, check=True)
+        out, obj = Path(tmp) / "out", Path(tmp) / "obj"
+        top = subprocess.run(["make", "-s", "-C", str(copy.path), f"O={obj}", "TARGETS=drivers/media",
+                              "kselftest-all"], capture_output=True, text=True, check=False)
+        assert top.returncode == 0, top.stderr[-2000:]
         res = subprocess.run(["make", "-s", "-C", str(copy.path / "tools/testing/selftests"),
-                              "TARGETS=drivers/media", f"O={out}", "ARCH=x86", "LDFLAGS=-static",
-                              f"KHDR_INCLUDES=-isystem {hdr / 'usr/include'}"],
+                              "TARGETS=drivers/media", f"O={out}",
+                              f"KHDR_INCLUDES=-isystem {obj / 'usr/include'}"],
                              capture_output=True, text=True, check=False)
-        built = {p.name for p in out.rglob("ioctl_errno*") if p.is_file()}
         assert res.returncode == 0, res.stderr[-2000:]
-        assert {"ioctl_errno", "ioctl_errno_32"} <= built, res.stdout[-2000:]
+        for folder in (obj / "kselftest" / "drivers/media", out / "drivers/media"):
+            built = {p.name for p in folder.iterdir() if p.is_file() and not p.suffix}
+            assert built == want, (folder, built)
 
 
 def test_the_rule_patch_is_checked_by_spatch() -> None:

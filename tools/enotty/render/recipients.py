@@ -24,6 +24,7 @@ from ..kernel import tree
 from ..partition.maintainers import parse, perl_env
 from ..requests import KernelTree, default_jobs
 from . import series
+from . import companions
 from .companions import Companions
 
 People = tuple[tuple[str, ...], tuple[str, ...]]    # (To, Cc) of one mail
@@ -39,12 +40,33 @@ def address(kernel: KernelTree, mails: list[str], extra: Companions) -> tuple[li
     answers = iter(people[len(mails):])
     test, rule = extra.selftest, extra.rule
     if test is not None:
-        to, cc = next(answers)
+        to, cc = with_section(next(answers), kernel.root / "MAINTAINERS", extended_section(test.diff))
         test = dataclasses.replace(test, to=to, cc=cc)
     if rule is not None:
         to, cc = next(answers)
         rule = series.Mail(rule.name, series.add_recipients(rule.text, list(to), list(cc)))
     return people[:len(mails)], dataclasses.replace(extra, selftest=test, rule=rule)
+
+
+def extended_section(diff: str) -> str | None:
+    """The MAINTAINERS section whose F: lines a diff extends (the
+    kselftest patch adds its folder to one), None when it adds none."""
+    return companions.MEDIA_SECTION if "+++ b/MAINTAINERS\n" in diff and \
+        f"\n+F:\t{companions.SELFTEST_DIR}/\n" in diff else None
+
+
+def with_section(people: People, maintainers: Path, title: str | None) -> People:
+    """people plus what get_maintainer.pl answers once the patch's new F:
+    line is in MAINTAINERS: the section's maintainers and reviewers (To)
+    and lists (Cc)."""
+    if title is None or not maintainers.is_file():
+        return people
+    found = [s for s in parse(maintainers.read_text(errors="replace")) if s.title == title]
+    if not found:
+        return people
+    to = series.union([people[0], found[0].values("M") + found[0].values("R")])
+    cc = series.union([people[1], found[0].values("L")], to)
+    return tuple(to), tuple(cc)
 
 
 def mail_recipients(kernel: KernelTree, texts: list[str]) -> list[People]:

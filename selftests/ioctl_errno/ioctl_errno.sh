@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs ioctl_errno, and ioctl_errno_32 where it was built, on the nodes of
+# the vivid and vimc test drivers.  A driver that is not loaded yet is
+# loaded here and unloaded at the end; vivid gets its default node types
+# plus its framebuffer (node_types bit 16).  Skips when a driver cannot be
+# loaded.
+
+ksft_skip=4
+vivid_node_types=0xf1d3d
+
+cd "$(dirname "$0")" || exit 1
+
+loaded=""
+for mod in vivid vimc; do
+	[ -d "/sys/module/$mod" ] && continue
+	args=""
+	[ "$mod" = vivid ] && args="node_types=$vivid_node_types"
+	if ! modprobe -q "$mod" $args; then
+		echo "SKIP: cannot load $mod (CONFIG_VIDEO_VIVID, CONFIG_VIDEO_VIMC?)"
+		for m in $loaded; do
+			modprobe -q -r "$m"
+		done
+		exit $ksft_skip
+	fi
+	loaded="$mod $loaded"
+done
+
+rc=0
+for prog in ioctl_errno ioctl_errno_32; do
+	[ -x "./$prog" ] || continue
+	echo "# running $prog"
+	./$prog
+	ret=$?
+	# a failure wins over a skip, a skip over a pass
+	if [ $ret -ne 0 ] && [ $rc -ne 1 ]; then
+		rc=$ret
+	fi
+done
+
+for mod in $loaded; do
+	modprobe -q -r "$mod"
+done
+exit $rc
