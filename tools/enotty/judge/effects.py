@@ -931,20 +931,53 @@ def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) ->
 
 # --- the handler user space calls -------------------------------------------------
 
-def entry(cf: CFile, fn: Function, site: Site) -> str:
+def entry(cf: CFile, fn: Function, site: Site, tree: Tree | None = None) -> str:
     """The function the ops table binds whose helper the site's function is
     (amiflop's .ioctl = fd_ioctl, which calls fd_locked_ioctl()), names
     comma-separated; '-' when the site's function is bound itself or no
-    binding of the interface's member to an in-file caller is found."""
+    binding of the interface's member to an in-file caller is found.  For
+    a helper in a header, `file:function` of the bound functions of the .c
+    files beside it that reach it (header_entries())."""
     member = site.interface.partition(".")[2]
     if not member:
         return "-"
-    bound_to = re.compile(r"(?:\.\s*|\b)%s\s*=\s*&?\s*(\w+)\s*[,;}\n]" % re.escape(member))
-    bound = set(bound_to.findall(cf.code))
+    bound = set(_bound_to(member).findall(cf.code))
     if fn.name in bound:
         return "-"
     found = sorted((chain(cf, fn.name) - {fn.name}) & bound)
+    if not found and tree is not None and site.file.endswith(".h"):
+        found = header_entries(tree, cf, fn.name, member)
     return ",".join(found) if found else "-"
+
+
+def _entry_files(entry_cell: str) -> list[str]:
+    """The files of an entry cell's `file:function` entries (header_entries())."""
+    return sorted({e.rpartition(":")[0] for e in entry_cell.split(",") if ":" in e})
+
+
+def _bound_to(member: str) -> re.Pattern[str]:
+    return re.compile(r"(?:\.\s*|\b)%s\s*=\s*&?\s*(\w+)\s*[,;}\n]" % re.escape(member))
+
+
+def header_entries(tree: Tree, header: CFile, name: str, member: str) -> list[str]:
+    """`file:function` of each function bound to member in a .c file beside
+    the header that #includes it and reaches its helper name: 7.2's
+    tun_vnet_ioctl() in drivers/net/tun_vnet.h is tap.c's tap_ioctl() and,
+    through __tun_chr_ioctl(), tun.c's tun_chr_ioctl().  Found the way
+    phase 1 found the helper (enotty.find.facts), from the caller's side."""
+    folder = Path(header.path).parent
+    include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"%s"' % re.escape(Path(header.path).name), re.M)
+    found = []
+    for path in sorted((tree.root / folder).glob("*.c")):
+        rel = str(folder / path.name)
+        cf = tree.file(rel)
+        if cf is None or not include.search(cf.raw):
+            continue
+        reached: set[str] = set()
+        for caller in {f.name for f, _ in callers(cf, name)}:
+            reached |= chain(cf, caller)
+        found += [f"{rel}:{fn}" for fn in sorted(reached & set(_bound_to(member).findall(cf.code)))]
+    return found
 
 
 # --- the verdict -----------------------------------------------------------------
@@ -964,6 +997,12 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     found = guards(cf, fn, anchor, converted)
     for caller, call in callers(cf, fn.name):
         found += guards(cf, caller, call, converted)
+    where = entry(cf, fn, site, tree)
+    for other in _entry_files(where):
+        # a helper in a header: its callers in the handlers' files check first
+        ocf = tree.file(other)
+        for caller, call in callers(ocf, fn.name) if ocf else ():
+            found += guards(ocf, caller, call, set())
     operation = missing_operation(cf, fn, site.line)
     if any(g.kind in ("command normaliser", "every command") for g in found):
         reach = "no"
@@ -986,7 +1025,7 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
         branches=twin_branches(cf, fn, site.line, converted),
         uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
         forward=forward(site), fallback=fallback(cf, fn, site, tree), visible=visible,
-        entry=entry(cf, fn, site))
+        entry=where)
 
 
 def analyse_sites(sites: list[Site], root: Path) -> dict[Site, Effects]:

@@ -462,3 +462,75 @@ def test_no_32_bit_callers_on_an_architecture_without_compat(tmp_path):
         c.write_text(code)
         s = Site(rel, 8, "ubd_ioctl", "block_device_operations.ioctl", "EINVAL", "ENOTTY", "ioctl_switch_no_default")
         assert effects.analyse_sites([s], tmp_path)[s].paths == paths, arch
+
+
+VNET_H = """static inline long demo_vnet_ioctl(int *size, unsigned int cmd, int __user *sp)
+{
+	switch (cmd) {
+	case DEMO_GET:
+		return put_user(*size, sp);
+	default:
+		return -EINVAL;
+	}
+}
+"""
+TAP_C = """#include "vnet.h"
+
+static long tap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case DEMO_SET:
+		return 0;
+	default:
+		return demo_vnet_ioctl(&size, cmd, (int __user *)arg);
+	}
+}
+
+static const struct file_operations tap_fops = {
+	.unlocked_ioctl	= tap_ioctl,
+};
+"""
+TUN_C = """#include "vnet.h"
+
+static long __tun_chr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct tun_struct *tun = file->private_data;
+	long ret;
+
+	if (!tun)
+		return -EBADFD;
+	switch (cmd) {
+	default:
+		ret = demo_vnet_ioctl(&tun->size, cmd, (int __user *)arg);
+		break;
+	}
+	return ret;
+}
+
+static long tun_chr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return __tun_chr_ioctl(file, cmd, arg);
+}
+
+static const struct file_operations tun_fops = {
+	.unlocked_ioctl	= tun_chr_ioctl,
+};
+"""
+
+
+def test_a_helper_in_a_header_has_the_handlers_of_the_files_beside_it(tmp_path):
+    """7.2's tun_vnet_ioctl() in drivers/net/tun_vnet.h: its entries are the
+    bound functions of the .c files beside it that include it and reach it
+    (tun.c through a helper), each with its file; their checks before the
+    call are the site's (tun's unattached fd)."""
+    folder = tmp_path / "drivers/demo"
+    folder.mkdir(parents=True)
+    (folder / "vnet.h").write_text(VNET_H)
+    (folder / "tap.c").write_text(TAP_C)
+    (folder / "tun.c").write_text(TUN_C)
+    (folder / "other.c").write_text(TAP_C.replace('#include "vnet.h"', '#include "other.h"')
+                                    .replace("tap_", "other_"))
+    header_site = site("drivers/demo/vnet.h", 7, "demo_vnet_ioctl")
+    got = effects.analyse_sites([header_site], tmp_path)[header_site]
+    assert got.entry == "drivers/demo/tap.c:tap_ioctl,drivers/demo/tun.c:tun_chr_ioctl"
+    assert got.guard == "line 8: !tun -> -EBADFD (state check)" and got.reach == "partly"
