@@ -1001,8 +1001,9 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     for other in _entry_files(where):
         # a helper in a header: its callers in the handlers' files check first
         ocf = tree.file(other)
-        for caller, call in callers(ocf, fn.name) if ocf else ():
-            found += guards(ocf, caller, call, set())
+        if ocf is not None:
+            for caller, call in callers(ocf, fn.name):
+                found += guards(ocf, caller, call, set())
     operation = missing_operation(cf, fn, site.line)
     if any(g.kind in ("command normaliser", "every command") for g in found):
         reach = "no"
