@@ -84,8 +84,21 @@ class Handler:
 
 
 def handler_of(site: Site) -> str:
+    return handlers_of(site)[0][1]
+
+
+def handlers_of(site: Site) -> list[tuple[str, str]]:
+    """(file, function) of the handler user space reaches the site through:
+    the first entry, in the site's file; for a helper in a header
+    (effects.header_entries()), every `file:function` entry, each a
+    handler of its own file that the one site converts."""
     entry = site.effects.entry if site.effects else "-"
-    return site.function if entry in ("-", "", "unknown") else entry.split(",")[0]
+    if entry in ("-", "", "unknown"):
+        return [(site.file, site.function)]
+    names = entry.split(",")
+    if ":" not in names[0]:
+        return [(site.file, names[0])]
+    return [(file, name) for file, _, name in (e.rpartition(":") for e in names)]
 
 
 def _guards(site: Site) -> list[tuple[int, str, str, str]]:
@@ -320,7 +333,8 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
     tree = effects.Tree(root)
     groups: dict[tuple[str, str], list[Site]] = {}
     for s in sites:
-        groups.setdefault((s.file, handler_of(s)), []).append(s)
+        for key in handlers_of(s):
+            groups.setdefault(key, []).append(s)
     out = []
     for (file, name), group in sorted(groups.items()):
         visible = [s for s in group if s not in kept_out and not _unreachable(s)
@@ -350,19 +364,19 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 if why and why not in left:
                     left.append(why)
             for s in visible:
-                for why in (_dispatch_refused(tree, file, s.function, s.line),
-                            _number_only(tree, file, s.function, s.line)):
+                for why in (_dispatch_refused(tree, s.file, s.function, s.line),
+                            _number_only(tree, s.file, s.function, s.line)):
                     if why and why not in left:
                         left.append(why)
             for s in visible:
                 if s.rule == "ioctl_ioc_guard":
-                    why = _handed_on(tree, file, s.function, s.line, functions)
+                    why = _handed_on(tree, s.file, s.function, s.line, functions)
                     if why and why not in left:
                         left.append(why)
-            for fn_name in sorted({s.function for s in visible}):
-                fn_lines = {s.line for s in group if s.function == fn_name}
-                for why in (_ioc_checks_left(tree, file, fn_name, visible),
-                            _final_return_left(tree, file, fn_name, fn_lines)):
+            for where, fn_name in sorted({(s.file, s.function) for s in visible}):
+                fn_lines = {s.line for s in group if (s.file, s.function) == (where, fn_name)}
+                for why in (_ioc_checks_left(tree, where, fn_name, [s for s in visible if s.file == where]),
+                            _final_return_left(tree, where, fn_name, fn_lines)):
                     if why and why not in left:
                         left.append(why)
             for s in visible:

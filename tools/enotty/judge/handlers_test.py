@@ -396,3 +396,30 @@ def test_a_table_picked_by_number_alone_keeps_the_handler_out(tmp_path: Path) ->
     typed = HEAP.replace("\tint nr", "\tif (_IOC_TYPE(ucmd) != 'H')\n\t\treturn -ENOTTY;\n\tint nr")
     found = analysed(tmp_path, "b.c", typed, [(line_of(typed, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
     assert handlers.model(found, tmp_path)[0].complete
+
+
+def test_a_header_site_is_in_the_row_of_each_handler_it_changes(tmp_path: Path) -> None:
+    """7.2's tun_vnet_ioctl() in drivers/net/tun_vnet.h: one site, in the
+    rows of tap.c's tap_ioctl() and tun.c's tun_chr_ioctl(), each judged
+    whole (a check of either before the call would leave both out)."""
+    from .effects_test import TAP_C, TUN_C, VNET_H
+    folder = tmp_path / "drivers/demo"
+    folder.mkdir(parents=True)
+    for name, text in (("vnet.h", VNET_H), ("tap.c", TAP_C), ("tun.c", TUN_C)):
+        (folder / name).write_text(text)
+    raw = Site("drivers/demo/vnet.h", 7, "demo_vnet_ioctl", FOPS, "EINVAL", "ENOTTY", "ioctl_default_return")
+    site = dataclasses.replace(raw, effects=effects.analyse_sites([raw], tmp_path)[raw])
+    model = handlers.model([site], tmp_path, consumers={})
+    assert [(h.file, h.name, h.sites, h.left) for h in model] == [
+        ("drivers/demo/tap.c", "tap_ioctl", (site,), ()), ("drivers/demo/tun.c", "tun_chr_ioctl", (site,), ())]
+    out = io.StringIO()
+    handlers.write_tsv(model, {site: "tun-tap"}, out)
+    assert [(r["file"], r["handler"], r["functions"], r["sites"], r["series"], r["verdict"])
+            for r in handlers.read_tsv(io.StringIO(out.getvalue()))] == [
+        ("drivers/demo/tap.c", "tap_ioctl", "demo_vnet_ioctl", "7", "tun-tap", "converted"),
+        ("drivers/demo/tun.c", "tun_chr_ioctl", "demo_vnet_ioctl", "7", "tun-tap", "converted")]
+    # tun's state check answering the old errno first leaves both handlers' one site out
+    (folder / "tun.c").write_text(TUN_C.replace("-EBADFD", "-EINVAL"))
+    site = dataclasses.replace(raw, effects=effects.analyse_sites([raw], tmp_path)[raw])
+    why = handlers.left_out(handlers.model([site], tmp_path, consumers={}))[site]
+    assert why.endswith("() left out: a check before the command is looked at (state check) answers -EINVAL first")
