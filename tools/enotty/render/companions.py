@@ -124,10 +124,10 @@ SELFTEST_BODY = (
     "The test is ioctl_errno.sh: it loads vivid (with its framebuffer node)\n"
     "and vimc when they are not loaded, unloads them at the end, and skips\n"
     "when it cannot load them; the config fragment builds both as modules.\n"
-    "It runs ioctl_errno and, where the compiler can link a -m32 program\n"
-    "(the Makefile tries), ioctl_errno_32, which takes the compat ioctl\n"
-    "paths on a 64-bit kernel.  Node kinds that are not present are\n"
-    "skipped.\n"
+    "It runs ioctl_errno, and ioctl_errno_32 where the compiler links -m32\n"
+    "programs (the Makefile test-links one) and the kernel runs them; on a\n"
+    "64-bit kernel ioctl_errno_32 takes the compat ioctl paths.  Node kinds\n"
+    "that are not present are skipped.\n"
     "\n"
     "The new folder goes to the media maintainers in MAINTAINERS.\n")
 
