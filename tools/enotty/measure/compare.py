@@ -434,13 +434,13 @@ def _cell(text: str) -> str:
 def markdown(changes: list[Change], old: Output, new: Output, root: Path) -> str:
     """The readable report: counts first, then one table per class."""
     count = {k: sum(c.kind == k for c in changes) for k in CLASSES}
-    still = [c for c in changes if c.kind == "still needed"]
-    in_series = sum(c.now not in ("left out", "no change") for c in still)
+    still = [c.now for c in changes if c.kind == "still needed"]
+    split = (f" ({sum(n not in ('left out', 'no change') for n in still)} in a series,"
+             f" {still.count('left out')} left out, {still.count('no change')} no change)")
     out = [f"# What changed between Linux {old.version} and {new.version}", "",
            f"Older output: {old.folder}; newer output: {new.folder}; newer tree: {root}.", "",
            f"- {len(old.handlers)} handlers in {old.version}, {len(new.handlers)} in {new.version}"]
-    out += [f"- {k}: {count[k]}" + (f" ({in_series} in a series, {count[k] - in_series} left out or no change)"
-                                    if k == "still needed" else "") for k in CLASSES]
+    out += [f"- {k}: {count[k]}" + (split if k == "still needed" else "") for k in CLASSES]
     for kind in CLASSES:
         rows = [c for c in changes if c.kind == kind]
         if not rows:

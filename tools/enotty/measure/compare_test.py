@@ -104,7 +104,7 @@ def test_the_command_markdown_and_tsv(capsys: pytest.CaptureFixture[str]) -> Non
     assert out.startswith("# What changed between Linux 6.12.1 and 7.2.13\n")
     counts = out[:out.index("\n## ")]
     assert "- removed: 2\n- moved: 2\n- converted upstream: 4\n" in counts
-    assert "- still needed: 3 (2 in a series, 1 left out or no change)\n- new: 1" in counts
+    assert "- still needed: 3 (2 in a series, 1 left out, 0 no change)\n- new: 1" in counts
     assert "| enotty_ioctl() | drivers/conv/enotty.c | ENOTTY | enotty_ioctl(): default: -ENOTTY |" in out
     status, out, _ = run(capsys, "--old", str(OLD), "--new", str(NEW), "--new-kdir", str(TREE), "--tsv")
     rows = [line.split("\t") for line in out.splitlines()]
