@@ -93,7 +93,7 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
     checked = (f"Each {'handler ' if plan.name == split.MEDIA_SERIES else ''}patch applies in order"
                f" to Linux {version}")
     warns = [v for v in accepted if v.checkpatch.detail]
-    checked += ", passes checkpatch" + (f" ({series.count(len(warns), 'patch')} with warnings)"
+    checked += (" and" if no_build else ",") + " passes checkpatch" + (f" ({series.count(len(warns), 'patch')} with warnings)"
                                         if warns else "")
     if not no_build:
         not_built = sorted({rel for v in accepted for rel, chk in v.build.items()

@@ -53,3 +53,7 @@ def test_the_rule_sentence_is_a_count_and_absent_without_the_rule() -> None:
     assert "reports 1 of the 2 exits this series changes" in blurb(XEN, MODULES, 1)
     without = blurb(XEN, MODULES, None)
     assert "ioctl_enotty.cocci" not in without and "coccicheck" not in without
+
+
+def test_without_builds_the_checks_are_one_sentence() -> None:
+    assert "Each patch applies in order to Linux 6.12.118 and passes checkpatch." in blurb(XEN, MODULES, 1)
