@@ -690,12 +690,16 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
     return labels, conditional_labels(cf, sw)
 
 
-def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
+def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
+                     calling: list[CFile] | None = None) -> str:
     """Known commands of the handled family that reach the converted line,
     comma-separated, or '-': those with no case, and those whose case only
     one #if branch holds, as NAME[CONFIG_X=n] (absent_when).  None for a
     handler that gets a sub-command (usbfs: the ioctl_code of USBDEVFS_IOCTL,
-    so the other USBDEVFS_* never reach it as such)."""
+    so the other USBDEVFS_* never reach it as such).  calling: for a helper
+    in a header, the files of its handlers, which handle commands before
+    the call (tap.c and tun.c before tun_vnet_ioctl()): a command reaches
+    it when one of them does not name it."""
     row = interfaces.row(site.interface)
     if row and row.subcommand:
         return "-"
@@ -711,6 +715,9 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> str:
     # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
     mentioned = mentioned_on_path(cf, fn) | set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", cf.code))
+    if calling:
+        # a command reaches the helper through a caller whose file never names it
+        mentioned |= set.intersection(*(set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", c.code)) for c in calling))
     filtered = tree.filtered(site.interface)
     taken = filtered[0] if filtered else set()
     def handled_by_variant(name: str) -> bool:
@@ -1024,7 +1031,8 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     return Effects(
         paths=compat_paths(cf, fn, site, tree), reach=reach, guard=guard,
         branches=twin_branches(cf, fn, site.line, converted),
-        uncased=uncased_commands(tree, cf, fn, site) if not is_leaf(site) else "-",
+        uncased=uncased_commands(tree, cf, fn, site, [f for o in _entry_files(where) if (f := tree.file(o))])
+        if not is_leaf(site) else "-",
         forward=forward(site), fallback=fallback(cf, fn, site, tree), visible=visible,
         entry=where)
 

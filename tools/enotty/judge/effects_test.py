@@ -530,7 +530,15 @@ def test_a_helper_in_a_header_has_the_handlers_of_the_files_beside_it(tmp_path):
     (folder / "tun.c").write_text(TUN_C)
     (folder / "other.c").write_text(TAP_C.replace('#include "vnet.h"', '#include "other.h"')
                                     .replace("tap_", "other_"))
+    uapi = tmp_path / "include/uapi/linux"
+    uapi.mkdir(parents=True)
+    (uapi / "demo.h").write_text("".join(f"#define {name} _IOW('D', {nr}, int)\n" for nr, name in enumerate(
+        ("DEMO_GET", "DEMO_SET", "DEMO_TUN_ONLY", "DEMO_NOWHERE"))))
+    (folder / "tun.c").write_text(TUN_C.replace("\tdefault:", "\tcase DEMO_SET:\n\tcase DEMO_TUN_ONLY:\n"
+                                                "\t\treturn 0;\n\tdefault:"))
     header_site = site("drivers/demo/vnet.h", 7, "demo_vnet_ioctl")
     got = effects.analyse_sites([header_site], tmp_path)[header_site]
     assert got.entry == "drivers/demo/tap.c:tap_ioctl,drivers/demo/tun.c:tun_chr_ioctl"
     assert got.guard == "line 8: !tun -> -EBADFD (state check)" and got.reach == "partly"
+    # DEMO_SET: both handle it first; DEMO_TUN_ONLY reaches the helper through tap_ioctl()
+    assert got.uncased == "DEMO_NOWHERE,DEMO_TUN_ONLY"
