@@ -38,20 +38,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, TextIO
 
+from . import consumers as consumers_table
 from . import effects
+from .consumers import Consumer
 from ..find.sites import Site
 from ..find import ctext
 from ..kernel import kconfig
+from ..kernel.tree import kernel_version
 
 COLUMNS = ("file", "handler", "functions", "sites", "series", "verdict", "left")
 # User-space programs that read EINVAL after a known command a driver has
 # no case for (tape390_crypt: "Kernel does not support tape encryption"):
 # a handler whose converted default such a command reaches stays as it is.
-CONSUMERS = Path(__file__).with_name("consumers.tsv")
+CONSUMERS = consumers_table.TABLE
 
 # Guard kinds (effects.guards) that answer an unknown command before the
-# dispatch whatever the state of the device.
-_FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer", "argument check")
+# dispatch whatever the state of the device and the argument.  An argument
+# check (copy_from_user() of a header -> -EFAULT, a NULL argument) is none:
+# an unknown command with a valid argument gets past it and then answers
+# ENOTTY, as under the V4L2 core, which copies the argument first too; the
+# commit message says which check still answers first.
+_FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer")
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
 # Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
@@ -131,24 +138,11 @@ def _unreachable(site: Site) -> str:
     return ""
 
 
-@dataclass(frozen=True)
-class Consumer:
-    command: str
-    consumer: str
-    reads: str
-    source: str
-    keep: bool = True      # False: the consumer takes ENOTTY as "not supported"
-
-
 def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
-    """consumers.tsv by command; no file, no consumers."""
+    """Every row of consumers.tsv by command, whatever tree it holds on;
+    no file, no consumers."""
     out: dict[str, list[Consumer]] = {}
-    if not path.is_file():
-        return out
-    rows = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    for row in csv.DictReader(rows, delimiter="\t"):
-        c = Consumer(row["command"], row["consumer"], row["reads"], row["source"],
-                     row.get("keep", "yes") != "no")
+    for c in consumers_table.read(path):
         out.setdefault(c.command, []).append(c)
     return out
 
@@ -329,7 +323,8 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
     """Every handler of the sites, with what a series converting them would
     leave, or the known command whose user-space consumer it would break."""
     kept_out = kept_out or {}
-    consumers = read_consumers() if consumers is None else consumers
+    # the rows that hold on this tree: its own copy of each in-tree test decides
+    consumers = consumers_table.holding(root, kernel_version(root)) if consumers is None else consumers
     tree = effects.Tree(root)
     groups: dict[tuple[str, str], list[Site]] = {}
     for s in sites:
