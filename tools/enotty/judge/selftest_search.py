@@ -37,8 +37,11 @@ WINDOW = 8          # lines after an ioctl() call that may hold its errno check
 _IOCTL_CALL = re.compile(r"\bioctl\s*\(\s*[^,;]+?,\s*([^,;)]+(?:\([^;)]*\))?)")
 _EXPECTS_EINVAL = re.compile(
     r"(==|!=)\s*-?EINVAL\b|\b-?EINVAL\s*(==|!=)|\bEINVAL\s*,\s*errno|errno\s*,\s*EINVAL\b"
-    r"|EXPECT\w*\(\s*-?EINVAL|\bEINVAL\b.*\)\s*;")
+    r"|EXPECT\w*\(\s*-?EINVAL|\bEINVAL\b.*\)\s*;"
+    # Python's unittest: assertEqual(error.exception.errno, 22) (tools/crypto/ccp/test_dbc.py)
+    r"|\berrno\s*,\s*22\s*\)|\berrno\s*==\s*22\b")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+_OWN_INCLUDE = re.compile(r'^\s*#\s*include\s*"([\w.-]+\.h)"', re.M)
 _DEV_NODE = re.compile(r'"/dev/([A-Za-z][\w/-]*?)(?:%d|\d+)?"')
 _NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 
@@ -83,7 +86,15 @@ def _resolve(command: str, lines: list[str], line: int) -> str:
     return command
 
 
-def read_test(path: str, text: str) -> TestFile:
+def expects_einval(line: str) -> bool:
+    """The line checks errno against EINVAL (or 22)."""
+    return bool(_EXPECTS_EINVAL.search(line))
+
+
+def read_test(path: str, text: str, headers: str = "") -> TestFile:
+    """The test's probes; its includes, names and /dev nodes also from
+    headers, the text of the test's own headers (hid_common.h opens
+    /dev/hidraw%d for hidraw.c)."""
     code = ctext.blank_lexemes(text) if path.endswith((".c", ".h")) else text
     lines = code.splitlines()
     probes = []
@@ -94,8 +105,20 @@ def read_test(path: str, text: str) -> TestFile:
                     command = " ".join(m.group(1).split())
                     probes.append(Probe(path, k, _resolve(command, lines, n)))
                     break
-    return TestFile(path, frozenset(_INCLUDE.findall(text)), frozenset(_NAME.findall(code)),
-                    frozenset(n.rstrip("/") for n in _DEV_NODE.findall(text)), tuple(probes))
+    both, both_code = text + "\n" + headers, code + "\n" + ctext.blank_lexemes(headers)
+    return TestFile(path, frozenset(_INCLUDE.findall(both)), frozenset(_NAME.findall(both_code)),
+                    frozenset(n.rstrip("/") for n in _DEV_NODE.findall(both)), tuple(probes))
+
+
+def own_headers(path: Path, text: str) -> str:
+    """The text of the headers a test includes with quotes from its own
+    folder (one level: what the test's fixture opens and includes)."""
+    out = []
+    for inc in _OWN_INCLUDE.findall(text):
+        header = path.parent / inc
+        if header.is_file():
+            out.append(header.read_text(errors="replace"))
+    return "\n".join(out)
 
 
 def index_tests(root: Path, roots: tuple[str, ...] = SEARCHED) -> list[TestFile]:
@@ -108,7 +131,7 @@ def index_tests(root: Path, roots: tuple[str, ...] = SEARCHED) -> list[TestFile]
             text = path.read_text(errors="replace")
             if "ioctl" not in text or "EINVAL" not in text:
                 continue
-            test = read_test(str(path.relative_to(root)), text)
+            test = read_test(str(path.relative_to(root)), text, own_headers(path, text))
             if test.probes:
                 out.append(test)
     return out
