@@ -72,13 +72,15 @@ def source_keys(tree: Path, uapi: effects.Uapi, source: str) -> Keys:
 
 
 def index_tests(tree: Path) -> list[selftest_search.TestFile]:
-    """Every C file of the kselftests (their includes, names and /dev nodes)."""
+    """Every C file of the kselftests (their includes, names and /dev nodes,
+    with those of the headers beside them that they include)."""
     root = tree / SELFTESTS
     out = []
     for path in sorted(root.rglob("*.c")):
         if path.is_file():
             text = path.read_text(errors="replace")
-            out.append(selftest_search.read_test(str(path.relative_to(root)), text))
+            out.append(selftest_search.read_test(str(path.relative_to(root)), text,
+                                                 selftest_search.own_headers(path, text)))
     return out
 
 
