@@ -163,6 +163,34 @@ def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> str:
     return ""
 
 
+_ASKS_FIRST = re.compile(r"\bif\s*\(\s*!\s*(\w+)\s*\(\s*(\w+)\s*\)\s*\)\s*return\s+-\s*ENOIOCTLCMD\s*;")
+
+
+def _validity_first(tree: effects.Tree, site: Site) -> str:
+    """A leaf -ENOIOCTLCMD that the handler answers right after testing
+    the command with a predicate of its own, before anything else
+    (pidfd_ioctl() with pidfs_ioctl_valid(), ns_ioctl() with
+    nsfs_ioctl_valid() in 7.2): upstream's deliberate unknown-command
+    answer, which the VFS already turns into ENOTTY, so not even a
+    CLEANUP=1 patch touches it."""
+    if not effects.is_leaf(site):
+        return ""
+    found = _function(tree, site.file, site.function, site.line)
+    if found is None:
+        return ""
+    cf, fn, body = found
+    m = _ASKS_FIRST.search(body)
+    if not m or m.group(2) != effects.cmd_param(fn) or cf.line_of(fn.body + m.end()) != site.line:
+        return ""
+    before = ctext.blank_lexemes(body[1:m.start()])
+    predicate = re.search(r"\bbool\s+%s\s*\(" % re.escape(m.group(1)), cf.code)
+    if not predicate or re.search(r"\b(if|return|switch)\b", before):
+        return ""
+    return (f"{site.function}() tests the command with {m.group(1)}() before anything else and answers "
+            "-ENOIOCTLCMD on purpose for every command that fails it; vfs_ioctl() already turns that "
+            "into ENOTTY, so the line stays as upstream wrote it")
+
+
 def _ioc_checks_left(tree: effects.Tree, file: str, fn_name: str, sites: list[Site]) -> str:
     """'N of M' when the series converts some _IOC_DIR/_IOC_SIZE checks of
     fn and leaves others of the same function."""
@@ -337,6 +365,10 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
         left: list[str] = []
         if (file, name) in CORES:
             left.append(CORES[(file, name)])
+        for s in group:
+            why = _validity_first(tree, s)
+            if why and why not in left:
+                left.append(why)
         if visible:
             for s in visible:
                 twin = _twin(s)

@@ -427,3 +427,54 @@ def test_a_header_site_is_in_the_row_of_each_handler_it_changes(tmp_path: Path) 
     site = dataclasses.replace(raw, effects=effects.analyse_sites([raw], tmp_path)[raw])
     why = handlers.left_out(handlers.model([site], tmp_path, consumers={}))[site]
     assert why.endswith("() left out: a check before the command is looked at (state check) answers -EINVAL first")
+
+
+VALID_FIRST = """\
+static bool p_ioctl_valid(unsigned int cmd)
+{
+	switch (cmd) {
+	case P_GET_INFO:
+		return true;
+	}
+	return false;
+}
+static long p_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	int error;
+
+	if (!p_ioctl_valid(cmd))
+		return -ENOIOCTLCMD;
+	if (arg)
+		return -EINVAL;
+	return p_info(file, arg);
+}
+static const struct file_operations fops = { .unlocked_ioctl = p_ioctl };
+"""
+
+
+def leaf(tmp_path: Path, code: str) -> list[Site]:
+    (tmp_path / "p.c").write_text(code)
+    raw = [Site("p.c", line_of(code, "return -ENOIOCTLCMD"), "p_ioctl", FOPS, "ENOIOCTLCMD", "ENOTTY",
+                "ioctl_leaf_enoioctlcmd")]
+    eff = effects.analyse_sites(raw, tmp_path)
+    return [dataclasses.replace(s, effects=eff[s]) for s in raw]
+
+
+def test_a_validity_test_first_keeps_its_enoioctlcmd_even_from_the_cleanup(tmp_path: Path) -> None:
+    """pidfs and nsfs in 7.2: the command is tested first, -ENOIOCTLCMD on purpose."""
+    found = leaf(tmp_path, VALID_FIRST)
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ("p_ioctl() tests the command with p_ioctl_valid() before anything else and answers "
+                      "-ENOIOCTLCMD on purpose for every command that fails it; vfs_ioctl() already turns "
+                      "that into ENOTTY, so the line stays as upstream wrote it",)
+    assert set(handlers.left_out([h])) == set(found)
+
+
+def test_a_leaf_after_another_check_stays_a_cleanup(tmp_path: Path) -> None:
+    # a check of the argument before the validity test: not the command first
+    code = VALID_FIRST.replace("\tif (!p_ioctl_valid(cmd))", "\tif (!arg)\n\t\treturn -EFAULT;\n\tif (!p_ioctl_valid(cmd))")
+    (h,) = handlers.model(leaf(tmp_path, code), tmp_path)
+    assert h.complete and handlers.left_out([h]) == {}
+    # a function that is not a bool predicate of the command
+    code = VALID_FIRST.replace("static bool p_ioctl_valid", "static int p_ioctl_valid")
+    assert handlers.model(leaf(tmp_path, code), tmp_path)[0].complete
