@@ -34,15 +34,18 @@ of sending a patch nobody can compile.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Mapping, TextIO
 
 from .. import packages
 from ..kernel import build as kbuild
-from ..kernel.build import ALLMODCONFIG, ANY_CONFIG, NOT_BUILT, SKIPPED, BuildNeeds, BuildTree, Check, Platform
+from ..kernel.build import (ALLMODCONFIG, ANY_CONFIG, FAILED, NOT_BUILT, OK, SKIPPED, BuildNeeds, BuildTree, Check,
+                            Platform)
 from ..requests import KernelTree
 from . import verify
 
@@ -113,8 +116,53 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
           store: verify.ResultCache, log: TextIO = sys.stderr, jobs: int | None = None,
           cross: bool = True) -> dict[str, Check]:
     """Per touched file: ok, failed (with the compiler's first error),
-    not built, or skipped (headers, no kernel tree); each built file's
-    verdict names its platform.
+    not built, or skipped (a header no .c file beside it includes, no
+    kernel tree); each built file's verdict names its platform.  A
+    header is built through the .c files beside it that include it
+    (header_users(): 7.2's tun_vnet.h through tun.c and tap.c), with
+    the patched header in place; its verdict is theirs (through_users())."""
+    users = header_users(kernel.root, patched)
+    pristine = {rel: (kernel.root / rel).read_bytes() for found in users.values() for rel in found
+                if rel not in patched}
+    out = _build_files(kernel, {**patched, **pristine}, needs, store, log, jobs, cross)
+    for header, found in users.items():
+        out[header] = through_users(found, out)
+    return {rel: out[rel] for rel in patched}
+
+
+def header_users(root: Path, patched: Mapping[str, bytes]) -> dict[str, list[str]]:
+    """patched header -> the .c files of its folder that #include "it"."""
+    out = {}
+    for rel in sorted(patched):
+        if rel.endswith(".c"):
+            continue
+        folder = Path(rel).parent
+        include = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"%s"' % re.escape(Path(rel).name.encode()), re.M)
+        found = [str(folder / p.name) for p in sorted((root / folder).glob("*.c")) if include.search(p.read_bytes())]
+        if found:
+            out[rel] = found
+    return out
+
+
+def through_users(users: list[str], checks: Mapping[str, Check]) -> Check:
+    """A header's verdict from its users': ok when one built (named), else
+    the first failure, else not built."""
+    got = [(rel, checks[rel]) for rel in users if rel in checks]
+    for status in (OK, FAILED):
+        hits = [(rel, c) for rel, c in got if c.status == status]
+        if hits and status == OK:
+            return Check(OK, "built through " + ", ".join(rel for rel, _ in hits), hits[0][1].arch)
+        if hits:
+            rel, c = hits[0]
+            return Check(FAILED, f"{rel}: {c.detail}", c.arch)
+    return Check(NOT_BUILT, "none of " + ", ".join(users) + " was built"
+                 + "".join(f"; {rel}: {c.cell()}" for rel, c in got[:1]))
+
+
+def _build_files(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, BuildNeeds],
+                 store: verify.ResultCache, log: TextIO = sys.stderr, jobs: int | None = None,
+                 cross: bool = True) -> dict[str, Check]:
+    """build() of the .c files of patched; headers skipped.
 
     One pass over the platforms in order: x86_64 allmodconfig, given every
     file, then (not with cross=False) PLATFORMS.  A cross platform is

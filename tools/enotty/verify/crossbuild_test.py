@@ -285,3 +285,35 @@ def test_make_patches_installs_every_cross_compiler_in_its_one_apt_run() -> None
     from .. import packages
     wanted = {p.package for p in crossbuild.PLATFORMS if p.package != "gcc"}
     assert wanted <= set(packages.NEEDS["patches"])
+
+
+def test_a_patched_header_is_built_through_the_c_files_beside_it_that_include_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """7.2's tun_vnet.h: built through tun.c and tap.c (pristine, the
+    patched header in place); other.c, which does not include it, is not built."""
+    folder = tmp_path / "drivers/net"
+    folder.mkdir(parents=True)
+    (folder / "tun_vnet.h").write_text("static inline long tun_vnet_ioctl(void) { return -EINVAL; }\n")
+    for name, include in (("tun.c", '"tun_vnet.h"'), ("tap.c", '"tun_vnet.h"'), ("other.c", "<linux/fs.h>")):
+        (folder / name).write_text(f"#include {include}\nint {name[:-2]};\n")
+    given: dict[str, bytes] = {}
+
+    def fake_build_files(kernel: object, patched: dict[str, bytes], *rest: object) -> dict[str, verify.Check]:
+        given.update(patched)
+        return {rel: verify.Check(verify.OK, "", "x86_64") if rel != "drivers/net/tap.c" else
+                verify.Check(verify.NOT_BUILT, "not in x86_64 allmodconfig") for rel in patched if rel.endswith(".c")}
+
+    monkeypatch.setattr(crossbuild, "_build_files", fake_build_files)
+    header = {"drivers/net/tun_vnet.h": b"static inline long tun_vnet_ioctl(void) { return -ENOTTY; }\n"}
+    got = crossbuild.build(tree.at(tmp_path), header, {}, verify.ResultCache(tree_id="t"))
+    assert got == {"drivers/net/tun_vnet.h": verify.Check(verify.OK, "built through drivers/net/tun.c", "x86_64")}
+    assert given == {**header, "drivers/net/tap.c": (folder / "tap.c").read_bytes(),
+                     "drivers/net/tun.c": (folder / "tun.c").read_bytes()}
+
+
+def test_a_header_whose_users_all_fail_or_are_not_built_says_so() -> None:
+    users = ["d/a.c", "d/b.c"]
+    failed = crossbuild.through_users(users, {"d/a.c": verify.Check(verify.NOT_BUILT, "no"),
+                                              "d/b.c": verify.Check(verify.FAILED, "b.c:3: error", "m68k")})
+    assert failed == verify.Check(verify.FAILED, "d/b.c: b.c:3: error", "m68k")
+    assert crossbuild.through_users(users, {}).status == verify.NOT_BUILT
