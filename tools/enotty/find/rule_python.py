@@ -326,8 +326,41 @@ def enotty_after_missing_operation(pos: Pos, cmd: str | None) -> bool:
     return enotty_switch_leaves_before(text[:statement_start(text, len(text) - 1)].rstrip(), cmd)
 
 
-def enotty_switch_leaves_before(text: str | None, cmd: str | None) -> bool:
-    """text ends with a switch as in enotty_after_leaving_switch."""
+# A "not mine" test of a sub-handler: if (ret != -ENODEV) return ret; (or
+# any other named value), so that only the value meaning "not mine" goes on.
+ENOTTY_NOT_MINE_RE = re.compile(
+    r"\bif\s*\(\s*(\w+)\s*!=\s*\(?\s*-?\s*[A-Z_][A-Z0-9_]*\s*\)?\s*\)\s*\{?\s*return\s+\1\s*;\s*\}?")
+
+
+def enotty_tries_subhandlers(seg: str, cmd: str | None) -> bool:
+    """Whether the statements of a default hand the command to sub-handlers
+    in turn and leave only with the answer of one that took it: each
+    return is "if (ret != NOT_MINE) return ret;", ret last assigned a call
+    that takes the command, and nothing else leaves (no break, goto or
+    return besides).  Falling out of it then means no sub-handler knew the
+    command (dfl-afu-main.c afu_ioctl(): sub-features answer -ENODEV)."""
+    if cmd is None or re.search(r"\b(?:break|goto)\b", seg):
+        return False
+    tests = list(ENOTTY_NOT_MINE_RE.finditer(seg))
+    if not tests or len(re.findall(r"\breturn\b", seg)) != len(tests):
+        return False
+    for m in tests:
+        calls = re.findall(r"\b" + re.escape(m.group(1)) + r"\s*=(?!=)\s*([^;]*);", seg[:m.start()])
+        if not calls or not re.search(r"\(.*\b" + re.escape(cmd) + r"\b", calls[-1], re.S):
+            return False
+    return True
+
+
+def enotty_after_subhandler_loop(pos: Pos, cmd: str | None) -> bool:
+    """True when the statement at pos follows a switch on the command whose
+    cases all leave and whose default, the last label, only tries
+    sub-handlers (enotty_tries_subhandlers): the command none took."""
+    return enotty_switch_leaves_before(enotty_statement_before(pos), cmd, tries=True)
+
+
+def enotty_switch_leaves_before(text: str | None, cmd: str | None, tries: bool = False) -> bool:
+    """text ends with a switch as in enotty_after_leaving_switch (tries: as
+    in enotty_after_subhandler_loop)."""
     if text is None or not text.endswith("}"):
         return False
     end = len(text)
@@ -338,6 +371,7 @@ def enotty_switch_leaves_before(text: str | None, cmd: str | None) -> bool:
     split = cases(body)
     if not split:
         return False
+    tried = False
     for k, (label, seg) in enumerate(split):
         if label.startswith("default"):
             # default: break; lets only unknown commands out, unless a
@@ -345,12 +379,18 @@ def enotty_switch_leaves_before(text: str | None, cmd: str | None) -> bool:
             # default that only logs the command before its break, or as
             # the last label without one, does the same.
             last = k == len(split) - 1
-            if not enotty_only_logs(seg, last) or enotty_default_fallen_into(body):
+            if enotty_default_fallen_into(body):
+                return False
+            if tries:
+                if not last or not enotty_tries_subhandlers(seg, cmd):
+                    return False
+                tried = True
+            elif not enotty_only_logs(seg, last):
                 return False
             continue
         if re.search(r"\b(?:break|continue)\b", seg) or not case_leaves(seg):
             return False
-    return True
+    return tried or not tries
 
 
 def enotty_after_if_chain(pos: Pos, cmd: str | None) -> bool:
@@ -505,6 +545,8 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
         return False
     assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
     for seg in segs:
+        if enotty_case_returns(seg, ret):
+            continue
         first_assign = assign.search(seg)
         first_leave = ENOTTY_LEAVE_RE.search(seg)
         if first_assign is None:
@@ -512,6 +554,25 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
         if first_leave is not None and first_leave.start() < first_assign.start():
             return False
     return True
+
+
+def enotty_case_returns(seg: str, ret: object) -> bool:
+    """Whether a case leaves only by return (its last statement returns,
+    nothing in it breaks, continues or jumps) and never returns ret before
+    assigning it: then no recognised command reaches the return of ret
+    after the switch with its initial value, however the case tests first
+    (via-pmu.c pmu_ioctl(): if (brightness < 0) return brightness; else
+    return put_user(..);).  Preprocessor lines do not count: a case under
+    #ifdef ends where its #endif stands."""
+    seg = blank_directives(seg)
+    if re.search(r"\b(?:break|continue|goto)\b", seg) or not case_leaves(seg):
+        return False
+    name = re.escape(str(ret))
+    returned = re.search(r"\breturn\s*\(?\s*" + name + r"\b", seg)
+    if returned is None:
+        return True
+    assigned = re.search(r"\b" + name + r"\s*=(?!=)", seg)
+    return assigned is not None and assigned.start() < returned.start()
 
 
 

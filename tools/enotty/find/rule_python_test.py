@@ -162,6 +162,33 @@ def test_other_errnos_convert_where_the_interface_lists_them(tmp_path: Path):
     assert not rp.enotty_from_converts(at(path, "ENOTSUPP"))          # no target: nothing converts
 
 
+@pytest.mark.parametrize("seg,holds", [
+    ("if (x < 0) return x; else return put_user(x, p);", True),
+    ("err = get_user(v, p); if (err) return err; return set(v);", True),
+    ("if (!capable(CAP_SYS_ADMIN))\n return -EACCES;\n return go();\n#endif\n", True),
+    ("if (arg > MAX) return err; return set(arg);", False),      # the initial value, a known command
+    ("if (!ok) break; return 0;", False),
+    ("if (!ok) goto out; return 0;", False),
+    ("do_it();", False),
+])
+def test_case_returns(seg: str, holds: bool):
+    assert rp.enotty_case_returns(seg, "err") is holds
+
+
+@pytest.mark.parametrize("seg,holds", [
+    ("for_each(f) { ret = f->ioctl(f, cmd, arg); if (ret != -ENODEV) return ret; }", True),
+    ("list_for_each_entry(h, &l, entry) { ret = h->ioctl(d, cmd, arg);"
+     " if (ret != IIO_IOCTL_UNHANDLED) { return ret; } }", True),
+    ("for_each(f) { ret = f->ioctl(f, cmd, arg); if (!ret) break; if (ret != -ENODEV) return ret; }", False),
+    ("for_each(f) { ret = f->ioctl(f, cmd, arg); if (ret) return ret; }", False),
+    ("for_each(f) { ret = f->ioctl(f, arg); if (ret != -ENODEV) return ret; }", False),   # no command
+    ("for_each(f) { ret = f->ioctl(f, cmd, arg); if (ret != -ENODEV) return ret; } return 0;", False),
+    ("", False),
+])
+def test_tries_subhandlers(seg: str, holds: bool):
+    assert rp.enotty_tries_subhandlers(seg, "cmd") is holds
+
+
 @pytest.mark.parametrize("cond,kind,holds", [
     ("cmd == A || B == cmd", "==", True),
     ("likely(cmd == A) || cmd == B", "==", True),

@@ -144,9 +144,10 @@ KERNEL_MACROS = """\
 #define DEB(a)
 """
 
-# Every rule rewrites one of these tokens (none adds a default label), so a
+# Every rule rewrites one of these tokens (the answers of interfaces.tsv's
+# also_from column included; none adds a default label), so a
 # file without them has no site.
-ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
+ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD", b"ENOTSUPP", b"EOPNOTSUPP", b"EFAULT")
 
 DEFAULT_TIMEOUT = 120
 # partial: spatch skipped some code, but none that names an ioctl member or

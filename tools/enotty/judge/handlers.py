@@ -9,12 +9,13 @@ series would leave with its old answer:
 - an #if twin that keeps -EINVAL where the converted branch changes
   (sis: only the branch Coccinelle parsed changes);
 - a check before the dispatch that answers every unknown command first:
-  a command normaliser whose miss stays, `if (cmd)`, a check of the state
-  that answers the old errno itself (hfi1 before a context is assigned,
-  ppdev before PPCLAIM), or a check of the
-  argument before the command is looked at (rpmsg_ctrl's copy_from_user(),
-  6.12's pidfd_ioctl(): only testing the command first, as mainline pidfs
-  now does, would make the answer complete);
+  a command normaliser whose miss stays, `if (cmd)`, or a check of the
+  state that answers the old errno itself (hfi1 before a context is
+  assigned, ppdev before PPCLAIM: only testing the command first, as
+  mainline pidfs now does, would make the answer complete, and that moves
+  code a known command runs through).  A check of the argument
+  (rpmsg_ctrl's copy_from_user(), a NULL argument) keeps no handler out: an
+  unknown command with a valid argument gets past it;
 - a direction or size check of the same handler that stays while another
   is converted (usblp: GET_DEVICE_ID and GET_PROTOCOLS would answer the
   same mistake differently);
