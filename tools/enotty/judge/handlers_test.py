@@ -426,7 +426,8 @@ def test_a_header_site_is_in_the_row_of_each_handler_it_changes(tmp_path: Path) 
     (folder / "tun.c").write_text(TUN_C.replace("-EBADFD", "-EINVAL"))
     site = dataclasses.replace(raw, effects=effects.analyse_sites([raw], tmp_path)[raw])
     why = handlers.left_out(handlers.model([site], tmp_path, consumers={}))[site]
-    assert why.endswith("() left out: a check before the command is looked at (state check) answers -EINVAL first")
+    assert why.endswith("() left out: a check before the command is looked at (state check) answers -EINVAL first"
+                        "; testing the command first, as pidfd_ioctl() does, is a change of its own")
 
 
 VALID_FIRST = """\
