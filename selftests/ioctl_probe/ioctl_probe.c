@@ -16,7 +16,10 @@
  *                            a pty with a line discipline, an attached tun,
  *                            sockets of the families and protocols the
  *                            series touch (a family the kernel lacks is
- *                            reported as absent), and fds that devices
+ *                            reported as absent), one socket of every
+ *                            other family the kernel has (socket:afN, the
+ *                            first of datagram, stream, seqpacket and raw
+ *                            that opens), and fds that devices
  *                            hand out: media requests, IIO buffers, GPIO
  *                            lines of gpio-sim chips; USB hubs get their
  *                            commands through USBDEVFS_IOCTL; the anonymous
@@ -837,6 +840,42 @@ static int is_glob(const char *s)
 }
 
 /*
+ * One socket of every family the kernel has that no fd_targets[] row
+ * names: the first type that opens, so that every family's proto_ops is
+ * asked an unknown command, not only those the series touch.  Families
+ * the kernel lacks are left out (they answer no ioctl at all).
+ */
+static void add_every_family(void)
+{
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM, SOCK_SEQPACKET, SOCK_RAW };
+	char name[NAME_LEN];
+	size_t i, k;
+	int family, fd;
+
+	for (family = 1; family < AF_MAX; family++) {
+		int named = 0;
+
+		for (i = 0; i < ARRAY_SIZE(fd_targets); i++)
+			named |= fd_targets[i].how == H_SOCKET && fd_targets[i].family == family;
+		for (k = 0; k < ARRAY_SIZE(types) && !named; k++) {
+			struct target *t;
+
+			fd = socket(family, types[k] | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+			if (fd < 0)
+				continue;
+			close(fd);
+			snprintf(name, sizeof(name), "socket:af%d", family);
+			t = new_target(name, "socket", H_SOCKET);
+			if (!t)
+				return;
+			t->family = family;
+			t->type = types[k];
+			break;
+		}
+	}
+}
+
+/*
  * The targets: all of them, or those the patterns name.  A pattern that is
  * no glob and names no found target is a file to probe.
  */
@@ -859,6 +898,7 @@ static void collect_targets(char **patterns, int npatterns)
 		t->type = fd_targets[i].type;
 		t->protocol = fd_targets[i].protocol;
 	}
+	add_every_family();
 	for (i = 0; i < ARRAY_SIZE(default_files); i++)
 		add_file(default_files[i]);
 	for (j = 0; j < npatterns; j++) {

@@ -40,7 +40,7 @@ from ..kernel.qemu import QemuConfig, console_text
 from ..kernel.qemu import boot as boot_qemu
 from ..requests import AuditRequest
 from ..kernel.worktree import WorkTree
-from . import DATA, PROBE_DIR, bootlog, compare, kernel_config, kselftest_tap, kselftests, series_claims, table
+from . import DATA, PROBE_DIR, bootlog, compare, explain, kernel_config, kselftest_tap, kselftests, series_claims, table
 from .guests import DEFAULT, GUESTS, Guest
 
 REPO = Path(__file__).resolve().parents[3]
@@ -510,7 +510,7 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
         for ga in audits:
             _boot_guest(req, at, ga, selection, programs)
         return _report(req, at, started, version, out, everything, selected, rows, claims, audits,
-                       host, selection)
+                       host, selection, handlers_tsv=root / "handlers.tsv")
 
 
 def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],
@@ -639,7 +639,7 @@ def _boot_guest(req, at: _Workplace, ga: GuestAudit, selection: kselftests.Selec
 
 def _report(req, at: _Workplace, started: float, version: str, out: Path, everything, selected,
             rows, claims, audits: list[GuestAudit], host: GuestAudit | None,
-            selection: kselftests.Selection) -> int:
+            selection: kselftests.Selection, handlers_tsv: Path) -> int:
     """Compare each guest's two boots, write audit.tsv and AUDIT.md, and
     print the summary, the notes and the problems (1 when there are any)."""
     lines: list[compare.Line] = []
@@ -650,6 +650,10 @@ def _report(req, at: _Workplace, started: float, version: str, out: Path, everyt
     found = compare.problems(lines, claims)
     exceptions = table.load_exceptions()
     found += compare.not_enotty(lines, claims, exceptions)
+    # Every node asked: each non-ENOTTY answer explained, or a recall miss.
+    explained = explain.explain(lines, claims, exceptions, explain.left_out(handlers_tsv),
+                                explain.load_answers())
+    found += explain.problems(explained)
     # A kernel warning or oops that only the patched kernel prints is the
     # series' doing.
     for ga in audits:
@@ -673,6 +677,7 @@ def _report(req, at: _Workplace, started: float, version: str, out: Path, everyt
              + kselftest_tap.notes(selection.run, ks_before, ks_after))
     md = compare.audit_md(version, series_names, claims, statuses, found, note, notes,
                                 compare.exceptions_md(lines, exceptions)
+                                + explain.markdown(explained, explain.asked(lines))
                                 # The kselftests run in x86_64 only: no section without it.
                                 + (kselftest_tap.md_section(selection, ks_before, ks_after, found)
                                    if host is not None else []))

@@ -12,6 +12,7 @@ from .guests import DEFAULT, GUESTS
 
 TABLE = DATA / "instantiate.tsv"
 EXCEPTIONS = DATA / "exceptions.tsv"
+ANSWERS = DATA / "answers.tsv"
 EXCEPTION_COLUMNS = ("source", "target", "check", "abi", "reason")
 COLUMNS = ("source", "how", "config", "qemu", "cmdline", "setup", "targets", "reason")
 # The probe's setup steps (selftests/ioctl_probe/ioctl_probe.c, setup_steps[]).

@@ -94,7 +94,9 @@ def newest_tree() -> Path:
 def cached_newest() -> Path | None:
     """The newest tree newest_tree() unpacked before, by kernel version."""
     trees = [p for p in (cache_dir() / "src").glob("linux-source-*_*") if (p / "MAINTAINERS").is_file()]
-    return max(trees, key=lambda p: _version_key(kernel_version(p)), default=None)
+    if not trees:
+        return None
+    return max(trees, key=lambda p: _version_key(kernel_version(p)))
 
 
 def _version_key(version: str) -> tuple[int, ...]:
