@@ -19,7 +19,12 @@ def test_apt_options_keep_every_file_under_the_state_folder(tmp_path: Path) -> N
 
 def test_the_index_is_not_refreshed_while_it_is_young(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[list[str]] = []
-    monkeypatch.setattr(debian, "_run", lambda argv, what, cwd=None: ran.append(argv) or "")
+
+    def run(argv: list[str], what: str, cwd: Path | None = None) -> str:
+        ran.append(argv)
+        return ""
+
+    monkeypatch.setattr(debian, "_run", run)
     assert debian.refresh_index(tmp_path) is True
     assert (tmp_path / "sources.list").read_text().split()[2] == "sid"
     assert debian.refresh_index(tmp_path) is False and len(ran) == 1
