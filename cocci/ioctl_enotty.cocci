@@ -1907,8 +1907,8 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
 
 def enotty_case_returns(seg: str, ret: object) -> bool:
     """Whether a case leaves only by return (its last statement returns,
-    nothing in it breaks, continues or jumps) and never returns ret before
-    assigning it: then no recognised command reaches the return of ret
+    nothing in it breaks, continues or jumps) and never returns ret: then
+    no recognised command reaches the return of ret
     after the switch with its initial value, however the case tests first
     (via-pmu.c pmu_ioctl(): if (brightness < 0) return brightness; else
     return put_user(..);).  Preprocessor lines do not count: a case under
@@ -1916,12 +1916,10 @@ def enotty_case_returns(seg: str, ret: object) -> bool:
     seg = blank_directives(seg)
     if re.search(r"\b(?:break|continue|goto)\b", seg) or not case_leaves(seg):
         return False
-    name = re.escape(str(ret))
-    returned = re.search(r"\breturn\s*\(?\s*" + name + r"\b", seg)
-    if returned is None:
-        return True
-    assigned = re.search(r"\b" + name + r"\s*=(?!=)", seg)
-    return assigned is not None and assigned.start() < returned.start()
+    # A case that returns ret itself is left to the assignment test of
+    # enotty_every_case_assigns: "if (x) ret = f(); return ret;" returns
+    # the initial value for a recognised command.
+    return re.search(r"\breturn\s*\(?\s*" + re.escape(str(ret)) + r"\b", seg) is None
 
 
 

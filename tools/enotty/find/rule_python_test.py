@@ -164,7 +164,8 @@ def test_other_errnos_convert_where_the_interface_lists_them(tmp_path: Path):
 
 @pytest.mark.parametrize("seg,holds", [
     ("if (x < 0) return x; else return put_user(x, p);", True),
-    ("err = get_user(v, p); if (err) return err; return set(v);", True),
+    ("err = get_user(v, p); if (err) return err; return set(v);", False),   # the assignment test's
+    ("if (x) err = get(); return err;", False),          # the initial value when !x
     ("if (!capable(CAP_SYS_ADMIN))\n return -EACCES;\n return go();\n#endif\n", True),
     ("if (arg > MAX) return err; return set(arg);", False),      # the initial value, a known command
     ("if (!ok) break; return 0;", False),
