@@ -372,8 +372,12 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*("[^"\n]+"|<[^>\n]+>)', re.M)
 def included_paths(rel: str, spelled: str) -> list[str]:
     """Where an #include of the file rel may lead, relative to the tree
     root, in the compiler's order: "x.h" beside the file first, then
-    include/; <linux/x.h> in include/."""
+    include/; <linux/x.h> in include/.  Headers only: a .c file that
+    another includes (sound/core/control.c's "control_compat.c") is left
+    as the per-file scan reads it."""
     name = spelled[1:-1].strip()
+    if not name.endswith(".h"):
+        return []
     beside = [os.path.normpath(os.path.join(os.path.dirname(rel), name))] if spelled[0] == '"' else []
     return [p for p in (*beside, os.path.normpath(os.path.join("include", name))) if not p.startswith("..")]
 

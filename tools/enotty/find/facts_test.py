@@ -522,6 +522,16 @@ def test_without_the_include_the_helper_of_a_header_is_not_followed(tmp_path: Pa
     assert facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache") == {}
 
 
+def test_an_included_c_file_is_no_header(tmp_path: Path) -> None:
+    """control.c includes "control_compat.c", whose static handler it binds:
+    not followed (headers only)."""
+    root = header_tree(tmp_path, "drivers/demo/vnet_compat.c", {"drivers/demo/tun.c": '"vnet_compat.c"'})
+    assert facts.extra_targets(root, ["drivers/demo/tun.c"], 1, tmp_path / "cache") == {}
+    assert facts.included_paths("sound/core/control.c", '"control_compat.c"') == []
+    assert facts.included_paths("drivers/net/tun.c", '"tun_vnet.h"') == ["drivers/net/tun_vnet.h",
+                                                                         "include/tun_vnet.h"]
+
+
 def test_an_angle_include_is_looked_up_in_include(tmp_path: Path) -> None:
     root = header_tree(tmp_path, "include/linux/demo_vnet.h", {"drivers/demo/tun.c": "<linux/demo_vnet.h>"})
     got = facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache")
