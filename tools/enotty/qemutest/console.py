@@ -2,7 +2,9 @@
 v4l2-compliance, crashes, and the verdict.
 
 selftests/qemu/init.sh frames every program's output with ENOTTY-QEMU
-markers (enotty.kernel.qemu.frames reads them); enotty.kernel.tap reads the TAP.
+markers (enotty.kernel.qemu.frames reads them): run_kselftest.sh's as a
+`kselftest` section, whose TAP nests the output of the programs the media
+test's wrapper runs (kselftest_programs); enotty.kernel.tap reads the TAP.
 Everything here is pure: text in, data out.
 """
 from __future__ import annotations
@@ -57,13 +59,46 @@ def find_crash(text: str) -> str | None:
     return found[0] if found else None
 
 
+# run_kselftest.sh prefixes each line a test prints with "# " (kselftest/
+# runner.sh's tap_prefix); the media test's wrapper prints "# running NAME"
+# before each program it runs.
+_PREFIX = "# "
+_RUNNING = re.compile(r"^# running (\S+)$")
+
+
+def kselftest_programs(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """(program, its own output) for each program the wrapper ran, in
+    order, from run_kselftest.sh's output."""
+    out: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if not line.startswith(_PREFIX):
+            continue
+        inner = line[len(_PREFIX):]
+        m = _RUNNING.match(inner)
+        if m:
+            out.append((m.group(1), []))
+        elif out:
+            out[-1][1].append(inner)
+    return out
+
+
+def kselftest_results(lines: list[str]) -> dict[str, str]:
+    """run_kselftest.sh's own verdict per test ('selftests: drivers/media:
+    ioctl_errno.sh' -> pass, skip, fail): its unprefixed TAP lines."""
+    return tap.cases([line for line in lines if not line.startswith("#")])
+
+
+def programs(secs: list[Section]) -> list[tuple[str, list[str]]]:
+    """Every selftest program's output, from each kselftest section."""
+    return [prog for sec in secs if sec.kind == "kselftest" for prog in kselftest_programs(sec.lines)]
+
+
 def selftest_cases(secs: list[Section]) -> dict[str, str]:
-    """All selftest cases of all binaries, named `binary:case`."""
+    """All selftest cases of all programs, named `program:case`."""
     out: dict[str, str] = {}
-    for sec in secs:
-        if sec.kind == "selftest":
-            for name, status in tap.cases(sec.lines).items():
-                out[f"{sec.name}:{name}"] = status
+    for name, lines in programs(secs):
+        for case, status in tap.cases(lines).items():
+            out[f"{name}:{case}"] = status
     return out
 
 
@@ -102,12 +137,13 @@ def judge(text: str, qemu_rc: int | None, expected_selftests: tuple[str, ...],
     if crash:
         reasons.append(f"kernel trouble on the console: {crash}")
     secs = sections(text)
+    reasons += kselftest_problems(secs)
+    ran = dict(programs(secs))
     for name in expected_selftests:
-        found = [s for s in secs if s.kind == "selftest" and s.name == name]
-        if not found:
+        if name not in ran:
             reasons.append(f"selftest {name} did not run")
             continue
-        result = tap.read(found[0].lines)
+        result = tap.read(ran[name])
         failed = sorted(n for n, s in result.cases.items() if s in ("fail", "error"))
         if result.totals is None:
             reasons.append(f"selftest {name} printed no totals line (crashed?)")
@@ -130,6 +166,22 @@ def judge(text: str, qemu_rc: int | None, expected_selftests: tuple[str, ...],
                 reasons.append(f"v4l2-compliance {sec.name}: {res.failed} failures, "
                                f"pristine kernel had {base}")
     return Verdict(not reasons, reasons)
+
+
+def kselftest_problems(secs: list[Section]) -> list[str]:
+    """What run_kselftest.sh says went wrong: a test that failed, timed out
+    or skipped (the guest has vivid and vimc: a skip means the wrapper
+    could not load them), or no kselftest section at all."""
+    runs = [sec for sec in secs if sec.kind == "kselftest"]
+    if not runs:
+        return ["run_kselftest.sh did not run"]
+    out = []
+    for sec in runs:
+        results = kselftest_results(sec.lines)
+        if not results:
+            out.append(f"{sec.name}: no test result (rc={sec.rc})")
+        out += [f"{sec.name}: {test}: {status}" for test, status in results.items() if status != "pass"]
+    return out
 
 
 def compliance_failures(text: str) -> dict[str, int]:

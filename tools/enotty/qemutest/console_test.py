@@ -52,23 +52,43 @@ def console(*parts: str, done: bool = True) -> str:
     return text.replace("\n", "\r\n")     # the serial console's line ends
 
 
+RESULT_OK = "ok 1 selftests: drivers/media: ioctl_errno.sh"
+
+
+def kselftest(programs: dict[str, str], result: str = RESULT_OK) -> str:
+    """run_kselftest.sh's output around the wrapper's: each line the test
+    prints prefixed with "# ", the wrapper's "# running NAME" before each
+    program, the runner's own verdict last."""
+    body = "TAP version 13\n1..1\n# timeout set to 400\n# selftests: drivers/media: ioctl_errno.sh\n"
+    for name, out in programs.items():
+        body += f"# # running {name}\n" + "".join(f"# {line}\n" for line in out.splitlines())
+    return frame("kselftest", "run_kselftest.sh", body + result + "\n")
+
+
 def good_console() -> str:
-    return console(frame("selftest", "ioctl_errno", TAP_OK),
-                   frame("selftest", "ioctl_errno_32", TAP_OK),
+    return console(kselftest({"ioctl_errno": TAP_OK, "ioctl_errno_32": TAP_OK}),
                    frame("compliance", "vivid-000-vid-cap", COMPLIANCE, rc=1))
 
 
 def test_sections_strip_carriage_returns_and_keep_order():
     secs = guest_console.sections(good_console())
     assert [(s.kind, s.name, s.rc) for s in secs] == [
-        ("selftest", "ioctl_errno", 0), ("selftest", "ioctl_errno_32", 0),
-        ("compliance", "vivid-000-vid-cap", 1)]
+        ("kselftest", "run_kselftest.sh", 0), ("compliance", "vivid-000-vid-cap", 1)]
     assert secs[0].lines[0] == "TAP version 13"
 
 
 def test_unterminated_section_has_no_rc():
     secs = guest_console.sections(console(frame("selftest", "ioctl_errno", TAP_OK, rc=None)))
     assert secs[0].rc is None
+
+
+def test_kselftest_programs_are_unprefixed_and_split_by_the_wrapper():
+    sec = guest_console.sections(good_console())[0]
+    progs = guest_console.kselftest_programs(sec.lines)
+    assert [name for name, _lines in progs] == ["ioctl_errno", "ioctl_errno_32"]
+    assert progs[1][1] == TAP_OK.splitlines()
+    assert guest_console.kselftest_results(sec.lines) == {
+        "selftests: drivers/media: ioctl_errno.sh": "pass"}
 
 
 def test_parse_tap_statuses_and_totals():
@@ -127,16 +147,26 @@ def test_judge_pass():
 
 
 def test_judge_not_ok_line():
-    text = console(frame("selftest", "ioctl_errno", TAP_FAIL),
-                   frame("selftest", "ioctl_errno_32", TAP_OK))
+    text = console(kselftest({"ioctl_errno": TAP_FAIL, "ioctl_errno_32": TAP_OK},
+                             "not ok 1 selftests: drivers/media: ioctl_errno.sh # exit=1"))
     verdict = guest_console.judge(text, 1, EXPECTED)
     assert not verdict.ok
     assert "selftest ioctl_errno: not ok node.fb.unknown_own_range" in verdict.reasons
+    assert "run_kselftest.sh: selftests: drivers/media: ioctl_errno.sh # exit=1: fail" in verdict.reasons
+
+
+def test_judge_a_skipped_kselftest_fails():
+    """The guest has vivid and vimc: a wrapper that could not load them fails the run."""
+    text = console(kselftest({}, RESULT_OK + " # SKIP"))
+    verdict = guest_console.judge(text, 1, EXPECTED)
+    assert "run_kselftest.sh: selftests: drivers/media: ioctl_errno.sh: skip" in verdict.reasons
+    assert "selftest ioctl_errno did not run" in verdict.reasons
+    assert guest_console.judge(console(), 1, ()).reasons == ["run_kselftest.sh did not run"]
 
 
 def test_judge_hang_and_panic():
-    hung = guest_console.judge(console(frame("selftest", "ioctl_errno", TAP_OK, rc=None),
-                                  done=False), None, EXPECTED)
+    hung = guest_console.judge(console(frame("kselftest", "run_kselftest.sh", "TAP version 13\n", rc=None),
+                                       done=False), None, EXPECTED)
     assert any("hung" in r for r in hung.reasons)
     panic = guest_console.judge("Kernel panic - not syncing: No working init found.\r\n", 0,
                            EXPECTED)
@@ -147,8 +177,7 @@ def test_judge_hang_and_panic():
 
 def test_judge_missing_totals_means_crashed_selftest():
     body = "TAP version 13\n1..2\nok 1 node.a\n"
-    text = console(frame("selftest", "ioctl_errno", body, rc=139),
-                   frame("selftest", "ioctl_errno_32", TAP_OK))
+    text = console(kselftest({"ioctl_errno": body, "ioctl_errno_32": TAP_OK}))
     verdict = guest_console.judge(text, 1, EXPECTED)
     assert verdict.reasons == ["selftest ioctl_errno printed no totals line (crashed?)"]
 
@@ -156,8 +185,7 @@ def test_judge_missing_totals_means_crashed_selftest():
 def test_judge_compliance_invalid_ioctls_and_baseline():
     bad = COMPLIANCE.replace("invalid ioctls: \x1b[32mOK", "invalid ioctls: \x1b[31mFAIL")
     bad = bad.replace("Failed: 24", "Failed: 25")
-    text = console(frame("selftest", "ioctl_errno", TAP_OK),
-                   frame("selftest", "ioctl_errno_32", TAP_OK),
+    text = console(kselftest({"ioctl_errno": TAP_OK, "ioctl_errno_32": TAP_OK}),
                    frame("compliance", "vivid-000-vid-cap", bad, rc=1))
     verdict = guest_console.judge(text, 1, EXPECTED, {"vivid-000-vid-cap": 24})
     assert verdict.reasons == [

@@ -2,7 +2,9 @@
 
 The guest side lives in selftests/qemu/ (config: the kernel fragment;
 init.sh: /init) and in the kselftest the media series adds
-(tools/testing/selftests/drivers/media/, built from the patched tree).
+(tools/testing/selftests/drivers/media/), which the patched tree's
+`make kselftest-install` installs with run_kselftest.sh; vivid and vimc
+are modules (modules_install) that the test's wrapper loads.
 The kernel build and the boot are enotty.kernel's.
 """
 from __future__ import annotations
@@ -14,42 +16,53 @@ from pathlib import Path
 from ..render import companions
 from ..errors import UsageError
 from ..kernel import initramfs
-from ..kernel.build import BuildError, TinyKernel, run_logged
+from ..kernel.build import X86_64, BuildError, TinyKernel, run_logged
 from ..kernel.qemu import QBOOT, QemuConfig
 from ..kernel.worktree import kbuild_env, replace_file
 
 GUEST = Path(__file__).resolve().parents[3] / "selftests" / "qemu"
 FRAGMENT = GUEST / "config"
 INIT_SCRIPT = GUEST / "init.sh"
-SELFTESTS = ("ioctl_errno", "ioctl_errno_32")
+SELFTESTS = companions.SELFTEST_PROGRAMS
+WRAPPER = "ioctl_errno.sh"     # the kselftest's TEST_PROGS: what run_kselftest.sh runs
 COMPLIANCE = Path("/usr/bin/v4l2-compliance")
 STDBUF = Path("/usr/bin/stdbuf")
+TIMEOUT = Path("/usr/bin/timeout")
 LIBSTDBUF = Path("/usr/libexec/coreutils/libstdbuf.so")
 BUSYBOX = Path("/bin/busybox")
-# vivid's default node set (0xe1d3d) plus bit 16, its framebuffer.
-VIVID_NODE_TYPES = 0xF1D3D
-
-
-def kernel_cmdline() -> tuple[str, ...]:
-    """vivid with its framebuffer (after the serial console and /init)."""
-    return (f"vivid.node_types={VIVID_NODE_TYPES:#x}",)
 
 
 def qemu_config(bzimage: Path, initrd: Path, console: Path, kvm: bool = False,
                 bios: Path | None = QBOOT) -> QemuConfig:
-    """One unattended boot of the vivid kernel (qboot when installed: it boots fastest)."""
+    """One unattended boot of the vivid kernel (qboot when installed: it
+    boots fastest).  No module options on the command line: the
+    kselftest's wrapper and /init load vivid with its node types."""
     return QemuConfig(kernel=bzimage, initrd=initrd, console=console, memory="512M",
-                      cmdline=kernel_cmdline(), bios=bios, kvm=kvm)
+                      bios=bios, kvm=kvm)
 
 
 def build_kernel(tree: Path, build: Path, ccache_dir: Path, log: Path,
                  jobs: int | None = None) -> Path:
-    """The bzImage and the uapi headers (build/usr/include) for the selftest:
-    tinyconfig + selftests/qemu/config, every option checked."""
+    """The bzImage, its modules (vivid, vimc) and the uapi headers
+    (build/usr/include): tinyconfig + selftests/qemu/config, every option
+    checked."""
     kernel = TinyKernel(source=tree, build=build, log=log, ccache=ccache_dir, jobs=jobs)
     kernel.configure(FRAGMENT.read_text(), required_from=FRAGMENT)
-    kernel.make("bzImage", "headers")
+    kernel.make("bzImage", "modules", "headers")
     return kernel.bzimage
+
+
+def install_modules(tree: Path, build: Path, out: Path, log: Path) -> Path:
+    """`make modules_install` into out (lib/modules/<release>/), stripped,
+    with modules.dep written by busybox's depmod: the guest's modprobe is
+    busybox's, and the host needs no kmod."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    run_logged(["make", "-s", "-C", str(tree), f"O={build}", *X86_64, f"INSTALL_MOD_PATH={out}",
+                "INSTALL_MOD_STRIP=1", "DEPMOD=/bin/true", "modules_install"], log, kbuild_env())
+    release = (build / "include" / "config" / "kernel.release").read_text().strip()
+    run_logged([str(BUSYBOX), "depmod", "-b", str(out), release], log)
+    return out
 
 
 def adds_selftest(patch: Path) -> bool:
@@ -68,37 +81,41 @@ def with_selftest(source: Path, patches: list[Path], scratch: Path) -> list[Path
     return [*patches, scratch]
 
 
-def build_selftests(tree: Path, build: Path, out: Path, log: Path, ccache_dir: Path) -> list[Path]:
-    """ioctl_errno (64-bit) and ioctl_errno_32, static, built by the kernel's
-    kselftest make from tree's tools/testing/selftests (where the media
-    series' patch puts it) against the headers of the kernel build."""
-    target = tree / companions.SELFTEST_DIR
-    if not (target / "Makefile").is_file():
-        raise BuildError(f"{target}: no kselftest (the patch set must add it)")
+def install_kselftest(tree: Path, build: Path, out: Path, log: Path, ccache_dir: Path) -> Path:
+    """The kernel's `make kselftest-install TARGETS=drivers/media` of the
+    kernel build (its uapi headers): run_kselftest.sh, its runner, and the
+    media test (the wrapper and the programs it runs) in out, as a
+    kselftest user installs them.  Both programs must be there: the guest
+    is x86_64 and the host's compiler builds -m32."""
     shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    run_logged(["make", "-s", "-C", str(tree / "tools" / "testing" / "selftests"),
-                f"TARGETS={companions.SELFTEST_TARGET}", f"O={out}", "ARCH=x86",
-                f"KHDR_INCLUDES=-isystem {build / 'usr' / 'include'}",
-                "LDFLAGS=-static", "CC=ccache gcc"], log, kbuild_env(ccache_dir))
-    found = {p.name: p for p in out.rglob("ioctl_errno*") if p.is_file() and not p.suffix}
-    missing = [name for name in SELFTESTS if name not in found]
-    if missing:
-        raise BuildError(f"the kselftest build made no {', '.join(missing)}; log: {log}")
-    return [found[name] for name in SELFTESTS]
+    run_logged(["make", "-s", "-C", str(tree), f"O={build}", *X86_64,
+                f"TARGETS={companions.SELFTEST_TARGET}", f"KSFT_INSTALL_PATH={out}", "kselftest-install"],
+               log, kbuild_env(ccache_dir))
+    folder = out / companions.SELFTEST_TARGET
+    missing = [name for name in (*SELFTESTS, WRAPPER) if not (folder / name).is_file()]
+    if missing or not (out / "run_kselftest.sh").is_file():
+        raise BuildError(f"make kselftest-install installed no {', '.join(missing) or 'run_kselftest.sh'}; "
+                         f"log: {log}")
+    return out
 
 
-def build_initramfs(selftests: list[Path], out: Path) -> Path:
-    """An uncompressed newc cpio: busybox, /init, selftests, v4l2-compliance."""
-    for tool in (BUSYBOX, COMPLIANCE, STDBUF, LIBSTDBUF):
+def build_initramfs(kselftest: Path, modules: Path, out: Path) -> Path:
+    """An uncompressed newc cpio: busybox, /init, the installed kselftests
+    (/kselftest) with the libraries their programs need, the modules
+    (/lib/modules), v4l2-compliance, and coreutils' timeout (the runner
+    calls /usr/bin/timeout --foreground, which busybox's lacks)."""
+    for tool in (BUSYBOX, COMPLIANCE, STDBUF, LIBSTDBUF, TIMEOUT):
         if not tool.is_file():
             raise UsageError(f"{tool} is missing (packages busybox-static, v4l-utils, coreutils)")
     with tempfile.TemporaryDirectory(prefix="enotty-initramfs-") as tmp:
         root = Path(tmp)
         initramfs.start(root, BUSYBOX, INIT_SCRIPT)
-        for prog in selftests:
-            initramfs.copy_into(root, prog, f"/selftest/{prog.name}")
-        for prog in (COMPLIANCE, STDBUF):
+        shutil.copytree(kselftest, root / "kselftest", symlinks=True)
+        shutil.copytree(modules / "lib", root / "lib", symlinks=True, dirs_exist_ok=True)
+        for name in SELFTESTS:
+            for lib in initramfs.shared_libs(kselftest / companions.SELFTEST_TARGET / name):
+                initramfs.copy_into(root, lib)
+        for prog in (COMPLIANCE, STDBUF, TIMEOUT):
             initramfs.copy_program(root, prog)
         initramfs.copy_into(root, LIBSTDBUF)
         return initramfs.pack(root, out)

@@ -6,22 +6,36 @@ from pathlib import Path
 
 from enotty.kernel import build
 from enotty.qemutest import guest
+from enotty.render import companions
 
 
 def test_fragment_has_what_the_run_needs():
     cfg = build.parse_config(guest.FRAGMENT.read_text())
     for opt in ("64BIT", "IA32_EMULATION", "SERIAL_8250_CONSOLE", "BLK_DEV_INITRD",
-                "DEVTMPFS", "BINFMT_SCRIPT", "DEVPORT", "FB_DEVICE", "VIDEO_VIVID",
-                "VIDEO_VIVID_CEC", "VIDEO_VIMC", "FUTEX", "EPOLL", "SHMEM", "POSIX_TIMERS"):
+                "DEVTMPFS", "BINFMT_SCRIPT", "DEVPORT", "FB_DEVICE", "VIDEO_VIVID_CEC",
+                "FUTEX", "EPOLL", "SHMEM", "POSIX_TIMERS", "MODULES", "MODULE_UNLOAD"):
         assert cfg.get(f"CONFIG_{opt}") == "y", opt
+    # modules, as the kselftest's wrapper expects to load them
+    assert cfg["CONFIG_VIDEO_VIVID"] == cfg["CONFIG_VIDEO_VIMC"] == "m"
 
 
-def test_kernel_cmdline_enables_vivid_framebuffer():
+def _node_types(line: str) -> int:
+    return int(line.split("node_types=")[1].split()[0], 16)
+
+
+def test_vivid_is_loaded_with_its_framebuffer():
+    """No module option on the kernel command line: the kselftest's wrapper
+    and /init (for v4l2-compliance) load vivid with its default nodes plus
+    the framebuffer (bit 16)."""
     line = " ".join(guest.qemu_config(Path("/k"), Path("/i"), Path("/l")).argv()).split("-append ")[1]
-    assert "console=ttyS0" in line and "rdinit=/init" in line
-    value = int(line.split("vivid.node_types=")[1].split()[0], 16)
-    assert value & (1 << 16)                  # framebuffer
-    assert value & 0xE1D3D == 0xE1D3D         # and vivid's default nodes
+    assert "console=ttyS0" in line and "rdinit=/init" in line and "vivid." not in line
+    wrapper = (companions.SELFTEST_SOURCE / guest.WRAPPER).read_text()
+    init = guest.INIT_SCRIPT.read_text()
+    loads = [ln for ln in init.splitlines() if ln.startswith("modprobe vivid ")]
+    assert len(loads) == 1
+    for value in (_node_types(wrapper), _node_types(loads[0])):
+        assert value & (1 << 16) and value & 0xE1D3D == 0xE1D3D
+    assert "/kselftest/run_kselftest.sh" in init
 
 
 def test_qemu_config_is_a_small_tcg_guest_with_qboot_when_there(tmp_path: Path):
@@ -40,7 +54,7 @@ def test_build_kernel_configures_the_fragment_then_builds_image_and_headers(tmp_
                         lambda self, fragment, required=None, required_from="": seen.append((fragment, required_from)))
     monkeypatch.setattr(build.TinyKernel, "make", lambda self, *targets: seen.append(targets))
     image = guest.build_kernel(tmp_path / "tree", tmp_path / "b", tmp_path / "ccache", tmp_path / "log")
-    assert seen == [(guest.FRAGMENT.read_text(), guest.FRAGMENT), ("bzImage", "headers")]
+    assert seen == [(guest.FRAGMENT.read_text(), guest.FRAGMENT), ("bzImage", "modules", "headers")]
     assert image == tmp_path / "b" / "arch" / "x86" / "boot" / "bzImage"
 
 

@@ -1,5 +1,6 @@
-"""`make qemu-test`: build a tiny kernel with vivid and vimc, boot it in
-QEMU, run the selftests.
+"""`make qemu-test`: build a tiny kernel with vivid and vimc as modules,
+install the media kselftest with the kernel's `make kselftest-install`,
+boot it in QEMU and run it through run_kselftest.sh.
 
   python3 -m enotty qemu-test [--kdir DIR] [--series media|none]
               [--series-dir DIR] [--mutant einval] [--timeout S] [--kvm]
@@ -73,18 +74,23 @@ def load_json(path: Path) -> dict | None:
 
 
 def report(label: str, text: str, results: Path) -> None:
-    """TAP summary per selftest binary, compliance totals, changes vs other runs."""
+    """run_kselftest.sh's verdicts, TAP summary per selftest program,
+    compliance totals, changes vs other runs."""
     secs = guest_console.sections(text)
     for sec in secs:
-        if sec.kind == "selftest":
-            result = tap.read(sec.lines)
-            bad = [n for n, s in result.cases.items() if s in ("fail", "error")]
-            t = result.totals or {}
-            print(f"{sec.name}: pass:{t.get('pass', '?')} fail:{t.get('fail', '?')} "
-                  f"skip:{t.get('skip', '?')} error:{t.get('error', '?')}")
-            for name in bad:
-                print(f"  not ok {name}")
-        elif sec.kind == "compliance":
+        if sec.kind == "kselftest":
+            for test, status in guest_console.kselftest_results(sec.lines).items():
+                print(f"{sec.name}: {test}: {status}")
+    for name, lines in guest_console.programs(secs):
+        result = tap.read(lines)
+        bad = [n for n, s in result.cases.items() if s in ("fail", "error")]
+        t = result.totals or {}
+        print(f"{name}: pass:{t.get('pass', '?')} fail:{t.get('fail', '?')} "
+              f"skip:{t.get('skip', '?')} error:{t.get('error', '?')}")
+        for case in bad:
+            print(f"  not ok {case}")
+    for sec in secs:
+        if sec.kind == "compliance":
             res = guest_console.parse_compliance(sec.lines)
             print(f"v4l2-compliance {sec.name}: total {res.total} failed {res.failed} "
                   f"warnings {res.warnings}; test invalid ioctls: {res.invalid_ioctls}")
@@ -132,9 +138,9 @@ def command(req: QemuTestRequest) -> int:
     print(f"qemu-test: {label}: {len(patches)} patch(es), {len(changed)} file(s) rewritten")
     try:
         bzimage = guest.build_kernel(work, build, cache / "ccache", build_log)
-        selftests = guest.build_selftests(work, build, cache / "selftest", build_log,
-                                          cache / "ccache")
-        initramfs = guest.build_initramfs(selftests, cache / "initramfs.cpio")
+        modules = guest.install_modules(work, build, cache / "modules", build_log)
+        kselftest = guest.install_kselftest(work, build, cache / "kselftest", build_log, cache / "ccache")
+        initramfs = guest.build_initramfs(kselftest, modules, cache / "initramfs.cpio")
     except BuildError as err:
         print(f"qemu-test: FAIL {label}: build failed: {err}", file=sys.stderr)
         for line in err.tail:
