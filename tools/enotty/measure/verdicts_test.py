@@ -1,0 +1,203 @@
+"""Tests of the census verdicts: each rule on a fixture driver, the rows left
+to reading, the read table, and the carry-over to another tree."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from . import verdicts
+from .census import CENSUS_COLUMNS, write_tsv
+
+DRIVER = """\
+static int bar_helper(struct foo *f, unsigned int cmd)
+{
+\tswitch (cmd) {
+\tcase BAR_A:
+\t\treturn 0;
+\tdefault:
+\t\treturn -EINVAL;
+\t}
+}
+
+static long foo_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tstruct foo *f = file->private_data;
+
+\tif (!f->ready)
+\t\treturn -EIO;
+\tif (copy_from_user(&f->x, (void __user *)arg, sizeof(f->x)))
+\t\treturn -EFAULT;
+\tif (cmd == FOO_B) {
+\t\tif (arg > 3)
+\t\t\treturn -EINVAL;
+\t}
+\tswitch (cmd) {
+\tcase FOO_A:
+\t\treturn bar_helper(f, cmd);
+\tdefault:
+\t\treturn -EINVAL;
+\t}
+}
+
+static long baz_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tif (cmd != BAZ_X)
+\t\treturn -EINVAL;
+\tif (arg == 0)
+\t\treturn -EINVAL;
+\treturn -ENOIOCTLCMD;
+}
+
+static long qux_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tint err = md_valid(cmd);
+
+\tif (err)
+\t\treturn err;
+\tswitch (cmd) {
+\tcase QUX_A:
+\t\treturn 0;
+\tdefault:
+\t\treturn -EINVAL;
+\t}
+}
+"""
+
+# (line, function, role, entry, kind, errno, arm) as the census writes them
+ROWS = [
+    (7, "bar_helper", "helper", "foo_ioctl", "return", "EINVAL", "default"),
+    (16, "foo_ioctl", "handler", "unlocked_ioctl", "return", "EIO", "outside"),
+    (18, "foo_ioctl", "handler", "unlocked_ioctl", "return", "EFAULT", "outside"),
+    (21, "foo_ioctl", "handler", "unlocked_ioctl", "return", "EINVAL", "outside"),
+    (27, "foo_ioctl", "handler", "unlocked_ioctl", "return", "EINVAL", "default"),
+    (34, "baz_ioctl", "handler", "unlocked_ioctl", "return", "EINVAL", "outside"),
+    (36, "baz_ioctl", "handler", "unlocked_ioctl", "return", "EINVAL", "outside"),
+    (37, "baz_ioctl", "handler", "unlocked_ioctl", "return", "ENOIOCTLCMD", "outside"),
+    (49, "qux_ioctl", "handler", "unlocked_ioctl", "return", "EINVAL", "default"),
+]
+
+
+def make_tree(root: Path, text: str = DRIVER) -> Path:
+    (root / "drivers").mkdir(parents=True, exist_ok=True)
+    (root / "drivers/foo.c").write_text(text)
+    return root
+
+
+def write_census(path: Path, rows=ROWS) -> Path:
+    path.write_text(write_tsv(CENSUS_COLUMNS, (("drivers/foo.c",) + r for r in rows)))
+    return path
+
+
+def decided(tmp_path: Path) -> dict[int, tuple[str, str, str]]:
+    tree = verdicts.Tree(make_tree(tmp_path / "k"))
+    census = verdicts.load(write_census(tmp_path / "census.tsv"), CENSUS_COLUMNS)
+    out, todo = verdicts.apply(tree, census, {})
+    return {int(r[1]): (r[3], r[4], r[6]) for r in out} | {int(r["line"]): ("?", "?", "todo") for r in todo}
+
+
+def test_each_rule_on_its_shape(tmp_path):
+    got = decided(tmp_path)
+    assert got[7] == ("STAYS", "known-only", "rule:known-only-helper")
+    assert got[16] == ("STAYS", "state-check", "rule:state-guard")
+    assert got[18] == ("MIXED", "guard-before-dispatch", "rule:user-copy")
+    assert got[21] == ("STAYS", "argument-check", "rule:known-command-branch")
+    assert got[27] == ("REAL", "plain-default", "rule:plain-default")
+    assert got[36] == ("STAYS", "argument-check", "rule:after-command-filter")
+    assert got[37] == ("STAYS", "try-next", "rule:try-next")
+
+
+def test_the_filter_itself_and_a_filtered_default_are_left_to_reading(tmp_path):
+    got = decided(tmp_path)
+    # `if (cmd != BAZ_X) return -EINVAL;` answers every other command: no rule may call it STAYS
+    assert got[34][2] == "todo"
+    # a default behind `if (err) return err;` on md_valid(cmd) may see known commands only
+    assert got[49][2] == "todo"
+
+
+def test_apply_fails_in_one_line_until_every_row_is_read(tmp_path, capsys):
+    make_tree(tmp_path / "k")
+    census = write_census(tmp_path / "census.tsv")
+    assert verdicts.main(["apply", "--kdir", str(tmp_path / "k"), str(census)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("enotty.measure.verdicts: 2 census rows have no verdict")
+    read = tmp_path / "read.tsv"
+    read.write_text("file\tline\tfunction\tverdict\tclass\treason\n"
+                    "drivers/foo.c\t34\tbaz_ioctl\tREAL\tcommand-guard\t`cmd != BAZ_X`\n"
+                    "drivers/foo.c\t49\tqux_ioctl\tSTAYS\tdead\tmd_valid() filtered\n")
+    assert verdicts.main(["apply", "--kdir", str(tmp_path / "k"), str(census), str(read)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split("\t") == list(verdicts.VERDICT_COLUMNS)
+    assert "drivers/foo.c\t34\tbaz_ioctl\tREAL\tcommand-guard\t`cmd != BAZ_X`\tread" in out
+    assert len(out) == 1 + len(ROWS)
+
+
+def test_a_bad_verdict_in_the_read_table_is_one_line(tmp_path, capsys):
+    make_tree(tmp_path / "k")
+    census = write_census(tmp_path / "census.tsv")
+    read = tmp_path / "read.tsv"
+    read.write_text("file\tline\tfunction\tverdict\tclass\treason\ndrivers/foo.c\t34\tbaz_ioctl\tMAYBE\tx\ty\n")
+    assert verdicts.main(["apply", "--kdir", str(tmp_path / "k"), str(census), str(read)]) == 2
+    assert "verdict 'MAYBE' not one of REAL, MIXED, STAYS" in capsys.readouterr().err
+
+
+def test_carry_moves_lines_of_unchanged_functions_only(tmp_path, capsys):
+    new = make_tree(tmp_path / "new")
+    # the old tree: two lines more above everything, and qux_ioctl's default differs
+    head, sep, tail = DRIVER.rpartition("\t\treturn -EINVAL;")
+    old_text = "/* a */\n/* b */\n" + head + "\t\treturn -ENOSYS;" + tail
+    old = make_tree(tmp_path / "old", old_text)
+    census = write_census(tmp_path / "census.tsv")
+    read = tmp_path / "read.tsv"
+    read.write_text("file\tline\tfunction\tverdict\tclass\treason\n"
+                    "drivers/foo.c\t34\tbaz_ioctl\tREAL\tcommand-guard\tfilter\n"
+                    "drivers/foo.c\t49\tqux_ioctl\tSTAYS\tdead\tfiltered\n")
+    assert verdicts.main(["apply", "--kdir", str(new), str(census), str(read)]) == 0
+    (tmp_path / "v.tsv").write_text(capsys.readouterr().out)
+    old_rows = [(r[0] + 2,) + r[1:] for r in ROWS]
+    old_census = write_census(tmp_path / "old-census.tsv", old_rows)
+    assert verdicts.main(["carry", "--kdir", str(new), "--to-kdir", str(old), str(tmp_path / "v.tsv"),
+                          str(old_census)]) == 0
+    cap = capsys.readouterr()
+    lines = cap.out.splitlines()[1:]
+    assert "drivers/foo.c\t36\tbaz_ioctl\tREAL\tcommand-guard\tfilter\tread" in lines
+    # bar_helper and foo_ioctl are unchanged too; qux_ioctl is not
+    assert not any("\tqux_ioctl\t" in x for x in lines)
+    assert "8 rows carried over, 1 not" in cap.err
+
+
+def test_count(tmp_path, capsys):
+    p = tmp_path / "v.tsv"
+    p.write_text(write_tsv(verdicts.VERDICT_COLUMNS, [
+        ("a.c", "1", "f", "REAL", "plain-default", "r", "rule:plain-default"),
+        ("a.c", "2", "f", "STAYS", "dead", "r", "read"),
+        ("a.c", "3", "f", "STAYS", "dead", "r", "read")]))
+    assert verdicts.main(["count", str(p)]) == 0
+    assert capsys.readouterr().out.strip() == "REAL 1\tMIXED 0\tSTAYS 2\ttotal 3\tread 2\trule 1"
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"]])
+def test_usage_is_one_line(argv, capsys):
+    assert verdicts.main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_missed_lists_real_rows_the_output_leaves(tmp_path, capsys):
+    census = write_census(tmp_path / "census.tsv")
+    v = tmp_path / "v.tsv"
+    v.write_text(write_tsv(verdicts.VERDICT_COLUMNS, [
+        ("drivers/foo.c", "27", "foo_ioctl", "REAL", "plain-default", "default", "rule:plain-default"),
+        ("drivers/foo.c", "34", "baz_ioctl", "REAL", "command-guard", "filter", "read"),
+        ("drivers/foo.c", "49", "qux_ioctl", "REAL", "plain-default", "default", "read"),
+        ("drivers/foo.c", "16", "foo_ioctl", "STAYS", "state-check", "state", "rule:state-guard")]))
+    sites = tmp_path / "sites.tsv"
+    sites.write_text("file\tline\tfunction\tseries\n"
+                     "drivers/foo.c\t27\tfoo_ioctl\tmisc\n"
+                     "drivers/foo.c\t49\tqux_ioctl\t-\n")
+    assert verdicts.main(["missed", str(census), str(v), str(sites)]) == 0
+    cap = capsys.readouterr()
+    assert cap.out.splitlines()[1:] == [
+        "drivers/foo.c\t34\tbaz_ioctl\tEINVAL\tcommand-guard; not found; filter",
+        "drivers/foo.c\t49\tqux_ioctl\tEINVAL\tplain-default; found, in no series; default"]
+    assert "REAL 3, MIXED 0, STAYS 1; REAL found 2, converted 1, not converted 2" in cap.err
+    assert verdicts.main(["missed", str(census), str(sites)]) == 2
