@@ -782,9 +782,12 @@ enotty_claim(p, fn, err, "ioctl_missing_operation")
 // that took it (if (ret != -ENODEV) return ret;): the statement after the
 // switch answers the command that no case and no sub-handler knows
 // (drivers/fpga/dfl-afu-main.c afu_ioctl(), enotty_after_subhandler_loop).
+// The same after such a loop in the function body itself, the first code
+// to look at the command (industrialio-core.c iio_ioctl(), whose -ENODEV
+// there answers only the command no registered handler took).
 @sm forall@
 identifier enotty_target.fn;
-identifier ret, err = {EINVAL, ENOSYS};
+identifier ret, err = {EINVAL, ENOSYS, ENODEV};
 expression E;
 position p : script:python () { enotty_site_ok(p) and enotty_after_subhandler_loop(p, enotty_cmd(p)) };
 @@
@@ -885,7 +888,7 @@ enotty_claim(list(p) + list(q), fn, err, "ioctl_switch_no_default")
 // sites (enotty_claim); this rule finds each claimed token again, and the
 // rules below print or change it in the mode asked for.
 @enotty_site@
-identifier err = {EINVAL, ENOSYS, EBADRQC, ENOIOCTLCMD, ENOTSUPP, EOPNOTSUPP, EFAULT};
+identifier err = {EINVAL, ENOSYS, EBADRQC, ENOIOCTLCMD, ENOTSUPP, EOPNOTSUPP, EFAULT, ENODEV};
 position p : script:python () { enotty_site_of(p) is not None };
 @@
 err@p
@@ -1703,8 +1706,38 @@ def enotty_tries_subhandlers(seg: str, cmd: str | None) -> bool:
 def enotty_after_subhandler_loop(pos: Pos, cmd: str | None) -> bool:
     """True when the statement at pos follows a switch on the command whose
     cases all leave and whose default, the last label, only tries
-    sub-handlers (enotty_tries_subhandlers): the command none took."""
-    return enotty_switch_leaves_before(enotty_statement_before(pos), cmd, tries=True)
+    sub-handlers (enotty_tries_subhandlers), or follows such a loop of the
+    function body itself that is the first code to look at the command
+    (industrialio-core.c iio_ioctl(): the registered handlers answer
+    IIO_IOCTL_UNHANDLED for a command not theirs): the command none took."""
+    text = enotty_statement_before(pos)
+    if enotty_switch_leaves_before(text, cmd, tries=True):
+        return True
+    return enotty_loop_tries_before(pos, text, cmd)
+
+
+ENOTTY_LOOP_HEAD_RE = re.compile(r"\s*(?:\b(?:for|while)\s*|\b\w*for_each\w*\s*)\(.*\)\s*$", re.S)
+
+
+def enotty_loop_tries_before(pos: Pos, text: str | None, cmd: str | None) -> bool:
+    """text ends with a braced loop, in the body of the function itself,
+    whose statements try sub-handlers; nothing before it in the function
+    names the command, so no recognised command is handled and then let
+    into the loop."""
+    if text is None or cmd is None or not text.endswith("}"):
+        return False
+    brace = match_open(text, len(text) - 1)
+    if brace < 0:
+        return False
+    head_start = statement_start(text, brace)
+    if not ENOTTY_LOOP_HEAD_RE.match(text, head_start, brace):
+        return False
+    outer = enclosing_brace(text, head_start)
+    if outer < 0 or enclosing_brace(text, outer) >= 0:
+        return False       # not the body of the function: under an if or a case
+    if re.search(r"\b" + re.escape(cmd) + r"\b", text[outer:head_start]):
+        return False
+    return enotty_tries_subhandlers(text[brace + 1:-1], cmd)
 
 
 def enotty_switch_leaves_before(text: str | None, cmd: str | None, tries: bool = False) -> bool:

@@ -162,6 +162,41 @@ def test_other_errnos_convert_where_the_interface_lists_them(tmp_path: Path):
     assert not rp.enotty_from_converts(at(path, "ENOTSUPP"))          # no target: nothing converts
 
 
+LOOPS = """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (!dev->info)
+		return -ENODEV;
+	list_for_each_entry(h, &handlers, entry) {
+		ret = h->ioctl(dev, cmd, arg);
+		if (ret != UNHANDLED)
+			return ret;
+	}
+	return -ENODEV;
+}
+
+static long g(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == RESET)
+		reset(file);
+	list_for_each_entry(h, &handlers, entry) {
+		ret = h->ioctl(dev, cmd, arg);
+		if (ret != UNHANDLED)
+			return ret;
+	}
+	return -ENODEV;
+}
+"""
+
+
+def test_after_a_loop_over_subhandlers(tmp_path: Path):
+    path = c_file(tmp_path, LOOPS)
+    assert not rp.enotty_after_subhandler_loop(at(path, "ENODEV"), "cmd")   # the device check
+    assert rp.enotty_after_subhandler_loop(at(path, "ENODEV", nth=1), "cmd")
+    # a recognised command handled before the loop also reaches the -ENODEV
+    assert not rp.enotty_after_subhandler_loop(at(path, "ENODEV", "g", nth=2), "cmd")
+
+
 @pytest.mark.parametrize("seg,holds", [
     ("if (x < 0) return x; else return put_user(x, p);", True),
     ("err = get_user(v, p); if (err) return err; return set(v);", False),   # the assignment test's

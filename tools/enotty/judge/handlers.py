@@ -384,8 +384,11 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             # A state check that answers the handler's own old errno first
             # (hfi1 before HFI1_IOCTL_ASSIGN_CTXT, ppdev before PPCLAIM) leaves
             # an unknown command on a fresh fd with EINVAL: the pidfs shape.
+            # iio_ioctl()'s -ENODEV for a device that is gone is no such
+            # answer, though its converted exit said -ENODEV too.
             first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
-                            if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_))
+                            if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_
+                                                           and errno in effects.OLD_ANSWERS))
                             and line not in lines})
             if first:
                 kinds = sorted({k for k, _e in first})

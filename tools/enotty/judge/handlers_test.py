@@ -479,3 +479,36 @@ def test_a_leaf_after_another_check_stays_a_cleanup(tmp_path: Path) -> None:
     # a function that is not a bool predicate of the command
     code = VALID_FIRST.replace("static bool p_ioctl_valid", "static int p_ioctl_valid")
     assert handlers.model(leaf(tmp_path, code), tmp_path)[0].complete
+
+
+GONE_FIRST = """\
+static long i_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct i_handler *h;
+	int ret;
+
+	if (!dev->info)
+		return -ENODEV;
+
+	list_for_each_entry(h, &handlers, entry) {
+		ret = h->ioctl(filp, cmd, arg);
+		if (ret != I_UNHANDLED)
+			return ret;
+	}
+
+	return -ENODEV;
+}
+static const struct file_operations fops = { .unlocked_ioctl = i_ioctl };
+"""
+
+
+def test_a_device_gone_check_keeps_no_enodev_exit_out(tmp_path: Path) -> None:
+    # iio_ioctl(): the converted exit answered -ENODEV, and so does the check
+    # of a device that is gone; that check is no old answer of the exit
+    (tmp_path / "i.c").write_text(GONE_FIRST)
+    raw = [Site("i.c", line_of(GONE_FIRST, "return -ENODEV", 2), "i_ioctl", FOPS, "ENODEV", "ENOTTY",
+                "ioctl_subhandler_miss")]
+    found = [dataclasses.replace(s, effects=effects.analyse_sites(raw, tmp_path)[s]) for s in raw]
+    assert found[0].effects is not None and "(state check)" in found[0].effects.guard
+    (h,) = handlers.model(found, tmp_path, consumers={})
+    assert h.complete and h.left == ()
