@@ -173,7 +173,9 @@ def test_a_diff_that_does_not_apply_is_left_alone(tmp_path: Path) -> None:
 def test_apply_diff_maps_kept_lines_past_added_ones() -> None:
     before = "a\nb\nc\nd\n"
     diff = unified_diff("f", before, "a\nB\nx\nc\nd\n")
-    after, moved = comment_updates.apply_diff(before, diff)
+    result = comment_updates.apply_diff(before, diff)
+    assert result is not None
+    after, moved = result
     assert after == "a\nB\nx\nc\nd\n"
     assert moved == {1: 0, 3: 3, 4: 4}
     assert comment_updates.apply_diff("a\nz\nc\nd\n", diff) is None
