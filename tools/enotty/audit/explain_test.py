@@ -8,6 +8,13 @@ import pytest
 from . import explain
 from .compare import Claim, Line
 from .table import Exception_, TableError
+from ..find.scan import ScanResult
+from ..find.sites import Site
+from ..judge import analysis, handlers
+
+# a tree whose tools/testing/selftests/net/epoll_busy_poll.c expects
+# ep_eventpoll_ioctl()'s EINVAL for an unknown command
+TREE = Path(__file__).parents[1] / "testdata" / "effects" / "tree"
 
 
 def line(target: str, after: str, source: str = "-", function: str = "-",
@@ -47,6 +54,19 @@ def test_each_non_enotty_answer_is_explained_or_a_miss(tmp_path: Path) -> None:
                                                           " answers ENODEV after the series")
     md = "\n".join(explain.markdown(found, explain.asked(lines)))
     assert "unexplained: 1." in md and "/dev/ttyS1: EIO (answers.tsv: no UART behind the port)" in md
+
+
+def test_a_handler_an_in_tree_test_keeps_out_explains_its_einval(tmp_path: Path) -> None:
+    ep = Site("fs/eventpoll.c", 16, "ep_eventpoll_ioctl", "file_operations.unlocked_ioctl",
+              "EINVAL", "ENOTTY", "ioctl_default_assign")
+    scanned = ScanResult(TREE, TREE, [ep], {}, [], [], 1, 1, 0, 0, 0, 0.0, 0.0)
+    judged = analysis.analyse(TREE, scanned)
+    tsv = tmp_path / "handlers.tsv"
+    with open(tsv, "w") as fh:
+        handlers.write_tsv(judged.model, {}, fh)
+    probe = line("epoll:new", "EINVAL", "fs/eventpoll.c", "ep_eventpoll_ioctl")
+    (found,) = explain.explain([probe], {}, [], explain.left_out(tsv), [])
+    assert (found.kind, found.reason) == ("left out", "tools/testing/selftests/net/epoll_busy_poll.c expects EINVAL")
 
 
 def test_answers_table_needs_a_reason() -> None:

@@ -39,6 +39,8 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     labelled = [dataclasses.replace(s, effects=found.get(s)) for s in scanned.sites]
     hits = selftest_search.search(labelled, root)
     left_out = {s: selftest_search.left_out_reason(s, h) for s, h in hits.items() if h}
+    # the same reasons in one short line each, for handlers.tsv
+    held = {s: selftest_search.held_reason(h) for s, h in hits.items() if h}
     # What the tree's Makefiles and Kconfig say of each file: whether any
     # configuration compiles it, and what a configuration must set to
     # compile it (the verify stage picks its build platforms by that).
@@ -54,9 +56,10 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
             if site.file == path:
                 left_out.setdefault(site, f"{path}: {funcs} left as it is: no configuration of any"
                                           f" architecture compiles it ({why}).")
+                held.setdefault(site, f"no configuration of any architecture compiles it ({why})")
     # The unit of conversion is the handler: all of its unknown-command
     # exits, or none of them.
-    model = handlers.model(labelled, root, left_out)
+    model = handlers.model(labelled, root, held)
     for site, why in handlers.left_out(model).items():
         left_out.setdefault(site, why)
     return Analysed(scanned, tuple(labelled), left_out, tuple(model), needs)

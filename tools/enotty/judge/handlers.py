@@ -25,7 +25,10 @@ series would leave with its old answer:
 - a site of the handler that another reason keeps out of the series (an
   in-tree test expects the old answer).
 
-Such a handler is left out whole, with one line saying why.  So is a site
+Such a handler is left out whole, with one line saying why.  A handler
+whose every site user space could see is kept out for such a reason (an
+in-tree test, a file no configuration compiles) is left out too: its
+sites carry that reason already, and handlers.tsv says it (`held`).  So is a site
 whose line user space cannot reach today (the answer of a missing operation
 that every in-tree driver provides, an exit behind a check that answers
 first): it changes nothing anyone sees, and the exits users do hit are the
@@ -87,6 +90,10 @@ class Handler:
     sites: tuple[Site, ...]
     left: tuple[str, ...]      # why the handler is not converted whole; () when it is
     module: str = ""           # what kbuild builds its file into (kconfig.module_name): evdev, xen-evtchn
+    # why every site user space could see is kept out before the model
+    # (analysis: an in-tree test, a file no configuration compiles); only
+    # handlers.tsv reads it, as the sites' own reasons already explain them
+    held: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -366,8 +373,9 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             groups.setdefault(key, []).append(s)
     out = []
     for (file, name), group in sorted(groups.items()):
-        visible = [s for s in group if s not in kept_out and not _unreachable(s)
-                   and not (s.effects and s.effects.visible == "invisible")]
+        seen = [s for s in group if not _unreachable(s) and not (s.effects and s.effects.visible == "invisible")]
+        visible = [s for s in seen if s not in kept_out]
+        held = sorted({kept_out[s] for s in seen if s in kept_out})
         left: list[str] = []
         if (file, name) in CORES:
             left.append(CORES[(file, name)])
@@ -420,11 +428,10 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 why = _consumed(s, consumers)
                 if why and why not in left:
                     left.append(why)
-            held = sorted({kept_out[s] for s in group if s in kept_out and s.effects
-                           and s.effects.visible != "invisible"})
             if held:
                 left.append("another site of it stays: " + held[0])
-        out.append(Handler(file, name, tuple(group), tuple(left), kconfig.module_name(root, file)))
+        out.append(Handler(file, name, tuple(group), tuple(left), kconfig.module_name(root, file),
+                           () if visible else tuple(held)))
     return out
 
 
@@ -448,16 +455,19 @@ def left_out(handlers: Iterable[Handler]) -> dict[Site, str]:
 
 def write_tsv(handlers: Iterable[Handler], series_of: dict[Site, str], fh: TextIO) -> None:
     """handlers.tsv: one row per handler; `left` is empty for a handler a
-    series converts whole."""
+    series converts whole and for one whose change no user can see ("no
+    change"); a handler kept out by its own checks or by its sites'
+    (an in-tree test) is "left out" with the reason."""
     w = csv.writer(fh, delimiter="\t", lineterminator="\n")
     w.writerow(COLUMNS)
     for h in handlers:
         names = sorted({series_of[s] for s in h.sites if series_of.get(s, "-") != "-"})
         in_series = [s for s in h.sites if series_of.get(s, "-") != "-"]
-        verdict = "converted" if in_series and not h.left else ("left out" if h.left else "no change")
+        why = h.left or h.held
+        verdict = "left out" if why else ("converted" if in_series else "no change")
         w.writerow([h.file, h.name, ",".join(sorted({s.function for s in h.sites})),
                     ",".join(str(s.line) for s in sorted(h.sites, key=Site.sort_key)),
-                    ",".join(names) or "-", verdict, "; ".join(h.left) or "-"])
+                    ",".join(names) or "-", verdict, "; ".join(why) or "-"])
 
 
 def read_tsv(fh: TextIO) -> list[dict[str, str]]:

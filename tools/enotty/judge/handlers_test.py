@@ -189,6 +189,31 @@ def test_a_site_kept_out_for_another_reason_keeps_its_handler_out(tmp_path: Path
     assert h.left == ("another site of it stays: a.c: tools/testing/x expects EINVAL",)
 
 
+def test_a_handler_whose_every_visible_site_is_kept_out_is_left_out(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    (h,) = handlers.model(found, tmp_path, {found[0]: "tools/testing/x.c expects EINVAL"})
+    # the site carries its reason already: no second one for SUMMARY.md
+    assert (h.left, h.held) == ((), ("tools/testing/x.c expects EINVAL",))
+    assert handlers.left_out([h]) == {}
+    out = io.StringIO()
+    handlers.write_tsv([h], {}, out)
+    (row,) = handlers.read_tsv(io.StringIO(out.getvalue()))
+    assert (row["verdict"], row["left"]) == ("left out", "tools/testing/x.c expects EINVAL")
+
+
+def test_a_handler_no_user_can_see_change_is_no_change(tmp_path: Path) -> None:
+    code = PLAIN.replace("a_ioctl", "p_ioctl").replace("-EINVAL", "-ENOIOCTLCMD")
+    found = leaf(tmp_path, code)
+    assert found[0].effects is not None and found[0].effects.visible == "invisible"
+    # kept out or not, a change no one sees leaves the handler as it is
+    kept: list[dict[Site, str]] = [{}, {found[0]: "tools/testing/x.c expects EINVAL"}]
+    for kept_out in kept:
+        out = io.StringIO()
+        handlers.write_tsv(handlers.model(found, tmp_path, kept_out), {}, out)
+        (row,) = handlers.read_tsv(io.StringIO(out.getvalue()))
+        assert (row["verdict"], row["left"]) == ("no change", "-")
+
+
 def test_handlers_tsv_names_the_series_and_the_verdict(tmp_path: Path) -> None:
     found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
     out = io.StringIO()

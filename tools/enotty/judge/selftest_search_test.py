@@ -1,4 +1,5 @@
 """selftest_search.py on excerpts of rtctest, epoll_busy_poll and their handlers."""
+import dataclasses
 from pathlib import Path
 
 from . import effects, selftest_search
@@ -67,3 +68,14 @@ def test_left_out_reason_for_summary():
     assert selftest_search.left_out_reason(ep, hits) == (
         "fs/eventpoll.c: ep_eventpoll_ioctl() left as it is: "
         "tools/testing/selftests/net/epoll_busy_poll.c:14 expects EINVAL from it.")
+    assert selftest_search.held_reason(hits) == "tools/testing/selftests/net/epoll_busy_poll.c expects EINVAL"
+
+
+def test_held_reason_names_each_test_file_once():
+    (rtc,) = with_effects(RTC)
+    hits = selftest_search.search([rtc], TREE)[rtc]
+    assert len(hits) == 2
+    assert selftest_search.held_reason(hits) == "tools/testing/selftests/rtc/rtctest.c expects EINVAL"
+    other = dataclasses.replace(hits[0], path="tools/testing/selftests/timers/rtcpie.c")
+    assert selftest_search.held_reason(hits + [other]) == (
+        "tools/testing/selftests/rtc/rtctest.c, tools/testing/selftests/timers/rtcpie.c expect EINVAL")
