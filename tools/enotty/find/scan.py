@@ -145,9 +145,9 @@ KERNEL_MACROS = """\
 """
 
 # Every rule rewrites one of these tokens (the answers of interfaces.tsv's
-# also_from column included; none adds a default label), so a
-# file without them has no site.
-ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD", b"ENOTSUPP", b"EOPNOTSUPP", b"EFAULT")
+# also_from column included, and ioctl_subhandler_miss's -ENODEV; none adds
+# a default label), so a file without them has no site.
+ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD", b"ENOTSUPP", b"EOPNOTSUPP", b"EFAULT", b"ENODEV")
 
 DEFAULT_TIMEOUT = 120
 # partial: spatch skipped some code, but none that names an ioctl member or

@@ -69,6 +69,8 @@ def test_prefilter_needs_an_ioctl_binding_and_an_errno_token(tmp_path):
     write(tmp_path / "sub/t.c", "x->ioctl = t_ioctl; return -ENOIOCTLCMD;")
     # an answer of the also_from column alone (the landisk gio_ioctl(): no -EINVAL in its file)
     write(tmp_path / "sub/u.c", ".unlocked_ioctl = u_ioctl; default: return -EFAULT;")
+    # iio_ioctl(): -ENODEV after the loop over its handlers is its only answer
+    write(tmp_path / "sub/w.c", ".unlocked_ioctl = w_ioctl; return -ENODEV;")
     write(tmp_path / "calls.c", "return x->ioctl(x, cmd) ?: -EINVAL;")
     write(tmp_path / "compares.c", "if (ops.ioctl == NULL) return -EINVAL;")
     write(tmp_path / "only_ioctl.c", "long a_ioctl(void) { return -ENOTTY; }")
@@ -77,8 +79,8 @@ def test_prefilter_needs_an_ioctl_binding_and_an_errno_token(tmp_path):
     write(tmp_path / ".git/objects/x.c", "long g_ioctl(void) { return -EINVAL; }")
     (tmp_path / "sub/loop").symlink_to(tmp_path, target_is_directory=True)
     got = scan.prefilter(tmp_path, tmp_path, ioctl=(b"ioctl", b"vidioc_default"))
-    assert [c.rel for c in got.candidates] == ["a.c", "sub/t.c", "sub/u.c", "sub/v.c"]
-    assert got.c_files == 8          # .git skipped, the symlinked folder not followed
+    assert [c.rel for c in got.candidates] == ["a.c", "sub/t.c", "sub/u.c", "sub/v.c", "sub/w.c"]
+    assert got.c_files == 9          # .git skipped, the symlinked folder not followed
     a = got.candidates[0]
     assert a.size == len((tmp_path / "a.c").read_text())
     assert len(a.sha256) == 64
