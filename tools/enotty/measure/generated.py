@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 import filecmp
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -51,9 +52,12 @@ def recorded_request(committed: Path, kernel: "tree.KernelTree | None" = None) -
 
 
 def committed_outputs() -> list[Path]:
-    """generated-patches/linux-*/ folders that hold a run record."""
+    """generated-patches/linux-*/ folders that hold a run record, the oldest
+    kernel version first (the tests that check the committed output run
+    once for each)."""
     root = Path(__file__).resolve().parents[3] / "generated-patches"
-    return [p for p in root.glob("linux-*") if (p / publish.RUN_RECORD).is_file()]
+    found = [p for p in root.glob("linux-*") if (p / publish.RUN_RECORD).is_file()]
+    return sorted(found, key=lambda p: tuple(int(n) for n in re.findall(r"\d+", p.name)))
 
 
 def differences(a: Path, b: Path) -> list[str]:

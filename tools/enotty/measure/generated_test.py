@@ -70,19 +70,30 @@ def test_verify_generated_on_the_fixture_tree(tmp_path: Path, monkeypatch: pytes
     assert "differs from a fresh run" in err and f"differs: watchdog-device-drivers/{patch.name}" in err
 
 
-COMMITTED = Path(__file__).resolve().parents[3] / "generated-patches" / "linux-6.12.118"
+# README.rst quotes a patch and a cover letter of this one
+README_OUTPUT = Path(__file__).resolve().parents[3] / "generated-patches" / "linux-6.12.118"
+# the properties every committed output has, checked on each
+each_output = pytest.mark.parametrize("output", generated.committed_outputs(), ids=lambda p: p.name)
 
 
-@pytest.mark.skipif(not (COMMITTED / "audit.tsv").is_file(), reason="no committed audit")
-def test_cover_letters_agree_with_the_audit() -> None:
+def committed_file(output: Path, name: str) -> Path:
+    """output/name; the test is skipped for an output without it."""
+    if not (output / name).is_file():
+        pytest.skip(f"{output.name} has no {name}")
+    return output / name
+
+
+@each_output
+def test_cover_letters_agree_with_the_audit(output: Path) -> None:
     """A series with measured patches (audit.tsv's patch column) must not
     say that make audit reaches none of its drivers (the sound cover did,
     when only its cleanup patch had been measured)."""
+    audit = committed_file(output, "audit.tsv")
     measured = {row.split("\t")[7].split("/")[0]
-                for row in (COMMITTED / "audit.tsv").read_text().splitlines()[1:] if row.split("\t")[7] != "-"}
+                for row in audit.read_text().splitlines()[1:] if row.split("\t")[7] != "-"}
     assert measured
     for series in sorted(measured):
-        cover = COMMITTED / series / "0000-cover-letter.patch"
+        cover = output / series / "0000-cover-letter.patch"
         if cover.is_file():
             text = " ".join(cover.read_text().split())
             assert "make audit reaches none of these drivers" not in text, series
@@ -97,14 +108,15 @@ def test_cover_letters_agree_with_the_audit() -> None:
                         if m[0] == m[1]], series
 
 
-def test_no_committed_handler_is_half_converted() -> None:
+@each_output
+def test_no_committed_handler_is_half_converted(output: Path) -> None:
     """The handler model of the committed output: a handler in a series has
     no unknown-command exit left with its old answer, and every handler left
     out for that reason is named, with why, in SUMMARY.md."""
-    with open(COMMITTED / "handlers.tsv") as fh:
+    with open(committed_file(output, "handlers.tsv")) as fh:
         rows = handlers.read_tsv(fh)
     assert rows
-    text = (COMMITTED / "SUMMARY.md").read_text()
+    text = committed_file(output, "SUMMARY.md").read_text()
     converted = [r for r in rows if r["verdict"] == "converted"]
     assert converted and all(r["left"] == "-" and r["series"] != "-" for r in converted)
     for r in rows:
@@ -145,6 +157,6 @@ def test_readme_shows_the_committed_patch_and_cover_letter() -> None:
     readme = (Path(__file__).resolve().parents[3] / "README.rst").read_text()
     section = readme.split("What a maintainer receives\n", 1)[1].split("\nThe QEMU selftest\n", 1)[0]
     for name in ("0003-floppy-Return-ENOTTY-for-unknown-ioctl-commands.patch", "0000-cover-letter.patch"):
-        text = (COMMITTED / "block-layer" / name).read_text().rstrip("\n")
+        text = (README_OUTPUT / "block-layer" / name).read_text().rstrip("\n")
         quoted = "\n".join(("    " + line) if line else "" for line in text.splitlines())
         assert "::\n\n" + quoted + "\n\n" in section, name
