@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from . import prefixes
+from ..measure import generated
 
 REPO = Path(__file__).resolve().parents[3]
 SITES = REPO / "generated-patches" / "linux-6.12.118" / "sites.tsv"
+# the properties every committed output has, checked on each
+each_output = pytest.mark.parametrize("output", generated.committed_outputs(), ids=lambda p: p.name)
 
 
 def git(repo: Path, *args: str) -> None:
@@ -124,9 +127,11 @@ def test_table_specificity_and_fallback() -> None:
         prefixes.parse_table("a.c\tno colon\n")
 
 
-@pytest.mark.skipif(not SITES.is_file(), reason="no committed 6.12 output")
-def test_table_covers_every_file_of_the_6_12_output() -> None:
-    files = {line.split("\t")[0] for line in SITES.read_text().splitlines()[1:]}
+@each_output
+def test_table_covers_every_file_of_a_committed_output(output: Path) -> None:
+    if not (output / "sites.tsv").is_file():
+        pytest.skip(f"{output.name} has no sites.tsv")
+    files = {line.split("\t")[0] for line in (output / "sites.tsv").read_text().splitlines()[1:]}
     exact = {r.key for r in prefixes.load_table() if r.kind == prefixes._EXACT}
     assert len(files) > 100 and sorted(files - exact) == []
 
@@ -190,15 +195,12 @@ def test_two_drivers_of_one_folder_are_both_named() -> None:
     assert prefixes.patch_prefix(None, ["drivers/input/evdev.c", "drivers/input/joydev.c"]) == "Input:"
 
 
-GENERATED = REPO / "generated-patches" / "linux-6.12.118"
-
-
 def _patch_files(text: str) -> list[str]:
     return sorted({line[6:] for line in text.splitlines() if line.startswith("+++ b/")})
 
 
-@pytest.mark.skipif(not GENERATED.is_dir(), reason="no committed 6.12 output")
-def test_every_committed_patch_prefix_has_a_row() -> None:
+@each_output
+def test_every_committed_patch_prefix_has_a_row(output: Path) -> None:
     """Each patch's subject prefix comes from the table's rows for its
     files: one row, the pair of two, their common start (a patch spanning
     drivers), a section row, or a row plus the driver's name (two patches
@@ -206,7 +208,9 @@ def test_every_committed_patch_prefix_has_a_row() -> None:
     rows = prefixes.load_table()
     sections = {r.prefix for r in rows if r.kind == prefixes._SECTION}
     unexplained = []
-    for path in sorted(GENERATED.glob("*/*.patch")):
+    patches = sorted(output.glob("*/*.patch"))
+    assert patches
+    for path in patches:
         if path.name.startswith("0000-"):
             continue
         text = path.read_text(errors="replace")
