@@ -1,5 +1,6 @@
-"""kselftest_search on the default tree, against the committed series and
-kselftests.tsv: every kselftest that exercises an audited file has a row."""
+"""kselftest_search on Debian 12's 6.12 tree, and on the tree of each
+committed output against its series and kselftests.tsv: every kselftest
+that exercises an audited file has a row."""
 from pathlib import Path
 
 import pytest
@@ -8,16 +9,15 @@ from enotty.audit import series_claims
 from enotty.audit import table
 from enotty.audit import kselftest_search
 from enotty.audit import kselftests
+from enotty.measure import compare, generated
 
 TREE = Path.home() / ".cache" / "enotty" / "src" / "linux-source-6.12"
-REPO = Path(__file__).resolve().parents[3]
-
-pytestmark = pytest.mark.skipif(not (TREE / kselftest_search.SELFTESTS).is_dir(),
-                                reason="the default tree is not unpacked (python3 -m enotty.kernel.tree)")
 
 
 @pytest.fixture(scope="module")
 def found():
+    if not (TREE / kselftest_search.SELFTESTS).is_dir():
+        pytest.skip("the 6.12 tree is not unpacked (python3 -m enotty.kernel.tree 6.12)")
     sources = ["fs/userfaultfd.c", "drivers/net/tun.c", "lib/test_hmm.c", "mm/gup_test.c",
                "kernel/dma/map_benchmark.c", "fs/proc/task_mmu.c", "drivers/block/floppy.c",
                "fs/eventpoll.c"]
@@ -50,14 +50,17 @@ def test_dev_fd_is_no_driver_node(found):
     assert "exec/execveat.c" not in candidate_tests(found, "drivers/block/floppy.c")
 
 
-def test_every_kselftest_of_an_audited_patched_file_has_a_row():
-    root = next((REPO / "generated-patches").glob("linux-6.12.*"))
+@pytest.mark.parametrize("root", generated.committed_outputs(), ids=lambda p: p.name)
+def test_every_kselftest_of_an_audited_patched_file_has_a_row(root):
+    tree = compare.cached_tree(compare.read_output(root))
+    if tree is None or not (tree / kselftest_search.SELFTESTS).is_dir():
+        pytest.skip(f"the tree of {root.name} is not unpacked")
     claims = series_claims.claims(root, series_claims.discover(root))
     rows = table.load()
     audited = sorted(s for s in claims if s in rows and rows[s].audit)
     listed = kselftests.load()
     missing = []
-    for source, cands in kselftest_search.search(TREE, audited).items():
+    for source, cands in kselftest_search.search(tree, audited).items():
         for cand in cands:
             if not any(row.covers(cand.test) for row in listed):
                 missing.append(f"{source}: {cand.test} ({cand.why})")

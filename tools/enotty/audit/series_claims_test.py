@@ -1,14 +1,11 @@
 """series_claims: selecting series and reading their claims per file."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-REPO = Path(__file__).resolve().parents[3]
 
 from enotty.audit import series_claims
 from enotty.errors import UsageError
+from enotty.measure import generated
 
 PATCH = """From x
 Subject: [PATCH] x
@@ -64,10 +61,10 @@ def test_claims_per_c_file(root):
     assert not claims["fs/pipe.c"].visible
 
 
-def test_committed_series_have_claims_for_every_patched_c_file():
-    root = REPO / "generated-patches" / "linux-6.12.118"
+@pytest.mark.parametrize("root", generated.committed_outputs(), ids=lambda p: p.name)
+def test_committed_series_have_claims_for_every_patched_c_file(root):
     if not (root / "sites.tsv").is_file():
-        pytest.skip("no committed series")
+        pytest.skip(f"{root.name} has no sites.tsv")
     claims = series_claims.claims(root, series_claims.discover(root))
     sites = series_claims.read_sites(root)
     # sites.tsv also lists sites left out (SUMMARY.md says why): no patch, no claim.

@@ -7,6 +7,7 @@ import pytest
 
 
 from enotty.audit import PROBE_DIR, table
+from enotty.measure import generated
 
 HEADER = "# comment\n\n"
 
@@ -155,12 +156,13 @@ def test_exceptions_need_a_reason_and_known_classes():
         table.parse_exceptions("a.c\t/dev/x\tunlikely\tnative\twhy\n")
 
 
-def test_every_committed_patched_source_file_has_a_row():
+@pytest.mark.parametrize("output", generated.committed_outputs(), ids=lambda p: p.name)
+def test_every_committed_patched_source_file_has_a_row(output):
     """AUDIT.md says of every patched source file how it is reached or
     what hardware it needs: that needs a row here (a missing row reads
     "not in instantiate.tsv", which tells a reader nothing)."""
     rows = table.load()
-    committed = sorted((PROBE_DIR.parents[1] / "generated-patches").glob("linux-*/*/*.patch"))
+    committed = sorted(output.glob("*/*.patch"))
     touched = {m for p in committed
                for m in re.findall(r"^\+\+\+ b/(\S+\.c)$", p.read_text(), re.M)
                if not m.startswith("tools/testing/")}   # the companion kselftest
