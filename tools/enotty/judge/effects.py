@@ -698,8 +698,9 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     handler that gets a sub-command (usbfs: the ioctl_code of USBDEVFS_IOCTL,
     so the other USBDEVFS_* never reach it as such).  calling: for a helper
     in a header, the files of its handlers, which handle commands before
-    the call (tap.c and tun.c before tun_vnet_ioctl()): a command reaches
-    it when one of them does not name it."""
+    the call (tap.c and tun.c before tun_vnet_ioctl()): a command is listed
+    only when none of them names it, so that the message's sentence holds
+    for every caller (tun handles TUNGETDEVNETNS, which tap hands on)."""
     row = interfaces.row(site.interface)
     if row and row.subcommand:
         return "-"
@@ -716,8 +717,8 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
     mentioned = mentioned_on_path(cf, fn) | set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", cf.code))
     if calling:
-        # a command reaches the helper through a caller whose file never names it
-        mentioned |= set.intersection(*(set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", c.code)) for c in calling))
+        # listed only when it reaches the helper through every caller
+        mentioned |= set.union(*(set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", c.code)) for c in calling))
     filtered = tree.filtered(site.interface)
     taken = filtered[0] if filtered else set()
     def handled_by_variant(name: str) -> bool:
