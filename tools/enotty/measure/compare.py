@@ -184,6 +184,7 @@ class Answer:
     """What a function's unknown-command exit returns, read from its text."""
     kind: str          # ENOTTY, ENOIOCTLCMD, other
     how: str           # a short phrase: `default: -ENOTTY`, `hands it to foo()`, ...
+    callee: str = ""   # the function the default hands the command to
 
 
 def _errnos(tokens: list[ctext.Token]) -> list[str]:
@@ -273,7 +274,7 @@ def unknown_command_answer(text: str, fn: csource.Function) -> Answer:
                 return _answer_of(_errnos(tokens), "default:")
             callee = _first_call(tokens)
             if callee:
-                return Answer("other", f"default: hands it to {callee}()")
+                return Answer("other", f"default: hands it to {callee}()", callee)
     body = ctext.tokenize(text[fn.body_start:fn.body_end + 1])
     guard = _guard(body, _command_words(text, fn))
     if guard:
@@ -293,7 +294,20 @@ def unknown_command_answer(text: str, fn: csource.Function) -> Answer:
 
 def answer_in(root: Path, rel: str, name: str) -> Answer | None:
     """The unknown-command answer of function name in root/rel, or None
-    when the reader finds no definition there."""
+    when the reader finds no definition there.  A default that hands
+    the command to a function of the same file or folder (a static
+    inline helper in a header beside it) answers what that one answers."""
+    found = _read_answer(root, rel, name)
+    if found is None or not found.callee:
+        return found
+    for other in [rel] + sorted(str(p.relative_to(root)) for p in (root / rel).parent.glob("*.[ch]")):
+        inner = _read_answer(root, other, found.callee) if other != rel or found.callee != name else None
+        if inner is not None:
+            return Answer(inner.kind, f"{found.how} ({other}), whose {inner.how}")
+    return found
+
+
+def _read_answer(root: Path, rel: str, name: str) -> Answer | None:
     try:
         text = csource.clean(csource.decode((root / rel).read_bytes()))
     except OSError:

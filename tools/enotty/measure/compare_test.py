@@ -32,7 +32,7 @@ def test_every_handler_of_the_older_output_in_one_class_and_the_new_ones() -> No
         "kept_ioctl": ("moved", "drivers/new/moved_kept.c"),    # and the newer output converts it there
         "enotty_ioctl": ("converted upstream", "ENOTTY"),
         "sock_ioctl": ("converted upstream", "ENOIOCTLCMD"),
-        "forward_ioctl": ("converted upstream", "other"),
+        "forward_ioctl": ("converted upstream", "ENOTTY"),     # through a static inline helper in a header
         "helper_ioctl": ("converted upstream", "ENOTTY"),       # read in helper_do_ioctl(), where its site was
         "keep_ioctl": ("still needed", "keep"),
         "left_ioctl": ("still needed", "left out"),
@@ -47,7 +47,8 @@ def test_details_say_why() -> None:
     assert detail["gone_ioctl"] == "the file is gone in 7.2.13"
     assert detail["stay_ioctl"] == "the function (the file stays) is gone in 7.2.13"
     assert detail["moved_ioctl"] == "defined in include/linux/moved.h; no site there, answers default: -ENOTTY"
-    assert detail["forward_ioctl"] == "forward_ioctl(): default: hands it to forward_common_ioctl()"
+    assert detail["forward_ioctl"] == ("forward_ioctl(): default: hands it to forward_common_ioctl()"
+                                       " (drivers/conv/forward.h), whose default: -ENOTTY")
     assert detail["left_ioctl"].endswith("expects EINVAL for an unknown command")
     assert detail["split_ioctl"] == "as split_unlocked_ioctl() in drivers/keep/split.c: converted in keep"
 

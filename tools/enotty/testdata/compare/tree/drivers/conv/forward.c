@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/fs.h>
+#include "forward.h"
 
 static long forward_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
