@@ -35,6 +35,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
         # them); -m32 finds <asm/*.h> in the kernel's own `make headers`.
         "ccache", "cpio", "qemu-system-x86", "busybox-static", "gcc-12-multilib",
         "v4l-utils", "coreutils", "linux-source-6.12", "xz-utils",
+        # the kernel's `make kselftest-install` copies with rsync (lib.mk)
+        "rsync",
     ),
 }
 # git send-email lives in git-email; it mails through Net::SMTP and reads
