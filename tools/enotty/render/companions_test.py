@@ -1,9 +1,9 @@
-"""The upstream rule: in step with the scan's rule, sized for scripts/coccinelle,
-and under the kernel's own `make coccicheck MODE=report` it reports the
-series' per-file default sites of a folder, and nothing once they are applied."""
+"""The companion patches: the upstream rule against the scan's rule on its
+fixtures, the rule's mail, the media kselftest.  The rule's own tests
+(size, fixtures, reach on the pinned tree, make coccicheck in all four
+modes) are in measure/upstream_rule_test.py."""
 from __future__ import annotations
 
-import csv
 import subprocess
 import tempfile
 from pathlib import Path
@@ -12,27 +12,17 @@ import pytest
 
 from ..measure import coccicheck
 from . import companions, recipients, series
-from ..find import interfaces, rules, scan
-from ..judge import handlers
+from ..find import rules, scan
 from ..partition import split
 from ..kernel import tree
 from ..verify import verify
-from ..requests import Identity, ScanRequest
+from ..requests import Identity
 from ..kernel.worktree import WorkTree
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "cocci" / "tests"
 OUTPUT = REPO / "generated-patches" / "linux-6.12.118"
 PER_FILE = ("ioctl_default_return", "ioctl_default_assign")
-# Folders with many series sites of the per-file shapes: handlers of the
-# file's own ops tables, static helpers (floppy, loop, lp, mISDN), run-time
-# snd_hwdep ops (hdsp), nested blocks before the default (arcfb, sunvdc),
-# and handlers the rule must leave (toshiba and ppdev check their argument
-# or state first, eventpoll too).  Not drivers/isdn as a whole: capi.c is
-# left out because nothing compiles it, which no rule can see.
-FOLDERS = ("drivers/block", "drivers/char", "drivers/gpio", "drivers/isdn/mISDN",
-           "drivers/misc", "drivers/mmc", "drivers/sbus/char", "drivers/staging/media",
-           "drivers/video/fbdev", "drivers/watchdog", "fs/autofs", "sound/pci")
 
 
 def _report_lines(cocci: Path, c_file: Path, options: list[str], mode: str) -> set[int]:
@@ -43,23 +33,6 @@ def _report_lines(cocci: Path, c_file: Path, options: list[str], mode: str) -> s
         return {int(line.split("\t")[2]) for line in res.stdout.splitlines()
                 if line.startswith(rules.SITE_MARKER) and line.split("\t")[7] in PER_FILE}
     return {n for _, n in coccicheck.report_positions(res.stdout)}
-
-
-def test_table_is_interfaces_tsv():
-    want = {(i.struct, i.field): (i.cmd_arg, i.to) for i in interfaces.table()}
-    assert companions.rule_table(companions.upstream_rule_text()) == want
-
-
-def test_sized_and_shaped_like_its_neighbours():
-    text = companions.upstream_rule_text()
-    assert len(text.splitlines()) <= 400
-    assert text.startswith("// SPDX-License-Identifier: GPL-2.0-only\n///")
-    for key in ("// Confidence:", "// Copyright:", "// Comments:",
-                "// Options: --no-includes --include-headers"):
-        assert key in text
-    for mode in ("patch", "context", "org", "report"):
-        assert f"virtual {mode}\n" in text
-    assert "enotty_facts" not in text and "cocci/" not in text
 
 
 @pytest.mark.parametrize("name, lines", [
@@ -75,71 +48,6 @@ def test_finds_a_subset_of_the_scan_rule(name, lines):
     full = _report_lines(rules.rule_file(), c_file, rules.spatch_options(), "tsv")
     assert up == lines
     assert up <= full
-
-
-def _series_sites(folder: str) -> tuple[set[tuple[str, int]], list[Path]]:
-    """The per-file default sites that a series of the committed output
-    changes in folder, and the patches that touch their files."""
-    with open(OUTPUT / "sites.tsv") as fh:
-        rows = [r for r in csv.DictReader(fh, delimiter="\t")
-                if r["file"].startswith(folder + "/") and r["rule"] in PER_FILE and r["series"] != "-"]
-    files = {r["file"] for r in rows}
-    patches = sorted(p for p in OUTPUT.glob("*/*.patch") if "rejected" not in p.parts
-                     and any(f"+++ b/{f}\n" in p.read_text(errors="replace") for f in files))
-    return {(r["file"], int(r["line"])) for r in rows}, patches
-
-
-def _kept_for_users(folder: str) -> set[tuple[str, int]]:
-    """The per-file default sites in folder of a handler left out because
-    a user-space program reads its EINVAL (consumers.tsv names the file:
-    hdparm and mtip32xx): no rule that reads the kernel alone can know
-    that, so the upstream rule reports them too."""
-    files = {c for c in handlers.read_consumers() if "/" in c}
-    with open(OUTPUT / "sites.tsv") as fh:
-        return {(r["file"], int(r["line"])) for r in csv.DictReader(fh, delimiter="\t")
-                if r["file"].startswith(folder + "/") and r["rule"] in PER_FILE and r["series"] == "-"
-                and r["file"] in files}
-
-
-def _per_file_sites(root: Path, folder: str) -> set[tuple[str, int]]:
-    """The scan's default sites in folder without its tree-wide phase 1:
-    what a rule that reads one file at a time can find.  Phase 1 adds the
-    handlers whose ops table is in another file, helpers that are not
-    static or that another file calls, callbacks handed to a wrapper, and
-    helpers whose caller may change their value (hpet, omap2's omapfb)."""
-    found = scan.scan(ScanRequest(tree.at(root), folder, jobs=2, across_files=False))
-    return {(s.file, s.line) for s in found.sites if s.rule in PER_FILE}
-
-
-@pytest.fixture(scope="module")
-def kernel_copy():
-    root = tree.resolve(None, need_kernel=True, kver="6.12")
-    with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
-        copy = WorkTree(root, Path(tmp) / "tree")
-        copy.ensure()
-        yield root, copy
-
-
-@pytest.mark.parametrize("folder", FOLDERS)
-def test_coccicheck_reports_the_series_sites_then_nothing(kernel_copy, folder):
-    """make coccicheck MODE=report with the rule alone: over the pristine
-    folder exactly the series' sites that a per-file rule can see (none
-    that no series changes but those kept for a user-space program), over
-    the folder with the series applied only those kept."""
-    root, copy = kernel_copy
-    series_sites, patches = _series_sites(folder)
-    per_file = _per_file_sites(root, folder)
-    want, kept = series_sites & per_file, _kept_for_users(folder) & per_file
-    assert want and patches
-    cmd = coccicheck.command(copy.path, companions.UPSTREAM_RULE, folder, 2, mode="report")
-    copy.restore()
-    code, out = coccicheck.run_limited(cmd, 1800)
-    assert code == 0, out[-2000:]
-    assert coccicheck.report_positions(out, copy.path) == want | kept
-    copy.apply(patches)
-    code, out = coccicheck.run_limited(cmd, 1800)
-    assert code == 0, out[-2000:]
-    assert coccicheck.report_positions(out, copy.path) == kept
 
 
 def test_rule_mail_passes_checkpatch():
