@@ -12,6 +12,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 # CONFIG_DEVTMPFS_MOUNT does not apply to an initramfs.
 mount -t devtmpfs devtmpfs /dev
+# What udev makes on a real system: kselftest's runner writes to /dev/stdout.
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 
 frame() {	# frame KIND NAME COMMAND...

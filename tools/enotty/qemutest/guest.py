@@ -9,7 +9,9 @@ The kernel build and the boot are enotty.kernel's.
 """
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -81,6 +83,23 @@ def with_selftest(source: Path, patches: list[Path], scratch: Path) -> list[Path
     return [*patches, scratch]
 
 
+_NEW_EXECUTABLE = re.compile(r"^diff --git a/(\S+) b/\1\nnew file mode 100755$", re.M)
+
+
+def set_executables(tree: Path, patches: list[Path]) -> list[str]:
+    """chmod +x the files the patches create as executables (the
+    kselftest's wrapper: run_kselftest.sh runs only an executable test);
+    the work tree is brought to the patches' contents, not their modes.
+    Such files are new in the work tree, so no hard link to the source
+    tree is touched."""
+    made = [rel for patch in patches for rel in _NEW_EXECUTABLE.findall(patch.read_text(errors="replace"))]
+    for rel in made:
+        path = tree / rel
+        if path.is_file() and not path.is_symlink():
+            path.chmod(path.stat().st_mode | 0o111)
+    return made
+
+
 def install_kselftest(tree: Path, build: Path, out: Path, log: Path, ccache_dir: Path) -> Path:
     """The kernel's `make kselftest-install TARGETS=drivers/media` of the
     kernel build (its uapi headers): run_kselftest.sh, its runner, and the
@@ -99,6 +118,21 @@ def install_kselftest(tree: Path, build: Path, out: Path, log: Path, ccache_dir:
     return out
 
 
+def elf_runtime(program: Path) -> list[Path]:
+    """A dynamic program's interpreter and libraries, read from its ELF
+    headers (readelf), the libraries from the interpreter's folder: ldd
+    runs the program's loader, which fails for ioctl_errno_32 on a host
+    kernel without 32-bit support."""
+    headers = subprocess.run(["readelf", "-l", "-d", str(program)], capture_output=True, text=True,
+                             check=False).stdout
+    interp = re.search(r"Requesting program interpreter: (\S+)\]", headers)
+    if interp is None:
+        return []
+    loader = Path(interp.group(1))
+    folder = loader.resolve().parent
+    return [loader] + [folder / name for name in re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", headers)]
+
+
 def build_initramfs(kselftest: Path, modules: Path, out: Path) -> Path:
     """An uncompressed newc cpio: busybox, /init, the installed kselftests
     (/kselftest) with the libraries their programs need, the modules
@@ -113,7 +147,7 @@ def build_initramfs(kselftest: Path, modules: Path, out: Path) -> Path:
         shutil.copytree(kselftest, root / "kselftest", symlinks=True)
         shutil.copytree(modules / "lib", root / "lib", symlinks=True, dirs_exist_ok=True)
         for name in SELFTESTS:
-            for lib in initramfs.shared_libs(kselftest / companions.SELFTEST_TARGET / name):
+            for lib in elf_runtime(kselftest / companions.SELFTEST_TARGET / name):
                 initramfs.copy_into(root, lib)
         for prog in (COMPLIANCE, STDBUF, TIMEOUT):
             initramfs.copy_program(root, prog)

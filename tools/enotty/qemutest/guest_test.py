@@ -72,3 +72,16 @@ def test_the_selftest_patch_is_added_once(tmp_path: Path):
     assert "+TARGETS += drivers/media\n" in scratch.read_text()
     assert guest.with_selftest(source, [conversion, scratch], tmp_path / "other") == [conversion, scratch]
     assert not (tmp_path / "other").exists()
+
+
+def test_set_executables_marks_what_the_patch_creates_executable(tmp_path: Path):
+    patch = tmp_path / "p.patch"
+    patch.write_text("diff --git a/t/run.sh b/t/run.sh\nnew file mode 100755\n--- /dev/null\n"
+                     "diff --git a/t/data b/t/data\nnew file mode 100644\n--- /dev/null\n")
+    (tmp_path / "t").mkdir()
+    for name in ("run.sh", "data"):
+        (tmp_path / "t" / name).write_text("x")
+        (tmp_path / "t" / name).chmod(0o644)
+    assert guest.set_executables(tmp_path, [patch]) == ["t/run.sh"]
+    assert (tmp_path / "t" / "run.sh").stat().st_mode & 0o777 == 0o755
+    assert (tmp_path / "t" / "data").stat().st_mode & 0o777 == 0o644

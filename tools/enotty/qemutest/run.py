@@ -135,6 +135,7 @@ def command(req: QemuTestRequest) -> int:
     # The test is built from the tree's own tools/testing/selftests.
     patches = guest.with_selftest(source, patches, cache / "selftest.patch")
     changed = wt.apply(patches)
+    guest.set_executables(work, patches)
     print(f"qemu-test: {label}: {len(patches)} patch(es), {len(changed)} file(s) rewritten")
     try:
         bzimage = guest.build_kernel(work, build, cache / "ccache", build_log)
