@@ -242,6 +242,33 @@ def strip_to_name(arg: Sequence[Token]) -> str | None:
     return None
 
 
+def call_args(body: Sequence[Token], open_: int) -> tuple[list[list[Token]], int]:
+    """The arguments of the call whose `(` is at open_, and the index of its `)`."""
+    args: list[list[Token]] = []
+    cur: list[Token] = []
+    depth = 0
+    j = open_
+    while j < len(body):
+        t = body[j].text
+        if t in ("(", "[", "{"):
+            depth += 1
+            if depth == 1:
+                j += 1
+                continue
+        elif t in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                args.append(cur)
+                return args, j
+        if t == "," and depth == 1:
+            args.append(cur)
+            cur = []
+        else:
+            cur.append(body[j])
+        j += 1
+    return args, j
+
+
 def calls_passing(body: Sequence[Token], name: str) -> list[tuple[str, int, int]]:
     """(callee, argument index, line) for every call in body with `name`
     passed through as an argument."""
@@ -252,27 +279,7 @@ def calls_passing(body: Sequence[Token], name: str) -> list[tuple[str, int, int]
             continue
         if i > 0 and body[i - 1].text in (".", "->"):
             continue  # a call through a pointer: the target is not known by name
-        depth, j = 0, i + 1
-        args: list[list[Token]] = []
-        cur: list[Token] = []
-        while j < len(body):
-            text = body[j].text
-            if text in ("(", "[", "{"):
-                depth += 1
-                if depth == 1:
-                    j += 1
-                    continue
-            elif text in (")", "]", "}"):
-                depth -= 1
-                if depth == 0:
-                    args.append(cur)
-                    break
-            if text == "," and depth == 1:
-                args.append(cur)
-                cur = []
-            else:
-                cur.append(body[j])
-            j += 1
+        args, _close = call_args(body, i + 1)
         for k, arg in enumerate(args):
             if strip_to_name(arg) == name:
                 out.append((callee, k, body[i].line))

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from ..find.ctext import Token, tokenize
-from .census import (CENSUS_COLUMNS, DEFAULT_KDIR, UsageError, command_param, errno_names, errno_sites,
+from .census import (CENSUS_COLUMNS, call_args, DEFAULT_KDIR, UsageError, command_param, errno_names, errno_sites,
                      kernel_files, param_name, read_text, read_tsv, strip_to_name, write_tsv)
 from .verdicts import Function, all_functions
 
@@ -67,33 +67,6 @@ class Scan:
     bindings: dict[str, list[tuple[str, str]]] = field(default_factory=lambda: defaultdict(list))  # member -> (fn, file)
     tokens: dict[str, list[Token]] = field(default_factory=dict)
     pasted: set[str] = field(default_factory=set)       # functions bound by a token-pasting macro
-
-
-def call_args(body: Sequence[Token], open_: int) -> tuple[list[list[Token]], int]:
-    """The arguments of the call whose `(` is at open_, and the index of its `)`."""
-    args: list[list[Token]] = []
-    cur: list[Token] = []
-    depth = 0
-    j = open_
-    while j < len(body):
-        t = body[j].text
-        if t in ("(", "[", "{"):
-            depth += 1
-            if depth == 1:
-                j += 1
-                continue
-        elif t in (")", "]", "}"):
-            depth -= 1
-            if depth == 0:
-                args.append(cur)
-                return args, j
-        if t == "," and depth == 1:
-            args.append(cur)
-            cur = []
-        else:
-            cur.append(body[j])
-        j += 1
-    return args, j
 
 
 def follow_command(d: Def) -> None:
