@@ -67,7 +67,6 @@ parameter list[n] ps;
 type T, T2; position p;
 @@
 fn@p(ps, T cmd, T2 arg) { ... }
-
 @script:python@
 S << ops.S = "snd_hwdep_ops";
 F << ops.F;
@@ -89,7 +88,6 @@ case E:
 \(return h@q(...);\|x = h@q(...);\)
 ...
 }
-
 @script:python@
 q << cased.q;
 @@
@@ -128,7 +126,6 @@ h(...) { <...
   \(return ret;\|if (ret) return ret;\)
 \)
 ...> }
-
 @script:python@
 fn << ops.fn;
 h << call.h;
@@ -148,7 +145,6 @@ parameter list[n] ps;
 type T; position p;
 @@
 fn@p(ps, T cmd, ...) { ... }
-
 @script:python@
 fn << t.fn;
 n << t.n;
@@ -202,7 +198,8 @@ statement S; position p;
 fn(...) { ... when any
 (
 if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|(cmd & N) != M\|
-      _IOC_TYPE(cmd) != M && cmd != A\|cmd != A\|cmd != A && cmd != B\))
+      _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|cmd != A\|
+      cmd != A && cmd != B\))
 \(return -err@p;\|{ return -err@p; }\)
 |
 if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)
@@ -225,7 +222,6 @@ return E; }
 }
 return -err@p;
 }
-
 @script:python@
 p << dr.p = [];
 d << dd.d = [];
@@ -270,7 +266,6 @@ break@q;
 ... when != cmd
 return -err@p;
 }
-
 @script:python@
 p << nr.p;
 s << nr.s;
@@ -278,6 +273,36 @@ c << sw.c;
 q << leak.q = [];
 @@
 if s[0].line == c[0].line and s[0].column == c[0].column and not q:
+    sites.setdefault(at(p), fun(p))
+
+// ret = -EINVAL; before a switch whose every case sets ret or leaves.
+@ni exists@
+identifier t.fn, t.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC};
+expression E; type T; position p;
+@@
+fn(...) { ... when any
+T ret = -err@p;
+... when != ret
+switch (cmd) { case ...: ... when any
+}
+... when != ret = E
+return ret;
+}
+
+@nileak exists@
+identifier t.fn, t.cmd, ni.ret;
+expression C, E; position q;
+@@
+fn(...) { ... when any
+switch@q (cmd) { case C: ... when != ret = E
+break; }
+... when any
+}
+@script:python@
+p << ni.p;
+q << nileak.q = [];
+@@
+if not q:
     sites.setdefault(at(p), fun(p))
 
 // -EINVAL or -EFAULT before cmd is looked at blocks the handler...
@@ -321,18 +346,15 @@ if (cmd == A) { <+... return -err@k; ...+> } else S
 |
 if (cmd == A) { <+... return -err@k; ...+> }
 )
-
 @script:python@
 p << guarded.p;
 @@
 if at(p) not in sites:
     blocked.add(targets[fun(p)][1])
-
 @script:python@
 k << known.k;
 @@
 inner.add(at(k))
-
 @script:python@
 p << other.p;
 @@
