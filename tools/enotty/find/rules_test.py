@@ -93,7 +93,7 @@ def member_params(root: Path, struct: str, field: str, dispatch: str = "") -> li
 
 
 def test_cmd_arg_matches_the_kernel_headers():
-    root = tree.cache_dir() / "src" / tree.SOURCE_PACKAGE
+    root = tree.cache_dir() / "src" / tree.PINNED_PACKAGE
     if not (root / "include").is_dir():
         pytest.skip(f"no unpacked kernel tree at {root}")
     for iface in interfaces.table():
