@@ -14,7 +14,6 @@ virtual patch
 virtual context
 virtual org
 virtual report
-
 @initialize:python@
 @@
 ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl
@@ -27,27 +26,18 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl
     v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
 # In-tree tests and tools that read these handlers' -EINVAL.
 READ = ("mtip32xx/mtip32xx.c", "ccp/dbc.c", "hid/hidraw.c", "char/tape_34xx.c")
-targets, inner, blocked, sites = {}, set(), set(), {}
-
-def at(p):
-    return (p[0].file, p[0].line, p[0].column)
-
-def fun(p, fn=None):
-    return (p[0].file, fn or p[0].current_element)
-
+targets, inner, blocked, sites, dflt, past = {}, set(), set(), {}, set(), set()
+def at(p): return (p[0].file, p[0].line, p[0].column)
+def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(p, fn, h, n, q):
     if fun(p, fn) in targets and at(q) not in inner:
         targets.setdefault(fun(p, h), (int(n),) + targets[fun(p, fn)][1:])
-
 def say(p, err):
-    return "%s() answers an unknown ioctl command with -%s, use -%s" % (
-        p[0].current_element, err, answer(p))
-
+    return "%s() answers an unknown ioctl command with -%s, use -%s" % (p[0].current_element, err, answer(p))
 def answer(p):
     t = targets.get(sites.get(at(p)))
     if t and t[1] not in blocked and at(p) not in inner and not p[0].file.endswith(READ):
         return t[2]
-
 // Handlers in an initializer or a snd_hwdep's ops; cmd is last but one.
 @ops@
 identifier S, x, fn;
@@ -60,7 +50,6 @@ struct S x = { ..., .F = fn, ... };
 |
 h->ops.F = fn;
 )
-
 @hd@
 identifier ops.fn, cmd, arg;
 parameter list[n] ps;
@@ -74,9 +63,7 @@ fn << ops.fn;
 n << hd.n;
 p << hd.p;
 @@
-if S + "." + F in ANSWER:
-    targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
-
+if S + "." + F in ANSWER: targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
 // A call under a case label gets known commands only.
 @cased exists@
 identifier cmd, h, x;
@@ -92,7 +79,6 @@ case E:
 q << cased.q;
 @@
 inner.add(at(q))
-
 // Static functions a handler (or one of those) returns the value of.
 @call@
 identifier ops.fn, hd.cmd, h, ret;
@@ -103,17 +89,15 @@ fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
 \|ret = h@q(es, \(cmd\|&cmd\), ...);
   ... when != ret = E
-  \(return ret;\|if (ret) return ret;\)
+  \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \)
 ...> }
-
 @helper@
 identifier call.h, c;
 parameter list[call.n] ps;
 type T, T2;
 @@
 static T2 h(ps, T c, ...) { ... }
-
 @call2@
 identifier call.h, helper.c, h2, ret;
 expression list[n] es;
@@ -123,7 +107,7 @@ h(...) { <...
 \(return h2@q(es, \(c\|&c\), ...);
 \|ret = h2@q(es, \(c\|&c\), ...);
   ... when != ret = E
-  \(return ret;\|if (ret) return ret;\)
+  \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \)
 ...> }
 @script:python@
@@ -136,9 +120,7 @@ n2 << call2.n = "";
 q2 << call2.q = [];
 @@
 follow(q, fn, h, n, q)
-if h2:
-    follow(q2, h, h2, n2, q2)
-
+if h2: follow(q2, h, h2, n2, q2)
 @t@
 identifier fn, cmd;
 parameter list[n] ps;
@@ -151,7 +133,6 @@ n << t.n;
 p << t.p;
 @@
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
-
 // default: return -EINVAL; in the switch on the command.
 @dr forall@
 identifier t.fn, t.cmd, F, err = {EINVAL, ENOSYS};
@@ -164,7 +145,6 @@ default:
 return -err@p;
 }
 ...> }
-
 // default: ret = -EINVAL; and ret returned unchanged.
 @da forall@
 identifier t.fn, ret, err = {EINVAL, ENOSYS};
@@ -176,7 +156,6 @@ ret = -err@p;
     when != \(ret == -err\|ret != -err\)
 return ret;
 ...> }
-
 @dd exists@
 identifier t.fn, t.cmd, da.ret, F, da.err;
 expression M, E; position da.p, d;
@@ -188,7 +167,6 @@ default:
 ...
 }
 ...+> }
-
 // A test of the command or its type, or the else of an if-chain on it.
 @ty exists@
 identifier t.fn, t.cmd, err = {EINVAL, ENOSYS};
@@ -200,13 +178,12 @@ fn(...) { ... when any
 if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|(cmd & N) != M\|
       _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|cmd != A\|
       cmd != A && cmd != B\))
-\(return -err@p;\|{ return -err@p; }\)
+\(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 |
 if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)
 )
 ... when any
 }
-
 // A table lookup that returns for every command it knows.
 @lm@
 identifier t.fn, t.cmd, err = {EINVAL, ENOSYS};
@@ -231,8 +208,16 @@ l << lm.p = [];
 for p in (p, d, y, l):
     if p:
         sites.setdefault(at(p), fun(p))
-
-// The return after a switch or an if on cmd that no break reaches.
+// A default: that only breaks; the return after the switch answers it.
+@db@
+position q;
+@@
+switch (...) { default: break@q; }
+@script:python@
+q << db.q;
+@@
+dflt.add(at(q))
+// The return after a switch or an if on cmd that no other break reaches.
 @nr@
 identifier t.fn, err = {EINVAL, ENOSYS, EBADRQC};
 statement S; position p, s;
@@ -241,7 +226,6 @@ fn(...) { <...
 S@s
 return -err@p;
 ...> }
-
 @sw exists@
 identifier t.fn, t.cmd;
 expression A, B, E, E2; position c;
@@ -256,10 +240,9 @@ if@c (cmd == A) { ... return E; } else if (cmd == B) { ... return E2; }
 )
 ... when any
 }
-
 @leak exists@
 identifier t.fn, t.cmd, nr.err;
-position nr.p, q;
+position nr.p, q : script:python () { at(q) not in dflt };
 @@
 fn(...) { ... when any
 break@q;
@@ -274,7 +257,6 @@ q << leak.q = [];
 @@
 if s[0].line == c[0].line and s[0].column == c[0].column and not q:
     sites.setdefault(at(p), fun(p))
-
 // ret = -EINVAL; before a switch whose every case sets ret or leaves.
 @ni exists@
 identifier t.fn, t.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC};
@@ -288,7 +270,6 @@ switch (cmd) { case ...: ... when any
 ... when != ret = E
 return ret;
 }
-
 @nileak exists@
 identifier t.fn, t.cmd, ni.ret;
 expression C, E; position q;
@@ -298,13 +279,25 @@ switch@q (cmd) { case C: ... when != ret = E
 break; }
 ... when any
 }
+// ... or else, past a default: that only breaks, from the declaration.
+@nileak2 exists@
+identifier t.fn, ni.ret, ni.err;
+expression E; type T;
+position ni.p, q, d : script:python () { at(d) in dflt };
+@@
+fn@q(...) { ... when any
+T ret = -err@p;
+... when != ret = E
+    when != break@d;
+return ret;
+}
 @script:python@
 p << ni.p;
 q << nileak.q = [];
+q2 << nileak2.q = [];
 @@
-if not q:
+if not q or not q2:
     sites.setdefault(at(p), fun(p))
-
 // -EINVAL or -EFAULT before cmd is looked at blocks the handler...
 @guarded exists@
 identifier t.fn, t.cmd, err = {EINVAL, ENOSYS, EFAULT};
@@ -315,7 +308,6 @@ fn(...) {
 return -err@p;
 ...
 }
-
 // ... as does -EINVAL returned outside a case or a test for a command.
 @other exists@
 identifier t.fn, x, err = {EINVAL, ENOSYS};
@@ -328,7 +320,6 @@ fn(...) { ... when any
 return x;\)
 ... when any
 }
-
 @known exists@
 identifier cmd, x, err = {EINVAL, ENOSYS};
 expression A, E;
@@ -346,6 +337,22 @@ if (cmd == A) { <+... return -err@k; ...+> } else S
 |
 if (cmd == A) { <+... return -err@k; ...+> }
 )
+// ... but not one after a test that turned away every unknown command.
+@after exists@
+identifier t.fn, t.cmd, ty.err;
+position ty.p, k;
+@@
+fn(...) {
+... when != cmd
+if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
+... when any
+return -err@k;
+... when any
+}
+@script:python@
+k << after.k;
+@@
+past.add(at(k))
 @script:python@
 p << guarded.p;
 @@
@@ -358,40 +365,34 @@ inner.add(at(k))
 @script:python@
 p << other.p;
 @@
-if at(p) not in inner and at(p) not in sites:
+if at(p) not in inner | past and at(p) not in sites:
     blocked.add(targets[fun(p)][1])
-
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC};
 position p : script:python () { answer(p) is not None };
 @@
 err@p
-
 @script:python ans@
 p << found.p;
 to;
 @@
 coccinelle.to = cocci.make_ident(answer(p))
-
 @depends on patch@
 identifier found.err, ans.to;
 position found.p;
 @@
 - err@p
 + to
-
 @depends on context@
 identifier found.err;
 position found.p;
 @@
 * err@p
-
 @script:python depends on report@
 p << found.p;
 err << found.err;
 @@
 coccilib.report.print_report(p[0], "WARNING: " + say(p, err))
-
 @script:python depends on org@
 p << found.p;
 err << found.err;
