@@ -453,7 +453,12 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
     elif e.branches not in ("all", "unknown"):
         out.append(f"In {s.function}() the {without_line_numbers(e.branches)}; this patch does "
                    "not change it.")
-    if not is_leaf(s):
+    # A known command a check of the argument answers first (rpmsg_ctrl's
+    # copy_from_user() of a struct, for RPMSG_DESTROY_EPT_IOCTL's usual 0)
+    # would not "get ENOTTY too": such a handler's uncased commands are not said.
+    argument_first = e.reach == "partly" and any(kind == "argument check"
+                                                 for _c, _e, kind in _guard_items(e.guard))
+    if not is_leaf(s) and not argument_first:
         always, conditional = uncased_sentences(s.function, e.uncased)
         if always:
             uncased[s.function] = always
