@@ -162,7 +162,7 @@ def check_selftest(kernel: KernelTree, diff: str, log: TextIO = sys.stderr, jobs
     """The kselftest patch (diff) applied to a copy of the tree builds
     with the kernel's own kselftest make (TARGETS=drivers/media, the
     tree's `make headers`), both the native and the 32-bit binary on x86_64."""
-    key = ResultCache.key("companion-selftest", kernel.cache_key, digest(diff.encode()))
+    key = ResultCache.key("companion-selftest-o-made", kernel.cache_key, digest(diff.encode()))
     results = ResultCache()
     if kernel.use_cache and (hit := results.get("companion", key)) is not None:
         return hit
@@ -174,6 +174,9 @@ def check_selftest(kernel: KernelTree, diff: str, log: TextIO = sys.stderr, jobs
         copy.ensure()
         copy.apply([patch])
         out, hdr = Path(tmp) / "out", Path(tmp) / "hdr"
+        # 7.x's top Makefile refuses an O= folder that does not exist yet
+        out.mkdir()
+        hdr.mkdir()
         j = f"-j{jobs or default_jobs()}"
         steps = [["make", "-s", j, "-C", str(copy.path), f"O={hdr}", "ARCH=x86_64", "headers"],
                  ["make", "-s", j, "-C", str(copy.path / "tools/testing/selftests"), "TARGETS=drivers/media",
