@@ -18,7 +18,7 @@ from .errors import UsageError
 # run costs far less than seven on a fresh machine.
 CROSS_COMPILERS = ("gcc-m68k-linux-gnu", "gcc-sparc64-linux-gnu", "gcc-powerpc64le-linux-gnu",
                    "gcc-powerpc-linux-gnu", "gcc-arm-linux-gnueabihf", "gcc-mips-linux-gnu",
-                   "gcc-s390x-linux-gnu")
+                   "gcc-s390x-linux-gnu", "gcc-sh4-linux-gnu")
 # The default tree is fetched by apt into the cache (kernel.debian);
 # linux-source-6.12 only for KVER=6.12 (kernel.tree.pinned_tree) and make check.
 NEEDS: dict[str, tuple[str, ...]] = {

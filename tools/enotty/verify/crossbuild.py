@@ -84,6 +84,9 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("mips sb1250", "mips", "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu", "sb1250_swarm_defconfig",
              ("SIBYTE_TBPROF=m",)),
     Platform("s390", "s390", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu", "allmodconfig"),
+    # SuperH boards build their machine code only in their own defconfig
+    # (arch/sh/boards/mach-landisk: gio.c).
+    Platform("sh landisk", "sh", "sh", "sh4-linux-gnu-", "gcc-sh4-linux-gnu", "landisk_defconfig"),
 )
 
 # ---------------------------------------------------------------- prepare
