@@ -25,7 +25,7 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl
     proto_ops.compat_ioctl tty_operations.ioctl tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
 # In-tree tests and tools that read these handlers' -EINVAL.
-READ = ("mtip32xx/mtip32xx.c", "ccp/dbc.c", "hid/hidraw.c", "char/tape_34xx.c")
+READ = ("mtip32xx/mtip32xx.c", "ccp/dbc.c", "hid/hidraw.c", "char/tape_34xx.c", "bvme6000/rtc.c")
 targets, inner, blocked, sites, dflt, past = {}, set(), set(), {}, set(), set()
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)

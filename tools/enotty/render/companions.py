@@ -44,9 +44,9 @@ RULE_BODY = (
     "lookup; in patch mode it replaces each with the answer\n"
     "that interface needs.  A handler is converted whole or not at all: one\n"
     "that answers -EINVAL, or fails a check of its argument, before it looks\n"
-    "at the command is left alone, and so are mtip32xx, ccp's dbc, hidraw and\n"
-    "tape_34xx, whose -EINVAL hdparm, the tree's own tests and s390-tools\n"
-    "read.\n")
+    "at the command is left alone, and so are mtip32xx, ccp's dbc, hidraw,\n"
+    "tape_34xx and bvme6000's rtc, whose -EINVAL hdparm, the tree's own tests\n"
+    "and s390-tools read.\n")
 
 
 def upstream_rule_text() -> str:
