@@ -36,7 +36,7 @@ def say(p, err):
     return "%s() answers an unknown ioctl command with -%s, use -%s" % (p[0].current_element, err, answer(p))
 def answer(p):
     t = targets.get(sites.get(at(p)))
-    if t and t[1] not in blocked and at(p) not in inner and not p[0].file.endswith(READ):
+    if t and (p[0].file, t[1]) not in blocked and at(p) not in inner and not p[0].file.endswith(READ):
         return t[2]
 // Handlers in an initializer or a snd_hwdep's ops; cmd is last but one.
 @ops@
@@ -357,7 +357,7 @@ past.add(at(k))
 p << guarded.p;
 @@
 if at(p) not in sites:
-    blocked.add(targets[fun(p)][1])
+    blocked.add((p[0].file, targets[fun(p)][1]))
 @script:python@
 k << known.k;
 @@
@@ -366,7 +366,7 @@ inner.add(at(k))
 p << other.p;
 @@
 if at(p) not in inner | past and at(p) not in sites:
-    blocked.add(targets[fun(p)][1])
+    blocked.add((p[0].file, targets[fun(p)][1]))
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC};
 position p : script:python () { answer(p) is not None };

@@ -50,6 +50,20 @@ def test_table_agrees_with_interfaces_tsv() -> None:
 
 
 @needs_spatch
+def test_a_handler_left_alone_in_one_file_leaves_its_namesakes_reported(tmp_path: Path) -> None:
+    """A reviewer found it: blocking a.c's x_ioctl() (it answers -EINVAL
+    before it looks at the command) hid b.c's x_ioctl() in the same run."""
+    def source(pre: str, name: str) -> str:
+        return ("static long x_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n" + pre +
+                "\tswitch (cmd) {\n\tcase 1:\n\t\treturn 0;\n\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n"
+                "static const struct file_operations " + name + "_fops = { .unlocked_ioctl = x_ioctl, };\n")
+    (tmp_path / "a.c").write_text(source("\tif (!arg)\n\t\treturn -EINVAL;\n", "a"))
+    (tmp_path / "b.c").write_text(source("", "b"))
+    assert upstream_rule.report_positions(tmp_path, ["b.c"]) == {("b.c", 7)}
+    assert upstream_rule.report_positions(tmp_path, ["a.c", "b.c"]) == {("b.c", 7)}
+
+
+@needs_spatch
 @pytest.mark.parametrize("c_file", FIXTURES, ids=lambda p: p.stem)
 def test_fixture(c_file: Path, tmp_path: Path) -> None:
     """MODE=patch gives NAME.res (a trap stays as it is); MODE=report names
