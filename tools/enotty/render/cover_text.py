@@ -112,7 +112,10 @@ def why(found: list[Driver]) -> list[str]:
     """One sentence per old answer the series changes, then the core's
     part where a handler now returns -ENOIOCTLCMD."""
     froms = sorted({f for d in found for f in d.froms}, key=lambda e: (e not in WHY, e))
-    out = [WHY.get(e) or WHY_OTHER.format(errno=f"-{e}") for e in froms]
+    out = [WHY[e] for e in froms if e in WHY]
+    others = [f"-{e}" for e in froms if e not in WHY]
+    if others:   # one sentence for them all, not one each (media: -ENOTSUPP and -EOPNOTSUPP)
+        out.append(WHY_OTHER.format(errno=" or ".join(others)))
     if any("ENOIOCTLCMD" in d.tos for d in found):
         out.append(CORE)
     return out

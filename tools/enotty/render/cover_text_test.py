@@ -101,3 +101,13 @@ def test_rule_sentence_counts_what_the_rule_reports() -> None:
     assert "scripts/coccinelle/api/ioctl_enotty.cocci" in cover_text.rule_sentence(1, 1)
     assert "coccicheck reports the next handler" not in cover_text.rule_sentence(1, 2)
     assert cover_text.rule_sentence(0, 0) == ""
+
+
+def test_other_old_answers_share_one_sentence() -> None:
+    """A reviewer found the media cover letter saying the ioctl(2) sentence
+    twice, once for -ENOTSUPP and once for -EOPNOTSUPP."""
+    sites = [site("drivers/media/dvb-core/dvb_frontend.c", "dvb_frontend_handle_ioctl", "ENOTSUPP"),
+             site("drivers/media/firewire/firedtv-ci.c", "fdtv_ca_ioctl", "EOPNOTSUPP")]
+    text = opening(sites, {})
+    assert text.count("ioctl(2) documents ENOTTY") == 1
+    assert "does not recognise -ENOTSUPP or -EOPNOTSUPP." in text
