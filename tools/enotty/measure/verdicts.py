@@ -40,7 +40,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..find.ctext import Token, tokenize
 from .census import CENSUS_COLUMNS, UsageError, command_param, param_name, read_text, split_params, write_tsv
@@ -449,17 +449,8 @@ def rule_known_only_helper(site: Site, root: str) -> Decision | None:
 
 def rule_after_command_filter(site: Site, root: str) -> Decision | None:
     """Below a top-level `if (cmd != X) return ...;` only X goes on."""
-    body = site.fn.body
-    depth = 0
-    for i in range(site.at):
-        t = body[i].text
-        depth += t == "{"
-        depth -= t == "}"
-        if depth == 1 and t == "if" and body[i + 1].text == "(":
-            close = _match(body, i + 1)
-            cond = [x.text for x in body[i + 2:close]]
-            if body[close + 1].text != "return" or close + 1 >= site.at:
-                continue
+    for close, cond in returning_ifs(site):
+        if close + 1 < site.at:
             if (len(cond) == 3 and cond[0] in site.derived and cond[1] == "!=" and
                     re.fullmatch(r"[A-Z_][A-Z0-9_]*", cond[2])):
                 return Decision("STAYS", "argument-check", f"after `{' '.join(cond)}` returned, only {cond[2]} reaches it")
@@ -542,6 +533,12 @@ def filtered_before(site: Site) -> bool:
     """A top-level `if (x) return` before the site on a value computed from the
     command (`err = md_ioctl_valid(cmd); if (err) return err;`): the commands
     that reach the site may all be known ones, so reading decides."""
+    return any(_mentions(cond, site.derived - {site.command or ""}) for _close, cond in returning_ifs(site))
+
+
+def returning_ifs(site: Site) -> Iterator[tuple[int, list[str]]]:
+    """(index of the closing parenthesis, condition's tokens) of each
+    top-level `if (...) return` of the function before the site."""
     body = site.fn.body
     depth = 0
     for i in range(site.at):
@@ -550,10 +547,8 @@ def filtered_before(site: Site) -> bool:
         depth -= t == "}"
         if depth == 1 and t == "if" and body[i + 1].text == "(":
             close = _match(body, i + 1)
-            cond = [x.text for x in body[i + 2:close]]
-            if body[close + 1].text == "return" and _mentions(cond, site.derived - {site.command or ""}):
-                return True
-    return False
+            if body[close + 1].text == "return":
+                yield close, [x.text for x in body[i + 2:close]]
 
 
 def rule_plain_default(site: Site, root: str) -> Decision | None:
