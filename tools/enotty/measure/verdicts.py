@@ -82,7 +82,19 @@ class Function:
 
 def find_functions(tokens: Sequence[Token], name: str) -> list[Function]:
     """Every definition of `name` in a file's tokens: `name (...) {` at
-    brace depth 0."""
+    brace depth 0, attributes between `)` and `{` allowed
+    (__acquires(x), __must_hold(x))."""
+    return _definitions(tokens, lambda t: t == name, attributes=True)
+
+
+def all_functions(tokens: Sequence[Token]) -> list[Function]:
+    """Every function definition at depth 0 (a name, its parameters, `{`)."""
+    return _definitions(tokens, lambda t: re.fullmatch(r"[A-Za-z_]\w*", t) is not None, attributes=False)
+
+
+def _definitions(tokens: Sequence[Token], wanted: Callable[[str], bool], attributes: bool) -> list[Function]:
+    """The definitions at brace depth 0 whose name `wanted` accepts; with
+    attributes, tokens between the parameters' `)` and `{` are skipped."""
     out = []
     depth = 0
     n = len(tokens)
@@ -93,44 +105,18 @@ def find_functions(tokens: Sequence[Token], name: str) -> list[Function]:
             depth += 1
         elif t == "}":
             depth -= 1
-        elif t == name and depth == 0 and i + 1 < n and tokens[i + 1].text == "(":
+        elif depth == 0 and i + 1 < n and tokens[i + 1].text == "(" and wanted(t):
             close = _match(tokens, i + 1)
             j = close + 1
-            # attributes between `)` and `{` (__acquires(x), __must_hold(x))
-            while j < n and tokens[j].text not in ("{", ";", ",", "=", ")"):
+            while attributes and j < n and tokens[j].text not in ("{", ";", ",", "=", ")"):
                 if tokens[j].text == "(":
                     j = _match(tokens, j)
                 j += 1
             if close > 0 and j < n and tokens[j].text == "{":
                 end = _match(tokens, j, "{", "}")
                 sig = " ".join(x.text for x in tokens[i + 1:close + 1])
-                out.append(Function(name, tokens[i].line, tokens[end].line,
-                                    split_params(sig.replace("( ", "(").replace(" )", ")")), list(tokens[j:end + 1])))
-                i = end + 1
-                continue
-        i += 1
-    return out
-
-
-def all_functions(tokens: Sequence[Token]) -> list[Function]:
-    """Every function definition at depth 0 (a name, its parameters, `{`)."""
-    out = []
-    depth = 0
-    i = 0
-    n = len(tokens)
-    while i < n:
-        t = tokens[i].text
-        if t == "{":
-            depth += 1
-        elif t == "}":
-            depth -= 1
-        elif depth == 0 and i + 1 < n and tokens[i + 1].text == "(" and re.fullmatch(r"[A-Za-z_]\w*", t):
-            close = _match(tokens, i + 1)
-            if close + 1 < n and tokens[close + 1].text == "{":
-                end = _match(tokens, close + 1, "{", "}")
-                sig = " ".join(x.text for x in tokens[i + 1:close + 1])
                 out.append(Function(t, tokens[i].line, tokens[end].line,
-                                    split_params(sig.replace("( ", "(").replace(" )", ")")), list(tokens[close + 1:end + 1])))
+                                    split_params(sig.replace("( ", "(").replace(" )", ")")), list(tokens[j:end + 1])))
                 i = end + 1
                 continue
         i += 1
