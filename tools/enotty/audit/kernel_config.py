@@ -12,6 +12,7 @@ checked, and a dropped one is reported with the reason Kconfig gives.
 """
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,17 +101,28 @@ def appended(fragment: str, base: Path = BASE_FRAGMENT) -> str:
     return base.read_text() + "\n" + fragment
 
 
-BUILD_FOLDERS = 2   # the reduced audit of `make check` and the full `make audit`
+BUILD_FOLDERS = 3   # make check's reduced audit, the full audit of each tree
+
+
+def tree_line(source: Path) -> str:
+    """The first line of a build folder's stamp: the source tree it built.
+    Kbuild trusts mtimes, and a tree unpacked from a package is older than
+    anything a build generated from another tree (scripts/kconfig's lexer
+    of 7.2 survives a switch to 6.12 and no longer compiles), so a folder
+    never changes tree: it is emptied first."""
+    return f"# tree: {Path(source).resolve()}\n"
 
 
 def build_folder(cache: Path, wanted: str, keep: int = BUILD_FOLDERS) -> Path:
     """The build folder for a configuration (`wanted`, the text configure()
-    appends to tinyconfig).  The folder that last built exactly this input,
-    else a new one while there are fewer than `keep`, else the one whose
-    input shares the most lines with it.  So `make check`'s reduced audit
-    and the full audit no longer switch one folder's configuration back and
-    forth (each switch recompiled most of the kernel), and a rule change
-    that adds a few symbols rebuilds only what they touch."""
+    appends to tinyconfig, tree_line() first).  The folder that last built
+    exactly this input, else a new one while there are fewer than `keep`,
+    else the one of the same tree whose input shares the most lines with
+    it, else (no folder of this tree) the nearest one, emptied.  So `make
+    check`'s reduced audit and the full audits no longer switch one
+    folder's configuration back and forth (each switch recompiled most of
+    the kernel), and a rule change that adds a few symbols rebuilds only
+    what they touch."""
     folders = sorted(p for p in cache.glob("build-*") if p.is_dir())
     stamps = {p: (p / "audit.fragment").read_text() if (p / "audit.fragment").is_file() else ""
               for p in folders}
@@ -122,5 +134,11 @@ def build_folder(cache: Path, wanted: str, keep: int = BUILD_FOLDERS) -> Path:
         while cache / f"build-{n}" in stamps:
             n += 1
         return cache / f"build-{n}"
+    tree = wanted.splitlines(keepends=True)[:1]
+    same_tree = [p for p in folders if stamps[p].splitlines(keepends=True)[:1] == tree]
     lines = set(wanted.splitlines())
-    return max(folders, key=lambda p: (len(lines & set(stamps[p].splitlines())), p.name))
+    nearest = max(same_tree or folders,
+                  key=lambda p: (len(lines & set(stamps[p].splitlines())), p.name))
+    if not same_tree:
+        shutil.rmtree(nearest)
+    return nearest

@@ -29,8 +29,26 @@ def test_a_new_configuration_gets_a_new_folder_until_the_limit(tmp_path):
 def test_past_the_limit_the_nearest_configuration_is_reused(tmp_path):
     full = built(tmp_path / "build-0", FULL)
     reduced = built(tmp_path / "build-1", REDUCED)
-    assert kernel_config.build_folder(tmp_path, FULL + "CONFIG_D=y\n") == full
-    assert kernel_config.build_folder(tmp_path, REDUCED + "CONFIG_E=y\n") == reduced
+    assert kernel_config.build_folder(tmp_path, FULL + "CONFIG_D=y\n", keep=2) == full
+    assert kernel_config.build_folder(tmp_path, REDUCED + "CONFIG_E=y\n", keep=2) == reduced
+
+
+def test_a_folder_never_changes_tree(tmp_path):
+    # 6.12's scripts/kconfig does not compile with 7.2's generated lexer
+    # (older sources, newer outputs: make keeps them): emptied instead
+    old = kernel_config.tree_line(tmp_path / "linux-7.2")
+    new = kernel_config.tree_line(tmp_path / "linux-6.12")
+    for n, text in enumerate((FULL, REDUCED, FULL + "CONFIG_X=y\n")):
+        folder = built(tmp_path / f"build-{n}", old + text)
+        (folder / "generated").write_text("7.2")
+    chosen = kernel_config.build_folder(tmp_path, new + FULL)
+    assert chosen.name.startswith("build-") and not chosen.exists()
+    built(chosen, new + FULL)
+    # of the same tree, the nearest folder is reused as it is
+    again = kernel_config.build_folder(tmp_path, new + FULL + "CONFIG_Y=y\n")
+    assert again == chosen and again.is_dir()
+    assert kernel_config.build_folder(tmp_path, old + REDUCED) == tmp_path / "build-1"
+    assert (tmp_path / "build-1" / "generated").is_file()
 
 
 def test_a_folder_without_a_stamp_is_a_candidate_not_a_match(tmp_path):

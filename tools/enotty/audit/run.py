@@ -70,11 +70,11 @@ def log_step(msg: str) -> None:
     print(f"audit: {msg}", flush=True)
 
 
-def kernel_key(fragment: str, patches: list[Path], guest: Guest = GUESTS[DEFAULT]) -> str:
-    """A kernel's identity: the guest, the configuration and the patch contents."""
-    # x86_64's key is what it was before there were other guests: its
-    # kept kernels stay valid.
-    salt = b"" if guest.name == DEFAULT else guest.name.encode() + b"\0"
+def kernel_key(fragment: str, patches: list[Path], guest: Guest = GUESTS[DEFAULT],
+               source: str = "") -> str:
+    """A kernel's identity: the source tree, the guest, the configuration
+    and the patch contents."""
+    salt = source.encode() + b"\0" + guest.name.encode() + b"\0"
     h = hashlib.sha256(salt + guest.fragment.read_bytes() + fragment.encode())
     for patch in patches:
         h.update(b"\0" + _diffs(patch))
@@ -534,7 +534,8 @@ def _build_guest(req, at: _Workplace, wt: WorkTree, ga: GuestAudit, patches: lis
     """One guest: its configuration (what olddefconfig dropped is logged),
     its two kernels and the programs of its initramfs."""
     guest = ga.guest
-    wanted = kernel_config.appended(ga.plan.fragment, guest.fragment)
+    wanted = kernel_config.tree_line(wt.source) + kernel_config.appended(ga.plan.fragment,
+                                                                          guest.fragment)
     kernel = TinyKernel(source=wt.path, build=kernel_config.build_folder(at.of(guest), wanted),
                         log=at.build_log, ccache=at.cache / "ccache", jobs=req.jobs,
                         stamp="audit.fragment", make_args=guest.make_args, image=guest.image)
@@ -547,8 +548,8 @@ def _build_guest(req, at: _Workplace, wt: WorkTree, ga: GuestAudit, patches: lis
     # Both kernels carry the guest's tree fixes (what the tree needs to
     # build for its architecture at all); the second one the series on top.
     fixes = list(guest.tree_fixes)
-    ga.keys = (kernel_key(ga.plan.fragment, fixes, guest),
-               kernel_key(ga.plan.fragment, fixes + patches, guest))
+    ga.keys = (kernel_key(ga.plan.fragment, fixes, guest, str(wt.source)),
+               kernel_key(ga.plan.fragment, fixes + patches, guest, str(wt.source)))
     pristine, built_p = build_kernel(wt, kernel, at.cache / "images", ga.keys[0], fixes, guest)
     ga.init, ga.probes = _guest_programs(req, at, guest, kernel.env)
     patched, built_a = build_kernel(wt, kernel, at.cache / "images", ga.keys[1], fixes + patches,

@@ -142,6 +142,9 @@ def test_kernel_keys_and_notes_per_guest(tmp_path):
     x86, s390x = guests.GUESTS["x86_64"], guests.GUESTS["s390x"]
     assert run.kernel_key("F", [patch]) == run.kernel_key("F", [patch], x86)
     assert run.kernel_key("F", [patch], s390x) != run.kernel_key("F", [patch], x86)
+    # one fragment, one series, two trees: two kernels
+    assert (run.kernel_key("F", [patch], x86, "/src/linux-source-6.12")
+            != run.kernel_key("F", [patch], x86, "/src/linux-source-7.2"))
     # the message does not make the kernel; the diff does
     mail = tmp_path / "0002.patch"
     mail.write_text("Subject: x\n\nTested in QEMU: ...\n---\ndiff --git a/f b/f\n-a\n+b\n")
