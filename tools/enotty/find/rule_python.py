@@ -395,9 +395,52 @@ def enotty_switch_leaves_before(text: str | None, cmd: str | None, tries: bool =
         return False
     end = len(text)
     i = match_open(text, end - 1)
-    if i < 0 or re.search(switch_head(cmd) + "$", text[:i]) is None:
+    if i < 0:
         return False
-    body = text[i + 1:end - 1]
+    if re.search(switch_head(cmd) + "$", text[:i]) is None:
+        return not tries and enotty_kind_switch_leaves(text[:i], text[i + 1:end - 1], cmd)
+    return enotty_command_body_leaves(text[i + 1:end - 1], cmd, tries)
+
+
+def enotty_kind_switch_leaves(head: str, body: str, cmd: str | None) -> bool:
+    """head ends with "switch (X)", X not naming the command, and body is
+    its body: no default label, and every case is a switch on the command
+    as in enotty_after_leaving_switch followed by break; alone
+    (vme_user_ioctl(): switch (type[minor]) { case MASTER_MINOR: switch
+    (cmd) {..} break; ..}).  A command that no switch of its node kind
+    names falls out; a recognised one of another kind too, which this
+    node does not implement."""
+    head = head.rstrip()
+    o = match_open(head, len(head) - 1) if head.endswith(")") else -1
+    if cmd is None or o < 0 or not re.search(r"\bswitch\s*$", head[:o]) \
+            or re.search(r"\b" + re.escape(cmd) + r"\b", head[o:]):
+        return False
+    split = cases(body)
+    if not split:
+        return False
+    for label, seg in split:
+        if label.startswith("default"):
+            return False
+        s = seg.strip()
+        inner = re.match(switch_head(cmd) + r"\{", s)
+        if inner is None:
+            return False
+        close = match_close(s, inner.end() - 1)
+        if close < 0 or re.fullmatch(r"\s*break\s*;\s*", s[close + 1:]) is None:
+            return False
+        if not enotty_command_body_leaves(s[inner.end():close], cmd, False):
+            return False
+    return True
+
+
+# A case ending "return x; break;", the return a statement of its own (not
+# the branch of an if, else or loop): the break is dead code.
+ENOTTY_DEAD_BREAK_RE = re.compile(r"((?:^|[;{}])\s*return\b[^;{}]*;)\s*break\s*;\s*$")
+
+
+def enotty_command_body_leaves(body: str, cmd: str | None, tries: bool) -> bool:
+    """body is that of a switch on the command: as in
+    enotty_after_leaving_switch (tries: enotty_after_subhandler_loop)."""
     split = cases(body)
     if not split:
         return False
@@ -418,6 +461,7 @@ def enotty_switch_leaves_before(text: str | None, cmd: str | None, tries: bool =
             elif not enotty_only_logs(seg, last):
                 return False
             continue
+        seg = ENOTTY_DEAD_BREAK_RE.sub(r"\1", seg)
         if re.search(r"\b(?:break|continue)\b", seg) or not case_leaves(seg):
             return False
     return tried or not tries
@@ -570,9 +614,40 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
                  if not (label.startswith("default") and re.fullmatch(r"\s*break\s*;\s*", seg))]
     if not split or any(label.startswith("default") for label, _seg in split):
         return False
-    segs = [enotty_blank_inner_switches(seg) for _label, seg in split]
-    if not enotty_early_exits_assign(pos, cmd, ret):
+    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd):
         return False
+    return enotty_cases_assign([seg for _label, seg in split], ret)
+
+
+def enotty_later_switch(pos: Pos, cmd: str | None) -> bool:
+    """Whether the function around pos has a second switch on the command
+    after the first one following pos: the initialiser then also reaches
+    what lies between them (a state check jumping to the return answers
+    the commands of the second switch with it,
+    tests/trap_switch_chain_initialiser.c c_ioctl()), which
+    enotty_switch_chain_assigns decides."""
+    offset = enotty_site_offset(pos)
+    if cmd is None or offset < 0:
+        return True
+    text = enotty_stripped(pos[0].file)
+    body_open = enclosing_brace(text, offset)
+    while body_open >= 0 and enclosing_brace(text, body_open) >= 0:
+        body_open = enclosing_brace(text, body_open)
+    end = match_close(text, body_open) if body_open >= 0 else -1
+    if end < 0:
+        return True
+    head = re.compile(switch_head(cmd) + r"\{")
+    first = head.search(text, offset, end)
+    if first is None:
+        return False
+    close = match_close(text, first.end() - 1)
+    return close < 0 or head.search(text, close, end) is not None
+
+
+def enotty_cases_assign(segs: list[str], ret: object) -> bool:
+    """Each case (its statements) assigns ret, or returns, before anything
+    that could leave it (see enotty_every_case_assigns)."""
+    segs = [enotty_blank_inner_switches(seg) for seg in segs]
     assign = re.compile(r"\b" + re.escape(str(ret)) + r"\s*=(?!=)|\breturn\b")
     for seg in segs:
         if enotty_case_returns(seg, ret):
@@ -584,6 +659,90 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
         if first_leave is not None and first_leave.start() < first_assign.start():
             return False
     return True
+
+
+def enotty_switch_chain_assigns(pos: Pos, ret: object) -> bool:
+    """The initialiser at pos (T ret = -E;) reaches the final return ret;
+    only for a command that no case of a chain of switches on the command
+    names (gpib_os.c ibioctl(): four switches, each default break; or
+    goto done;, state checks between them).  True when, after the
+    initialiser, the function body is at its top level: switches on the
+    command, at least two, whose cases all assign ret or return before
+    they can leave (enotty_cases_assign) and whose default, if any, is
+    break; or goto to the final label; other statements, none of them a
+    loop, whose every assignment of ret is followed in its own block by a
+    goto or a return, and whose every goto follows such an assignment;
+    then the one label all gotos name, and return ret; with nothing
+    assigning ret in between."""
+    cmd = enotty_cmd(pos)
+    offset = enotty_site_offset(pos)
+    if cmd is None or offset < 0:
+        return False
+    text = enotty_stripped(pos[0].file)
+    body_open = enclosing_brace(text, offset)
+    if body_open < 0 or enclosing_brace(text, body_open) >= 0:
+        return False        # the initialiser is not in the function body itself
+    end = match_close(text, body_open)
+    semi = text.find(";", offset)
+    if end < 0 or semi < 0 or semi > end:
+        return False
+    r = re.escape(str(ret))
+    region = text[semi + 1:end]
+    tail = re.search(r"\b([A-Za-z_]\w*)\s*:(?!:)([^{}]*?)\breturn\s*\(?\s*" + r + r"\s*\)?\s*;\s*$",
+                     region)
+    if tail is None or re.search(r"\b" + r + r"\s*=(?!=)|\breturn\b", tail.group(2)):
+        return False
+    label = tail.group(1)
+    region = region[:tail.start()]
+    # the switches on the command, each at the top level of the body
+    found = [sw for sw in switches(region, 0, len(region))
+             if re.match(switch_head(cmd) + r"\{", region[sw.keyword:sw.brace + 1])]
+    if len(found) < 2 or any(sw.end < 0 or enclosing_brace(region, sw.keyword) >= 0 for sw in found):
+        return False
+    if any(re.search(r"\b" + re.escape(cmd) + r"\b", region[sw.keyword:sw.end])
+           for sw in switches(region, 0, len(region)) if sw not in found
+           and not any(f.keyword < sw.keyword < f.end for f in found)):
+        return False        # another switch naming the command
+    outside, i = [], 0
+    for sw in found:
+        split = cases(region[sw.brace + 1:sw.end])
+        if not split:
+            return False
+        segs = []
+        for lab, seg in split:
+            if lab.startswith("default"):
+                if enotty_default_fallen_into(region[sw.brace + 1:sw.end]) or not re.fullmatch(
+                        r"\s*(?:break|goto\s+" + re.escape(label) + r")\s*;\s*", seg):
+                    return False
+                continue
+            segs.append(seg)
+        if not enotty_cases_assign(segs, ret):
+            return False
+        outside.append(region[i:sw.keyword])
+        i = sw.end + 1
+    outside.append(region[i:])
+    for part in outside:
+        if re.search(r"\b(?:for|while|do|break|continue|switch)\b|\b\w*for_each\w*\s*\(", part):
+            return False
+        if re.search(r"\breturn\s*\(?\s*" + r + r"\b", part):
+            return False
+        for m in re.finditer(r"\b(?:if|switch)\s*\(", part):
+            close = match_close(part, m.end() - 1)
+            if close < 0 or re.search(r"\b" + re.escape(cmd) + r"\b", part[m.end():close]):
+                return False    # a test of the command outside the switches
+        for m in re.finditer(r"\b" + r + r"\s*=(?!=)", part):
+            block = enclosing_brace(part, m.start())
+            close = match_close(part, block) if block >= 0 else -1
+            if close < 0 or not re.search(
+                    r"(?:\bgoto\s+" + re.escape(label) + r"|\breturn\b[^;]*)\s*;\s*$", part[m.start():close]):
+                return False
+        for g in re.finditer(r"\bgoto\s+(\w+)", part):
+            start = enclosing_brace(part, g.start()) + 1
+            if g.group(1) != label or start == 0 or not re.search(
+                    r"\b" + r + r"\s*=(?!=)", part[start:g.start()]):
+                return False
+    # every goto of the switches names the final label
+    return all(g.group(1) == label for g in re.finditer(r"\bgoto\s+(\w+)", region))
 
 
 def enotty_case_returns(seg: str, ret: object) -> bool:

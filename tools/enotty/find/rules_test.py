@@ -23,7 +23,8 @@ def cocci_copy(tmp_path: Path) -> Path:
 
 SHAPES = ["ioctl_default_assign", "ioctl_default_return", "ioctl_default_twin", "ioctl_if_chain",
           "ioctl_ioc_chain", "ioctl_ioc_guard", "ioctl_leaf_enoioctlcmd", "ioctl_lookup_miss",
-          "ioctl_missing_operation", "ioctl_subhandler_miss", "ioctl_switch_no_default"]
+          "ioctl_missing_operation", "ioctl_subhandler_miss", "ioctl_switch_chain",
+          "ioctl_switch_no_default"]
 
 
 def test_one_rule_file_and_the_shapes_that_name_sites():
