@@ -156,17 +156,24 @@ def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
             if 0 <= sw.brace < fn.end]
 
 
-def anchor_of(cf: CFile, fn: Function, line: int, initialiser: bool = False) -> int:
+def anchor_of(cf: CFile, fn: Function, line: int, initialiser: bool | str = False) -> int:
     """Where the dispatch that holds the converted line starts.
     initialiser: the line sets the value that a switch without default,
     further down, returns for what no case took (ioctl_switch_no_default):
     that switch is the dispatch, and a check between the two answers an
-    unknown command first (userfaultfd before UFFDIO_API)."""
+    unknown command first (userfaultfd before UFFDIO_API); "chain": the
+    last of several such switches is the dispatch."""
     off = cf.offset(line)
     inside = [s for s in switches(cf.code, fn) if s[1] < off < s[2]]
     if inside:
         return max(inside)[0]
     after = [s for s in switches(cf.code, fn) if s[0] > off]
+    if initialiser == "chain" and after:
+        # a chain of switches (ioctl_switch_chain): an unknown command
+        # passes them all, and every check before the last one answers
+        # it first (gpib's !board->online)
+        tops = [s for s in after if not any(o[1] < s[0] < o[2] for o in after)]
+        return tops[-1][0]
     if initialiser and after:
         return after[0][0]
     before = [s for s in switches(cf.code, fn) if s[2] < off]
@@ -1001,7 +1008,8 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     if cf is None or fn is None:
         return Effects("unknown", "unknown", "-", "unknown", "-", forward(site), "unknown",
                        "invisible" if is_leaf(site) else "unknown")
-    anchor = anchor_of(cf, fn, site.line, initialiser=site.rule == "ioctl_switch_no_default")
+    anchor = anchor_of(cf, fn, site.line, initialiser="chain" if site.rule == "ioctl_switch_chain"
+                       else site.rule == "ioctl_switch_no_default")
     found = guards(cf, fn, anchor, converted)
     for caller, call in callers(cf, fn.name):
         found += guards(cf, caller, call, converted)
