@@ -191,6 +191,8 @@ class Guard:
     text: str        # the condition or call, shortened
     errno: str       # what it answers
     kind: str        # "unknown-command answer" (a check on the command alone),
+                     # "command filter" (one that already answers -ENOTTY by
+                     # the command's _IOC_* fields: not the patch's business),
                      # "command normaliser" (a call that rewrites &cmd from a table),
                      # "every command" (`if (cmd)`), "argument check", "state check",
                      # "no operation" (the site itself: the driver has no ->f)
@@ -268,6 +270,20 @@ def argument_names(code: str, fn: Function) -> set[str]:
     return names
 
 
+# A check before the dispatch that answers -ENOTTY for a class of commands
+# by their number alone (another _IOC_TYPE, an _IOC_NR out of range): no
+# unknown command it takes sees the patch, so the message says which do.
+COMMAND_FILTER = "command filter"
+_IOC_FIELD = re.compile(r"\b_IOC_(TYPE|NR|DIR|SIZE)\s*\(")
+
+
+def _command_filter(cond: str, cmd: str) -> bool:
+    """Whether every operand of cond tests a field (_IOC_TYPE(), _IOC_NR(),
+    ...) of the command and nothing of the state or the argument."""
+    terms = operands(cond)
+    return bool(terms) and all(_mentions(t, cmd) and _IOC_FIELD.search(t) for t in terms)
+
+
 def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[Guard]:
     """Early returns of an old answer on the way from the body to anchor."""
     code = cf.code
@@ -314,6 +330,14 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
             via = call.group(1)
             errnos = _callee_errnos(cf, via, skip_lines)
             cond = f"{via}({' '.join(call.group(2).split())})"
+        if errnos and errnos <= {"ENOTTY", "ENOIOCTLCMD"} and _command_filter(cond, cmd):
+            # autofs_root_ioctl_unlocked()'s type and number range test: a
+            # command it fails never reaches the dispatch, and already got
+            # ENOTTY; what the patch changes is the rest (the message says so)
+            # said by the fields it tests, which the message words
+            tested = dict.fromkeys(f"_IOC_{f}({cmd})" for f in _IOC_FIELD.findall(cond))
+            found.append(Guard(line, "by " + ", ".join(tested), sorted(errnos)[-1], COMMAND_FILTER))
+            continue
         old = sorted(errnos & set(OLD_ANSWERS))
         # Another answer before the dispatch (-EBADFD for a tun fd not yet
         # attached, -EPERM without CAP_SYS_ADMIN) also keeps an unknown

@@ -544,3 +544,32 @@ def test_a_helper_in_a_header_has_the_handlers_of_the_files_beside_it(tmp_path):
     # through tap_ioctl(): "get ENOTTY too" would be false for tun, so only
     # the command no caller names is listed
     assert got.uncased == "DEMO_NOWHERE"
+
+
+AUTOFS = ("static int autofs_root_ioctl_unlocked(struct inode *inode, struct file *filp,\n"
+          "\t\t\t\t       unsigned int cmd, unsigned long arg)\n{\n"
+          "\tstruct autofs_sb_info *sbi = autofs_sbi(inode->i_sb);\n\n"
+          "\tif (_IOC_TYPE(cmd) != _IOC_TYPE(AUTOFS_IOC_FIRST) ||\n"
+          "\t     _IOC_NR(cmd) - _IOC_NR(AUTOFS_IOC_FIRST) >= AUTOFS_IOC_COUNT)\n"
+          "\t\treturn -ENOTTY;\n\n"
+          "\tif (!autofs_oz_mode(sbi) && !capable(CAP_SYS_ADMIN))\n\t\treturn -EPERM;\n\n"
+          "\tswitch (cmd) {\n\tcase AUTOFS_IOC_CATATONIC:\n\t\treturn 0;\n"
+          "\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n")
+
+
+def test_an_enotty_command_filter_before_the_dispatch_is_recorded(tmp_path):
+    # 7.2's autofs: a command of another type or number range already got
+    # ENOTTY; the message must not say that every unknown command changes
+    got = _one(tmp_path, "fs/autofs/root.c", AUTOFS, 17, "autofs_root_ioctl_unlocked",
+               "ioctl_default_return")
+    assert got.reach == "partly"
+    assert got.guard == ("line 6: by _IOC_TYPE(cmd), _IOC_NR(cmd) -> -ENOTTY (command filter); "
+                         "line 10: !autofs_oz_mode(sbi) && !capable(CAP_SYS_ADMIN) -> -EPERM (state check)")
+
+
+def test_an_enotty_answer_on_state_is_no_command_filter(tmp_path):
+    code = AUTOFS.replace("if (_IOC_TYPE(cmd) != _IOC_TYPE(AUTOFS_IOC_FIRST) ||\n"
+                          "\t     _IOC_NR(cmd) - _IOC_NR(AUTOFS_IOC_FIRST) >= AUTOFS_IOC_COUNT)",
+                          "if (!sbi->pipe ||\n\t     !sbi)")
+    got = _one(tmp_path, "fs/autofs/root.c", code, 17, "autofs_root_ioctl_unlocked", "ioctl_default_return")
+    assert "command filter" not in got.guard

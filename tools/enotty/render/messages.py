@@ -352,7 +352,40 @@ def _guard_items(guard: str) -> list[tuple[str, str, str]]:
     return out
 
 
+# effects' kind of a check that already answers -ENOTTY by the command's
+# _IOC_* fields (autofs's type and number range): said in the opening
+# paragraph (command_filters()), never as a check that "still fails first"
+COMMAND_FILTER = "command filter"
+
+
+def command_filters(sites: list[Site]) -> list[str]:
+    """The conditions of the command filters before the dispatch of the
+    sites' handlers, in order, each once."""
+    out: list[str] = []
+    for s in sites:
+        for condition, _errno, kind in _guard_items(s.effects.guard if s.effects else "-"):
+            if kind == COMMAND_FILTER and condition not in out:
+                out.append(condition)
+    return out
+
+
+def filter_words(conditions: list[str]) -> str:
+    """What the filters already answer -ENOTTY for, by the _IOC_* fields
+    they test: 'a command of another type or with a number outside its range'."""
+    text = " ".join(conditions)
+    parts = []
+    if "_IOC_TYPE(" in text:
+        parts.append("a command of another type")
+    if "_IOC_NR(" in text:
+        parts.append("with a number outside its range" if parts else "a command with a number outside its range")
+    if "_IOC_SIZE(" in text or "_IOC_DIR(" in text:
+        parts.append("with another size or direction" if parts else "a command with another size or direction")
+    return " or ".join(parts) if parts else "some commands"
+
+
 def _guard_words(condition: str, kind: str = "") -> str:
+    if kind == COMMAND_FILTER:
+        return ""
     call = re.match(r"^!?(\w+)\(", condition)
     if call and kind == "command normaliser":
         return f"when {call.group(1)}() does not know it"
@@ -407,7 +440,7 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
         who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat, rows)
         only = sorted({r.reached_only for r in rows if r and r.reached_only})
         on = f" {' or '.join(only)}" if only else ""
-        command = "such a command" if own_type_only else "an unknown command"
+        command = "such a command" if own_type_only or command_filters(visible) else "an unknown command"
         if all(s.effects and s.effects.branches.startswith("only with ")
                and "COMPAT" in s.effects.branches.split("(")[0] for s in visible):
             # sis: the changed line is the #else of SIS_NEW_CONFIG_COMPAT, so
@@ -418,7 +451,7 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
         elif "unknown" in paths:
             # which ABIs reach it is not known (dvb_ca's handler is passed to
             # dvb_usercopy()): say it of the command, not of every caller
-            out.append(f"{'Such a command' if own_type_only else f'An unknown command{on} that reaches it'}"
+            out.append(f"{'Such a command' if own_type_only or command_filters(visible) else f'An unknown command{on} that reaches it'}"
                        f" now gets ENOTTY instead of {before}.")
         else:
             out.append(f"{who} now get ENOTTY instead of {before} for {command}{on}.")
@@ -473,7 +506,7 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
 
 def _unreachable_sentence(s: Site, e: Effects, visible: list[Site]) -> str:
     """A site no unknown command reaches: the check that answers first."""
-    items = _guard_items(e.guard)
+    items = [i for i in _guard_items(e.guard) if i[2] != COMMAND_FILTER]
     errno = items[0][1] if items else "EINVAL"
     kind = items[0][2] if items else ""
     if kind == "every command":
@@ -657,6 +690,12 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
                         f"with {errno_phrase(froms)} when the driver behind "
                         f"{'it' if one else 'them'} provides no "
                         f"{_join(sorted(set(ops)))} operation.")
+        elif filters := command_filters(visible):
+            # read: autofs's range test before the dispatch already answers
+            # -ENOTTY; only a command that passes it changes
+            text.append(f"{who} {verb} -ENOTTY for {filter_words(filters)}, but "
+                        f"{errno_phrase(froms)} for an unknown command that passes "
+                        f"{'that check' if len(filters) == 1 else 'those checks'}.")
         elif own_type_only:
             # measured: commands of other types got ENOTTY already
             text.append(f"{who} {verb} some unknown ioctl commands of "

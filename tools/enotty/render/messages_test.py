@@ -612,3 +612,19 @@ def test_no_uncased_commands_are_said_where_an_argument_check_answers_first() ->
     plain = _site("drivers/rpmsg/rpmsg_ctrl.c", 114, "rpmsg_ctrldev_ioctl", "file_operations.unlocked_ioctl",
                   uncased="RPMSG_DESTROY_EPT_IOCTL,RPMSG_SET_INCOMING_FLOWCONTROL")
     assert "RPMSG_DESTROY_EPT_IOCTL" in _flat(_sentences([plain]))
+
+
+def test_a_command_filter_read_from_the_code_narrows_the_claim() -> None:
+    # 7.2's autofs without an audit: its type and number range test already
+    # answers -ENOTTY, so "an unknown command" would overstate the change
+    s = _site("fs/autofs/root.c", 904, "autofs_root_ioctl_unlocked", "file_operations.unlocked_ioctl",
+              reach="partly", entry="autofs_root_ioctl",
+              guard="line 866: by _IOC_TYPE(cmd), _IOC_NR(cmd) -> -ENOTTY (command filter); "
+                    "line 870: !autofs_oz_mode(sbi) && !capable(CAP_SYS_ADMIN) -> -EPERM (state check)")
+    body = _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>"))
+    assert ("autofs_root_ioctl(), through autofs_root_ioctl_unlocked(), answers -ENOTTY for a command of "
+            "another type or with a number outside its range, but -EINVAL for an unknown command that "
+            "passes that check.") in body
+    assert "Native and 32-bit callers now get ENOTTY instead of EINVAL for such a command." in body
+    assert "for an unknown command." not in body and "-ENOTTY first" not in body
+    assert "A command still fails with -EPERM first unless the caller is the automount daemon" in body
