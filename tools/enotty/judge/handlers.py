@@ -497,5 +497,29 @@ def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list
             continue
         s = h.sites[0]
         if (h.file in files or (s.interface, h.file.rpartition("/")[0]) in interfaces) and h.left:
-            out.append(f"{h.name}() keeps -{s.from_}: {h.left[0]}.")
+            out.append(f"{h.name}() keeps -{s.from_}: {_both_exits(h, h.left[0])}.")
     return sorted(set(out))
+
+
+# The exit a site's rule found, in words: what answers an unknown command
+# that gets past the checks before the dispatch.
+_EXIT_WORDS = {
+    "ioctl_switch_no_default": "the -{errno} it sets before its switch, which no case replaces,",
+    "ioctl_default_return": "the default of its switch",
+    "ioctl_default_assign": "the default of its switch",
+    "ioctl_if_chain": "the return after its tests of the command",
+}
+_CHECK_FIRST = "a check before the command is looked at ("
+
+
+def _both_exits(h: Handler, why: str) -> str:
+    """why, the reason a left-out handler keeps its answer; when it is a
+    check that answers first (userfaultfd_ioctl()'s test of an initialised
+    context), the exit behind it is named too: the handler keeps both."""
+    if not why.startswith(_CHECK_FIRST):
+        return why
+    head, sep, tail = why.partition(_STATE_FIX)
+    exits = list(dict.fromkeys(_EXIT_WORDS.get(s.rule, "its own answer after the dispatch").format(errno=s.from_)
+                               for s in h.sites))
+    return (f"{head}, and {' and '.join(exits)} answers an unknown command that passes it; "
+            f"this patch changes neither{sep and ' (' + sep.lstrip('; ') + ')'}")

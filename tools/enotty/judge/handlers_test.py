@@ -537,3 +537,19 @@ def test_a_device_gone_check_keeps_no_enodev_exit_out(tmp_path: Path) -> None:
     assert found[0].effects is not None and "(state check)" in found[0].effects.guard
     (h,) = handlers.model(found, tmp_path, consumers={})
     assert h.complete and h.left == ()
+
+
+def test_a_sibling_kept_by_a_check_first_names_both_of_its_exits(tmp_path: Path) -> None:
+    # userfaultfd_ioctl(): the state check before UFFDIO_API and the -EINVAL
+    # its switch without default returns; the message names both
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    a = found[0]
+    b = dataclasses.replace(a, function="uffd_ioctl", rule="ioctl_switch_no_default")
+    why = ("a check before the command is looked at (state check) answers -EINVAL first"
+           "; testing the command first, as pidfd_ioctl() does, is a change of its own")
+    kept = handlers.Handler(a.file, "uffd_ioctl", (b,), (why,))
+    assert handlers.kept_siblings([a], [handlers.Handler(a.file, "a_ioctl", (a,), ()), kept]) == [
+        "uffd_ioctl() keeps -EINVAL: a check before the command is looked at (state check) answers -EINVAL "
+        "first, and the -EINVAL it sets before its switch, which no case replaces, answers an unknown command "
+        "that passes it; this patch changes neither (testing the command first, as pidfd_ioctl() does, is a "
+        "change of its own)."]
