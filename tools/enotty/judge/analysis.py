@@ -54,9 +54,8 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
         funcs = ", ".join(sorted({s.function + "()" for s in labelled if s.file == path}))
         for site in labelled:
             if site.file == path:
-                left_out.setdefault(site, f"{path}: {funcs} left as it is: no configuration of any"
-                                          f" architecture compiles it ({why}).")
-                held.setdefault(site, f"no configuration of any architecture compiles it ({why})")
+                left_out.setdefault(site, f"{path}: {funcs} left as it is: {why}.")
+                held.setdefault(site, why)
     # The unit of conversion is the handler: all of its unknown-command
     # exits, or none of them.
     model = handlers.model(labelled, root, held)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -620,12 +621,30 @@ def arch_symbols(root: Path, arch: str) -> frozenset[str]:
 
 
 class Unbuildable:
-    """Why no configuration of any architecture compiles a file."""
+    """Why no configuration of any architecture compiles a file, or none
+    on this machine: Rust code needs a toolchain Kconfig probes for
+    (CONFIG_RUST_IS_AVAILABLE), which Debian 12 cannot provide at the
+    version 7.x asks for."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._deps: KconfigDeps | None = None
         self._defined: set[str] | None = None
+        self._rust: bool | None = None
+
+    @property
+    def rust_available(self) -> bool:
+        """What Kconfig's RUST_IS_AVAILABLE would say here: the tree's own
+        scripts/rust_is_available.sh, run as Kconfig runs it."""
+        if self._rust is None:
+            script = self.root / "scripts" / "rust_is_available.sh"
+            env = dict(os.environ, RUSTC=os.environ.get("RUSTC", "rustc"),
+                       BINDGEN=os.environ.get("BINDGEN", "bindgen"),
+                       CC=os.environ.get("CC", "gcc"))
+            self._rust = script.is_file() and subprocess.run(
+                ["sh", str(script)], cwd=self.root, env=env, capture_output=True,
+                check=False).returncode == 0
+        return self._rust
 
     @property
     def defined(self) -> set[str]:
@@ -653,6 +672,8 @@ class Unbuildable:
             name = node[1]
             if name == "BROKEN":
                 return f"CONFIG_{owner} depends on BROKEN"
+            if name == "RUST_IS_AVAILABLE" and not self.rust_available:
+                return f"{_HERE}CONFIG_{owner} needs a Rust toolchain"
             if name not in self.defined:
                 return f"CONFIG_{owner} depends on {name}, which no Kconfig defines"
             return self._symbol(name, seen)
@@ -683,10 +704,19 @@ class Unbuildable:
         for sym in symbols:
             name = sym.removeprefix("CONFIG_")
             if name == "BROKEN":
-                return f"{rel} is built only with CONFIG_BROKEN"
+                return f"no configuration of any architecture compiles it ({rel} is built only with CONFIG_BROKEN)"
             if name not in self.defined:
-                return f"{rel} is built with CONFIG_{name}, which no Kconfig defines"
+                return (f"no configuration of any architecture compiles it"
+                        f" ({rel} is built with CONFIG_{name}, which no Kconfig defines)")
             why = self._symbol(name, frozenset())
+            if why.startswith(_HERE):
+                return (f"no configuration compiles it on this machine ({why.removeprefix(_HERE)}:"
+                        " scripts/rust_is_available.sh fails)")
             if why:
-                return why + f" in {tree.kernel_version(self.root)}"
+                return (f"no configuration of any architecture compiles it"
+                        f" ({why} in {tree.kernel_version(self.root)})")
         return ""
+
+
+# Marks a reason that holds on this machine only (a missing toolchain).
+_HERE = "here: "

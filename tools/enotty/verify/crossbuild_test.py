@@ -66,17 +66,42 @@ def test_unbuildable_names_broken_and_undefined_dependencies(tmp_path: Path,
     root = _kernel(tmp_path)
     monkeypatch.setattr(tree, "kernel_version", lambda r: "6.12.1")
     nowhere = kconfig.Unbuildable(root)
-    assert nowhere.reason("drivers/d/old.c") == "CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1"
+    assert nowhere.reason("drivers/d/old.c") == (
+        "no configuration of any architecture compiles it (CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1)")
     # both branches of an || blocked: blocked (the first branch named)
-    assert nowhere.reason("drivers/d/wip.c") == "CONFIG_WIP depends on BROKEN in 6.12.1"
+    assert nowhere.reason("drivers/d/wip.c") == "no configuration of any architecture compiles it (CONFIG_WIP depends on BROKEN in 6.12.1)"
     # one branch open: buildable
     assert nowhere.reason("drivers/d/alt.c") == ""
     # another architecture's symbol (not in the x86 reading) is defined: buildable
     assert nowhere.reason("drivers/d/ami.c") == ""
     # through a composite object and a dependency's dependency
-    assert nowhere.reason("drivers/d/part.c") == "CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1"
+    assert nowhere.reason("drivers/d/part.c") == (
+        "no configuration of any architecture compiles it (CONFIG_OLD depends on DEPRECATED, which no Kconfig defines in 6.12.1)")
     # no kbuild line (cannot tell) and a header: not called unbuildable
     assert nowhere.reason("drivers/d/none.c") == "" and nowhere.reason("drivers/d/x.h") == ""
+
+
+@pytest.mark.parametrize("exit_code", [0, 1])
+def test_rust_code_is_unbuildable_here_when_the_trees_toolchain_probe_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exit_code: int) -> None:
+    # 7.2's rust_binderfs.c: buildable where rustc and bindgen are new
+    # enough, so the reason says "on this machine", not "any architecture"
+    root = _kernel(tmp_path)
+    with open(root / "drivers/d/Kconfig", "a") as f:
+        f.write('config RUST_IS_AVAILABLE\n\tdef_bool $(success,$(srctree)/scripts/rust_is_available.sh)\n'
+                'config RUST\n\tbool "rust"\n\tdepends on RUST_IS_AVAILABLE\n'
+                'config RS\n\ttristate "rs"\n\tdepends on RUST && D\n')
+    with open(root / "drivers/d/Makefile", "a") as f:
+        f.write("obj-$(CONFIG_RS) += rs.o\n")
+    (root / "scripts").mkdir()
+    (root / "scripts" / "rust_is_available.sh").write_text(f"exit {exit_code}\n")
+    monkeypatch.setattr(tree, "kernel_version", lambda r: "7.2.1")
+    why = kconfig.Unbuildable(root).reason("drivers/d/rs.c")
+    if exit_code:
+        assert why == ("no configuration compiles it on this machine (CONFIG_RUST needs a Rust"
+                       " toolchain: scripts/rust_is_available.sh fails)")
+    else:
+        assert why == ""
 
 
 def test_a_missing_cross_compiler_without_root_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:
