@@ -512,7 +512,7 @@ _EXIT_WORDS = {
 _CHECK_FIRST = "a check before the command is looked at ("
 
 
-def _both_exits(h: Handler, why: str) -> str:
+def _both_exits(h: Handler, why: str, by: str = "this patch") -> str:
     """why, the reason a left-out handler keeps its answer; when it is a
     check that answers first (userfaultfd_ioctl()'s test of an initialised
     context), the exit behind it is named too: the handler keeps both."""
@@ -522,4 +522,72 @@ def _both_exits(h: Handler, why: str) -> str:
     exits = list(dict.fromkeys(_EXIT_WORDS.get(s.rule, "its own answer after the dispatch").format(errno=s.from_)
                                for s in h.sites))
     return (f"{head}, and {' and '.join(exits)} answers an unknown command that passes it; "
-            f"this patch changes neither{sep and ' (' + sep.lstrip('; ') + ')'}")
+            f"{by} changes neither{sep and ' (' + sep.lstrip('; ') + ')'}")
+
+
+# A Rust ioctl function whose catch-all arm answers -EINVAL (rust_binder's
+# Process::ioctl() in drivers/android/binder/process.rs): Coccinelle reads
+# no Rust, so no series converts it, and a cover letter that names its
+# module must not say that the module's handlers all change.
+_RUST_FN = re.compile(r"\bfn\s+(\w*ioctl\w*)\s*(?:<[^>]*>)?\s*\(")
+_RUST_EINVAL_ARM = re.compile(r"\b_\s*=>\s*(?:return\s+)?Err\s*\(\s*EINVAL\b")
+_RUST_IMPL = re.compile(r"^impl(?:<[^>]*>)?\s+(?:[\w:]+\s+for\s+)?(\w+)", re.M)
+
+
+def rust_ioctls(root: Path, module: str, folder: str) -> list[str]:
+    """`Type::function() in path` of each Rust ioctl function of module
+    (built from folder's Makefile as `module-y := ... x.o`, x.rs its crate
+    root, the crate's .rs files beside it) whose catch-all match arm
+    answers -EINVAL, but for those another one calls (Process::ioctl()'s
+    ioctl_write_only()): the entries, in the order of the files."""
+    here = root / folder
+    makefile = here / "Makefile"
+    if not makefile.is_file():
+        return []
+    text = makefile.read_text(errors="replace").replace("\\\n", " ")
+    m = re.search(r"^%s-(?:y|objs)\s*[:+]?=(.*)$" % re.escape(module), text, re.M)
+    objects = m.group(1).split() if m else []
+    if not any((here / obj).with_suffix(".rs").is_file() for obj in objects if obj.endswith(".o")):
+        return []
+    found: list[tuple[str, str, str]] = []     # (name, owner and place, body)
+    for path in sorted(here.glob("*.rs")):
+        code = path.read_text(errors="replace")
+        for fn in _RUST_FN.finditer(code):
+            open_brace = code.find("{", fn.end())
+            if open_brace < 0:
+                continue
+            body = code[open_brace:effects.match_close(code, open_brace) + 1]
+            if not _RUST_EINVAL_ARM.search(body):
+                continue
+            impls = [i.group(1) for i in _RUST_IMPL.finditer(code, 0, fn.start())]
+            owner = f"{impls[-1]}::" if impls else ""
+            found.append((fn.group(1), f"{owner}{fn.group(1)}() in {path.relative_to(root)}", body))
+    called = {name for name, _w, _b in found
+              if any(re.search(r"\b%s\s*\(" % re.escape(name), body) for other, _w, body in found if other != name)}
+    return [words for name, words, _b in found if name not in called]
+
+
+def kept_in_modules(root: Path, model: Iterable[Handler], sites: Iterable[Site],
+                    module_of: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """module -> (name, why) of each ioctl handler of a module the sites
+    change that the series leaves as it is: a handler of the model left out
+    (userfaultfd_ioctl() beside userfaultfd_dev_ioctl()) and a Rust one
+    (rust_ioctls()), so that a cover letter does not say they change."""
+    sites = list(sites)
+    mine = {key for s in sites for key in handlers_of(s)}
+    folders: dict[str, set[str]] = {}
+    for s in sites:
+        if module_of.get(s.file):
+            folders.setdefault(module_of[s.file], set()).add(s.file.rpartition("/")[0])
+    out: dict[str, list[tuple[str, str]]] = {}
+    for h in model:
+        if h.module in folders and h.left and (h.file, h.name) not in mine and h.sites:
+            out.setdefault(h.module, []).append(
+                (f"{h.name}()", f"{h.name}() keeps -{h.sites[0].from_}: {_both_exits(h, h.left[0], 'this series')}"))
+    for module, dirs in sorted(folders.items()):
+        for folder in sorted(dirs):
+            for words in rust_ioctls(root, module, folder):
+                out.setdefault(module, []).append(
+                    (words, f"{words} is Rust, which Coccinelle does not read, and still answers an unknown command with -EINVAL"))
+    return out
+

@@ -553,3 +553,59 @@ def test_a_sibling_kept_by_a_check_first_names_both_of_its_exits(tmp_path: Path)
         "first, and the -EINVAL it sets before its switch, which no case replaces, answers an unknown command "
         "that passes it; this patch changes neither (testing the command first, as pidfd_ioctl() does, is a "
         "change of its own)."]
+
+
+RUST_PROCESS = """impl Process {
+    fn ioctl_write_only(this: ArcBorrow<'_, Process>, cmd: u32) -> Result {
+        match cmd {
+            uapi::BINDER_SET_MAX_THREADS => this.set_max_threads(),
+            _ => return Err(EINVAL),
+        }
+        Ok(())
+    }
+}
+
+impl Process {
+    pub(crate) fn ioctl(this: ArcBorrow<'_, Process>, cmd: u32, arg: usize) -> Result {
+        match _IOC_DIR(cmd) {
+            _IOC_WRITE => Self::ioctl_write_only(this, cmd),
+            _ => Err(EINVAL),
+        }
+    }
+}
+"""
+
+
+def test_a_rust_ioctl_of_a_changed_module_is_kept_and_named(tmp_path: Path) -> None:
+    # 7.2's rust_binder: the series changes rust_binderfs.c's binder_ctl_ioctl()
+    # only; Process::ioctl() in process.rs is Rust and keeps -EINVAL
+    folder = tmp_path / "drivers/android/binder"
+    folder.mkdir(parents=True)
+    (folder / "Makefile").write_text("obj-$(CONFIG_X) += rust_binder.o\nrust_binder-y := \\\n"
+                                     "\trust_binder_main.o\t\\\n\trust_binderfs.o\n")
+    (folder / "rust_binder_main.rs").write_text("mod process;\n")
+    (folder / "process.rs").write_text(RUST_PROCESS)
+    assert handlers.rust_ioctls(tmp_path, "rust_binder", "drivers/android/binder") == [
+        "Process::ioctl() in drivers/android/binder/process.rs"]
+    assert handlers.rust_ioctls(tmp_path, "binder_linux", "drivers/android/binder") == []
+    s = Site("drivers/android/binder/rust_binderfs.c", 220, "binder_ctl_ioctl", "file_operations.unlocked_ioctl",
+             "EINVAL", "ENOTTY", "ioctl_switch_no_default")
+    kept = handlers.kept_in_modules(tmp_path, [], [s], {s.file: "rust_binder"})
+    assert kept == {"rust_binder": [("Process::ioctl() in drivers/android/binder/process.rs",
+                                     "Process::ioctl() in drivers/android/binder/process.rs is Rust, which "
+                                     "Coccinelle does not read, and still answers an unknown command with "
+                                     "-EINVAL")]}
+    # a crate of no .rs root: nothing
+    (folder / "rust_binder_main.rs").unlink()
+    assert handlers.rust_ioctls(tmp_path, "rust_binder", "drivers/android/binder") == []
+
+
+def test_a_left_out_handler_of_a_changed_module_is_kept_for_the_cover(tmp_path: Path) -> None:
+    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    a = found[0]
+    b = dataclasses.replace(a, function="b_ioctl")
+    model = [handlers.Handler(a.file, "a_ioctl", (a,), (), "m"),
+             handlers.Handler(a.file, "b_ioctl", (b,), ("a tool reads its EINVAL",), "m"),
+             handlers.Handler("o.c", "c_ioctl", (dataclasses.replace(b, file="o.c"),), ("x",), "other")]
+    assert handlers.kept_in_modules(tmp_path, model, [a], {a.file: "m", "o.c": "other"}) == {
+        "m": [("b_ioctl()", "b_ioctl() keeps -EINVAL: a tool reads its EINVAL")]}

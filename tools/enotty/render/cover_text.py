@@ -26,6 +26,9 @@ class Driver:
     handlers: int                 # distinct handlers (entries user space calls) changed
     froms: tuple[str, ...]        # errnos answered before, sorted (EINVAL, ENOSYS)
     tos: tuple[str, ...]          # errnos answered after (ENOIOCTLCMD, ENOTTY)
+    # handlers of the module the series leaves as they are, (name, why)
+    # (handlers.kept_in_modules: userfaultfd_ioctl(), rust_binder's Rust one)
+    kept: tuple[tuple[str, str], ...] = ()
 
 
 # Why each old answer is wrong, said once per errno the series changes.
@@ -42,14 +45,18 @@ CORE = ("Where the core tries another handler next, the handler returns -ENOIOCT
         " which the core turns into ENOTTY when nothing else knows the command.")
 
 
-def drivers(sites: Iterable[Site], module_of: Mapping[str, str]) -> list[Driver]:
+def drivers(sites: Iterable[Site], module_of: Mapping[str, str],
+            kept: Mapping[str, Iterable[tuple[str, str]]] | None = None) -> list[Driver]:
     """The modules of sites in the order they first appear; a file the
-    handler model does not name goes by its file name."""
+    handler model does not name goes by its file name; kept: module ->
+    the (name, why) of its handlers the series leaves."""
+    kept = kept or {}
     order: dict[str, list[Site]] = {}
     for s in sites:
         order.setdefault(module_of.get(s.file) or _stem(s.file), []).append(s)
     return [Driver(name, len({(s.file, handlers.handler_of(s)) for s in mine}),
-                   tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})))
+                   tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})),
+                   tuple(kept.get(name, ())))
             for name, mine in order.items()]
 
 
@@ -98,13 +105,19 @@ def new_answers(found: list[Driver]) -> str:
     different answers, 'This series makes A and B return -ENOTTY and C
     -ENOIOCTLCMD', then the document that asks for it."""
     groups = _groups(found, "tos")
-    if len(groups) == 1:
+    left = [name for d in found for name, _why in d.kept]
+    if len(groups) == 1 and left:
+        # mm: userfaultfd_ioctl() stays; android: rust_binder's Rust handler
+        text = f"This series makes all of them but {join(left)} return {errnos(groups[0][0])}"
+    elif len(groups) == 1:
         them = "them" if len(found) > 1 or found[0].handlers > 1 else "it"
         text = f"This series makes {them} return {errnos(groups[0][0])}"
     else:
         parts = [f"{join([d.name for d in group])}{' return' if i == 0 else ''} {errnos(tos)}"
                  for i, (tos, group) in enumerate(groups)]
         text = "This series makes " + join(parts)
+        if left:
+            text += f" (all their handlers but {join(left)})"
     return text + f", as {messages.DOC} asks."
 
 
@@ -121,10 +134,16 @@ def why(found: list[Driver]) -> list[str]:
     return out
 
 
+def kept_sentences(found: list[Driver]) -> list[str]:
+    """Why each handler of the series' modules that it leaves keeps its answer."""
+    return [f"{why}." for d in found for _name, why in d.kept]
+
+
 def opening(found: list[Driver]) -> str:
-    """The cover letter's first paragraph: the old answers, the new ones,
-    why, and where the patches say more."""
-    return " ".join([old_answers(found), new_answers(found), *why(found),
+    """The cover letter's first paragraph: the old answers, the new ones
+    (and the handlers of those modules that keep theirs), why, and where
+    the patches say more."""
+    return " ".join([old_answers(found), new_answers(found), *kept_sentences(found), *why(found),
                      "Each patch says which callers see the change."])
 
 

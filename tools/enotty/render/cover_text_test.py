@@ -111,3 +111,18 @@ def test_other_old_answers_share_one_sentence() -> None:
     text = opening(sites, {})
     assert text.count("ioctl(2) documents ENOTTY") == 1
     assert "does not recognise -ENOTSUPP or -EOPNOTSUPP." in text
+
+
+def test_a_handler_of_the_module_the_series_leaves_is_no_part_of_them() -> None:
+    # mm: userfaultfd_ioctl() stays; android: rust_binder's Rust handler
+    sites = [site("mm/gup_test.c", "gup_test_ioctl"), site("mm/userfaultfd.c", "userfaultfd_dev_ioctl")]
+    kept = {"userfaultfd": [("userfaultfd_ioctl()", "userfaultfd_ioctl() keeps -EINVAL: a check answers first")]}
+    text = cover_text.opening(cover_text.drivers(sites, {"mm/gup_test.c": "gup_test",
+                                                         "mm/userfaultfd.c": "userfaultfd"}, kept))
+    assert "This series makes them return" not in text
+    assert ("This series makes all of them but userfaultfd_ioctl() return -ENOTTY, as "
+            "Documentation/driver-api/ioctl.rst asks. userfaultfd_ioctl() keeps -EINVAL: a check answers "
+            "first.") in text
+    without = cover_text.opening(cover_text.drivers(sites, {"mm/gup_test.c": "gup_test",
+                                                            "mm/userfaultfd.c": "userfaultfd"}))
+    assert "This series makes them return -ENOTTY" in without

@@ -34,9 +34,12 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
     # addressed by the render stage; the kselftest goes out with a media series only
     test, rule = composed.companions.selftest if media else None, composed.companions.rule
     # drivers by the modules the handler model names; the rule's count where the rule goes out
-    modules = handlers.modules(composed.grouped.analysed.model)
+    model = composed.grouped.analysed.model
+    modules = handlers.modules(model)
     blurbs = [cover_blurb(plan, accepted, kernel.version, no_build, composed.audit is not None, modules,
-                          _rule_count(kernel, accepted) if rule is not None else None) if accepted else ""
+                          _rule_count(kernel, accepted) if rule is not None else None,
+                          kept=handlers.kept_in_modules(kernel.root, model, _changed(accepted), modules))
+              if accepted else ""
               for (plan, _verdicts), accepted in zip(checked.runs, accepted_of)]
     outcomes = []
     for (plan, verdicts), accepted, blurb, raw in zip(checked.runs, accepted_of, blurbs, composed.formatted):
@@ -72,21 +75,23 @@ def mail_out(kernel: KernelTree, identity: Identity, no_build: bool, checked: Ch
 
 def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, no_build: bool,
                 has_audit: bool, modules: Mapping[str, str] | None = None,
-                rule_reports: int | None = None) -> str:
+                rule_reports: int | None = None,
+                kept: Mapping[str, list[tuple[str, str]]] | None = None) -> str:
     """The cover letter's text: what the series does for its drivers
     (modules: file -> the module the handler model names), how it was
     checked and measured, and how many of its exits the semantic patch
-    sent upstream reports (rule_reports; None when no rule goes out)."""
+    sent upstream reports (rule_reports; None when no rule goes out);
+    kept: module -> the handlers of it the series leaves (name, why)."""
     # a cleanup is measured too (no change, as it says) but carries no tested line
     audited = sum(1 for v in accepted if v.draft.tested and not v.patch.plan.cleanup) if has_audit else None
     cleanups_audited = sum(1 for v in accepted if v.draft.measured and v.patch.plan.cleanup)
     # patches without sites (a companion test or documentation patch) are
     # not conversions: they say what they are themselves
     behavioural = [v for v in accepted if not v.patch.plan.cleanup and v.patch.plan.sites]
-    changed = [site for v in behavioural for site in v.patch.plan.sites]
+    changed = _changed(behavioural)
     paras = []
     if changed:
-        paras.append(cover_text.opening(cover_text.drivers(changed, modules or {})))
+        paras.append(cover_text.opening(cover_text.drivers(changed, modules or {}, kept)))
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
     if cleanups:
         paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted), alone=not changed))
@@ -127,6 +132,11 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
     if rule_reports is not None and changed:
         paras.append(cover_text.rule_sentence(rule_reports, len(_exits(changed))))
     return messages.wrap("\n\n".join(paras))
+
+
+def _changed(accepted: list[Verdict]) -> list[Site]:
+    """The sites of the patches that change what user space sees."""
+    return [site for v in accepted if not v.patch.plan.cleanup for site in v.patch.plan.sites]
 
 
 def _exits(sites: list[Site]) -> set[tuple[str, int]]:
