@@ -735,14 +735,15 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     row = interfaces.row(site.interface)
     if row and row.subcommand:
         return "-"
+    helped = helper_commands(tree, cf, fn, site)
     found = dispatch_labels(cf, fn, site)
     if found is None:
-        return "-"
+        return ",".join(helped) or "-"
     labels, conditional = found
     uapi = tree.uapi
     families = {uapi.commands[lab] for lab in labels if lab in uapi.commands}
     if not families:
-        return "-"
+        return ",".join(h for h in helped if h.partition("[")[0] not in labels) or "-"
     # A command another function of the file handles belongs to that
     # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
@@ -777,7 +778,46 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     missing += sorted(f"{name}[{when}]" for name, when in conditional.items()
                       if name in uapi.commands and name not in taken
                       and not ("COMPAT" in when and re.search(r"32$", name)))
+    missing += [h for h in helped if h.partition("[")[0] not in labels]
     return ",".join(missing) if missing else "-"
+
+
+# The helper a core expects a handler of its interface to call for the
+# commands it hands on to every one of them: tty_ioctl() passes a line
+# discipline the termios commands (TCGETS, TCSETS, ...) that the tty driver
+# does not take, and n_tty, n_hdlc and n_gsm answer them with
+# n_tty_ioctl_helper() (which ends in tty_mode_ioctl()).  A discipline that
+# does not call it (serport) answers them with its own unknown-command exit.
+# interface -> (core function, the helper's file, the helper and what it calls)
+HELPERS = {
+    "tty_ldisc_ops.ioctl": ("tty_ioctl", "drivers/tty/tty_ioctl.c", ("n_tty_ioctl_helper", "tty_mode_ioctl")),
+}
+
+
+def helper_commands(tree: Tree, cf: CFile, fn: Function, site: Site) -> list[str]:
+    """NAME[core>helper] for each command the interface's helper (HELPERS)
+    answers when the handler's path never calls it, in the helper's order;
+    [] when it does, or the helper is not in the tree."""
+    found = HELPERS.get(site.interface)
+    if not found:
+        return []
+    core, file, names = found
+    reached = chain(cf, fn.name) | callees(cf, fn.name) | {fn.name}
+    bodies = "".join(cf.code[f.body:f.end] for f in functions(cf) if f.name in reached)
+    if any(_calls(bodies, name) for name in names):
+        return []
+    helper = tree.file(file)
+    if helper is None:
+        return []
+    out: list[str] = []
+    for name in names:
+        for f in functions(helper, name)[:1]:
+            for sw in switches(helper.code, f)[:1]:
+                for labels, _text in case_groups(helper.code, sw):
+                    out += [f"{lab}[{core}>{names[0]}]" for lab in labels
+                            if lab != "default" and re.fullmatch(r"[A-Z][A-Z0-9_]*", lab)
+                            and f"{lab}[{core}>{names[0]}]" not in out]
+    return out
 
 
 # --- paths, forward, fallback ------------------------------------------------------

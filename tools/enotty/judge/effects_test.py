@@ -573,3 +573,33 @@ def test_an_enotty_answer_on_state_is_no_command_filter(tmp_path):
                           "if (!sbi->pipe ||\n\t     !sbi)")
     got = _one(tmp_path, "fs/autofs/root.c", code, 17, "autofs_root_ioctl_unlocked", "ioctl_default_return")
     assert "command filter" not in got.guard
+
+
+HELPER = ("int n_tty_ioctl_helper(struct tty_struct *tty, unsigned int cmd, unsigned long arg)\n{\n"
+          "\tswitch (cmd) {\n\tcase TCXONC:\n\t\treturn 0;\n\tdefault:\n"
+          "\t\treturn tty_mode_ioctl(tty, cmd, arg);\n\t}\n}\n"
+          "int tty_mode_ioctl(struct tty_struct *tty, unsigned int cmd, unsigned long arg)\n{\n"
+          "\tswitch (cmd) {\n\tcase TCGETS:\n\t\treturn 0;\n\tcase TCSETS:\n\t\treturn 0;\n\t}\n"
+          "\treturn -ENOIOCTLCMD;\n}\n")
+SERPORT = ("static int serport_ldisc_ioctl(struct tty_struct *tty, unsigned int cmd,\n"
+           "\t\t\t       unsigned long arg)\n{\n\tif (cmd == SPIOCSTYPE)\n\t\treturn 0;\n\n"
+           "\treturn -EINVAL;\n}\n")
+
+
+def test_a_line_discipline_without_the_termios_helper_gets_its_commands(tmp_path):
+    # tty_ioctl() hands a line discipline TCGETS and the other termios
+    # commands; serport does not call n_tty_ioctl_helper(), so they reach
+    # its -EINVAL, and the message must say that tcgetattr() changes too
+    (tmp_path / "drivers/tty").mkdir(parents=True)
+    (tmp_path / "drivers/tty/tty_ioctl.c").write_text(HELPER)
+    (tmp_path / "drivers/input").mkdir(parents=True)
+    (tmp_path / "drivers/input/serport.c").write_text(SERPORT)
+    s = Site("drivers/input/serport.c", 7, "serport_ldisc_ioctl", "tty_ldisc_ops.ioctl", "EINVAL",
+             "ENOIOCTLCMD", "ioctl_if_chain")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.uncased == ("TCXONC[tty_ioctl>n_tty_ioctl_helper],TCGETS[tty_ioctl>n_tty_ioctl_helper],"
+                           "TCSETS[tty_ioctl>n_tty_ioctl_helper]")
+    # n_gsm calls the helper: nothing to say
+    (tmp_path / "drivers/input/serport.c").write_text(SERPORT.replace(
+        "\treturn -EINVAL;", "\tif (cmd == 1)\n\t\treturn -EINVAL;\n\treturn n_tty_ioctl_helper(tty, cmd, arg);"))
+    assert effects.analyse_sites([s], tmp_path)[s].uncased == "-"

@@ -593,6 +593,16 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
             name, _, when = c.rstrip("]").partition("[")
             by_config.setdefault(when, []).append(name)
     for when, names in sorted(by_config.items()):
+        if ">" in when:
+            # effects.helper_commands(): the core hands the handler the
+            # commands of a helper it does not call (serport: tty_ioctl()
+            # and n_tty_ioctl_helper()'s TCGETS, TCSETS, ...)
+            core, _, helper = when.partition(">")
+            known = sorted(names, key=lambda n: {"TCGETS": 0, "TCSETS": 1}.get(n, 2))   # tcgetattr() first
+            out.append(f"{core}() also hands {function}() the commands that {helper}() answers "
+                       f"({_some(known, 3)}) when the tty driver does not take them; {function}() "
+                       f"does not call {helper}(), so these get ENOTTY too.")
+            continue
         name, _, state = when.partition(" ")
         if when.startswith("on "):
             cond = when     # a command of arch/<arch>/include/uapi

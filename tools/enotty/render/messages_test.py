@@ -628,3 +628,14 @@ def test_a_command_filter_read_from_the_code_narrows_the_claim() -> None:
     assert "Native and 32-bit callers now get ENOTTY instead of EINVAL for such a command." in body
     assert "for an unknown command." not in body and "-ENOTTY first" not in body
     assert "A command still fails with -EPERM first unless the caller is the automount daemon" in body
+
+
+def test_commands_the_core_hands_a_handler_that_skips_their_helper_are_said() -> None:
+    cell = ",".join(f"{n}[tty_ioctl>n_tty_ioctl_helper]" for n in ("TCXONC", "TCFLSH", "TCSETS", "TCGETS", "TCGETA"))
+    s = _site("drivers/input/serio/serport.c", 215, "serport_ldisc_ioctl", "tty_ldisc_ops.ioctl",
+              to="ENOIOCTLCMD", rule="ioctl_if_chain", uncased=cell)
+    body = _flat(_sentences([s]))
+    assert ("tty_ioctl() also hands serport_ldisc_ioctl() the commands that n_tty_ioctl_helper() answers "
+            "(TCGETS, TCSETS, TCXONC, TCFLSH and TCGETA) when the tty driver does not take them; "
+            "serport_ldisc_ioctl() does not call n_tty_ioctl_helper(), so these get ENOTTY too.") in body
+    assert "uapi command" not in body
