@@ -35,18 +35,21 @@ RULE_BODY = (
     "still answer -EINVAL, which tells user space that a known command got a\n"
     "bad argument.\n"
     "\n"
-    "Add a semantic patch that finds these answers in a handler stored in an\n"
-    "ioctl member of an ops structure in the same file, and in the static\n"
-    "functions the handler hands the command to: the default of a switch on\n"
-    "the command, the return after a switch or an if-chain that every known\n"
-    "command leaves, an error set before a switch every case of which\n"
-    "replaces it, a test of the command or its type, and the miss of a table\n"
-    "lookup; in patch mode it replaces each with the answer\n"
-    "that interface needs.  A handler is converted whole or not at all: one\n"
-    "that answers -EINVAL, or fails a check of its argument, before it looks\n"
-    "at the command is left alone, and so are mtip32xx, ccp's dbc, hidraw,\n"
-    "tape_34xx and bvme6000's rtc, whose -EINVAL hdparm, the tree's own tests\n"
-    "and s390-tools read.\n")
+    "Add a semantic patch that finds these answers (and the -ENOSYS,\n"
+    "-EOPNOTSUPP, -ENOTSUPP, -EFAULT or -EBADRQC some give instead) in a handler\n"
+    "stored in an ioctl member of an ops structure in the same file, and in\n"
+    "the static functions the handler hands the command to: the default of a\n"
+    "switch on the command, the return after a switch or an if-chain that\n"
+    "every known command leaves, an error set before a switch every case of\n"
+    "which replaces it, a test of the command or its type, and the miss of a\n"
+    "table lookup; in patch mode it replaces each with the answer that\n"
+    "interface needs.  A handler is converted whole or not at all: one that\n"
+    "answers -EINVAL to a check of its state before it looks at the command\n"
+    "is left alone (a check of its argument is not: an unknown command with\n"
+    "a valid argument then gets -ENOTTY), and so are the handlers of commands\n"
+    "whose -EINVAL the tree's own tests and hdparm read (the RTC's, ccp's\n"
+    "dbc, the HDIO taskfile), CAPI's, which no configuration builds, and tape\n"
+    "disciplines, whose -EINVAL s390-tools reads.\n")
 
 
 def upstream_rule_text() -> str:
@@ -134,13 +137,29 @@ SELFTEST_BODY = (
     "The new folder goes to the media maintainers in MAINTAINERS.\n")
 
 
-def selftest_files() -> dict[str, str]:
-    """The new files of the kselftest patch, path -> content."""
+def config_fragment(root: Path | None) -> str:
+    """The config fragment as the tree takes it: a symbol no Kconfig file
+    under drivers/ of root defines is left out (7.2 has
+    CONFIG_VIDEO_VIVID_OSD, the switch of vivid's framebuffer node; 6.12
+    builds that node with vivid and has no such symbol)."""
+    text = (SELFTEST_SOURCE / "config").read_text()
+    if root is None or not (root / "drivers").is_dir():
+        return text
+    kconfig = "\n".join(p.read_text(errors="replace") for p in sorted((root / "drivers").rglob("Kconfig*"))
+                        if p.is_file())
+    defined = set(re.findall(r"^\s*(?:menu)?config\s+(\w+)", kconfig, re.M))
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not (m := re.match(r"CONFIG_(\w+)=", line)) or m.group(1) in defined)
+
+
+def selftest_files(root: Path | None = None) -> dict[str, str]:
+    """The new files of the kselftest patch, path -> content (the config
+    fragment as root takes it)."""
     return {
         f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0-only\n"
                                       + "".join(f"{name}\n" for name in SELFTEST_PROGRAMS),
         f"{SELFTEST_DIR}/Makefile": (SELFTEST_SOURCE / "Makefile").read_text(),
-        f"{SELFTEST_DIR}/config": (SELFTEST_SOURCE / "config").read_text(),
+        f"{SELFTEST_DIR}/config": config_fragment(root),
         f"{SELFTEST_DIR}/ioctl_errno.c": (SELFTEST_SOURCE / "ioctl_errno.c").read_text(),
         f"{SELFTEST_DIR}/ioctl_errno.sh": (SELFTEST_SOURCE / "ioctl_errno.sh").read_text(),
     }
@@ -199,11 +218,36 @@ def maintainers_diff(root: Path) -> str:
 
 def selftest_diff(root: Path) -> str:
     return (maintainers_diff(root) + targets_diff(root)
-            + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files().items())))
+            + "".join(new_file_diff(p, t) for p, t in sorted(selftest_files(root).items())))
 
 
-def selftest_message(identity: Identity) -> str:
-    return f"{SELFTEST_SUBJECT}\n\n{SELFTEST_BODY}\nSigned-off-by: {identity}\n"
+MEDIA_TESTS = "tools/testing/selftests/media_tests"
+# Why the test is no file of media_tests/: said only where the tree's
+# media_tests/ is what it says (a folder the kselftest TARGETS leave out).
+PLACEMENT = (
+    "It lives in drivers/media rather than in media_tests: the programs\n"
+    "there are run by hand on a device named on their command line (their\n"
+    "comments say they should not be included in the kselftest run), and\n"
+    "media_tests is not in the kselftest TARGETS; this test finds its nodes\n"
+    "itself and runs with every kselftest run of drivers/media.\n")
+
+
+def placement(root: Path | None) -> str:
+    """PLACEMENT when root's media_tests/ is a folder that the kselftest
+    TARGETS leave out, else ''."""
+    if root is None or not (root / MEDIA_TESTS).is_dir():
+        return ""
+    makefile = root / SELFTESTS_MAKEFILE
+    targets = makefile.read_text(errors="replace") if makefile.is_file() else ""
+    if re.search(r"^TARGETS\s*\+?=.*\bmedia_tests\b", targets, re.M):
+        return ""
+    return PLACEMENT
+
+
+def selftest_message(identity: Identity, root: Path | None = None) -> str:
+    where = placement(root)
+    body = SELFTEST_BODY.replace("\nThe new folder goes", f"\n{where}\nThe new folder goes") if where else SELFTEST_BODY
+    return f"{SELFTEST_SUBJECT}\n\n{body}\nSigned-off-by: {identity}\n"
 
 
 @dataclass
@@ -230,7 +274,7 @@ def selftest_patch(root: Path, identity: Identity) -> series.Patch:
                         added_diff=selftest_diff(root),
                         seeded=([SELFTESTS_MAKEFILE] if targets_diff(root) else [])
                         + (["MAINTAINERS"] if maintainers_diff(root) else []))
-    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity))
+    return series.Patch(plan, SELFTEST_SUBJECT, selftest_message(identity, root))
 
 
 # ---------------------------------------------------------------- both

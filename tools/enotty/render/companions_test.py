@@ -171,3 +171,41 @@ def test_companions_only_for_a_tree_that_takes_them(tmp_path: Path) -> None:
     assert not companions.takes_rule(tmp_path) and not companions.takes_selftest(tmp_path)
     root = tree.resolve(None, need_kernel=True, kver="6.12")
     assert companions.takes_rule(root) and companions.takes_selftest(root)
+
+
+def test_the_config_fragment_names_only_symbols_the_tree_defines(tmp_path: Path) -> None:
+    # 7.2 switches vivid's framebuffer node with CONFIG_VIDEO_VIVID_OSD (the
+    # fb cases need it); 6.12 has no such symbol and builds the node anyway
+    vivid = tmp_path / "drivers/media/test-drivers/vivid"
+    vivid.mkdir(parents=True)
+    (vivid / "Kconfig").write_text("config VIDEO_VIVID\n\ttristate \"v\"\n\nconfig VIDEO_VIVID_CEC\n\tbool \"c\"\n")
+    text = companions.config_fragment(tmp_path)
+    assert "CONFIG_VIDEO_VIVID=m\n" in text and "CONFIG_VIDEO_VIVID_CEC=y\n" in text
+    assert "VIVID_OSD" not in text and "CONFIG_FB=y" not in text
+    (vivid / "Kconfig").write_text((vivid / "Kconfig").read_text() + "\nconfig VIDEO_VIVID_OSD\n\tbool \"o\"\n")
+    assert "CONFIG_VIDEO_VIVID_OSD=y\n" in companions.config_fragment(tmp_path)
+    assert "CONFIG_VIDEO_VIVID_OSD=y\n" in companions.config_fragment(None)
+
+
+def test_the_message_says_why_the_test_is_not_in_media_tests(tmp_path: Path) -> None:
+    author = Identity("A U Thor", "author@example.org")
+    assert "media_tests" not in companions.selftest_message(author, tmp_path)
+    (tmp_path / companions.MEDIA_TESTS).mkdir(parents=True)
+    (tmp_path / companions.SELFTESTS_MAKEFILE).write_text("TARGETS += drivers/dma-buf\n")
+    text = companions.selftest_message(author, tmp_path)
+    assert "It lives in drivers/media rather than in media_tests" in text
+    assert text.index("media_tests is not in the kselftest TARGETS") < text.index("The new folder goes")
+    (tmp_path / companions.SELFTESTS_MAKEFILE).write_text("TARGETS += media_tests\n")
+    assert "media_tests" not in companions.selftest_message(author, tmp_path)
+
+
+def test_the_test_builds_quietly_and_knows_no_harness_internals() -> None:
+    files = companions.selftest_files()
+    # the fixture's members are passed on, not the harness's struct names
+    # (FIXTURE_DATA(node) *self would do, but checkpatch calls every such
+    # parameter an ERROR: "need consistent spacing around '*'")
+    for absent in ("__test_metadata", "_test_data_", "FIXTURE_DATA("):
+        assert absent not in files[f"{companions.SELFTEST_DIR}/ioctl_errno.c"], absent
+    # the -m32 rule echoes like lib.mk's own (`  CC  ioctl_errno_32` under V=0)
+    makefile = files[f"{companions.SELFTEST_DIR}/Makefile"]
+    assert "\t$(call msg,CC,,$@)\n\t$(Q)$(CC) -m32 " in makefile
