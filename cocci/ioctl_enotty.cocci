@@ -370,6 +370,37 @@ if enotty_takes_cmd(p[0].file, fn, n):
 else:
     cocci.include_match(False)
 
+// ---- shapes/ioctl_cmd_state_split.smpl
+
+// if (cmd != A || S) return -EINVAL; (S a test of the state that does not
+// name the command; also cmd != A && cmd != B as the command test), in the
+// body of the function itself: one answer for an unknown command and for
+// a known one in the wrong state (net/sunrpc/cache.c cache_ioctl()).  Only
+// the errno token cannot fix it; the output splits the condition in two,
+// the command test answering the interface's answer and the state test
+// keeping its -EINVAL.  The command is tested first, as before, so no
+// operand is evaluated where it was not.
+@iss exists@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS};
+expression A;
+expression S : script:python () { enotty_state_test(S, None) };
+expression C : script:python () { enotty_command_test(C, None, "!=&&") };
+position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) };
+@@
+fn(...) { ... when any
+if (\(cmd != A\|C\) || S)
+return -err@p;
+... when any
+}
+
+@script:python@
+p << iss.p;
+fn << enotty_target.fn;
+err << iss.err;
+@@
+enotty_claim(p, fn, err, "ioctl_cmd_state_split")
+
 // ---- shapes/ioctl_default_assign.smpl
 
 // default: ret = -EINVAL; then break, goto out or falling out of the
@@ -964,13 +995,38 @@ position enotty_site.p;
 @@
 * err@p
 
-@depends on patch@
+// The sites a token cannot fix (RESTRUCTURES in rule_python.py) are
+// rewritten whole: ioctl_cmd_state_split splits if (cmd != A || S) return
+// -EINVAL; into the command test, which gets the interface's answer, and
+// the state test, which keeps the old one.  One rule: a position cannot
+// be inherited over a modification.
+@depends on patch disable paren@
 identifier enotty_site.err;
 identifier enotty_answer.to;
 position enotty_site.p;
+position r : script:python () { enotty_restructured(r) };
+position n : script:python () { not enotty_restructured(n) };
+expression C, S;
+expression B : script:python () { unparen(str(B)) == str(B).strip() };
 @@
-- err@p
+(
+- if ((C) || S)
+-   return -err@p@r;
++ if (C)
++   return -to;
++ if (S)
++   return -err;
+|
+- if (B || S)
+-   return -err@p@r;
++ if (B)
++   return -to;
++ if (S)
++   return -err;
+|
+- err@p@n
 + to
+)
 
 // ---- tools/enotty/find/ctext.py and tools/enotty/find/rule_python.py: the Python the rules above call
 
@@ -2287,6 +2343,34 @@ def enotty_unhint(text: object) -> str:
     if m and match_close(text, m.end() - 1) == len(text) - 1:
         return enotty_unhint(text[m.end():-1])
     return text
+
+
+def enotty_state_test(cond: object, cmd: str | None) -> bool:
+    """Whether the operand joined to a command test by || (if (cmd != A
+    || S) return -EINVAL;) tests something else than the command: S does
+    not name the command parameter, and assigns nothing.  Such an if
+    answers an unknown command and a known one in the wrong state alike
+    (net/sunrpc/cache.c cache_ioctl()); split in two, the state test keeps
+    its answer (ioctl_cmd_state_split)."""
+    if cmd is None:
+        # A constraint sees no inherited names: no command parameter of
+        # any target of this file may appear.
+        names = set(enotty_cmd_of.values())
+        return bool(names) and all(enotty_state_test(cond, name) for name in names)
+    text = enotty_unhint(str(cond))
+    if re.search(r"\b" + re.escape(cmd) + r"\b", text):
+        return False
+    return re.search(r"(?<![=!<>])=(?!=)|\+\+|--", text) is None
+
+
+RESTRUCTURES = ("ioctl_cmd_state_split",)
+
+
+def enotty_restructured(ps: Pos) -> bool:
+    """Whether the site at ps is the errno of a statement the output
+    rewrites whole (RESTRUCTURES) rather than a token it replaces."""
+    site = enotty_site_of(ps)
+    return site is not None and site[4] in RESTRUCTURES
 
 
 def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:

@@ -896,6 +896,34 @@ def enotty_unhint(text: object) -> str:
     return text
 
 
+def enotty_state_test(cond: object, cmd: str | None) -> bool:
+    """Whether the operand joined to a command test by || (if (cmd != A
+    || S) return -EINVAL;) tests something else than the command: S does
+    not name the command parameter, and assigns nothing.  Such an if
+    answers an unknown command and a known one in the wrong state alike
+    (net/sunrpc/cache.c cache_ioctl()); split in two, the state test keeps
+    its answer (ioctl_cmd_state_split)."""
+    if cmd is None:
+        # A constraint sees no inherited names: no command parameter of
+        # any target of this file may appear.
+        names = set(enotty_cmd_of.values())
+        return bool(names) and all(enotty_state_test(cond, name) for name in names)
+    text = enotty_unhint(str(cond))
+    if re.search(r"\b" + re.escape(cmd) + r"\b", text):
+        return False
+    return re.search(r"(?<![=!<>])=(?!=)|\+\+|--", text) is None
+
+
+RESTRUCTURES = ("ioctl_cmd_state_split",)
+
+
+def enotty_restructured(ps: Pos) -> bool:
+    """Whether the site at ps is the errno of a statement the output
+    rewrites whole (RESTRUCTURES) rather than a token it replaces."""
+    site = enotty_site_of(ps)
+    return site is not None and site[4] in RESTRUCTURES
+
+
 def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:
     """Whether an if condition only tests the command number, so that its
     -EINVAL branch answers unknown commands (likely()/unlikely() around the

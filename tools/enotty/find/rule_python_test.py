@@ -249,6 +249,32 @@ def test_command_test_without_a_name_tries_the_targets():
     assert not rp.enotty_command_test("nr == A", None, "==")
 
 
+@pytest.mark.parametrize("cond, holds", [
+    ("!rp", True),
+    ("!bar->ready", True),
+    ("unlikely(!dev->open)", True),
+    ("_IOC_SIZE(cmd) < sizeof(struct foo_req)", False),   # names the command
+    ("!(bar = filp->private_data)", False),               # assigns
+    ("dev->users++ > 0", False),
+    ("a == b || c <= d", True),
+])
+def test_state_test(cond, holds):
+    assert rp.enotty_state_test(cond, "cmd") is holds
+
+
+def test_state_test_without_a_name_excludes_every_command_parameter():
+    rp.enotty_cmd_of.clear()
+    assert not rp.enotty_state_test("!rp", None)        # no target: no command known
+    rp.enotty_cmd_of.update({"f": "cmd", "g": "ioc"})
+    assert rp.enotty_state_test("!rp", None)
+    assert not rp.enotty_state_test("ioc > 4", None)
+
+
+def test_restructures_agree_with_the_sites_module():
+    from .sites import RESTRUCTURES
+    assert rp.RESTRUCTURES == RESTRUCTURES
+
+
 def test_every_case_assigns(tmp_path: Path):
     path = c_file(tmp_path, """\
 static long f(struct file *file, unsigned int cmd, unsigned long arg)

@@ -29,7 +29,7 @@ from ..kernel import tree
 from ..errors import UsageError
 from ..requests import ScanRequest
 from . import ctext
-from .sites import Site, is_site_line, parse_site_line, sort_sites
+from .sites import RESTRUCTURES, Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
 CACHE_FORMAT = "enotty-scan-5"
@@ -605,15 +605,37 @@ def removed_lines(hunks: str) -> set[int]:
     return removed
 
 
+def hunk_ranges(hunks: str) -> list[range]:
+    """The old-file line range of each hunk of a diff."""
+    out = []
+    for line in hunks.split("\n"):
+        if m := _HUNK_START.match(line):
+            start = int(m.group(1))
+            out.append(range(start, start + max(int(m.group(2) or 1), 1)))
+    return out
+
+
+_HUNK_START = re.compile(r"^@@ -(\d+)(?:,(\d+))? ")
+
+
 def disagreement(result: FileResult) -> str:
     """Where a file's diff and its sites disagree ("" when they agree).
 
     Each site is one changed line, so the report and the patches can only
-    agree when the lines the diff removes are the site lines.
+    agree when the lines the diff removes are the site lines.  A site of a
+    shape that rewrites its statement (sites.RESTRUCTURES) lies in a hunk
+    instead, and the lines that hunk removes are its own.
     """
     changed = removed_lines(result.hunks)
-    named = {s.line for s in result.sites}
+    named = {s.line for s in result.sites if s.rule not in RESTRUCTURES}
+    whole = [r for r in hunk_ranges(result.hunks)
+             if any(s.line in r for s in result.sites if s.rule in RESTRUCTURES)]
+    changed -= {n for r in whole for n in r}
     problems = []
+    uncovered = sorted(s.line for s in result.sites
+                       if s.rule in RESTRUCTURES and not any(s.line in r for r in whole))
+    if uncovered:
+        problems.append("site line(s) " + ", ".join(map(str, uncovered)) + " in no hunk")
     if changed - named:
         problems.append("the diff changes line(s) " + ", ".join(map(str, sorted(changed - named)))
                         + " that no site names")

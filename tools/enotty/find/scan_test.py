@@ -462,6 +462,25 @@ def test_removed_lines_and_disagreement():
         "x.c: the diff changes line(s) 41 that no site names; site line(s) 50 not changed by the diff")
 
 
+def test_disagreement_of_a_restructured_site():
+    """ioctl_cmd_state_split keeps its site line (the return) as context and
+    rewrites the if above it: the hunk covering the site owns its removed
+    lines; a removed line of another hunk still needs a site."""
+    split = ("@@ -995,7 +995,9 @@ static int cache_ioctl(struct inode *ino\n"
+             " \tx;\n \ty;\n \n-\tif (cmd != FIONREAD || !rp)\n+\tif (cmd != FIONREAD)\n"
+             "+\t\treturn -ENOTTY;\n+\tif (!rp)\n \t\treturn -EINVAL;\n \n \tz;\n")
+    site = Site("x.c", 999, "cache_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
+                "ioctl_cmd_state_split")
+    assert scan.removed_lines(split) == {998}
+    assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[site], hunks=split)) == ""
+    token = stand_in_site("x.c", 999, "cache_ioctl", "unlocked_ioctl")
+    assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[token], hunks=split)) == (
+        "x.c: the diff changes line(s) 998 that no site names; site line(s) 999 not changed by the diff")
+    far = dataclasses.replace(site, line=1200)
+    assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[far], hunks=split)) == (
+        "x.c: site line(s) 1200 in no hunk; the diff changes line(s) 998 that no site names")
+
+
 # ---------------------------------------------------------------- macros
 
 HANDLER = """

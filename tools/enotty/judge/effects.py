@@ -709,11 +709,14 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
         sw = max(inside)
     elif site.rule == "ioctl_switch_no_default" and before:
         sw = before[-1]
-    elif site.rule == "ioctl_if_chain":
+    elif site.rule in ("ioctl_if_chain", "ioctl_cmd_state_split"):
+        # ioctl_cmd_state_split: if (cmd != A || S), the commands tested
+        # by != are the known ones.
+        op = "==" if site.rule == "ioctl_if_chain" else "!="
         cmd = re.escape(cmd_param(fn))
         body = code[fn.body:fn.end]
-        named = set(re.findall(r"\b%s\s*==\s*([A-Z_][A-Z0-9_]*)" % cmd, body))
-        named |= set(re.findall(r"\b([A-Z_][A-Z0-9_]*)\s*==\s*%s\b" % cmd, body))
+        named = set(re.findall(r"\b%s\s*%s\s*([A-Z_][A-Z0-9_]*)" % (cmd, op), body))
+        named |= set(re.findall(r"\b([A-Z_][A-Z0-9_]*)\s*%s\s*%s\b" % (op, cmd), body))
         return named, {}
     else:
         return None

@@ -237,6 +237,26 @@ def test_an_error_set_before_a_jump_is_the_guard_answer(tmp_path):
     assert got.reach == "partly" and got.guard == "line 8: !tun -> -EBADFD (state check)"
 
 
+def test_a_split_command_and_state_test_is_no_guard_and_names_its_command(tmp_path):
+    # net/sunrpc/cache.c cache_ioctl(): if (cmd != FIONREAD || !rp) return
+    # -EINVAL; ioctl_cmd_state_split tests the command first, so the state
+    # test answers no unknown command; FIONREAD is the command it knows
+    c = tmp_path / "net" / "sunrpc" / "cache.c"
+    c.parent.mkdir(parents=True)
+    c.write_text("static int cache_ioctl(struct inode *ino, struct file *filp,\n"
+                 "\t\t       unsigned int cmd, unsigned long arg,\n\t\t       struct cache_detail *cd)\n"
+                 "{\n\tint len = 0;\n\tstruct cache_reader *rp = filp->private_data;\n\n"
+                 "\tif (cmd != FIONREAD || !rp)\n\t\treturn -EINVAL;\n\n\tlen = cache_len(cd, rp);\n"
+                 "\treturn put_user(len, (int __user *)arg);\n}\n")
+    s = Site("net/sunrpc/cache.c", 9, "cache_ioctl", "file_operations.unlocked_ioctl",
+             "EINVAL", "ENOTTY", "ioctl_cmd_state_split")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert (got.reach, got.guard, got.visible) == ("yes", "-", "yes")
+    cf = effects.CFile(s.file, c.read_text())
+    fn = effects.functions(cf, "cache_ioctl")[0]
+    assert effects.dispatch_labels(cf, fn, s) == ({"FIONREAD"}, {})
+
+
 GPIO = "drivers/gpio/gpiolib-cdev.c"
 
 
