@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Iterable, TextIO
 
 from . import consumers as consumers_table
-from . import effects
+from . import effects, operations
 from .consumers import Consumer
 from ..find.sites import Site
 from ..find import ctext
@@ -67,12 +67,17 @@ _FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer
 # fix moves a test that known commands run through (7.2's pidfd_ioctl()
 # tests pidfs_ioctl_valid(cmd) before anything else), a patch of its own
 # that a reviewer judges per driver.
+# A check the handler makes before its dispatch, said with its line and
+# condition: ppdev's `(pp->flags & PP_CLAIMED) == 0` runs after a first
+# switch on the command, so "before the command is looked at" was untrue.
+_CHECK_FIRST = "a check before the dispatch ("
 _STATE_FIX = "; testing the command first, as pidfd_ioctl() does, is a change of its own"
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
 # Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
 # no driver series may change: (file, function) -> why.  atm_dev_ioctl()
-# needs no row: its sites answer for a missing operation only (_unreachable).
+# needs no row: whether its sites are seen is the operation's providers'
+# (_unseen: solos-pci's fpga_ops has no ioctl, so they are).
 CORES = {
     ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl"):
         "the DRM core's table miss answers for every GPU driver (a core patch for dri-devel,"
@@ -94,6 +99,9 @@ class Handler:
     # (analysis: an in-tree test, a file no configuration compiles); only
     # handlers.tsv reads it, as the sites' own reasons already explain them
     held: tuple[str, ...] = ()
+    # sites no user-space call reaches, each with why (_unseen): every
+    # uacce_ops sets .ioctl, so uacce_fops_unl_ioctl()'s -EINVAL answers no one
+    unseen: tuple[tuple[Site, str], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -140,15 +148,53 @@ def _twin(site: Site) -> str:
 
 
 def _unreachable(site: Site) -> str:
+    """Why no unknown command reaches the site past a check that answers
+    every command first (atomisp's `if (cmd) return -EINVAL;`), or ''."""
     e = site.effects
-    if e is None:
+    if e is None or e.visible != "unreachable":
         return ""
-    if e.reach == "no-operation":
-        return (f"{site.function}() answers for a missing operation only; the operations "
-                "behind it answer unknown commands themselves")
-    if e.visible == "unreachable":
-        return "a check before it answers every unknown command first"
-    return ""
+    checks = [(line, text) for line, text, _errno, kind in _guards(site) if kind in _FIRST_ANSWERS]
+    where = f" (line {checks[0][0]}: `{checks[0][1]}`)" if checks else ""
+    return f"a check before it{where} answers every unknown command first"
+
+
+def _without_operation(tree: effects.Tree, site: Site, functions: set[str]) -> tuple[str, str]:
+    """A site that answers only where the vector behind its dispatcher has
+    no operation (effects' reach no-operation): (why no one sees it, why
+    the handler is left out); ('', '') when a vector lacks the operation
+    and nothing keeps the line (atm_dev_ioctl(): solos-pci's fpga_ops has
+    no ioctl, and usbatm's answers -ENOIOCTLCMD, which it maps to ENOTTY).
+    functions: the functions of the output's sites."""
+    e = site.effects
+    if e is None or e.reach != "no-operation":
+        return "", ""
+    cf = tree.file(site.file)
+    fn = effects.function_at(cf, site.function, site.line) if cf else None
+    operation = effects.missing_operation(cf, fn, site.line) if cf and fn else ""
+    found = operations.providers(tree, cf, fn, operation) if operation else None
+    if found is None:
+        return (f"{site.function}() answers -{site.from_} here only where {operation or 'the operation'} is "
+                "missing; which of its providers lack it was not read, so the line is left as it is"), ""
+    if not found.lacking:
+        ops = sorted({v.operation for v in found.providing})
+        return (f"every {found.type} in the tree sets .{found.member} ({operations.names(found.vectors)}), "
+                f"so {site.function}() hands each command it has no case for to "
+                f"{ops[0] + '()' if len(ops) == 1 else 'that operation'} and never answers with this "
+                f"-{site.from_}"), ""
+    kept = [v for v in found.providing
+            if v.operation not in functions and own_answer_of(tree, v) in effects.OLD_ANSWERS]
+    if not kept:
+        return "", ""
+    answers = ", ".join(f"{v.operation}() of {v.name}" for v in kept)
+    return "", (f"{site.function}() answers this -{site.from_} only for a {found.type} without "
+                f".{found.member}: {operations.names(found.lacking)}; on the others the operation answers "
+                f"unknown commands itself with -{site.from_} ({answers}) and no site of this output is in "
+                f"{'it' if len(kept) == 1 else 'them'}, so converting this line alone would change "
+                f"{' and '.join(v.name for v in found.lacking)} only")
+
+
+def own_answer_of(tree: effects.Tree, vector: operations.Vector) -> str:
+    return operations.own_answer(tree, vector.file, vector.operation)
 
 
 def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
@@ -368,17 +414,28 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
     consumers = consumers_table.holding(root, kernel_version(root)) if consumers is None else consumers
     tree = effects.Tree(root)
     groups: dict[tuple[str, str], list[Site]] = {}
+    sites = list(sites)
+    all_functions = {s.function for s in sites}
     for s in sites:
         for key in handlers_of(s):
             groups.setdefault(key, []).append(s)
     out = []
     for (file, name), group in sorted(groups.items()):
-        seen = [s for s in group if not _unreachable(s) and not (s.effects and s.effects.visible == "invisible")]
+        unseen: dict[Site, str] = {}
+        kept_by_operations: list[str] = []
+        for s in group:
+            quiet, keep = _without_operation(tree, s, all_functions)
+            if quiet or _unreachable(s):
+                unseen[s] = quiet or _unreachable(s)
+            if keep and keep not in kept_by_operations:
+                kept_by_operations.append(keep)
+        seen = [s for s in group if s not in unseen and not (s.effects and s.effects.visible == "invisible")]
         visible = [s for s in seen if s not in kept_out]
         held = sorted({kept_out[s] for s in seen if s in kept_out})
         left: list[str] = []
         if (file, name) in CORES:
             left.append(CORES[(file, name)])
+        left += kept_by_operations
         for s in group:
             why = _validity_first(tree, s)
             if why and why not in left:
@@ -400,7 +457,10 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                             and line not in lines})
             if first:
                 kinds = sorted({k for k, _e in first})
-                left.append("a check before the command is looked at (" + ", ".join(kinds) + ") answers "
+                checks = sorted({(line, text) for s in visible for line, text, errno, kind in _guards(s)
+                                 if (kind, errno) in first and line not in lines})
+                named = "; ".join(f"line {line}: `{text}`" for line, text in checks)
+                left.append(_CHECK_FIRST + ", ".join(kinds) + f"; {named}) answers "
                             + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first"
                             + (_STATE_FIX if "state check" in kinds else ""))
             functions = {s.function for s in group}
@@ -431,7 +491,7 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             if held:
                 left.append("another site of it stays: " + held[0])
         out.append(Handler(file, name, tuple(group), tuple(left), kconfig.module_name(root, file),
-                           () if visible else tuple(held)))
+                           () if visible else tuple(held), tuple(sorted(unseen.items(), key=lambda i: i[0].sort_key()))))
     return out
 
 
@@ -448,8 +508,8 @@ def left_out(handlers: Iterable[Handler]) -> dict[Site, str]:
         for s in h.sites:
             if h.left:
                 out[s] = h.reason()
-            elif _unreachable(s):
-                out[s] = f"{s.file}: {_unreachable(s)}"
+            elif s in dict(h.unseen):
+                out[s] = f"{s.file}: {dict(h.unseen)[s]}"
     return out
 
 
@@ -509,7 +569,6 @@ _EXIT_WORDS = {
     "ioctl_default_assign": "the default of its switch",
     "ioctl_if_chain": "the return after its tests of the command",
 }
-_CHECK_FIRST = "a check before the command is looked at ("
 
 
 def _both_exits(h: Handler, why: str, by: str = "this patch") -> str:

@@ -451,7 +451,8 @@ def test_a_header_site_is_in_the_row_of_each_handler_it_changes(tmp_path: Path) 
     (folder / "tun.c").write_text(TUN_C.replace("-EBADFD", "-EINVAL"))
     site = dataclasses.replace(raw, effects=effects.analyse_sites([raw], tmp_path)[raw])
     why = handlers.left_out(handlers.model([site], tmp_path, consumers={}))[site]
-    assert why.endswith("() left out: a check before the command is looked at (state check) answers -EINVAL first"
+    # the check is named with its line and condition
+    assert why.endswith("() left out: a check before the dispatch (state check; line 8: `!tun`) answers -EINVAL first"
                         "; testing the command first, as pidfd_ioctl() does, is a change of its own")
 
 
@@ -545,11 +546,11 @@ def test_a_sibling_kept_by_a_check_first_names_both_of_its_exits(tmp_path: Path)
     found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
     a = found[0]
     b = dataclasses.replace(a, function="uffd_ioctl", rule="ioctl_switch_no_default")
-    why = ("a check before the command is looked at (state check) answers -EINVAL first"
+    why = ("a check before the dispatch (state check; line 3: `!ctx`) answers -EINVAL first"
            "; testing the command first, as pidfd_ioctl() does, is a change of its own")
     kept = handlers.Handler(a.file, "uffd_ioctl", (b,), (why,))
     assert handlers.kept_siblings([a], [handlers.Handler(a.file, "a_ioctl", (a,), ()), kept]) == [
-        "uffd_ioctl() keeps -EINVAL: a check before the command is looked at (state check) answers -EINVAL "
+        "uffd_ioctl() keeps -EINVAL: a check before the dispatch (state check; line 3: `!ctx`) answers -EINVAL "
         "first, and the -EINVAL it sets before its switch, which no case replaces, answers an unknown command "
         "that passes it; this patch changes neither (testing the command first, as pidfd_ioctl() does, is a "
         "change of its own)."]
@@ -609,3 +610,94 @@ def test_a_left_out_handler_of_a_changed_module_is_kept_for_the_cover(tmp_path: 
              handlers.Handler("o.c", "c_ioctl", (dataclasses.replace(b, file="o.c"),), ("x",), "other")]
     assert handlers.kept_in_modules(tmp_path, model, [a], {a.file: "m", "o.c": "other"}) == {
         "m": [("b_ioctl()", "b_ioctl() keeps -EINVAL: a tool reads its EINVAL")]}
+
+
+# dmasound: mixer_ioctl() answers -EINVAL itself only where the machine's
+# vector has no mixer_ioctl (machQ40); the others' operations answer for it
+SND_H = """\
+typedef struct {
+	const char *name;
+	int (*mixer_ioctl)(unsigned int, unsigned long);
+} MACHINE;
+struct sound_settings {
+	MACHINE mach;
+	int volume;
+};
+extern struct sound_settings snd;
+"""
+SND_CORE = """\
+#include "snd.h"
+struct sound_settings snd;
+static long mixer_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 1:
+		return 0;
+	}
+	if (snd.mach.mixer_ioctl)
+		return snd.mach.mixer_ioctl(cmd, arg);
+	return -EINVAL;
+}
+static const struct file_operations fops = { .unlocked_ioctl = mixer_ioctl };
+"""
+SND_ATARI = """\
+#include "snd.h"
+static int AtaMixer(unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case 2:
+		return 0;
+	}
+	return -EINVAL;
+}
+static int TTMixer(unsigned int cmd, unsigned long arg)
+{
+	return AtaMixer(cmd, arg);
+}
+static MACHINE machTT = {
+	.name = "tt",
+	.mixer_ioctl = TTMixer,
+};
+"""
+SND_Q40 = """\
+#include "snd.h"
+static MACHINE machQ40 = {
+	.name = "q40",
+};
+"""
+
+
+def _dispatcher(tmp_path: Path, others: dict[str, str]) -> tuple[Site, list[handlers.Handler]]:
+    (tmp_path / "sound").mkdir()
+    (tmp_path / "sound/snd.h").write_text(SND_H)
+    for name, text in others.items():
+        (tmp_path / "sound" / name).write_text(text)
+    site, = analysed(tmp_path, "sound/core.c", SND_CORE,
+                     [(line_of(SND_CORE, "return -EINVAL"), "mixer_ioctl", "ioctl_final_return")])
+    assert site.effects.reach == "no-operation"
+    return site, handlers.model([site], tmp_path, consumers={})
+
+
+def test_a_machine_without_the_operation_is_named_and_the_others_keep_the_handler_out(tmp_path: Path) -> None:
+    site, (h,) = _dispatcher(tmp_path, {"atari.c": SND_ATARI, "q40.c": SND_Q40})
+    assert h.left == (
+        "mixer_ioctl() answers this -EINVAL only for a MACHINE without .mixer_ioctl: machQ40 (sound/q40.c); "
+        "on the others the operation answers unknown commands itself with -EINVAL (TTMixer() of machTT) "
+        "and no site of this output is in it, so converting this line alone would change machQ40 only",)
+    assert handlers.left_out([h])[site].startswith("sound/core.c: mixer_ioctl() left out: mixer_ioctl() answers")
+
+
+def test_a_dispatcher_whose_every_vector_has_the_operation_names_them(tmp_path: Path) -> None:
+    site, (h,) = _dispatcher(tmp_path, {"atari.c": SND_ATARI})
+    assert h.left == ()
+    assert handlers.left_out([h]) == {site: (
+        "sound/core.c: every MACHINE in the tree sets .mixer_ioctl (machTT (sound/atari.c)), so mixer_ioctl() "
+        "hands each command it has no case for to TTMixer() and never answers with this -EINVAL")}
+
+
+def test_a_vector_without_the_operation_and_none_that_keeps_the_old_answer_converts(tmp_path: Path) -> None:
+    # atm_dev_ioctl(): solos-pci's fpga_ops has no ioctl, usbatm's answers
+    # -ENOIOCTLCMD, which the core maps: nothing keeps the line
+    site, (h,) = _dispatcher(tmp_path, {"atari.c": SND_ATARI.replace("return -EINVAL;", "return -ENOIOCTLCMD;"),
+                                        "q40.c": SND_Q40})
+    assert h.complete and handlers.left_out([h]) == {}
