@@ -79,3 +79,37 @@ def test_held_reason_names_each_test_file_once():
     other = dataclasses.replace(hits[0], path="tools/testing/selftests/timers/rtcpie.c")
     assert selftest_search.held_reason(hits + [other]) == (
         "tools/testing/selftests/rtc/rtctest.c, tools/testing/selftests/timers/rtcpie.c expect EINVAL")
+
+
+def _keys(headers=(), handled=(), nodes=()):
+    return selftest_search.Handler(frozenset(handled), frozenset(), frozenset(headers), frozenset(nodes))
+
+
+def test_a_test_that_opens_another_device_is_not_tied_by_its_includes():
+    # hid's hidraw.c includes linux/input.h but opens /dev/hidraw and /dev/uhid:
+    # its invalid-type probe never reaches evdev
+    text = ('#include <linux/input.h>\n'
+            'int fd = open("/dev/hidraw0", O_RDWR);\n'
+            'err = ioctl(fd, _IOC(_IOC_READ, \'I\', 0x01, 8), buf);\n'
+            'ASSERT_EQ(errno, EINVAL);\n')
+    test = selftest_search.read_test("tools/testing/selftests/hid/hidraw.c", text)
+    assert test.probes and test.nodes == {"hidraw"}
+    evdev = _keys(headers={"linux/input.h"}, nodes={"evdev", "input"})
+    assert selftest_search.assertions(evdev, [test]) == []
+    hidraw = _keys(nodes={"hidraw"})
+    assert [a.why for a in selftest_search.assertions(hidraw, [test])] == ["opens /dev/hidraw"]
+    # a test that opens no device node is still tied by what it includes
+    plain = selftest_search.read_test("t.c", text.replace('open("/dev/hidraw0", O_RDWR)', "epoll_create1(0)"))
+    assert [a.why for a in selftest_search.assertions(evdev, [plain])] == ["includes linux/input.h"]
+
+
+def test_a_table_element_string_is_no_device_node(tmp_path):
+    # industrialio-core.c's `[IIO_MOD_LIGHT_UV] = "uv"` is no /dev/uv
+    (tmp_path / "d.c").write_text(
+        'static const char * const mods[] = {\n\t[MOD_UV] = "uv",\n};\n'
+        'static struct miscdevice dev = { .name = "widget" };\n'
+        'static long d_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n'
+        '\tswitch (cmd) {\n\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n')
+    site = Site("d.c", 9, "d_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY", "ioctl_default_return")
+    keys = selftest_search.handler_keys(effects.Tree(tmp_path), site)
+    assert "widget" in keys.nodes and "uv" not in keys.nodes
