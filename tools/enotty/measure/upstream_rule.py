@@ -1,10 +1,10 @@
 """What the semantic patch offered to scripts/coccinelle/ finds in an output.
 
 cocci/upstream/ioctl_enotty.cocci reads one file at a time and reports a
-handler whole or not at all.  reported() says how many of some sites
-(a series' exits, say) it reports when spatch runs it in MODE=report, with
-its own `// Options:`, on their pristine files; the cover letters quote that
-count.  reach() holds an output to the issue's bar (the acceptance check
+handler whole or not at all.  render.rule_reach runs it in MODE=report, with
+its own `// Options:`, on pristine files (its count of a series' exits is
+what the cover letters quote); report_positions() reads the same runs.
+reach() holds an output to the issue's bar (the acceptance check
 rule-coverage does the same from the shell): the share of the series' sites
 it reports, the sites of handlers the pipeline leaves out that it flags, and
 how many of floppy.c's exits MODE=patch converts.
@@ -12,24 +12,19 @@ how many of floppy.c's exits MODE=patch converts.
 from __future__ import annotations
 
 import csv
-import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Iterable
 
 from ..find import rules
+from ..render import rule_reach
 
 RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
 FLOPPY = "drivers/block/floppy.c"
 BATCH = 20          # files per spatch run
 TIMEOUT = 120       # seconds per file, as the scan allows
-
-
-class Located(Protocol):
-    file: str
-    line: int
 
 
 @dataclass(frozen=True)
@@ -47,8 +42,7 @@ class Reach:
 
 def options(rule: Path = RULE) -> list[str]:
     """The rule's `// Options:` line, as make coccicheck passes it."""
-    m = re.search(r"^// Options:(.*)$", rule.read_text(), re.M)
-    return m.group(1).split() if m else []
+    return rule_reach.options(rule.read_text())
 
 
 def spatch(root: Path, files: list[str], mode: str, rule: Path = RULE) -> str:
@@ -65,18 +59,10 @@ def spatch(root: Path, files: list[str], mode: str, rule: Path = RULE) -> str:
 
 
 def report_positions(root: Path, files: Iterable[str], rule: Path = RULE) -> set[tuple[str, int]]:
-    """(file, line) of every report the rule prints for files."""
-    prefix = str(root).rstrip("/") + "/"
-    text = spatch(root, sorted(set(files)), "report", rule)
-    return {(m.group(1)[len(prefix):] if m.group(1).startswith(prefix) else m.group(1), int(m.group(2)))
-            for m in re.finditer(r"^(\S+?):(\d+):\d+-\d+: ", text, re.M)}
-
-
-def reported(root: Path, sites: Iterable[Located], rule: Path = RULE) -> int:
-    """How many of sites (each file and line counted once) the rule reports
-    on their pristine files under root."""
-    wanted = {(s.file, s.line) for s in sites}
-    return len(wanted & report_positions(root, {f for f, _ in wanted}, rule))
+    """(file, line) of every report the rule prints for files (the runs of
+    render.rule_reach, kept by content)."""
+    found = rule_reach.report_lines(root, sorted(set(files)), rule)
+    return {(f, line) for f, lines in found.items() for line in lines}
 
 
 def python_lines(text: str) -> int:

@@ -9,8 +9,8 @@ change, and a site counts when a report names its file and line.
 
 Each file's report lines are kept by content (the rule's text, the file's
 bytes, spatch's version), so a rerun runs spatch only on what changed.
-This is the interface the rule's own module is to provide once rewritten
-(issue 32): reported(root, sites) -> int; replace the body then.
+measure.upstream_rule reads its reach over a whole output from the same
+runs (report_lines).
 """
 from __future__ import annotations
 
@@ -57,11 +57,11 @@ def report_lines(root: Path, files: list[str], rule: Path, use_cache: bool = Tru
             out[rel] = set(hit)
         else:
             missing.append(rel)
-    if missing:
-        fresh = _run(binary, root, missing, rule, options(text))
-        for rel in missing:
-            out[rel] = fresh.get(rel, set())
-            store.put(keys[rel], sorted(out[rel]))
+    for rel in missing:
+        lines = _run(binary, root, rel, rule, options(text))
+        out[rel] = lines or set()
+        if lines is not None:           # a run that failed (a timeout) is not kept
+            store.put(keys[rel], sorted(lines))
     return out
 
 
@@ -71,15 +71,19 @@ def options(text: str) -> list[str]:
     return m.group(1).split() if m else []
 
 
-def _run(binary: str, root: Path, files: list[str], rule: Path, opts: list[str]) -> dict[str, set[int]]:
-    """One spatch run over files in MODE=report; its scratch files go to a
-    folder of our own, never into the tree."""
+def _run(binary: str, root: Path, rel: str, rule: Path, opts: list[str]) -> set[int] | None:
+    """The lines spatch reports in one file in MODE=report (one file a run,
+    as make coccicheck runs it: spatch's --timeout covers all the files of
+    a run), or None when the run fails; its scratch files go to a folder of
+    our own, never into the tree."""
     with tempfile.TemporaryDirectory(prefix="enotty-rule-reach-") as tmp:
         cmd = [binary, "--sp-file", str(rule), "-D", "report", "--very-quiet", "--timeout", str(TIMEOUT),
-               *opts, *(str(root / rel) for rel in files)]
+               *opts, str(root / rel)]
         res = subprocess.run(cmd, cwd=tmp, env=dict(os.environ, TMPDIR=tmp), capture_output=True,
                              text=True, errors="replace", check=False)
-    return parse_report(res.stdout, root)
+    if res.returncode != 0:
+        return None
+    return parse_report(res.stdout, root).get(rel, set())
 
 
 def parse_report(text: str, root: Path) -> dict[str, set[int]]:

@@ -91,3 +91,19 @@ def test_counts_the_sites_the_rule_reports_and_keeps_each_files_lines(tmp_path: 
     (root / "drivers" / "x" / "x.c").write_text(SOURCE.replace("case 1:", "case 2:"))
     with pytest.raises(AssertionError, match="spatch ran"):
         rule_reach.reported(root, sites)
+
+
+def test_a_failed_run_is_not_kept(tmp_path: Path, monkeypatch) -> None:
+    """spatch's --timeout ends a run with no report: that file is counted
+    as not reported this time, and run again next time."""
+    monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "linux"
+    (root / "drivers" / "x").mkdir(parents=True)
+    (root / "drivers" / "x" / "x.c").write_text(SOURCE)
+    calls = []
+    monkeypatch.setattr(rule_reach.scan, "spatch_version", lambda _binary: "1.1.1")
+    monkeypatch.setattr(rule_reach, "_run", lambda *args: calls.append(args) and None)
+    sites = [site(line_of(SOURCE, "return -EINVAL"), "a_ioctl")]
+    assert rule_reach.reported(root, sites) == 0
+    assert rule_reach.reported(root, sites) == 0
+    assert len(calls) == 2
