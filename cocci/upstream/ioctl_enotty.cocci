@@ -24,7 +24,7 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl
     uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """proto_ops.ioctl
     proto_ops.compat_ioctl tty_operations.ioctl tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
-targets, inner, blocked, sites, dflt, ok = {}, set(), set(), {}, set(), set()
+targets, inner, blocked, sites, dflt, ok, leaky = {}, set(), set(), {}, set(), set(), set()
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(p, fn, h, n, q):
@@ -172,9 +172,13 @@ break@q;
 return -err@p;
 }
 @script:python@
-p << nr.p; s << nr.s; c << sw.c; q << leak.q = [];
+p << nr.p; q << leak.q;
 @@
-if s[0].line == c[0].line and s[0].column == c[0].column and not q: site(p)
+if q[0].file == p[0].file: leaky.add(at(p))
+@script:python@
+p << nr.p; s << nr.s; c << sw.c;
+@@
+if at(s) == at(c) and at(p) not in leaky: site(p)
 // ret = -EINVAL; before a switch whose every case sets ret or leaves.
 @ni exists@
 identifier t.fn, t.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC}; expression E; type T; position p;
@@ -208,8 +212,7 @@ return ret;
 p << ni.p; q << nileak.q = []; q2 << nileak2.q = [];
 @@
 if not q or not q2: site(p)
-// An -EINVAL that tests the argument before cmd is looked at is no answer
-// to the command; one that tests a state, before, answers every command.
+// An -EINVAL for a test of the argument (or a copy of it) answers no command.
 @argck exists@
 identifier t.fn, t.cmd, a, x, err = {EINVAL, ENOSYS}; type T, T2, T3; statement S; position p;
 @@
@@ -230,17 +233,14 @@ return x;\)
 ... when any
 }
 @known exists@
-identifier t.cmd, x, err = {EINVAL, ENOSYS}; expression A, E; statement S; position k;
+identifier t.fn, t.cmd, x, err = {EINVAL, ENOSYS}; expression A, E; statement S; position k;
 @@
-(
-switch (cmd) { case E: ... when any
+fn(...) { <...
+\(switch (cmd) { case E: ... when any
 \(return -err@k;\|x = -err@k;\) ... when any
 }
-|
-if (cmd == A) { <+... return -err@k; ...+> } else S
-|
-if (cmd == A) { <+... return -err@k; ...+> }
-)
+\|if (cmd == A) { <+... return -err@k; ...+> } else S\|if (cmd == A) { <+... return -err@k; ...+> }\)
+...> }
 // ... but not one after a test that turned away every unknown command.
 @after exists@
 identifier t.fn, t.cmd, ty.err; position ty.p, k;
