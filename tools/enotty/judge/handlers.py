@@ -171,7 +171,7 @@ def _without_operation(tree: effects.Tree, site: Site, functions: set[str]) -> t
     cf = tree.file(site.file)
     fn = effects.function_at(cf, site.function, site.line) if cf else None
     operation = effects.missing_operation(cf, fn, site.line) if cf and fn else ""
-    found = operations.providers(tree, cf, fn, operation) if operation else None
+    found = operations.providers(tree, cf, fn, operation) if cf and fn and operation else None
     if found is None:
         return (f"{site.function}() answers -{site.from_} here only where {operation or 'the operation'} is "
                 "missing; which of its providers lack it was not read, so the line is left as it is"), ""

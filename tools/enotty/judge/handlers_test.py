@@ -674,7 +674,7 @@ def _dispatcher(tmp_path: Path, others: dict[str, str]) -> tuple[Site, list[hand
         (tmp_path / "sound" / name).write_text(text)
     site, = analysed(tmp_path, "sound/core.c", SND_CORE,
                      [(line_of(SND_CORE, "return -EINVAL"), "mixer_ioctl", "ioctl_final_return")])
-    assert site.effects.reach == "no-operation"
+    assert site.effects is not None and site.effects.reach == "no-operation"
     return site, handlers.model([site], tmp_path, consumers={})
 
 

@@ -20,6 +20,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 from . import effects
 from ..find.ctext import match_close
@@ -159,7 +160,7 @@ def providers(tree: effects.Tree, cf: effects.CFile, fn: effects.Function, opera
     return Providers(type_, member, tuple(vectors)) if vectors else None
 
 
-def names(vectors: list[Vector], most: int = 4) -> str:
+def names(vectors: Sequence[Vector], most: int = 4) -> str:
     """`machQ40 (sound/oss/dmasound/dmasound_q40.c)`, a few of them."""
     shown = [f"{v.name} ({v.file})" for v in vectors[:most]]
     more = len(vectors) - len(shown)
@@ -179,7 +180,7 @@ def own_answer(tree: effects.Tree, file: str, function: str, depth: int = 2) -> 
     (TTMixerIoctl() returns AtaMixerIoctl()'s -EINVAL); '' when not read."""
     cf = tree.file(file)
     found = effects.functions(cf, function) if cf else []
-    if not found:
+    if cf is None or not found:
         return ""
     body = cf.code[found[0].body + 1:found[0].end].rstrip()
     m = _DEFAULT.search(body)

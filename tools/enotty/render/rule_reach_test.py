@@ -102,7 +102,7 @@ def test_a_failed_run_is_not_kept(tmp_path: Path, monkeypatch) -> None:
     (root / "drivers" / "x" / "x.c").write_text(SOURCE)
     calls = []
     monkeypatch.setattr(rule_reach.scan, "spatch_version", lambda _binary: "1.1.1")
-    monkeypatch.setattr(rule_reach, "_run", lambda *args: calls.append(args) and None)
+    monkeypatch.setattr(rule_reach, "_run", lambda *args: calls.append(args))
     sites = [site(line_of(SOURCE, "return -EINVAL"), "a_ioctl")]
     assert rule_reach.reported(root, sites) == 0
     assert rule_reach.reported(root, sites) == 0
