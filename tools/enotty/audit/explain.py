@@ -34,7 +34,7 @@ class Answer:
 @dataclass(frozen=True)
 class Explained:
     line: Line
-    kind: str       # "exception", "left out", "answers.tsv", or "unexplained"
+    kind: str       # "exception", "left out", "not applied", "answers.tsv", or "unexplained"
     reason: str
 
 
@@ -67,26 +67,37 @@ def left_out(handlers_tsv: Path) -> dict[tuple[str, str], str]:
 
 
 def explain(lines: list[Line], claims: dict[str, Claim], exceptions: list[Exception_],
-            left: dict[tuple[str, str], str], answers: list[Answer]) -> list[Explained]:
+            left: dict[tuple[str, str], str], answers: list[Answer],
+            unapplied: dict[str, str] | None = None) -> list[Explained]:
     """One entry per measured answer to an unknown command that is not ENOTTY
-    after the series, with what explains it."""
+    after the series, with what explains it.  unapplied: source -> the
+    series of the output that converts it but this run does not apply
+    (`make audit SERIES=...`)."""
     out = []
     for ln in lines:
         if (ln.check not in UNKNOWN or ln.harmless or ln.after in NOT_MEASURED
                 or ln.after == "ENOTTY"):
             continue
-        out.append(Explained(ln, *_why(ln, claims, exceptions, left, answers)))
+        out.append(Explained(ln, *_why(ln, claims, exceptions, left, answers, unapplied or {})))
     return out
 
 
 def _why(ln: Line, claims: dict[str, Claim], exceptions: list[Exception_],
-         left: dict[tuple[str, str], str], answers: list[Answer]) -> tuple[str, str]:
+         left: dict[tuple[str, str], str], answers: list[Answer],
+         unapplied: dict[str, str]) -> tuple[str, str]:
     ex = excused(ln, exceptions) if ln.patched(claims) else None
     if ex:
         return "exception", ex.reason
     for function in ln.function.split(","):
         if (ln.source, function) in left:
             return "left out", left[(ln.source, function)]
+    # a file no applied patch touches has no function on its line
+    if ln.function == "-":
+        for (source, _), reason in sorted(left.items()):
+            if source == ln.source:
+                return "left out", reason
+    if ln.source in unapplied:
+        return "not applied", f"converted by the series {unapplied[ln.source]}, which this run does not apply"
     for row in answers:
         if fnmatch.fnmatchcase(ln.target, row.target) and row.answer in ("*", ln.after):
             return "answers.tsv", row.reason
@@ -97,7 +108,7 @@ def counts(explained: list[Explained], asked: int) -> dict[str, int]:
     """How many unknown-command answers the guests measured, and how each
     non-ENOTTY one is explained."""
     tally = {"asked": asked, "not ENOTTY": len(explained)}
-    for kind in ("exception", "left out", "answers.tsv", "unexplained"):
+    for kind in ("exception", "left out", "not applied", "answers.tsv", "unexplained"):
         tally[kind] = sum(e.kind == kind for e in explained)
     return tally
 
@@ -114,7 +125,8 @@ def markdown(explained: list[Explained], n_asked: int) -> list[str]:
           f" of every device node, fd kind and socket family they have; after the series"
           f" {tally['not ENOTTY']} answers are not ENOTTY: {tally['exception']} by a documented exception"
           f" of a patched handler, {tally['left out']} from handlers the output leaves out,"
-          f" {tally['answers.tsv']} from a core or state selftests/audit/answers.tsv names;"
+          + (f" {tally['not applied']} from series this run does not apply," if tally["not applied"] else "")
+          + f" {tally['answers.tsv']} from a core or state selftests/audit/answers.tsv names;"
           f" unexplained: {tally['unexplained']}.", ""]
     seen: dict[tuple[str, str, str], set[str]] = {}
     for e in explained:

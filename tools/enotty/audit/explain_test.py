@@ -48,7 +48,8 @@ def test_each_non_enotty_answer_is_explained_or_a_miss(tmp_path: Path) -> None:
                      "userfaultfd:new": "left out", "/dev/x": "exception",
                      "/dev/iio:device0": "unexplained"}
     assert explain.counts(found, explain.asked(lines)) == {
-        "asked": 6, "not ENOTTY": 5, "exception": 1, "left out": 1, "answers.tsv": 2, "unexplained": 1}
+        "asked": 6, "not ENOTTY": 5, "exception": 1, "left out": 1, "not applied": 0, "answers.tsv": 2,
+        "unexplained": 1}
     problems = explain.problems(found)
     assert len(problems) == 1 and problems[0].startswith("/dev/iio:device0 (native, foreign:FOREIGN_E1_FE)"
                                                           " answers ENODEV after the series")
@@ -67,6 +68,10 @@ def test_a_handler_an_in_tree_test_keeps_out_explains_its_einval(tmp_path: Path)
     probe = line("epoll:new", "EINVAL", "fs/eventpoll.c", "ep_eventpoll_ioctl")
     (found,) = explain.explain([probe], {}, [], explain.left_out(tsv), [])
     assert (found.kind, found.reason) == ("left out", "tools/testing/selftests/net/epoll_busy_poll.c expects EINVAL")
+    # a file no applied patch touches: the line names no function
+    unpatched = line("epoll:new", "EINVAL", "fs/eventpoll.c", "-")
+    (found,) = explain.explain([unpatched], {}, [], explain.left_out(tsv), [])
+    assert found.kind == "left out"
 
 
 def test_answers_table_needs_a_reason() -> None:
@@ -77,3 +82,16 @@ def test_answers_table_needs_a_reason() -> None:
 def test_the_committed_answers_table_parses() -> None:
     rows = explain.load_answers()
     assert rows and all(r.reason for r in rows)
+
+
+def test_a_series_the_run_does_not_apply_explains_its_files_answer() -> None:
+    # make audit SERIES=random-number-driver: serport's series is not
+    # applied, so its ldisc still answers EINVAL in the patched boot
+    probe = line("pty-ldisc:serport", "EINVAL", "drivers/input/serio/serport.c", "serport_ldisc_ioctl")
+    (found,) = explain.explain([probe], {}, [], {}, [],
+                               {"drivers/input/serio/serport.c": "input"})
+    assert found.kind == "not applied" and "the series input" in found.reason
+    (alone,) = explain.explain([probe], {}, [], {}, [])
+    assert alone.kind == "unexplained"
+    md = "\n".join(explain.markdown([found], 1))
+    assert "1 from series this run does not apply" in md

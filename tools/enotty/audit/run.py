@@ -510,7 +510,9 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
         for ga in audits:
             _boot_guest(req, at, ga, selection, programs)
         return _report(req, at, started, version, out, everything, selected, rows, claims, audits,
-                       host, selection, handlers_tsv=root / "handlers.tsv")
+                       host, selection, handlers_tsv=root / "handlers.tsv",
+                       unapplied={src: recs[0]["series"] for src, recs in series_claims.read_sites(root).items()
+                                  if src not in claims and recs[0].get("series", "-") != "-"})
 
 
 def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],
@@ -640,7 +642,8 @@ def _boot_guest(req, at: _Workplace, ga: GuestAudit, selection: kselftests.Selec
 
 def _report(req, at: _Workplace, started: float, version: str, out: Path, everything, selected,
             rows, claims, audits: list[GuestAudit], host: GuestAudit | None,
-            selection: kselftests.Selection, handlers_tsv: Path) -> int:
+            selection: kselftests.Selection, handlers_tsv: Path,
+            unapplied: dict[str, str] | None = None) -> int:
     """Compare each guest's two boots, write audit.tsv and AUDIT.md, and
     print the summary, the notes and the problems (1 when there are any)."""
     lines: list[compare.Line] = []
@@ -653,7 +656,7 @@ def _report(req, at: _Workplace, started: float, version: str, out: Path, everyt
     found += compare.not_enotty(lines, claims, exceptions)
     # Every node asked: each non-ENOTTY answer explained, or a recall miss.
     explained = explain.explain(lines, claims, exceptions, explain.left_out(handlers_tsv),
-                                explain.load_answers())
+                                explain.load_answers(), unapplied)
     found += explain.problems(explained)
     # A kernel warning or oops that only the patched kernel prints is the
     # series' doing.

@@ -17,12 +17,14 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def version_folder(series: str, parent: Path) -> Path:
-    """parent/linux-<version>/ holding the committed 6.12 series and sites.tsv
-    (make check boots Debian 12's tree, whose version does not move)."""
+    """parent/linux-<version>/ holding the committed 6.12 series, sites.tsv
+    and handlers.tsv (make check boots Debian 12's tree, whose version does
+    not move; the audit explains a left-out handler's answer by the latter)."""
     version = next((REPO / "generated-patches").glob(f"linux-6.12.*/{series}")).parent
     folder = parent / version.name
     shutil.copytree(version / series, folder / series)
-    shutil.copyfile(version / "sites.tsv", folder / "sites.tsv")
+    for name in ("sites.tsv", "handlers.tsv"):
+        shutil.copyfile(version / name, folder / name)
     return folder
 
 
