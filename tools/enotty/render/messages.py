@@ -718,7 +718,13 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
         for name in sorted({s.interface for s in visible}):
             named = sorted({c for s in visible if s.interface == name for c in entries(s)})
             handler = _functions_phrase(named) if len(named) == 1 else "each of them"
-            sentence = dispatch_sentence(interfaces.get(name), handler)
+            info = interfaces.get(name)
+            if info and named and set(named) <= {d.rpartition(":")[2] for d in info.dispatch.split()}:
+                # the site is in the core itself (atm_dev_ioctl()'s own
+                # missing-operation exit): "atm_dev_ioctl() calls
+                # atm_dev_ioctl()" would say nothing
+                continue
+            sentence = dispatch_sentence(info, handler)
             if sentence:
                 text.append(sentence)
         text.append(why_sentence(froms, {s.to for s in visible}))

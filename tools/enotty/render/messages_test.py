@@ -397,6 +397,12 @@ def test_atm_dispatch_names_the_core_that_calls_the_driver() -> None:
             " caller has CAP_NET_ADMIN (without it they fail with EPERM).") in body
 
 
+def test_the_cores_own_exit_gets_no_sentence_of_the_core_calling_itself() -> None:
+    core = _site("net/atm/resources.c", 327, "atm_dev_ioctl", "atmdev_ops.ioctl", paths="native")
+    body = _flat(messages.commit_message("s", [core], TABLE, ["r"], "A <a@b.c>"))
+    assert "atm_dev_ioctl() calls atm_dev_ioctl()" not in body
+
+
 def test_a_missing_operation_answer_says_it_is_the_drivers_without_one() -> None:
     # uacce's default hands the command to the parent driver's ->ioctl();
     # its -EINVAL answers only when that driver has none (hisi_qm has one).
