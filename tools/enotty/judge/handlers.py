@@ -578,6 +578,8 @@ def _both_exits(h: Handler, why: str, by: str = "this patch") -> str:
     context), the exit behind it is named too: the handler keeps both."""
     if not why.startswith(_CHECK_FIRST):
         return why
+    # mails quote the check, not its line: a line number rots on the next rebase
+    why = re.sub(r"\bline \d+: ", "", why)
     head, sep, tail = why.partition(_STATE_FIX)
     exits = list(dict.fromkeys(_EXIT_WORDS.get(s.rule, "its own answer after the dispatch").format(errno=s.from_)
                                for s in h.sites))
