@@ -90,8 +90,11 @@ def test_cover_letters_agree_with_the_audit(output: Path) -> None:
     say that make audit reaches none of its drivers (the sound cover did,
     when only its cleanup patch had been measured)."""
     audit = committed_file(output, "audit.tsv")
+    # an audit older than the output may name patches the output no longer
+    # has (a series split since): those measure nothing of today's series
     measured = {row.split("\t")[7].split("/")[0]
-                for row in audit.read_text().splitlines()[1:] if row.split("\t")[7] != "-"}
+                for row in audit.read_text().splitlines()[1:]
+                if row.split("\t")[7] != "-" and (output / row.split("\t")[7]).is_file()}
     assert measured
     for series in sorted(measured):
         cover = output / series / "0000-cover-letter.patch"
