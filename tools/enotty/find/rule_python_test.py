@@ -270,11 +270,6 @@ def test_state_test_without_a_name_excludes_every_command_parameter():
     assert not rp.enotty_state_test("ioc > 4", None)
 
 
-def test_restructures_agree_with_the_sites_module():
-    from .sites import RESTRUCTURES
-    assert rp.RESTRUCTURES == RESTRUCTURES
-
-
 def test_every_case_assigns(tmp_path: Path):
     path = c_file(tmp_path, """\
 static long f(struct file *file, unsigned int cmd, unsigned long arg)

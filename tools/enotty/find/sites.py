@@ -12,15 +12,15 @@ import csv
 from dataclasses import dataclass
 from typing import Iterable, TextIO
 
+# RESTRUCTURES (rule_python.py, which the rule file embeds): shapes whose
+# output rewrites the statement of the site rather than its errno token
+# (cocci/lib/output.smpl); their diff may keep the site line as context and
+# change the lines around it, in the hunk that covers it.
+from .rule_python import RESTRUCTURES
 from .rules import SITE_MARKER
 
 REPORT_COLUMNS = ("file", "line", "function", "interface", "from", "to", "rule")
 
-# Shapes whose output rewrites the statement of the site rather than its
-# errno token (cocci/lib/output.smpl; RESTRUCTURES in rule_python.py, the
-# same names): their diff may keep the site line as context and change
-# the lines around it, in the hunk that covers it.
-RESTRUCTURES = ("ioctl_cmd_state_split",)
 SERIES_COLUMNS = REPORT_COLUMNS + ("subsystem", "series")
 
 
