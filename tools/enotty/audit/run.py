@@ -511,8 +511,7 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
             _boot_guest(req, at, ga, selection, programs)
         return _report(req, at, started, version, out, everything, selected, rows, claims, audits,
                        host, selection, handlers_tsv=root / "handlers.tsv",
-                       unapplied={src: recs[0]["series"] for src, recs in series_claims.read_sites(root).items()
-                                  if src not in claims and recs[0].get("series", "-") != "-"})
+                       unapplied=series_claims.unapplied(root, claims))
 
 
 def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],

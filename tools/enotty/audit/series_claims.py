@@ -51,6 +51,18 @@ def read_sites(root: Path) -> dict[str, list[dict[str, str]]]:
     return out
 
 
+def unapplied(root: Path, claims: dict[str, Claim]) -> dict[str, str]:
+    """source -> the series that converts it, for the files of sites.tsv a
+    series of the output converts but this run does not apply (`make audit
+    SERIES=...`): their answers are unchanged on purpose."""
+    out = {}
+    for source, recs in read_sites(root).items():
+        series = next((r["series"] for r in recs if r.get("series", "-") != "-"), None)
+        if series and source not in claims:
+            out[source] = series
+    return out
+
+
 def is_leaf_cleanup(rec: dict[str, str]) -> bool:
     """-ENOIOCTLCMD -> -ENOTTY: the VFS already turned the first into the
     second, so the patch claims no user-visible change."""

@@ -94,3 +94,16 @@ def test_a_site_left_out_is_no_part_of_the_claim(root):
         "drivers/block/floppy.c\t9\tfd_compat_ioctl\tb.compat_ioctl\tEINVAL\tENOTTY\t-\tyes\t-\n")
     fd = series_claims.claims(root, series_claims.discover(root))["drivers/block/floppy.c"]
     assert fd.functions == ("fd_locked_ioctl", "fd_ioctl")
+
+
+def test_a_file_another_series_converts_is_unapplied_whatever_its_first_row(tmp_path):
+    # serport: converted by the input series; a left-out row of the same
+    # file may come first
+    (tmp_path / "sites.tsv").write_text(
+        "file\tline\tfunction\tinterface\tfrom\tto\tseries\n"
+        "drivers/input/serio/serport.c\t1\tx\tt.ioctl\tEINVAL\tENOTTY\t-\n"
+        "drivers/input/serio/serport.c\t2\tserport_ldisc_ioctl\tt.ioctl\tEINVAL\tENOTTY\tinput\n"
+        "drivers/char/random.c\t1\trandom_ioctl\tf.unlocked_ioctl\tEINVAL\tENOTTY\trandom\n"
+        "fs/eventpoll.c\t1\tep_eventpoll_ioctl\tf.unlocked_ioctl\tEINVAL\tENOTTY\t-\n")
+    applied = {"drivers/char/random.c": None}
+    assert series_claims.unapplied(tmp_path, applied) == {"drivers/input/serio/serport.c": "input"}
