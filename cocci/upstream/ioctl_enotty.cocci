@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-///
 /// An ioctl handler must answer a command it does not know with -ENOTTY,
 /// or -ENOIOCTLCMD where the core tries another handler next, not -EINVAL
 /// or another error (Documentation/driver-api/ioctl.rst).  A handler is
 /// converted whole, or left alone if it has an exit this cannot convert.
 ///
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL, nor a handler
-//           whose ops structure or caller is in another file; the rule
-//           read below names the programs known to read it.
+// Comments: It cannot see a program that reads the -EINVAL, nor a handler whose ops
+//           or caller is in another file; the rule read below names known readers.
 // Options: --no-includes --include-headers
 
 virtual patch
@@ -17,18 +15,17 @@ virtual org
 virtual report
 @initialize:python@
 @@
-ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl
-    file_operations.compat_ioctl fb_ops.fb_ioctl fb_ops.fb_compat_ioctl block_device_operations.ioctl
-    block_device_operations.compat_ioctl snd_hwdep_ops.ioctl snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl
-    scsi_host_template.compat_ioctl dvb_device.kernel_ioctl atmdev_ops.ioctl usb_driver.unlocked_ioctl
-    uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """proto_ops.ioctl
-    proto_ops.compat_ioctl tty_operations.ioctl tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
-    v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
-targets, inner, blocked, sites, dflt, ok, leaky = {}, set(), set(), {}, set(), set(), set()
+ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl file_operations.compat_ioctl fb_ops.fb_ioctl
+    fb_ops.fb_compat_ioctl block_device_operations.ioctl block_device_operations.compat_ioctl snd_hwdep_ops.ioctl
+    snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl scsi_host_template.compat_ioctl dvb_device.kernel_ioctl
+    atmdev_ops.ioctl usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl
+    v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl
+    tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
+targets, inner, dcall, hwdep, blocked, sites, dflt, ok, leaky = {}, set(), set(), set(), set(), {}, set(), set(), set()
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(p, fn, h, n, q):
-    if fun(p, fn) in targets and at(q) not in inner:
+    if fun(p, fn) in targets and (at(q) not in inner or at(q) in dcall):
         targets.setdefault(fun(p, h), (int(n),) + targets[fun(p, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
@@ -39,36 +36,47 @@ def answer(p):
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 // Handlers in an initializer or a snd_hwdep's ops; cmd is last but one.
 @ops@
-identifier S, x, fn; struct snd_hwdep *h;
+identifier S, x, fn;
 identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl,
                 kernel_ioctl, proc_ioctl, vidioc_default};
 @@
-\(struct S x = { ..., .F = fn, ... };\|h->ops.F = fn;\)
+struct S x = { ..., .F = fn, ... };
 @hd@
 identifier ops.fn, cmd, arg; parameter list[n] ps; type T, T2; position p;
 @@
 fn@p(ps, T cmd, T2 arg) { ... }
 @script:python@
-S << ops.S = "snd_hwdep_ops"; F << ops.F; fn << ops.fn; n << hd.n; p << hd.p;
+S << ops.S; F << ops.F; fn << ops.fn; n << hd.n; p << hd.p;
 @@
 if S + "." + F in ANSWER: targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
-// A call under a case label gets known commands only.
+@hw@
+identifier fn; identifier F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
+@@
+h->ops.F = fn@q;
+@script:python@
+fn << hw.fn; q << hw.q;
+@@
+hwdep.add(fun(q, fn))
+// A call under a case label gets known commands only; one under default: all others.
 @cased exists@
 identifier cmd, h, x; expression E; position q;
 @@
 switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
+@dc exists@
+identifier cmd, h, x; position q;
+@@
+switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
 // A default: that only breaks; the return after the switch answers it.
 @db@
 position d;
 @@
 switch (...) { default: break@d; }
 @script:python@
-q << cased.q = []; d << db.d = [];
+q << cased.q = []; d << db.d = []; c << dc.q = [];
 @@
-if q: inner.add(at(q))
-if d: dflt.add(at(d))
+for v, into in ((q, inner), (c, dcall), (d, dflt)): into.update([at(v)] if v else [])
 // Static functions a handler (or one of those) returns the value of.
-@call@
+@call exists@
 identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; position q;
 @@
 fn(...) { <...
@@ -81,7 +89,7 @@ fn(...) { <...
 identifier call.h, c; parameter list[call.n] ps; type T, T2;
 @@
 static T2 h(ps, T c, ...) { ... }
-@call2@
+@call2 exists@
 identifier call.h, helper.c, h2, ret; expression list[n] es; expression E; position q;
 @@
 h(...) { <...
@@ -103,6 +111,7 @@ fn@p(ps, T cmd, ...) { ... }
 @script:python@
 fn << t.fn; n << t.n; p << t.p;
 @@
+if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
 // default: return -EINVAL; in the switch on the command.
 @dr forall@
@@ -120,22 +129,19 @@ ret = -err@p;
 return ret;
 ...> }
 @dd exists@
-identifier t.fn, t.cmd, da.ret, F, da.err; expression M, E; position da.p, d;
+identifier t.fn, t.cmd, da.ret, F, da.err; expression A, M, E; statement S; position da.p, d;
 @@
-fn(...) { <+... switch (\(cmd\|F(cmd)\|cmd & M\))
-{ default: \(ret = -err@p@d;\|E; ret = -err@p@d;\) ... } ...+> }
+fn(...) { <+... \(switch (\(cmd\|F(cmd)\|cmd & M\))
+{ default: \(ret = -err@p@d;\|E; ret = -err@p@d;\) ... }\|if (cmd == A) S else ret = -err@p@d;\) ...+> }
 // A test of the command or its type, or the else of an if-chain on it.
 @ty exists@
 identifier t.fn, t.cmd, err = {EINVAL, ENOSYS}; expression A, B, M, N; statement S; position p;
 @@
-fn(...) { ... when any
-\(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|(cmd & N) != M\|
+fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|(cmd & N) != M\|
       _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|cmd != A\|
       cmd != A && cmd != B\))
 \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
-\|if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)\)
-... when any
-}
+\|if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)\) ...+> }
 // A table lookup that returns for every command it knows.
 @lm@
 identifier t.fn, t.cmd, err = {EINVAL, ENOSYS}; expression E; position p;
@@ -148,8 +154,7 @@ return E; } ... when != break;
 @script:python@
 p << dr.p = []; d << dd.d = []; y << ty.p = []; l << lm.p = [];
 @@
-for p in (p, d, y, l):
-    if p: site(p)
+[site(v) for v in (p, d, y, l) if v]
 // The return after a switch or an if on cmd that no other break reaches.
 @nr@
 identifier t.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
@@ -172,9 +177,9 @@ break@q;
 return -err@p;
 }
 @script:python@
-p << nr.p; q << leak.q;
+p << nr.p; s << nr.s; q << leak.q;
 @@
-if q[0].file == p[0].file: leaky.add(at(p))
+if q[0].file == p[0].file and int(q[0].line) > int(s[0].line): leaky.add(at(p))
 @script:python@
 p << nr.p; s << nr.s; c << sw.c;
 @@
@@ -194,10 +199,8 @@ return ret;
 @nileak exists@
 identifier t.fn, t.cmd, ni.ret; expression C, E; position q;
 @@
-fn(...) { ... when any
-switch@q (cmd) { case C: ... when != ret = E
-break; } ... when any
-}
+fn(...) { <+... switch@q (cmd) { case C: ... when != ret = E
+break; } ...+> }
 // ... or else, past a default: that only breaks, from the declaration.
 @nileak2 exists@
 identifier t.fn, ni.ret, ni.err; expression E; type T; position ni.p, q, d : script:python () { at(d) in dflt };
@@ -251,14 +254,11 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 return -err@k;
 ... when any
 }
-// Left alone: handlers of commands whose -EINVAL a program reads (RTC:
-// selftests/rtc/rtctest.c; ccp dbc: tools/crypto/ccp/test_dbc.py;
-// HDIO taskfile: hdparm), or that no configuration builds (CAPI, CMTP:
-// BT_CMTP depends on DEPRECATED).  tape_discipline.ioctl_fn is not in
-// ANSWER: s390-tools' tape390_crypt reads its -EINVAL.
+// Left alone: -EINVAL read by selftests/rtc/rtctest.c, tools/crypto/ccp/test_dbc.py or hdparm;
+// CAPI and CMTP, which no configuration builds.  tape_discipline.ioctl_fn is not in ANSWER:
+// s390-tools' tape390_crypt reads its -EINVAL.
 @read exists@
-identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, CAPI_REGISTER, CMTPCONNADD};
-position p;
+identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, CAPI_REGISTER, CMTPCONNADD}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@

@@ -100,9 +100,6 @@ def test_flags_no_left_out_handler(reach_612: upstream_rule.Reach) -> None:
 
 
 @needs_spatch
-@pytest.mark.xfail(strict=True, reason="issue 32, not met yet: 122 of 149 series sites (82%) on the "
-                   "regenerated 6.12.118 output; this round's new conversions (IIO and ATM cores, "
-                   "SUNRPC's split, vfio_ap) are shapes the single-file rule does not know")
 def test_reports_most_series_sites(reach_612: upstream_rule.Reach) -> None:
     """Issue 32's bar: at least 85% of the series' sites."""
     assert reach_612.share >= 0.85, reach_612
