@@ -225,13 +225,13 @@ fn(..., T cmd, T2 a, ...) { ... when any
 ... if (<+... x ...+>) \(return -err@p;\|{ return -err@p; }\)\)
 ... when any
 }
-// -EINVAL returned outside a case or a test for a command blocks the handler.
+// -EINVAL returned (or set and returned) outside a case or a command test blocks the handler.
 @other exists@
 identifier t.fn, x, err = {EINVAL, ENOSYS}; expression E; type T; position p;
 @@
 fn(...) { ... when any
              when != WARN_ON(...)
-\(return -err@p;\|T x = -err@p; ... when != x = E
+\(return -err@p;\|\(T x = -err@p;\|x = -err@p;\) ... when != x = E
 return x;\)
 ... when any
 }
@@ -246,17 +246,17 @@ fn(...) { <...
 ...> }
 // ... but not one after a test that turned away every unknown command.
 @after exists@
-identifier t.fn, t.cmd, ty.err; position ty.p, k;
+identifier t.fn, t.cmd, ty.err, x; position ty.p, k;
 @@
 fn(...) { ... when != cmd
 if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
-return -err@k;
+\(return -err@k;\|x = -err@k;\)
 ... when any
 }
 // Left alone: -EINVAL read by selftests/rtc/rtctest.c, tools/crypto/ccp/test_dbc.py or hdparm;
-// CAPI and CMTP, which no configuration builds.  tape_discipline.ioctl_fn is not in ANSWER:
-// s390-tools' tape390_crypt reads its -EINVAL.
+// CAPI and CMTP, which no configuration builds; tape_discipline.ioctl_fn, where a tree still
+// has them (s390-tools' tape390_crypt reads its -EINVAL; it is not in ANSWER).
 @read exists@
 identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, CAPI_REGISTER, CMTPCONNADD}; position p;
 @@

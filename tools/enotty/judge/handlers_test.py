@@ -297,6 +297,18 @@ def test_a_consumer_of_the_file_keeps_its_handler_out(tmp_path: Path) -> None:
     assert h.left == ("tools/x/test_a.py expects EINVAL for an unknown command",)
 
 
+def test_a_consumer_of_another_old_answer_names_that_errno(tmp_path: Path) -> None:
+    # tools/iio reads iio_ioctl()'s -ENODEV: a known command on a device without the feature
+    code = PLAIN.replace("return -EINVAL", "return -ENODEV")
+    found = analysed(tmp_path, "a.c", code, [(line_of(code, "return -ENODEV"), "a_ioctl", "ioctl_default_return")])
+    found = [dataclasses.replace(s, from_="ENODEV") for s in found]
+    table = tmp_path / "consumers.tsv"
+    table.write_text("command\tconsumer\treads\tsource\tkeep\n"
+                     "a.c\ttools/x/monitor.c (A_GET_FD)\tENODEV\ttools/x/monitor.c\tyes\n")
+    (h,) = handlers.model(found, tmp_path, consumers=handlers.read_consumers(table))
+    assert h.left == ("its -ENODEV is read by tools/x/monitor.c",)
+
+
 CORE = """\
 long drm_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {

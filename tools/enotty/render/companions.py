@@ -45,11 +45,10 @@ RULE_BODY = (
     "table lookup; in patch mode it replaces each with the answer that\n"
     "interface needs.  A handler is converted whole or not at all: one that\n"
     "answers -EINVAL to a check of its state before it looks at the command\n"
-    "is left alone (a check of its argument is not: an unknown command with\n"
-    "a valid argument then gets -ENOTTY), and so are the handlers of commands\n"
-    "whose -EINVAL the tree's own tests and hdparm read (the RTC's, ccp's\n"
-    "dbc, the HDIO taskfile), CAPI's, which no configuration builds, and tape\n"
-    "disciplines, whose -EINVAL s390-tools reads.\n")
+    "is left alone (a check of its argument that returns at once is not: an\n"
+    "unknown command with a valid argument then gets -ENOTTY), and so are the\n"
+    "handlers of commands whose -EINVAL the tree's own tests and hdparm read\n"
+    "(the RTC's, ccp's dbc, the HDIO taskfile).\n")
 
 
 def upstream_rule_text() -> str:

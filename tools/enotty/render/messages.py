@@ -331,6 +331,10 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
     (r"PP_CLAIMED", "until the port is claimed with PPCLAIM"),
     (r"HFI1_IOCTL_ASSIGN_CTXT", "until a context is assigned with HFI1_IOCTL_ASSIGN_CTXT"),
+    # gpib's ibioctl(): switches on the command between checks of the board
+    (r"^!board->interface$", "until a board type is configured with CFCBOARDTYPE"),
+    (r"^!board->online$", "until the board is brought online with IBONL"),
+    (r"^current->pid != board->locking_pid$", "unless the caller holds the board lock (IBMUTEX)"),
     (r"^!tun$", "on an fd that TUNSETIFF has not attached to a device"),
     (r"^!as->suser \|\| !as->writer$", "unless the file was opened for writing with CAP_SYS_ADMIN"),
     (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",

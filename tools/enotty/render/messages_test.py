@@ -645,3 +645,10 @@ def test_commands_the_core_hands_a_handler_that_skips_their_helper_are_said() ->
             "(TCGETS, TCSETS, TCXONC, TCFLSH and TCGETA) when the tty driver does not take them; "
             "serport_ldisc_ioctl() does not call n_tty_ioctl_helper(), so these get ENOTTY too.") in body
     assert "uapi command" not in body
+
+
+def test_gpib_board_checks_are_said_in_words() -> None:
+    # ibioctl(): an unknown command passes switches between checks of the board
+    assert messages._guard_words("!board->online", "state check") == "until the board is brought online with IBONL"
+    assert messages._guard_words("current->pid != board->locking_pid", "state check") == \
+        "unless the caller holds the board lock (IBMUTEX)"
