@@ -121,6 +121,15 @@ def patched_contents(source: Path, patches: Sequence[Path],
         return out
 
 
+def applies(source: Path, patch: Path) -> bool:
+    """Whether patch applies to source as it is."""
+    try:
+        patched_contents(source, [patch])
+    except UsageError:
+        return False
+    return True
+
+
 # ---------------------------------------------------------------- files
 
 def replace_file(path: Path, content: bytes | None) -> None:

@@ -219,3 +219,14 @@ def test_cp_failure_is_reported(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="cannot copy .*missing"):
         WorkTree(tmp_path / "missing", tmp_path / "w").ensure()
     assert not (tmp_path / "w").exists()
+
+
+def test_applies_says_whether_a_patch_fits_the_tree(tmp_path: Path) -> None:
+    # the sparc64 guest's fcntl fix fits 6.12 and not 7.2, which dropped the bit it removes
+    (tmp_path / "a.c").write_text("int x = 1;\n")
+    fits = tmp_path / "fits.patch"
+    fits.write_text("--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-int x = 1;\n+int x = 2;\n")
+    stale = tmp_path / "stale.patch"
+    stale.write_text("--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-int x = 3;\n+int x = 2;\n")
+    assert worktree.applies(tmp_path, fits)
+    assert not worktree.applies(tmp_path, stale)
