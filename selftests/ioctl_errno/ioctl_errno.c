@@ -20,7 +20,7 @@
  *   good_argument      a supported ioctl with a good argument succeeds
  *
  * Nodes are found through sysfs (/sys/class/video4linux, /sys/bus/media,
- * /sys/class/cec, /sys/class/graphics) and their uevent DEVNAME, never by
+ * /sys/bus/cec/devices, /sys/class/graphics) and their uevent DEVNAME, never by
  * fixed /dev names.  A kind with no node (no vivid, no vimc) is skipped;
  * ioctl_errno.sh loads both drivers first.
  *

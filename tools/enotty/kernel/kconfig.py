@@ -24,7 +24,7 @@ import functools
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -206,11 +206,33 @@ def module_name(tree: Path, source: str) -> str:
         text = _makefile(tree, "/".join(parts[:cut]))
         if text is None:
             continue
-        rules = parse_makefile(text)
+        rules = _expand_variables(parse_makefile(text), text)
         obj = "/".join(parts[cut:] + [stem + ".o"])
         if any(obj in rule.words for rule in rules):
             return _outermost(rules, obj)
     return stem
+
+
+_VARIABLE = re.compile(r"^([A-Za-z_][\w-]*)\s*[:+]?=\s*(.*)$")
+
+
+def _expand_variables(rules: list[MakeRule], text: str) -> list[MakeRule]:
+    """Rules with a plain make variable among their words expanded from
+    that variable's assignments (omap1's `omapfb-objs := $(objs-yy)`,
+    `objs-yy := omapfb_main.o lcdc.o`)."""
+    values: dict[str, list[str]] = {}
+    for line in _logical_lines(text):
+        m = _VARIABLE.match(line)
+        if m:
+            values.setdefault(m.group(1), []).extend(m.group(2).split())
+    out = []
+    for rule in rules:
+        words: list[str] = []
+        for w in rule.words:
+            ref = re.fullmatch(r"\$\(([\w-]+)\)", w)
+            words += values.get(ref.group(1), [w]) if ref else [w]
+        out.append(replace(rule, words=tuple(words)))
+    return out
 
 
 def _outermost(rules: list[MakeRule], obj: str) -> str:

@@ -167,3 +167,11 @@ def test_module_name_without_a_makefile_line_is_the_file_name(tmp_path):
 ])
 def test_real_module_names(kernel, source, module):
     assert ks.module_name(kernel, source) == module
+
+
+def test_module_name_follows_a_plain_make_variable(tmp_path: Path) -> None:
+    # omap1's fbdev Makefile: omapfb-objs := $(objs-yy), objs-yy := omapfb_main.o lcdc.o
+    (tmp_path / "drivers/fb").mkdir(parents=True)
+    (tmp_path / "drivers/fb/Makefile").write_text(
+        "obj-$(CONFIG_FB_OMAP) += omapfb.o\nobjs-yy := omapfb_main.o lcdc.o\nomapfb-objs := $(objs-yy)\n")
+    assert ks.module_name(tmp_path, "drivers/fb/omapfb_main.c") == "omapfb"

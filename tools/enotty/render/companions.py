@@ -131,7 +131,9 @@ SELFTEST_BODY = (
     "It runs ioctl_errno, and ioctl_errno_32 where the compiler links -m32\n"
     "programs (the Makefile test-links one) and the kernel runs them; on a\n"
     "64-bit kernel ioctl_errno_32 takes the compat ioctl paths.  Node kinds\n"
-    "that are not present are skipped.\n"
+    "that are not present are skipped.  Without the vivid patch of this\n"
+    "series, vivid_fb_ioctl() answers EINVAL and the framebuffer's\n"
+    "unknown-command cases fail.\n"
     "\n"
     "The new folder goes to the media maintainers in MAINTAINERS.\n")
 

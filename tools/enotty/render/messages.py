@@ -577,8 +577,8 @@ def _forwarded_sentences(forwarded: list[str], sites: list[Site]) -> list[str]:
 
 
 def _some(names: list[str], few: int = 4) -> str:
-    """The first few names (all of up to six), and how many more."""
-    if len(names) <= max(few + 1, 6):
+    """The names (all of up to sixteen: a reviewer checks a list, not a count), else the first few and how many more."""
+    if len(names) <= max(few + 1, 16):
         return _join(names)
     return ", ".join(names[:few]) + f" and {len(names) - few} more"
 
