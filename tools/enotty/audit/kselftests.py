@@ -91,15 +91,23 @@ class Selection:
     not_run: list[tuple[Kselftest, str]] = field(default_factory=list)
 
 
-def select(rows: list[Kselftest], touched: set[str], config: dict[str, str]) -> Selection:
+def select(rows: list[Kselftest], touched: set[str], config: dict[str, str],
+           tree: Path | None = None) -> Selection:
     """The kselftests for the touched files (and every control), and why
-    each other one that exercises a touched file does not run."""
+    each other one that exercises a touched file does not run; tree: the
+    tree whose copies they are built from (7.2 moved dma_map_benchmark.c
+    out of tools/testing/selftests)."""
     out = Selection()
     for row in rows:
         if row.how != "control" and not set(row.sources) & touched:
             continue
         if row.how == "skip":
             out.not_run.append((row, row.reason))
+            continue
+        gone = [w for w in row.build if tree is not None and w.endswith(".c") and not w.startswith(("?", "/"))
+                and not (tree / SELFTESTS / w).is_file()]
+        if gone:
+            out.not_run.append((row, f"this tree has no tools/testing/selftests/{gone[0]}"))
             continue
         missing = [f"CONFIG_{s}" for s in row.config if config.get(s, "n") not in ("y", "m")]
         if missing:

@@ -85,3 +85,10 @@ def test_a_question_marked_file_joins_only_where_the_tree_has_it(tmp_path: Path)
     with_it = kselftests.compile_argv(row, tmp_path, tmp_path / "hdr", tmp_path)
     assert not any("extra.c" in a for a in without)
     assert str(tmp_path / kselftests.SELFTESTS / "dir/extra.c") in with_it
+
+
+def test_a_row_whose_test_file_the_tree_lacks_is_not_run(tmp_path: Path) -> None:
+    # 7.2 has no tools/testing/selftests/dma/dma_map_benchmark.c
+    rows = kselftests.parse(ROW)
+    sel = kselftests.select(rows, set(rows[0].sources), {s: "y" for s in rows[0].config}, tmp_path)
+    assert not sel.run and "this tree has no tools/testing/selftests/" in sel.not_run[0][1]

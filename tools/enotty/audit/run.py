@@ -588,7 +588,7 @@ def _kselftests(at: _Workplace, source: Path, audits: list[GuestAudit], claims,
     selection = kselftests.Selection()
     if host is not None:
         selection = kselftests.select(kselftests.load(), set(claims),
-                                      kernel_config.parse_config(host.config_text))
+                                      kernel_config.parse_config(host.config_text), source)
     programs: dict[str, Path] = {}
     if selection.run:
         headers = kselftests.make_headers(source, at.cache / "kselftests" / "headers", at.build_log)
