@@ -155,7 +155,7 @@ static void prep_entity_bad(void *arg, const struct node *n)
 
 static void prep_cec_mode_bad(void *arg, const struct node *n)
 {
-	*(__u32 *)arg = 0xff;	/* initiator and follower modes out of range */
+	*(__u32 *)arg = 0xff;	/* initiator mode 0xf is out of range */
 }
 
 static void prep_pan_bad(void *arg, const struct node *n)

@@ -41,9 +41,12 @@ for prog in ioctl_errno ioctl_errno_32; do
 	ran=1
 	./$prog
 	ret=$?
-	# a failure wins over a skip, a skip over a pass
-	if [ $ret -ne 0 ] && [ $rc -ne 1 ]; then
-		rc=$ret
+	# a failure (any exit but 0 and 4, a crash too) wins over a skip, a
+	# skip over a pass
+	if [ $ret -eq $ksft_skip ]; then
+		[ $rc -eq 0 ] && rc=$ksft_skip
+	elif [ $ret -ne 0 ]; then
+		rc=1
 	fi
 done
 

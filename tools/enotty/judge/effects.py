@@ -513,6 +513,22 @@ def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> st
 
 _IOC_DEFINE = re.compile(
     r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,", re.M)
+# A header's own wrapper of _IO*() with the type fixed (omapfb.h's
+# `#define OMAP_IOW(num, dtype) _IOW('O', num, dtype)`), and the commands
+# defined through one (`#define OMAPFB_MIRROR OMAP_IOW(31, int)`).
+_IOC_WRAPPER = re.compile(
+    r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\(([^)]*)\)\s+_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,", re.M)
+_WRAPPED_DEFINE = r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+(%s)\s*\("
+
+
+def _wrapped_commands(text: str) -> list[tuple[str, str]]:
+    """(name, type) of the commands a header defines through its wrappers."""
+    wrappers = {m.group(1): m.group(3) for m in _IOC_WRAPPER.finditer(text)
+                if m.group(3).strip() not in {p.strip() for p in m.group(2).split(",")}}
+    if not wrappers:
+        return []
+    pattern = re.compile(_WRAPPED_DEFINE % "|".join(map(re.escape, wrappers)), re.M)
+    return [(m.group(1), wrappers[m.group(2)]) for m in pattern.finditer(text)]
 
 
 class Uapi:
@@ -532,8 +548,9 @@ class Uapi:
                     # names the generic headers define in any form (FIONREAD
                     # is a number there, an _IOR() on some architectures)
                     generic |= set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
-                for m in _IOC_DEFINE.finditer(text):
-                    name, kind = m.group(1), " ".join(m.group(2).split())
+                found = [(m.group(1), m.group(2)) for m in _IOC_DEFINE.finditer(text)]
+                for name, kind in found + _wrapped_commands(text):
+                    kind = " ".join(kind.split())
                     if root != roots[0] and name in generic:
                         continue
                     if name not in self.commands:

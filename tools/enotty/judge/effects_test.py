@@ -623,3 +623,13 @@ def test_a_line_discipline_without_the_termios_helper_gets_its_commands(tmp_path
     (tmp_path / "drivers/input/serport.c").write_text(SERPORT.replace(
         "\treturn -EINVAL;", "\tif (cmd == 1)\n\t\treturn -EINVAL;\n\treturn n_tty_ioctl_helper(tty, cmd, arg);"))
     assert effects.analyse_sites([s], tmp_path)[s].uncased == "-"
+
+
+def test_commands_defined_through_a_header_wrapper_are_uapi_commands() -> None:
+    # omapfb.h: OMAP_IOW(num, dtype) is _IOW('O', num, dtype); soundcard.h's
+    # wrappers take the type as a parameter and name no family
+    text = ("#define OMAP_IOW(num, dtype)\t_IOW('O', num, dtype)\n"
+            "#define OMAPFB_MIRROR\t\tOMAP_IOW(31, int)\n"
+            "#define SIOW(x, y)\t_IOW(x, y, int)\n"
+            "#define SNDCTL_X\tSIOW('P', 1)\n")
+    assert effects._wrapped_commands(text) == [("OMAPFB_MIRROR", "'O'")]
