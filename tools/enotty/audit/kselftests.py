@@ -47,6 +47,12 @@ class Kselftest:
     def covers(self, test: str) -> bool:
         return any(fnmatch.fnmatchcase(test, glob) for glob in self.tests)
 
+    @property
+    def needed_files(self) -> tuple[str, ...]:
+        """The C files under tools/testing/selftests its build needs in
+        every tree (not the ?-marked ones only some trees have)."""
+        return tuple(w for w in self.build if w.endswith(".c") and not w.startswith(("?", "/")))
+
 
 def _split(cell: str, sep: str | None) -> tuple[str, ...]:
     return () if cell == "-" else tuple(p for p in cell.split(sep) if p)
@@ -104,8 +110,7 @@ def select(rows: list[Kselftest], touched: set[str], config: dict[str, str],
         if row.how == "skip":
             out.not_run.append((row, row.reason))
             continue
-        gone = [w for w in row.build if tree is not None and w.endswith(".c") and not w.startswith(("?", "/"))
-                and not (tree / SELFTESTS / w).is_file()]
+        gone = [w for w in row.needed_files if tree is not None and not (tree / SELFTESTS / w).is_file()]
         if gone:
             out.not_run.append((row, f"this tree has no tools/testing/selftests/{gone[0]}"))
             continue

@@ -212,12 +212,14 @@ def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> str:
     # a row whose command is the handler's source file: the consumer sends
     # unknown commands (an in-tree test asserting errno 22)
     for c in consumers.get(site.file, ()):
-        if c.keep and site.from_ == "EINVAL":
-            return f"{c.consumer.split(' (')[0]} expects EINVAL for an unknown command"
-        if c.keep:
-            # iio_ioctl()'s -ENODEV: what a known command gets on a device
-            # that lacks the feature, read by tools/iio
-            return f"its -{site.from_} is read by {c.consumer.split(' (')[0]}"
+        if not c.keep:
+            continue
+        who = c.consumer.split(' (')[0]
+        if site.from_ == "EINVAL":
+            return f"{who} expects EINVAL for an unknown command"
+        # iio_ioctl()'s -ENODEV: what a known command gets on a device
+        # that lacks the feature, read by tools/iio
+        return f"its -{site.from_} is read by {who}"
     names = site.effects.uncased_commands() if site.effects else []
     for name in names:
         for c in consumers.get(name, ()):
