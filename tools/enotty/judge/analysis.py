@@ -47,7 +47,8 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
     files = sorted({s.file for s in scanned.sites})
     nowhere = kconfig.Unbuildable(root)
     unbuildable = {path: why for path in files if (why := nowhere.reason(path))}
-    needs = {path: kconfig.build_needs(root, path) for path in files if path.endswith(".c")}
+    needs = {path: dataclasses.replace(kconfig.build_needs(root, path), forced=nowhere.toolchain_only(path))
+             for path in files if path.endswith(".c")}
     # A file no configuration of any architecture compiles gets no patch:
     # nobody could build it, and the kernel test robot would not either.
     for path, why in unbuildable.items():

@@ -653,9 +653,12 @@ class BuildNeeds:
     object (an object list in a make variable), any one of its folder's
     obj-$(CONFIG_...) symbols, and kbuild decides (enabled_sources;
     kernel.kconfig.build_needs reads the symbols).  No symbols, all needed: any
-    configuration (ANY_CONFIG)."""
+    configuration (ANY_CONFIG).  forced: symbols no configuration here
+    can set (kernel.kconfig.Unbuildable.toolchain_only), given to make on
+    its command line instead."""
     symbols: tuple[str, ...]
     all_needed: bool
+    forced: tuple[str, ...] = ()
 
     def met_by(self, config: Mapping[str, str]) -> bool:
         """The .config values set (y or m) what this asks for."""

@@ -731,13 +731,41 @@ class Unbuildable:
                 return (f"no configuration of any architecture compiles it"
                         f" ({rel} is built with CONFIG_{name}, which no Kconfig defines)")
             why = self._symbol(name, frozenset())
-            if why.startswith(_HERE):
+            if why.startswith(_HERE) and not self.toolchain_only(rel):
                 return (f"no configuration compiles it on this machine ({why.removeprefix(_HERE)}:"
                         " scripts/rust_is_available.sh fails)")
-            if why:
+            if why and not why.startswith(_HERE):
                 return (f"no configuration of any architecture compiles it"
                         f" ({why} in {tree.kernel_version(self.root)})")
         return ""
+
+
+    def toolchain_only(self, rel: str) -> tuple[str, ...]:
+        """The symbols that build rel, a C file, when the only thing that
+        keeps Kconfig from setting them here is the missing Rust toolchain
+        (7.2's rust_binderfs.c, the C half of Rust binder): the build gives
+        them to make on its command line (BuildNeeds.forced).  () for any
+        other file."""
+        if not rel.endswith(".c") or self.rust_available:
+            return ()
+        try:
+            symbols = build_symbols(self.root, rel)
+        except DerivationError:
+            return ()
+        whys = [self._symbol(s.removeprefix("CONFIG_"), frozenset()) for s in symbols]
+        if not any(w.startswith(_HERE) for w in whys) or any(w and not w.startswith(_HERE) for w in whys):
+            return ()
+        if self._mentions(rel, symbols):
+            return ()
+        return tuple(symbols)
+
+    def _mentions(self, rel: str, symbols: list[str]) -> bool:
+        """rel or a header beside it tests one of symbols: then the
+        command-line value (absent from autoconf.h) would compile other
+        code than a real configuration does."""
+        folder = (self.root / rel).parent
+        texts = [p.read_text(errors="replace") for p in [self.root / rel, *folder.glob("*.h")] if p.is_file()]
+        return any(re.search(r"\b%s\b" % s, t) for s in symbols for t in texts)
 
 
 # Marks a reason that holds on this machine only (a missing toolchain).

@@ -34,6 +34,7 @@ of sending a patch nobody can compile.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -217,6 +218,11 @@ def _build_files(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[s
                     # verdicts cached before the platform was recorded were all x86_64's
                     out[rel] = Check(chk.status, chk.detail, chk.arch or X86_64)
             pending = [rel for rel in pending if rel not in out]
+        for rel in [r for r in pending if r in needs and needs[r].forced]:
+            chk = _build_forced(bt, patched, rel, needs[rel].forced, store, kernel.use_cache, jobs, log)
+            if chk.status != NOT_BUILT:
+                out[rel] = chk
+        pending = [rel for rel in pending if rel not in out]
     for rel in pending:
         need = needs.get(rel, BuildNeeds((), False))
         want = ("no symbol known" if not need.symbols else " ".join(need.symbols) if need.all_needed
@@ -225,6 +231,25 @@ def _build_files(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[s
         out[rel] = Check(NOT_BUILT, f"no platform here sets {want}{why}") if cross else x86.get(
             rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
     return out
+
+
+def _build_forced(bt: BuildTree, patched: dict[str, bytes], rel: str, forced: tuple[str, ...],
+                  store: verify.ResultCache, use_cache: bool, jobs: int | None, log: TextIO) -> Check:
+    """rel, a C file no configuration here compiles only because its
+    symbols need a Rust toolchain (BuildNeeds.forced), built in x86_64
+    allmodconfig with those symbols given to make: kbuild then descends
+    to it, and the C code, which tests none of them, compiles as in a
+    configuration that sets them.  The verdict names the make variables."""
+    words = tuple(f"{s}=y" for s in forced)
+    ft = dataclasses.replace(bt, make_args=bt.make_args + words)
+    got = kbuild.check_objects(ft, ALLMODCONFIG, patched, [rel], store, " ".join((store.tree_id,) + words),
+                               use_cache, jobs, log)
+    chk = got.get(rel, Check(NOT_BUILT, "x86_64 allmodconfig could not be prepared"))
+    return Check(chk.status, chk.detail, f"{X86_64} allmodconfig{FORCED}{' '.join(words)}")
+
+
+# How a verdict's platform (Check.arch) says the symbols were given to make.
+FORCED = " + make "
 
 
 class _Ahead:

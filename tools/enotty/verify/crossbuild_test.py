@@ -81,12 +81,16 @@ def test_unbuildable_names_broken_and_undefined_dependencies(tmp_path: Path,
     assert nowhere.reason("drivers/d/none.c") == "" and nowhere.reason("drivers/d/x.h") == ""
 
 
-@pytest.mark.parametrize("exit_code", [0, 1])
+@pytest.mark.parametrize("exit_code, c_code", [(0, "int x;\n"), (1, "int x;\n"),
+                                               (1, "#ifdef CONFIG_RS\nint x;\n#endif\n")])
 def test_rust_code_is_unbuildable_here_when_the_trees_toolchain_probe_fails(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exit_code: int) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exit_code: int, c_code: str) -> None:
     # 7.2's rust_binderfs.c: buildable where rustc and bindgen are new
-    # enough, so the reason says "on this machine", not "any architecture"
+    # enough, so the reason says "on this machine", not "any architecture";
+    # a C file that does not test the symbols is built with them given to
+    # make instead (toolchain_only)
     root = _kernel(tmp_path)
+    (root / "drivers/d/rs.c").write_text(c_code)
     with open(root / "drivers/d/Kconfig", "a") as f:
         f.write('config RUST_IS_AVAILABLE\n\tdef_bool $(success,$(srctree)/scripts/rust_is_available.sh)\n'
                 'config RUST\n\tbool "rust"\n\tdepends on RUST_IS_AVAILABLE\n'
@@ -96,12 +100,18 @@ def test_rust_code_is_unbuildable_here_when_the_trees_toolchain_probe_fails(
     (root / "scripts").mkdir()
     (root / "scripts" / "rust_is_available.sh").write_text(f"exit {exit_code}\n")
     monkeypatch.setattr(tree, "kernel_version", lambda r: "7.2.1")
-    why = kconfig.Unbuildable(root).reason("drivers/d/rs.c")
-    if exit_code:
+    nowhere = kconfig.Unbuildable(root)
+    why, forced = nowhere.reason("drivers/d/rs.c"), nowhere.toolchain_only("drivers/d/rs.c")
+    if exit_code and "CONFIG_RS" in c_code:
         assert why == ("no configuration compiles it on this machine (CONFIG_RUST needs a Rust"
                        " toolchain: scripts/rust_is_available.sh fails)")
+        assert forced == ()
+    elif exit_code:
+        assert why == "" and set(forced) == {"CONFIG_RS", "CONFIG_D"}   # D: kbuild descends by it
     else:
-        assert why == ""
+        assert why == "" and forced == ()
+    # a file that is not blocked by the toolchain is never forced
+    assert nowhere.toolchain_only("drivers/d/alt.c") == ()
 
 
 def test_a_missing_cross_compiler_without_root_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) -> None:

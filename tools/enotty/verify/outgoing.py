@@ -103,13 +103,20 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
     if not no_build:
         not_built = sorted({rel for v in accepted for rel, chk in v.build.items()
                             if chk.status == verify.NOT_BUILT})
-        built_in = sorted({chk.arch for v in accepted for chk in v.build.values()
-                           if chk.status == verify.OK and chk.arch}, key=lambda a: (a != crossbuild.X86_64, a))
+        built = [(rel, chk.arch) for v in accepted for rel, chk in v.build.items()
+                 if chk.status == verify.OK and chk.arch]
+        forced = sorted((rel, arch) for rel, arch in built if crossbuild.FORCED in arch)
+        built_in = sorted({arch for _, arch in built if crossbuild.FORCED not in arch} | (
+            {crossbuild.X86_64} if forced else set()), key=lambda a: (a != crossbuild.X86_64, a))
         checked += (" and builds in an x86_64 allmodconfig kernel" if built_in in ([], [crossbuild.X86_64]) else
                     " and builds for the architectures that compile it ("
                     + ", ".join(crossbuild.config_name(a) for a in built_in) + ")") + (
             f" ({_join_words(not_built)} {'is' if len(not_built) == 1 else 'are'} not built there)"
-            if not_built else "")
+            if not_built else "") + "".join(
+            f" ({rel} with {arch.split(crossbuild.FORCED, 1)[1]} given to make, since Kconfig"
+            " sets that only with a Rust toolchain, which this build did not have; the file does not"
+            " test the symbol)"
+            for rel, arch in forced)
     checked += "."
     if audited:
         measured = ("The patch was" if len(behavioural) == 1 else
