@@ -9,12 +9,16 @@ not results.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import pickle
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 
 def digest(data: bytes) -> str:
@@ -63,3 +67,55 @@ class JsonCache:
         except OSError:
             return False
         return True
+
+
+def code_digest() -> str:
+    """The project's code and data (tools/enotty, cocci/) in a key: a stage
+    memo (StageMemo) follows from all of it, since following what one stage
+    imports would be a list to keep true by hand."""
+    return _code_digest()
+
+
+@functools.cache
+def _code_digest() -> str:
+    top = Path(__file__).resolve().parents[2]
+    h = hashlib.sha256()
+    for base in (top / "tools" / "enotty", top / "cocci"):
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            h.update(str(path.relative_to(top)).encode() + b"\0" + digest(path.read_bytes()).encode())
+    return h.hexdigest()
+
+
+class StageMemo:
+    """A whole stage's result over a tree that never changes (a Debian
+    source this tool unpacked into the cache), kept by a key of everything
+    it follows from: the project's code (code_digest()), the tree and the
+    stage's inputs.  The warm rerun of `make patches` then reads the tree
+    once less.  Pickled, to a temporary name renamed into place; an
+    unreadable record is recomputed."""
+
+    def __init__(self, folder: Path, k: str) -> None:
+        self.path = folder / k[:2] / f"{k}.pickle"
+
+    def get_or_make(self, make: Callable[[], T]) -> T:
+        path = self.path
+        try:
+            with open(path, "rb") as f:
+                found: T = pickle.load(f)
+            return found
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+            pass
+        made = make()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    pickle.dump(made, f)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            pass
+        return made

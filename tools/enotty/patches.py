@@ -51,7 +51,7 @@ def command(req: PatchesRequest) -> int:
     kernel = req.scan.tree
     with _sigterm_as_interrupt():
         scanned = scan.scan(req.scan, listener=console.scan_listener())
-        analysed = analysis.analyse(kernel.root, scanned)
+        analysed = analysis.analyse_tree(kernel, scanned)
         grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
         composed = drafts.compose(kernel, req.identity, grouped, audit_from=req.audit_from)
         checked = checks.check(kernel, req, composed)

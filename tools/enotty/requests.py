@@ -62,6 +62,14 @@ class KernelTree:
         return f"{self.root.resolve()}\0{self.version}"
 
     @property
+    def memo_ok(self) -> bool:
+        """Whether a whole stage's result over this tree may be kept
+        (cache.StageMemo): a Debian source this tool unpacked (kver set),
+        which nobody edits, and cached results allowed.  A KDIR is not: its
+        files' contents key their results instead."""
+        return self.kver is not None and self.use_cache
+
+    @property
     def default_out(self) -> Path:
         """generated-patches/linux-VERSION/ of this repository."""
         return Path(__file__).resolve().parents[2] / "generated-patches" / f"linux-{self.version}"

@@ -900,3 +900,13 @@ def test_a_header_with_rows_is_a_candidate_when_the_scope_calls_its_helper(tmp_p
     # A row for a header this tree does not hold (the fixpoint's rescan): no candidate, no error.
     found = scan.prefilter(root, root / "drivers/other", facts=header_rows("drivers/gone.h"))
     assert (found.candidates, found.unreadable) == ([], [])
+
+
+def test_the_prefilter_memo_is_keyed_by_tree_scope_and_phase1_rows(tmp_path: Path) -> None:
+    def path(tree_key: str, scope: str, rows: dict[str, str]) -> Path:
+        return scan._prefilter_memo(tmp_path, tree_key, tmp_path / scope, (b"ioctl",), rows).path
+
+    base = path("t\x007.2.13", "drivers", {})
+    assert base == path("t\x007.2.13", "drivers", {})
+    assert len({base, path("t\x006.12.118", "drivers", {}), path("t\x007.2.13", "fs", {}),
+                path("t\x007.2.13", "drivers", {"drivers/a.c": "drivers/a.c\tf\tfops\tcmd\n"})}) == 4

@@ -1,6 +1,7 @@
 """The judge stage: what each site changes, and which sites are left out.
 
-analyse() is the stage patches.command() calls: the effects of every site
+analyse() is the stage patches.command() calls (through analyse_tree(),
+which keeps its result for a tree nobody edits): the effects of every site
 (effects.py), the sites an in-tree kselftest pins (selftest_search.py),
 the files no configuration compiles (kernel.kconfig.Unbuildable), the
 handlers converted whole or not at all (handlers.py), and what each file's
@@ -9,14 +10,18 @@ build needs of a configuration (kernel.kconfig.build_needs).
 from __future__ import annotations
 
 import dataclasses
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from .. import cache
 from ..find import scan, sites
 from . import effects, handlers, selftest_search
-from ..kernel import kconfig
+from ..kernel import kconfig, tree
 from ..kernel.build import BuildNeeds
+from ..requests import KernelTree
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,21 @@ class Analysed:
     # what a configuration must set to compile each file with a site
     # (the verify stage's builds pick their platforms by it)
     build_needs: Mapping[str, BuildNeeds] = dataclasses.field(default_factory=dict)
+
+
+def analyse_tree(kernel: KernelTree, scanned: scan.ScanResult) -> Analysed:
+    """analyse() of kernel's sites; for a tree nobody edits (memo_ok), the
+    result is kept by the code, the tree, the sites and what the Rust
+    probe reads (cache.StageMemo): it reads the tree's tests, Makefiles and
+    Kconfig, 17 s of a warm rerun."""
+    if not kernel.memo_ok:
+        return analyse(kernel.root, scanned)
+    given = "\0".join([repr(scanned.sites), scanned.patch(), repr(scanned.failed), repr(scanned.partial),
+                       *(os.environ.get(v, "") for v in ("RUSTC", "BINDGEN", "CC")),
+                       str(shutil.which(os.environ.get("RUSTC", "rustc")))])
+    memo = cache.StageMemo((kernel.caches or tree.cache_dir()) / "memo", cache.key(
+        "analysis", cache.code_digest(), kernel.cache_key, cache.digest(given.encode("utf-8", "surrogateescape"))))
+    return dataclasses.replace(memo.get_or_make(lambda: analyse(kernel.root, scanned)), scanned=scanned)
 
 
 def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
