@@ -537,6 +537,58 @@ def returning_ifs(site: Site) -> Iterator[tuple[int, list[str]]]:
                 yield close, [x.text for x in body[i + 2:close]]
 
 
+JUMPS = frozenset({"break", "return", "goto", "continue"})
+
+
+def _before_directives(body: Sequence[Token], k: int) -> int:
+    """k, moved back over the preprocessor lines (`#endif`) right before it."""
+    while k > 0:
+        line = body[k - 1].line
+        first = k - 1
+        while first > 0 and body[first - 1].line == line:
+            first -= 1
+        if body[first].text != "#":
+            return k
+        k = first
+    return k
+
+
+def falls_into_labels(body: Sequence[Token], start: int) -> bool:
+    """The labels before the statement at start are reached by falling
+    through from the case above them (pci's `fallthrough;` into
+    `default:`): the statement after them answers a known command too."""
+    k = start
+    while k > 1 and body[k - 1].text == ":" and body[k - 2].text == "default":
+        k -= 2
+    while k > 0 and body[k - 1].text == ":":
+        j = k - 2
+        while j > 0 and body[j].text not in ("case", ";", "{", "}"):
+            j -= 1
+        if body[j].text != "case":
+            break
+        k = j
+    k = _before_directives(body, k)
+    if k == 0 or body[k - 1].text == "{":
+        return False
+    end = k - 1
+    if body[end].text == "}":
+        depth, o = 0, end
+        while o > 0:
+            depth += {"}": 1, "{": -1}.get(body[o].text, 0)
+            if depth == 0:
+                break
+            o -= 1
+        if body[o - 1].text != ":":
+            return True           # the end of an if or loop block: it may fall
+        end = _before_directives(body, end) - 1
+    if body[end].text != ";":
+        return True
+    j = end - 1
+    while j > 0 and body[j - 1].text not in (";", "{", "}", ":"):
+        j -= 1
+    return body[j].text not in JUMPS
+
+
 def rule_plain_default(site: Site, root: str) -> Decision | None:
     """The first statement after a lone `default:` of a switch on the
     handler's command parameter itself returns or assigns the errno."""
@@ -551,6 +603,8 @@ def rule_plain_default(site: Site, root: str) -> Decision | None:
         return None
     if filtered_before(site):
         return None
+    if falls_into_labels(site.fn.body, site.at):
+        return Decision("MIXED", "fallthrough-default", "a known command falls through into the default")
     if root.startswith("ndo_") or site.row["file"].startswith(("virt/kvm/", "arch/")) and "/kvm/" in site.row["file"]:
         return None
     return Decision("REAL", "plain-default", f"default of the switch on {site.command} answers -{site.row['errno']}")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from . import verdicts
+from ..find.ctext import tokenize
 from .census import CENSUS_COLUMNS, write_tsv
 
 DRIVER = """\
@@ -201,3 +202,19 @@ def test_missed_lists_real_rows_the_output_leaves(tmp_path, capsys):
         "drivers/foo.c\t49\tqux_ioctl\tEINVAL\tplain-default; found, in no series; default"]
     assert "REAL 3, MIXED 0, STAYS 1; REAL found 2, converted 1, not converted 2" in cap.err
     assert verdicts.main(["missed", str(census), str(sites)]) == 2
+
+
+@pytest.mark.parametrize("before, falls", [
+    ("case 1: x = 1; break;", False),
+    ("case 1: return 0;", False),
+    ("case 1: { x = 1; break; }", False),
+    ("case 1:\n#ifdef A\n x = 1; break;\n#endif\n", False),
+    ("case 1: x = 1; fallthrough;\n#endif\n", True),        # pci's proc_bus_pci_ioctl()
+    ("case 1: if (a) { x = 1; break; }", True),
+    ("case 1: x = 1;", True),
+    ("", False),
+])
+def test_a_default_that_a_known_command_falls_into_is_not_plain(before: str, falls: bool) -> None:
+    body = tokenize(f"switch (cmd) {{ {before}\ndefault: return -EINVAL; }}")
+    start = [i for i, t in enumerate(body) if t.text == "return"][-1]
+    assert verdicts.falls_into_labels(body, start) is falls
