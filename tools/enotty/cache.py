@@ -53,20 +53,25 @@ class JsonCache:
 
     def put(self, k: str, record: Any) -> bool:
         """Store the record; False when the cache could not be written."""
-        path = self.path(k)
+        return _write_atomically(self.path(k), json.dumps(record).encode())
+
+
+def _write_atomically(path: Path, data: bytes) -> bool:
+    """data into path through a temporary name renamed into place, so a
+    reader never sees half a record; False when it could not be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "w") as f:
-                    json.dump(record, f)
-                os.replace(tmp, path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except OSError:
-            return False
-        return True
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
 
 
 def code_digest() -> str:
@@ -106,16 +111,5 @@ class StageMemo:
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
             pass
         made = make()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    pickle.dump(made, f)
-                os.replace(tmp, path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        _write_atomically(path, pickle.dumps(made))
         return made
