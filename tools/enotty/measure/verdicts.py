@@ -810,6 +810,37 @@ def missed(pairs: Sequence[tuple[Sequence[dict[str, str]], Sequence[dict[str, st
     return out, counts
 
 
+RECALL = Path(__file__).resolve().parents[3] / "cocci" / "recall"
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A REAL exit of the committed census that the rules do not find."""
+    file: str
+    line: str
+    function: str
+    errno: str
+    why: str          # the census's class and reason
+
+
+def committed_misses(version: str, site_rows: Sequence[dict[str, str]],
+                     folder: Path = RECALL) -> tuple[list[Miss], list[str]]:
+    """The REAL exits of the committed census of this tree version
+    (census-VERSION.tsv with verdicts-VERSION.tsv, and census2/verdicts2
+    where they exist) that site_rows (file, line, series) do not hold at
+    all: a site there in no series already has its reason.  Also the
+    census files read (none: no census of this version)."""
+    pairs, names = [], []
+    for census, verdicts in ((f"census-{version}.tsv", f"verdicts-{version}.tsv"),
+                             (f"census2-{version}.tsv", f"verdicts2-{version}.tsv")):
+        if (folder / census).is_file() and (folder / verdicts).is_file():
+            pairs.append((load(folder / census, ("file", "line", "errno")), load(folder / verdicts, VERDICT_COLUMNS)))
+            names += [census, verdicts]
+    out, _ = missed(pairs, site_rows)
+    return [Miss(f, line, fn, errno, why.replace("; not found; ", ": ", 1))
+            for f, line, fn, errno, why in out if "; not found; " in why], names
+
+
 # ------------------------------------------------------------------ cli
 
 def load(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:

@@ -218,3 +218,24 @@ def test_a_default_that_a_known_command_falls_into_is_not_plain(before: str, fal
     body = tokenize(f"switch (cmd) {{ {before}\ndefault: return -EINVAL; }}")
     start = [i for i, t in enumerate(body) if t.text == "return"][-1]
     assert verdicts.falls_into_labels(body, start) is falls
+
+
+def test_committed_misses_are_the_real_rows_the_output_does_not_hold(tmp_path: Path) -> None:
+    census = [{"file": "a.c", "line": "10", "errno": "EINVAL"}, {"file": "b.c", "line": "20", "errno": "ENOSYS"},
+              {"file": "c.c", "line": "30", "errno": "EINVAL"}, {"file": "d.c", "line": "40", "errno": "EINVAL"}]
+    rows = [("a.c", "10", "a_ioctl", "REAL", "plain-default", "default answers -EINVAL", "rule:plain-default"),
+            ("b.c", "20", "b_ioctl", "REAL", "try-next-leak", "-ENOSYS after the switch", "read"),
+            ("c.c", "30", "c_ioctl", "REAL", "plain-default", "default answers -EINVAL", "rule:plain-default"),
+            ("d.c", "40", "d_ioctl", "STAYS", "argument-check", "a bad argument", "read")]
+    (tmp_path / "census-7.2.1.tsv").write_text(
+        "file\tline\terrno\n" + "".join(f"{r['file']}\t{r['line']}\t{r['errno']}\n" for r in census))
+    (tmp_path / "verdicts-7.2.1.tsv").write_text(
+        "\t".join(verdicts.VERDICT_COLUMNS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
+    sites = [{"file": "a.c", "line": "10", "series": "x"},       # converted
+             {"file": "c.c", "line": "30", "series": "-"}]       # found, its reason is in SUMMARY.md already
+    misses, read = verdicts.committed_misses("7.2.1", sites, tmp_path)
+    assert [(m.file, m.function, m.errno) for m in misses] == [("b.c", "b_ioctl", "ENOSYS")]
+    assert misses[0].why == "try-next-leak: -ENOSYS after the switch"
+    assert read == ["census-7.2.1.tsv", "verdicts-7.2.1.tsv"]
+    # no census of that version: nothing to say
+    assert verdicts.committed_misses("6.1.1", sites, tmp_path) == ([], [])

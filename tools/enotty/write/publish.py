@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 
 from ..find import scan, sites
 from ..judge import handlers
+from ..measure import verdicts
 from ..partition import split
 from ..render import companions, series
 from ..verify import verify
@@ -110,8 +111,6 @@ def _tables(req: PatchesRequest, written: Written) -> dict[str, str]:
     """SUMMARY.md, run.json, sites.tsv, handlers.tsv, failed.tsv: name -> text."""
     grouped = written.checked.composed.grouped
     analysed = grouped.analysed
-    texts = {"SUMMARY.md": summary(written, req.scan.tree.version, canonical_command(req), not req.build),
-             RUN_RECORD: run_record(req), "failed.tsv": failed_tsv(analysed.scanned.failed)}
     labelled = split.label_sites(list(grouped.plans))
     in_series = {(s.file, s.line, s.rule) for s in labelled}
     # a site in no series (left out, or a rule reported but did not
@@ -119,6 +118,10 @@ def _tables(req: PatchesRequest, written: Written) -> dict[str, str]:
     labelled += [dataclasses.replace(site, subsystem="-", series="-")
                  for site in analysed.labelled if (site.file, site.line, site.rule) not in in_series]
     series_of = {(s.file, s.line, s.rule): s.series for s in labelled}
+    misses = verdicts.committed_misses(req.scan.tree.version, [
+        {"file": s.file, "line": str(s.line), "series": s.series} for s in labelled]) if not req.scan.subdir else ([], [])
+    texts = {"SUMMARY.md": summary(written, req.scan.tree.version, canonical_command(req), not req.build, misses),
+             RUN_RECORD: run_record(req), "failed.tsv": failed_tsv(analysed.scanned.failed)}
     out = {"sites.tsv": io.StringIO(), "handlers.tsv": io.StringIO()}
     sites.write_tsv(labelled, out["sites.tsv"], sites.EFFECT_COLUMNS)
     handlers.write_tsv(analysed.model, {s: series_of.get((s.file, s.line, s.rule), "-")
@@ -143,7 +146,8 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def summary(written: Written, version: str, cmdline: str, no_build: bool) -> str:
+def summary(written: Written, version: str, cmdline: str, no_build: bool,
+            misses: tuple[list[verdicts.Miss], list[str]] = ([], [])) -> str:
     """SUMMARY.md: what was found, what goes out, what was checked, what not."""
     out = io.StringIO()
     w = out.write
@@ -179,7 +183,20 @@ def summary(written: Written, version: str, cmdline: str, no_build: bool) -> str
               f"{_md(v.apply.cell())} | {_md(v.checkpatch.cell())} | {_md(v.build_cell())} | "
               f"{_md(v.fixpoint_cell())} |\n")
     _summary_tail(w, written, rejected)
+    _recall_misses(w, *misses)
     return out.getvalue()
+
+
+def _recall_misses(w: Callable[[str], object], misses: list[verdicts.Miss], census: list[str]) -> None:
+    """The census's REAL exits that the rules do not find (cocci/recall/README.rst)."""
+    if not misses:
+        return
+    w(f"\n## Recall misses\n\nThe committed census of this tree ({', '.join('cocci/recall/' + c for c in census)})"
+      f" classifies {series.count(len(misses), 'exit')} as answering only unknown commands that the rules do not"
+      " report, so no series converts them and no line above gives a reason; the census's reading of each"
+      " (a new rule, a patch by hand, or a reason to keep it):\n\n")
+    for m in misses:
+        w(f"- {m.file}: {m.function}() (-{m.errno}): {_md(m.why)}\n")
 
 
 def _summary_tail(w: Callable[[str], object], written: Written, rejected: list[tuple[Outcome, Verdict]]) -> None:
