@@ -283,6 +283,9 @@ return (T)helper@p(es, cmd, ...);
 ret = helper@p(es, cmd, ...);
 ... when != ret = E
 return ret;
+|
+ret = helper@p(es, cmd, ...);
+if (\(ret < 0\|ret\)) \(return ret;\|return (T)ret;\)
 )
 ...> }
 
@@ -330,6 +333,9 @@ return (T)helper@p(es, cmd, ...);
 ret = helper@p(es, cmd, ...);
 ... when != ret = E
 return ret;
+|
+ret = helper@p(es, cmd, ...);
+if (\(ret < 0\|ret\)) \(return ret;\|return (T)ret;\)
 )
 ...> }
 
@@ -662,15 +668,17 @@ enotty_claim(p, fn, err, "ioctl_ioc_chain")
 // ---- shapes/ioctl_ioc_guard.smpl
 
 // Guards that reject a foreign command before the dispatch (also under
-// unlikely()): if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
+// unlikely(), and after a logging call: orangefs' gossip_err()):
+// if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
 // Also the type masked in place: (cmd & 0xff00) != 0x0200 (floppy).
 @ig exists@
-identifier enotty_target.fn, err = {EINVAL, ENOSYS};
+identifier enotty_target.fn, err = {EINVAL, ENOSYS}, log;
 expression C : script:python () { enotty_command_test(C, None, "_IOC") };
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
-if (C) \(return -err@p;\|return (-err@p);\|{ return -err@p; }\|{ return (-err@p); }\)
+if (C) \(return -err@p;\|return (-err@p);\|{ return -err@p; }\|{ return (-err@p); }\|
+         { log(...); return -err@p; }\)
 ... when any
 }
 
@@ -711,17 +719,21 @@ err << igg.err;
 @@
 enotty_claim(p, fn, err, "ioctl_ioc_guard")
 
-// The number bound through a local: nr = _IOC_NR(cmd); if (nr >= N) ..
+// The number bound through a local: nr = _IOC_NR(cmd); if (nr >= N) ..,
+// also offset from the table's first number, alone or after a lower
+// bound (kernel/liveupdate: nr < BASE || nr - BASE >= ARRAY_SIZE(ops)).
 @ign exists@
 identifier enotty_target.fn, enotty_target.cmd, nr, err = {EINVAL, ENOSYS};
-expression N, E;
+expression N, E, B;
 type T;
 position p : script:python () { enotty_site_ok(p) };
 @@
 fn(...) { ... when any
 \(T nr = _IOC_NR(cmd);\|nr = _IOC_NR(cmd);\)
 ... when != nr = E
-if (\(nr >= N\|nr > N\|N <= nr\|N < nr\)) return \(-err@p\|(-err@p)\);
+if (\(nr >= N\|nr > N\|N <= nr\|N < nr\|nr - B >= N\|(nr - B) >= N\|nr < B || nr - B >= N\|
+     nr < B || (nr - B) >= N\))
+\(return -err@p;\|return (-err@p);\|{ return -err@p; }\)
 ... when any
 }
 
@@ -2345,7 +2357,33 @@ def enotty_reaches_unknown(pos: Pos, cmd: str | None) -> bool:
         if head.search(text, max(0, brace - 200), brace) and \
                 not enotty_label_reaches_unknown(text[brace + 1:offset], cmd):
             return False
+        if enotty_switch_returns_before(text, brace, end, cmd):
+            return False
         end = brace
+
+
+# A switch on the command whose default returns at once: no unknown
+# command gets past it (gup_test_ioctl() before __gup_test_ioctl()).
+ENOTTY_DEFAULT_RETURNS = re.compile(r"\bdefault\s*:\s*return\b")
+
+
+def enotty_switch_returns_before(text: str, brace: int, end: int, cmd: str) -> bool:
+    """Whether a switch on cmd that lies directly in the block opened at
+    brace, before end, has a default that returns at once."""
+    head = re.compile(switch_head(cmd, only_nr=True) + r"\{")
+    i = brace + 1
+    while True:
+        m = head.search(text, i, end)
+        if not m:
+            return False
+        close = match_close(text, m.end() - 1)
+        if close < 0 or close > end:
+            return False
+        if enclosing_brace(text, m.start()) == brace:
+            body = text[m.end():close]
+            if any(enclosing_brace(body, d.start()) < 0 for d in ENOTTY_DEFAULT_RETURNS.finditer(body)):
+                return True
+        i = close
 
 
 # An operand of a command comparison: a name, a member, a macro call such

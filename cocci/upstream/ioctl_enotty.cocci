@@ -29,16 +29,14 @@ def follow(p, fn, h, n, q):
         targets.setdefault(fun(p, h), (int(n),) + targets[fun(p, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
-def say(p, err):
-    return "%s() answers an unknown ioctl command with -%s, use -%s" % (p[0].current_element, err, answer(p))
+def say(p, err): return "%s() answers an unknown ioctl command with -%s, use -%s" % (p[0].current_element, err, answer(p))
 def answer(p):
     t = targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 // Handlers in an initializer or a snd_hwdep's ops; cmd is last but one.
 @ops@
 identifier S, x, fn;
-identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl,
-                kernel_ioctl, proc_ioctl, vidioc_default};
+identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default};
 @@
 struct S x = { ..., .F = fn, ... };
 @hd@
@@ -75,28 +73,31 @@ switch (...) { default: break@d; }
 q << cased.q = []; d << db.d = []; c << dc.q = [];
 @@
 for v, into in ((q, inner), (c, dcall), (d, dflt)): into.update([at(v)] if v else [])
-// Static functions a handler (or one of those) returns the value of.
+// Static functions a handler (or one of those) returns the value of (not `if (ret) return ret;`:
+// the caller may have turned unknown commands away before, mm/gup_test.c).
 @call exists@
-identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; position q;
+identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; statement S; position q;
 @@
 fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
 \|ret = h@q(es, \(cmd\|&cmd\), ...);
   ... when != ret = E
-  \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
+      when != if (ret) S
+  return ret;
 \) ...> }
 @helper@
 identifier call.h, c; parameter list[call.n] ps; type T, T2;
 @@
 static T2 h(ps, T c, ...) { ... }
 @call2 exists@
-identifier call.h, helper.c, h2, ret; expression list[n] es; expression E; position q;
+identifier call.h, helper.c, h2, ret; expression list[n] es; expression E; statement S; position q;
 @@
 h(...) { <...
 \(return h2@q(es, \(c\|&c\), ...);
 \|ret = h2@q(es, \(c\|&c\), ...);
   ... when != ret = E
-  \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
+      when != if (ret) S
+  return ret;
 \) ...> }
 @script:python@
 fn << ops.fn; h << call.h; n << call.n; q << call.q;
@@ -174,8 +175,7 @@ identifier t.fn, t.cmd, nr.err; position nr.p, q : script:python () { at(q) not 
 fn(...) { ... when any
 break@q;
 ... when != cmd
-return -err@p;
-}
+return -err@p; }
 @script:python@
 p << nr.p; s << nr.s; q << leak.q;
 @@
@@ -194,8 +194,7 @@ T ret = -err@p;
 switch (cmd) { case ...: ... when any
 }
 ... when != ret = E
-return ret;
-}
+return ret; }
 @nileak exists@
 identifier t.fn, t.cmd, ni.ret; expression C, E; position q;
 @@
@@ -209,8 +208,7 @@ fn@q(...) { ... when any
 T ret = -err@p;
 ... when != ret = E
     when != break@d;
-return ret;
-}
+return ret; }
 @script:python@
 p << ni.p; q << nileak.q = []; q2 << nileak2.q = [];
 @@
@@ -254,9 +252,8 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \(return -err@k;\|x = -err@k;\)
 ... when any
 }
-// Left alone: -EINVAL read by selftests/rtc/rtctest.c, tools/crypto/ccp/test_dbc.py or hdparm;
-// CAPI and CMTP, which no configuration builds; tape_discipline.ioctl_fn, where a tree still
-// has them (s390-tools' tape390_crypt reads its -EINVAL; it is not in ANSWER).
+// Left alone: -EINVAL read by selftests/rtc/rtctest.c, ccp/test_dbc.py or hdparm; CAPI and CMTP
+// (no configuration builds them) and tape_discipline.ioctl_fn (tape390_crypt reads it) if present.
 @read exists@
 identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, CAPI_REGISTER, CMTPCONNADD}; position p;
 @@

@@ -94,7 +94,7 @@ struct node {
 struct blob { char b[64]; };
 #define V4L2_UNUSED_NR		_IOWR('V', 120, struct blob)	/* past the last V4L2 ioctl */
 #define V4L2_PRIVATE_NR		_IOWR('V', 250, struct blob)	/* BASE_VIDIOC_PRIVATE range */
-#define V4L2_QUERYCAP_WRONG_SIZE _IOR('V', 0, struct blob)	/* nr of QUERYCAP, other size */
+#define V4L2_QUERYCAP_WRONG_SIZE _IOR('V', 0, __u64)	/* nr 0, a size no 'V' 0 ioctl has */
 #define V4L2_NOARG_NR		_IO('V', 121)
 #define MEDIA_UNUSED_NR		_IOWR('|', 0x70, struct blob)
 #define REQUEST_UNUSED_NR	_IO('|', 0x82)		/* after MEDIA_REQUEST_IOC_REINIT */
@@ -568,7 +568,7 @@ FIXTURE_TEARDOWN(node)
 static int run_cases(const struct node *nodes, int count, enum kind kind, enum check check,
 		     int *ran)
 {
-	static char arg[ARG_BYTES];
+	static char arg[ARG_BYTES] __attribute__((aligned(8)));	/* cast to the commands' structs */
 	const struct ioctl_case *t;
 	const struct node *n;
 	int i, fd, ret, got, wrong = 0;

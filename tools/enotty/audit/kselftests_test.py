@@ -29,11 +29,13 @@ def test_select_runs_touched_and_control_rows_and_says_why_not():
     rows = kselftests.parse(
         ROW
         + "ctl\tcontrol\tfs/untouched.c\t-\tc/*\tc/c.c\tc\t10\tcontrol\n"
-        + "sk\tskip\tfs/a.c\t-\tk/*\t-\t-\t-\tneeds /dev/kvm\n"
+        + "sk\tskip\tfs/a.c,net/gone.c\t-\tk/*\t-\t-\t-\tneeds /dev/kvm\n"
         + "other\trun\tfs/b.c\t-\to/o.c\to/o.c\to\t10\tnot touched\n")
     sel = kselftests.select(rows, {"fs/a.c"}, {"FOO": "y"})
     assert [r.name for r in sel.run] == ["x", "ctl"]
     assert [(r.name, why) for r, why in sel.not_run] == [("sk", "needs /dev/kvm")]
+    # a row names the files of every tree; AUDIT.md only those the series touch
+    assert sel.not_run[0][0].sources == ("fs/a.c",)
     # Without FOO the kernel cannot run it: listed, not run to fail.
     sel = kselftests.select(rows, {"fs/a.c"}, {"FOO": "n"})
     assert [r.name for r in sel.run] == ["ctl"]

@@ -879,7 +879,33 @@ def enotty_reaches_unknown(pos: Pos, cmd: str | None) -> bool:
         if head.search(text, max(0, brace - 200), brace) and \
                 not enotty_label_reaches_unknown(text[brace + 1:offset], cmd):
             return False
+        if enotty_switch_returns_before(text, brace, end, cmd):
+            return False
         end = brace
+
+
+# A switch on the command whose default returns at once: no unknown
+# command gets past it (gup_test_ioctl() before __gup_test_ioctl()).
+ENOTTY_DEFAULT_RETURNS = re.compile(r"\bdefault\s*:\s*return\b")
+
+
+def enotty_switch_returns_before(text: str, brace: int, end: int, cmd: str) -> bool:
+    """Whether a switch on cmd that lies directly in the block opened at
+    brace, before end, has a default that returns at once."""
+    head = re.compile(switch_head(cmd, only_nr=True) + r"\{")
+    i = brace + 1
+    while True:
+        m = head.search(text, i, end)
+        if not m:
+            return False
+        close = match_close(text, m.end() - 1)
+        if close < 0 or close > end:
+            return False
+        if enclosing_brace(text, m.start()) == brace:
+            body = text[m.end():close]
+            if any(enclosing_brace(body, d.start()) < 0 for d in ENOTTY_DEFAULT_RETURNS.finditer(body)):
+                return True
+        i = close
 
 
 # An operand of a command comparison: a name, a member, a macro call such

@@ -326,6 +326,45 @@ static long f(struct file *file, unsigned int cmd, unsigned long arg)
     assert rp.enotty_reaches_unknown(at(path, "helper_d"), None)
 
 
+def test_a_helper_after_a_switch_whose_default_returns_gets_known_commands_only(tmp_path: Path):
+    # mm/gup_test.c: gup_test_ioctl() returns -EINVAL from its default
+    # before it calls __gup_test_ioctl(); a switch nested deeper, or one
+    # whose default falls out, filters nothing
+    path = c_file(tmp_path, """\
+static long f(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case A:
+		break;
+	default:
+		return -EINVAL;
+	}
+	ret = helper_after(cmd, &g);
+	if (ret)
+		return ret;
+	return 0;
+}
+static long g(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (arg) {
+		switch (cmd) {
+		default:
+			return -EINVAL;
+		}
+	}
+	switch (cmd) {
+	case A:
+		break;
+	default:
+		break;
+	}
+	return helper_g(cmd, arg);
+}
+""")
+    assert not rp.enotty_reaches_unknown(at(path, "helper_after"), "cmd")
+    assert rp.enotty_reaches_unknown(at(path, "helper_g"), "cmd")
+
+
 def test_handlers_helpers_claims_and_the_site_line(tmp_path: Path, capsys):
     path = c_file(tmp_path, LEAVING)
     pos = at(path, "EINVAL")

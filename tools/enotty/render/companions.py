@@ -127,7 +127,7 @@ SELFTEST_BODY = (
     "\n"
     "The test is ioctl_errno.sh: it loads vivid (with its framebuffer node)\n"
     "and vimc when they are not loaded, unloads them at the end, and skips\n"
-    "when it cannot load them; the config fragment builds both as modules.\n"
+    "when it can load neither; the config fragment builds both as modules.\n"
     "It runs ioctl_errno, and ioctl_errno_32 where the compiler links -m32\n"
     "programs (the Makefile test-links one) and the kernel runs them; on a\n"
     "64-bit kernel ioctl_errno_32 takes the compat ioctl paths.  Node kinds\n"

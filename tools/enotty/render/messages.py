@@ -335,7 +335,7 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"^!board->interface$", "until a board type is configured with CFCBOARDTYPE"),
     (r"^!board->online$", "until the board is brought online with IBONL"),
     (r"^current->pid != board->locking_pid$", "unless the caller holds the board lock (IBMUTEX)"),
-    (r"^!tun$", "on an fd that TUNSETIFF has not attached to a device"),
+    (r"^!tun$", "on a tun fd that TUNSETIFF has not attached to a device"),
     (r"^!as->suser \|\| !as->writer$", "unless the file was opened for writing with CAP_SYS_ADMIN"),
     (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",
      r"unless the caller is the automount daemon or has \1"),
@@ -483,6 +483,10 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
             said = f"-{errno} first {words}" if words else ""
             if said and said not in checked.setdefault(s.function, []):
                 checked[s.function].append(said)
+    if s.rule == SUBHANDLER_MISS and SUBHANDLER_SENTENCE not in out:
+        # dfl's afu_ioctl(): DFL_FPGA_PORT_ERR_* on a port without the
+        # error feature is a command this device does not implement
+        out.append(SUBHANDLER_SENTENCE)
     if e.branches.startswith("only with "):
         said = f"The changed line of {s.function}() is built {e.branches}."
         if said not in out:
@@ -506,6 +510,11 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
         path, _, rest = e.fallback.partition(": ")
         who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
         out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {without_line_numbers(rest)}.")
+
+
+SUBHANDLER_MISS = "ioctl_subhandler_miss"
+SUBHANDLER_SENTENCE = ("A command that only a sub-feature's ioctl handles now fails with ENOTTY"
+                       " too on a device without that sub-feature, as no sub-feature takes it.")
 
 
 def _unreachable_sentence(s: Site, e: Effects, visible: list[Site]) -> str:

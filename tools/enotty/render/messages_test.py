@@ -572,7 +572,8 @@ def test_numbered_targets_that_answer_alike_are_named_together() -> None:
 
 @pytest.mark.parametrize("guard, sentence", [
     ("line 3178: !tun -> -EBADFD (state check)",
-     "A command still fails with -EBADFD first on an fd that TUNSETIFF has not attached to a device."),
+     # tun's check only: tun_vnet.h's helper also serves tap_ioctl()
+     "A command still fails with -EBADFD first on a tun fd that TUNSETIFF has not attached to a device."),
     ("line 264: !as->suser || !as->writer -> -EPERM (state check)",
      "A command still fails with -EPERM first unless the file was opened for writing with CAP_SYS_ADMIN."),
     ("line 2086: data->zombie -> -ENODEV (state check)",
@@ -652,3 +653,17 @@ def test_gpib_board_checks_are_said_in_words() -> None:
     assert messages._guard_words("!board->online", "state check") == "until the board is brought online with IBONL"
     assert messages._guard_words("current->pid != board->locking_pid", "state check") == \
         "unless the caller holds the board lock (IBMUTEX)"
+
+
+def test_a_sub_feature_loop_says_that_a_missing_sub_feature_answers_enotty() -> None:
+    """dfl's afu_ioctl() and fme_ioctl(): a known command of a sub-feature the
+    device lacks reaches the changed return too (review, 2026-12-06); said
+    once for the two sites of the patch."""
+    sites = [_site("drivers/fpga/dfl-afu-main.c", 802, "afu_ioctl", "file_operations.unlocked_ioctl",
+                   rule="ioctl_subhandler_miss", paths="native"),
+             _site("drivers/fpga/dfl-fme-main.c", 673, "fme_ioctl", "file_operations.unlocked_ioctl",
+                   rule="ioctl_subhandler_miss", paths="native")]
+    text = _flat(_sentences(sites))
+    assert text.count(messages.SUBHANDLER_SENTENCE) == 1
+    plain = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", paths="native")
+    assert messages.SUBHANDLER_SENTENCE not in _flat(_sentences([plain]))

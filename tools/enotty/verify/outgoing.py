@@ -132,13 +132,21 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
                     " the other drivers are not reached in the test guest.")
     paras.append(checked)
     if plan.name == split.MEDIA_SERIES:
+        # the test drives vivid's and vimc's nodes: of the series' handlers
+        # it reaches vivid's own only
+        vivid = sorted({f"{s.function}()" for v in accepted for s in v.patch.plan.sites
+                        if s.file.startswith(VIVID_FOLDER)})
         paras.append("The last patch adds a kselftest, tools/testing/selftests/drivers/media/ioctl_errno,"
-                     " that checks these answers on the nodes of the vivid and vimc test drivers,"
-                     " native and, on x86, 32-bit; it passes checkpatch and builds with the kernel's"
-                     " kselftest make.")
+                     " that checks what the nodes of the vivid and vimc test drivers answer to unknown"
+                     " commands, native and, where the compiler links -m32 programs, 32-bit"
+                     + (f"; of this series' handlers it reaches {_join_words(vivid)} only" if vivid else "")
+                     + ". It passes checkpatch and builds with the kernel's kselftest make.")
     if rule_reports is not None and changed:
         paras.append(cover_text.rule_sentence(rule_reports, len(_exits(changed))))
     return messages.wrap("\n\n".join(paras))
+
+
+VIVID_FOLDER = "drivers/media/test-drivers/vivid/"
 
 
 def _changed(accepted: list[Verdict]) -> list[Site]:
