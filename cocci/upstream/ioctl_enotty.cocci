@@ -21,12 +21,12 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl file
     atmdev_ops.ioctl usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl
     v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl
     tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
-targets, inner, dcall, hwdep, blocked, sites, dflt, ok, leaky = {}, set(), set(), set(), set(), {}, set(), set(), set()
+targets, inner, dcall, hwdep, blocked, sites, dflt, ok, leaky, turned = {}, set(), set(), set(), set(), {}, set(), set(), set(), {}
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
-def follow(p, fn, h, n, q):
-    if fun(p, fn) in targets and (at(q) not in inner or at(q) in dcall):
-        targets.setdefault(fun(p, h), (int(n),) + targets[fun(p, fn)][1:])
+def follow(q, fn, h, n):
+    if fun(q, fn) in targets and (at(q) not in inner or at(q) in dcall) and int(q[0].line) < turned.get(fun(q), 1e9):
+        targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
 def say(p, err): return "%s() answers an unknown ioctl command with -%s, use -%s" % (p[0].current_element, err, answer(p))
@@ -60,6 +60,11 @@ hwdep.add(fun(q, fn))
 identifier cmd, h, x; expression E; position q;
 @@
 switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
+// A switch whose default: returns turns unknown commands away from the calls after it (gup_test).
+@df@
+identifier cmd; expression R; position f;
+@@
+switch@f (cmd) { default: return R; }
 @dc exists@
 identifier cmd, h, x; position q;
 @@
@@ -70,41 +75,39 @@ position d;
 @@
 switch (...) { default: break@d; }
 @script:python@
-q << cased.q = []; d << db.d = []; c << dc.q = [];
+q << cased.q = []; d << db.d = []; c << dc.q = []; f << df.f = [];
 @@
 for v, into in ((q, inner), (c, dcall), (d, dflt)): into.update([at(v)] if v else [])
-// Static functions a handler (or one of those) returns the value of (not `if (ret) return ret;`:
-// the caller may have turned unknown commands away before, mm/gup_test.c).
+if f: turned.setdefault(fun(f), int(f[0].line))
+// Static functions a handler (or one of those) returns the value of.
 @call exists@
-identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; statement S; position q;
+identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; position q;
 @@
 fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
 \|ret = h@q(es, \(cmd\|&cmd\), ...);
   ... when != ret = E
-      when != if (ret) S
-  return ret;
+  \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
 @helper@
 identifier call.h, c; parameter list[call.n] ps; type T, T2;
 @@
 static T2 h(ps, T c, ...) { ... }
 @call2 exists@
-identifier call.h, helper.c, h2, ret; expression list[n] es; expression E; statement S; position q;
+identifier call.h, helper.c, h2, ret; expression list[n] es; expression E; position q;
 @@
 h(...) { <...
 \(return h2@q(es, \(c\|&c\), ...);
 \|ret = h2@q(es, \(c\|&c\), ...);
   ... when != ret = E
-      when != if (ret) S
-  return ret;
+  \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
 @script:python@
 fn << ops.fn; h << call.h; n << call.n; q << call.q;
 h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = [];
 @@
-follow(q, fn, h, n, q)
-if h2: follow(q2, h, h2, n2, q2)
+follow(q, fn, h, n)
+if h2: follow(q2, h, h2, n2)
 @t@
 identifier fn, cmd; parameter list[n] ps; type T; position p;
 @@
