@@ -25,7 +25,7 @@ targets, inner, dcall, hwdep, blocked, sites, dflt, ok, leaky, turned = {}, set(
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):
-    if fun(q, fn) in targets and (at(q) not in inner or at(q) in dcall) and int(q[0].line) < turned.get(fun(q), 1e9):
+    if fun(q, fn) in targets and (at(q) in dcall or at(q) not in inner and int(q[0].line) < turned.get(fun(q), 1e9)):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
