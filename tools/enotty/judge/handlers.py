@@ -75,13 +75,18 @@ _STATE_FIX = "; testing the command first, as pidfd_ioctl() does, is a change of
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
 # Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
-# no driver series may change: (file, function) -> why.  atm_dev_ioctl()
-# needs no row: whether its sites are seen is the operation's providers'
-# (_unseen: solos-pci's fpga_ops has no ioctl, so they are).
+# no driver series may change: (file, function) -> why.
 CORES = {
     ("drivers/gpu/drm/drm_ioctl.c", "drm_ioctl"):
         "the DRM core's table miss answers for every GPU driver (a core patch for dri-devel,"
         " not a driver series; drm_ioctl.c records user space that reads EINVAL, drm_getclient())",
+    # a review (2026-12-06) rejected the conversion: known commands fall
+    # into the default, and the 32-bit answer decides whether
+    # vcc_compat_ioctl() translates the command at all
+    ("net/atm/resources.c", "atm_dev_ioctl"):
+        "ATM_SETLOOP and ATM_SETCIRANGE fall through into the default that answers -EINVAL without"
+        " the driver's operation, and on the 32-bit path only -ENOIOCTLCMD would let"
+        " vcc_compat_ioctl() translate the command; that is a change of its own for the ATM core",
 }
 # an #else that answers with anything but the new answers
 _ANSWER_BY_ITSELF = re.compile(r"(?!ENOTTY$|ENOIOCTLCMD$)E[A-Z0-9]+")
