@@ -568,7 +568,12 @@ FIXTURE_TEARDOWN(node)
 static int run_cases(const struct node *nodes, int count, enum kind kind, enum check check,
 		     int *ran)
 {
-	static char arg[ARG_BYTES] __attribute__((aligned(8)));	/* cast to the commands' structs */
+	/* the preps cast it to the commands' structs: aligned as they are */
+	static union {
+		char b[ARG_BYTES];
+		__u64 align;
+	} argbuf;
+	char *arg = argbuf.b;
 	const struct ioctl_case *t;
 	const struct node *n;
 	int i, fd, ret, got, wrong = 0;
@@ -587,13 +592,13 @@ static int run_cases(const struct node *nodes, int count, enum kind kind, enum c
 			if (t->check != check || !(t->kinds & BIT_OF(kind)) ||
 			    (t->needs & n->flags) != t->needs)
 				continue;
-			if (_IOC_SIZE(t->cmd) > sizeof(arg)) {
+			if (_IOC_SIZE(t->cmd) > sizeof(argbuf.b)) {
 				ksft_print_msg("%s: argument larger than %zu bytes\n",
-					       t->name, sizeof(arg));
+					       t->name, sizeof(argbuf.b));
 				wrong++;
 				continue;
 			}
-			memset(arg, 0, sizeof(arg));
+			memset(arg, 0, sizeof(argbuf.b));
 			if (t->prep)
 				t->prep(arg, n);
 			ret = ioctl(fd, t->cmd, arg);
