@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..find.ctext import Token, tokenize
+from ..judge.recall import missed
 from .census import CENSUS_COLUMNS, UsageError, command_param, param_name, read_text, split_params, write_tsv
 
 VERDICT_COLUMNS = ("file", "line", "function", "verdict", "class", "reason", "how")
@@ -781,65 +782,6 @@ def carry(new: Tree, old: Tree, verdicts: Sequence[dict[str, str]], old_census: 
 
 
 # ------------------------------------------------------------------ missed
-
-def missed(pairs: Sequence[tuple[Sequence[dict[str, str]], Sequence[dict[str, str]]]],
-           sites: Sequence[dict[str, str]]) -> tuple[list[tuple[str, ...]], Counter[str]]:
-    """REAL rows of every (census, verdicts) pair that the output leaves at
-    their errno, and the counts (real, found, converted)."""
-    listed = {(r["file"], r["line"]): r for r in sites}
-    counts: Counter[str] = Counter()
-    out: list[tuple[str, ...]] = []
-    seen: set[tuple[str, str]] = set()
-    for census, verdict_rows in pairs:
-        errno = {(r["file"], r["line"]): r["errno"] for r in census}
-        for v in verdict_rows:
-            key = (v["file"], v["line"])
-            counts[v["verdict"]] += key not in seen
-            if v["verdict"] != "REAL" or key in seen:
-                seen.add(key)
-                continue
-            seen.add(key)
-            hit = listed.get(key)
-            converted = hit is not None and hit.get("series", "x") not in ("-", "")
-            counts["found"] += hit is not None
-            counts["converted"] += converted
-            if not converted:
-                state = "not found" if hit is None else "found, in no series"
-                out.append((v["file"], v["line"], v["function"], errno.get(key, "?"),
-                            f"{v['class']}; {state}; {v['reason']}"))
-    return out, counts
-
-
-RECALL = Path(__file__).resolve().parents[3] / "cocci" / "recall"
-
-
-@dataclass(frozen=True)
-class Miss:
-    """A REAL exit of the committed census that the rules do not find."""
-    file: str
-    line: str
-    function: str
-    errno: str
-    why: str          # the census's class and reason
-
-
-def committed_misses(version: str, site_rows: Sequence[dict[str, str]],
-                     folder: Path = RECALL) -> tuple[list[Miss], list[str]]:
-    """The REAL exits of the committed census of this tree version
-    (census-VERSION.tsv with verdicts-VERSION.tsv, and census2/verdicts2
-    where they exist) that site_rows (file, line, series) do not hold at
-    all: a site there in no series already has its reason.  Also the
-    census files read (none: no census of this version)."""
-    pairs, names = [], []
-    for census, verdicts in ((f"census-{version}.tsv", f"verdicts-{version}.tsv"),
-                             (f"census2-{version}.tsv", f"verdicts2-{version}.tsv")):
-        if (folder / census).is_file() and (folder / verdicts).is_file():
-            pairs.append((load(folder / census, ("file", "line", "errno")), load(folder / verdicts, VERDICT_COLUMNS)))
-            names += [census, verdicts]
-    out, _ = missed(pairs, site_rows)
-    return [Miss(f, line, fn, errno, why.replace("; not found; ", ": ", 1))
-            for f, line, fn, errno, why in out if "; not found; " in why], names
-
 
 # ------------------------------------------------------------------ cli
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from . import verdicts
+from ..judge import recall
 from ..find.ctext import tokenize
 from .census import CENSUS_COLUMNS, write_tsv
 
@@ -233,9 +234,9 @@ def test_committed_misses_are_the_real_rows_the_output_does_not_hold(tmp_path: P
         "\t".join(verdicts.VERDICT_COLUMNS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
     sites = [{"file": "a.c", "line": "10", "series": "x"},       # converted
              {"file": "c.c", "line": "30", "series": "-"}]       # found, its reason is in SUMMARY.md already
-    misses, read = verdicts.committed_misses("7.2.1", sites, tmp_path)
+    misses, read = recall.committed_misses("7.2.1", sites, tmp_path)
     assert [(m.file, m.function, m.errno) for m in misses] == [("b.c", "b_ioctl", "ENOSYS")]
     assert misses[0].why == "try-next-leak: -ENOSYS after the switch"
     assert read == ["census-7.2.1.tsv", "verdicts-7.2.1.tsv"]
     # no census of that version: nothing to say
-    assert verdicts.committed_misses("6.1.1", sites, tmp_path) == ([], [])
+    assert recall.committed_misses("6.1.1", sites, tmp_path) == ([], [])

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from ..find import scan, sites
 from ..judge import handlers
-from ..measure import verdicts
+from ..judge import recall
 from ..partition import split
 from ..render import companions, series
 from ..verify import verify
@@ -118,7 +118,7 @@ def _tables(req: PatchesRequest, written: Written) -> dict[str, str]:
     labelled += [dataclasses.replace(site, subsystem="-", series="-")
                  for site in analysed.labelled if (site.file, site.line, site.rule) not in in_series]
     series_of = {(s.file, s.line, s.rule): s.series for s in labelled}
-    misses = verdicts.committed_misses(req.scan.tree.version, [
+    misses = recall.committed_misses(req.scan.tree.version, [
         {"file": s.file, "line": str(s.line), "series": s.series} for s in labelled]) if not req.scan.subdir else ([], [])
     texts = {"SUMMARY.md": summary(written, req.scan.tree.version, canonical_command(req), not req.build, misses),
              RUN_RECORD: run_record(req), "failed.tsv": failed_tsv(analysed.scanned.failed)}
@@ -147,7 +147,7 @@ def _md(text: str) -> str:
 
 
 def summary(written: Written, version: str, cmdline: str, no_build: bool,
-            misses: tuple[list[verdicts.Miss], list[str]] = ([], [])) -> str:
+            misses: tuple[list[recall.Miss], list[str]] = ([], [])) -> str:
     """SUMMARY.md: what was found, what goes out, what was checked, what not."""
     out = io.StringIO()
     w = out.write
@@ -187,7 +187,7 @@ def summary(written: Written, version: str, cmdline: str, no_build: bool,
     return out.getvalue()
 
 
-def _recall_misses(w: Callable[[str], object], misses: list[verdicts.Miss], census: list[str]) -> None:
+def _recall_misses(w: Callable[[str], object], misses: list[recall.Miss], census: list[str]) -> None:
     """The census's REAL exits that the rules do not find (cocci/recall/README.rst)."""
     if not misses:
         return
