@@ -667,10 +667,8 @@ enotty_claim(p, fn, err, "ioctl_ioc_chain")
 
 // ---- shapes/ioctl_ioc_guard.smpl
 
-// Guards that reject a foreign command before the dispatch (also under
-// unlikely(), and after a logging call: orangefs' gossip_err()):
-// if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL;
-// Also the type masked in place: (cmd & 0xff00) != 0x0200 (floppy).
+// Guards that reject a foreign command before the dispatch, also under unlikely() or after a
+// log call: if (_IOC_TYPE(cmd) != MAGIC || _IOC_NR(cmd) >= N) return -EINVAL; (cmd & 0xff00) != 0x0200 (floppy).
 @ig exists@
 identifier enotty_target.fn, err = {EINVAL, ENOSYS}, log;
 expression C : script:python () { enotty_command_test(C, None, "_IOC") };
@@ -688,7 +686,6 @@ fn << enotty_target.fn;
 err << ig.err;
 @@
 enotty_claim(p, fn, err, "ioctl_ioc_guard")
-
 // The same guard by a jump: { ret = -EINVAL; goto out; }, out: returns ret.
 @igg exists@
 identifier enotty_target.fn, ret, l, err = {EINVAL, ENOSYS};
@@ -718,10 +715,8 @@ fn << enotty_target.fn;
 err << igg.err;
 @@
 enotty_claim(p, fn, err, "ioctl_ioc_guard")
-
-// The number bound through a local: nr = _IOC_NR(cmd); if (nr >= N) ..,
-// also offset from the table's first number, alone or after a lower
-// bound (kernel/liveupdate: nr < BASE || nr - BASE >= ARRAY_SIZE(ops)).
+// The number bound through a local: nr = _IOC_NR(cmd); if (nr >= N) .., also offset
+// from the table's first number (kernel/liveupdate: nr < BASE || nr - BASE >= ARRAY_SIZE(ops)).
 @ign exists@
 identifier enotty_target.fn, enotty_target.cmd, nr, err = {EINVAL, ENOSYS};
 expression N, E, B;
@@ -731,8 +726,7 @@ position p : script:python () { enotty_site_ok(p) };
 fn(...) { ... when any
 \(T nr = _IOC_NR(cmd);\|nr = _IOC_NR(cmd);\)
 ... when != nr = E
-if (\(nr >= N\|nr > N\|N <= nr\|N < nr\|nr - B >= N\|(nr - B) >= N\|nr < B || nr - B >= N\|
-     nr < B || (nr - B) >= N\))
+if (\(nr >= N\|nr > N\|N <= nr\|N < nr\|nr - B >= N\|(nr - B) >= N\|nr < B || nr - B >= N\|nr < B || (nr - B) >= N\))
 \(return -err@p;\|return (-err@p);\|{ return -err@p; }\)
 ... when any
 }
