@@ -9,7 +9,6 @@ only read).  kselftest_tap reads what they printed in the two boots.
 from __future__ import annotations
 
 import dataclasses
-
 import fnmatch
 import hashlib
 import os

@@ -11,6 +11,7 @@ errors, timeouts, exceptions).  Nothing is ever written into the tree.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import hashlib
 import os
 import re
@@ -19,7 +20,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Protocol, Sequence

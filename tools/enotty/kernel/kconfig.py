@@ -739,7 +739,6 @@ class Unbuildable:
                         f" ({why} in {tree.kernel_version(self.root)})")
         return ""
 
-
     def toolchain_only(self, rel: str) -> tuple[str, ...]:
         """The symbols that build rel, a C file, when the only thing that
         keeps Kconfig from setting them here is the missing Rust toolchain

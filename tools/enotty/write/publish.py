@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ..find import scan, sites
-from ..judge import handlers
-from ..judge import recall
+from ..judge import handlers, recall
 from ..partition import split
 from ..render import companions, series
 from ..verify import verify
