@@ -1,7 +1,8 @@
 """The partition stage: the analysed changes as series, one per subsystem
 (MAINTAINERS sections, maintainers.py), a patch per driver (split.py)
 with the comments that state a converted handler's old answer updated
-(comment_updates.py),
+(comment_updates.py) and what the source around each site says
+(source_facts.py),
 each patch with its subject prefix and the commit the series apply to
 (prefixes.py: read once from the tree's git history)."""
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import comment_updates, prefixes, split
+from . import comment_updates, prefixes, source_facts, split
 from .maintainers import Maintainers
 from ..judge.analysis import Analysed
 
@@ -35,6 +36,7 @@ def group(root: Path, analysed: Analysed, cleanups: bool = False) -> Grouped:
     plans = split.plan(changes, maint, root, cleanups=cleanups)
     # a comment that states a converted handler's old answer changes with it
     plans = comment_updates.revise(root, plans)
+    plans = source_facts.annotate(root, plans)
     left_cleanups = [] if cleanups else split.cleanup_changes(changes)
     git = prefixes.is_git_checkout(root)
     names = tuple(tuple(prefixes.distinct_prefixes(

@@ -74,6 +74,10 @@ class FileChange:
     sites: tuple[Site, ...]
     # what else the diff edits, in the commit message's words (comment_updates)
     notes: tuple[str, ...] = ()
+    # source_facts: the guards it converts in a function that answers other
+    # unknown commands -ENOTTY already, and the uapi headers' own ENOTTY line
+    guards: tuple[str, ...] = ()
+    cites: tuple[str, ...] = ()
 
 
 @dataclass

@@ -106,7 +106,9 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
                                   tested=tested, docs=[d.path for d in pp.docs],
                                   own_type_only=bool(tested) and messages.only_own_type_changed(mine),
                                   kept=handlers.kept_siblings(pp.sites, analysed.model),
-                                  notes=[n for f in pp.files for n in f.notes])
+                                  notes=[n for f in pp.files for n in f.notes],
+                                  guards=tuple(dict.fromkeys(g for f in pp.files for g in f.guards)),
+                                  cites=tuple(dict.fromkeys(c for f in pp.files for c in f.cites)))
     return Draft(series.Patch(pp, subject, msg), prefix, tested=bool(tested), measured=bool(mine))
 
 

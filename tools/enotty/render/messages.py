@@ -380,8 +380,10 @@ def filter_words(conditions: list[str]) -> str:
     parts = []
     if "_IOC_TYPE(" in text:
         parts.append("a command of another type")
-    if "_IOC_NR(" in text:
-        parts.append("with a number outside its range" if parts else "a command with a number outside its range")
+    if "_IOC_NR(" in text or re.search(r"\bnr\b", text) or "ARRAY_SIZE(" in text:
+        # luo_ioctl(): `nr - LIVEUPDATE_CMD_BASE >= ARRAY_SIZE(luo_ioctl_ops)`
+        where = "its table" if "ARRAY_SIZE(" in text else "its range"
+        parts.append(f"with a number outside {where}" if parts else f"a command with a number outside {where}")
     if "_IOC_SIZE(" in text or "_IOC_DIR(" in text:
         parts.append("with another size or direction" if parts else "a command with another size or direction")
     return " or ".join(parts) if parts else "some commands"
@@ -677,8 +679,12 @@ def why_sentence(froms: set[str], tos: set[str]) -> str:
 
 
 def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
-                own_type_only: bool = False) -> list[str]:
-    """What the handlers answered, what the core does with it, and why: one paragraph."""
+                own_type_only: bool = False, guards: tuple[str, ...] = (),
+                cites: tuple[str, ...] = ()) -> list[str]:
+    """What the handlers answered, what the core does with it, and why: one
+    paragraph.  guards: the conditions that alone answered -EINVAL where
+    the function answers other unknown commands -ENOIOCTLCMD already
+    (partition.source_facts); cites: a uapi header's own ENOTTY line."""
     visible = [s for s in sites if not is_leaf(s)]
     text: list[str] = []
     if visible:
@@ -719,6 +725,12 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             text.append(f"{who} {verb} -ENOTTY for {filter_words(filters)}, but "
                         f"{errno_phrase(froms)} for an unknown command that passes "
                         f"{'that check' if len(filters) == 1 else 'those checks'}.")
+        elif guards:
+            # luo_ioctl(): only the table bound answered -EINVAL; a number
+            # inside the table without an entry got -ENOIOCTLCMD already
+            text.append(f"{who} {verb} -EINVAL for {filter_words(list(guards))}, and "
+                        f"-ENOIOCTLCMD, which the ioctl system call turns into -ENOTTY, for the "
+                        f"other commands {'it does' if len(callers) == 1 else 'they do'} not know.")
         elif own_type_only:
             # measured: commands of other types got ENOTTY already
             text.append(f"{who} {verb} some unknown ioctl commands of "
@@ -741,6 +753,8 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             if sentence:
                 text.append(sentence)
         text.append(why_sentence(froms, {s.to for s in visible}))
+        text += [f"{c.partition(': ')[0]} lists {c.partition(': ')[2]} among the answers of its"
+                 " ioctls." for c in cites]
     leaves = sorted({s.function for s in sites if is_leaf(s)})
     if leaves and not visible:
         verb = "answers" if len(leaves) == 1 else "answer"
@@ -772,7 +786,8 @@ def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
 def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str, Interface],
                    rules: list[str], signoff: str, tested: str = "",
                    docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
-                   kept: list[str] | tuple[str, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> str:
+                   kept: list[str] | tuple[str, ...] = (), notes: list[str] | tuple[str, ...] = (),
+                   guards: tuple[str, ...] = (), cites: tuple[str, ...] = ()) -> str:
     """Subject, body wrapped at 75 columns and Signed-off-by.
 
     The body says what the handlers answered and why that changes, who
@@ -784,8 +799,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     patch changes too (enotty.partition.doc_updates); notes are sentences
     about the other edits of its diff (enotty.partition.comment_updates).
     """
-    paras = explanation(sites, interfaces, own_type_only)
-    who = " ".join(effects_sentences(sites, interfaces, own_type_only))
+    paras = explanation(sites, interfaces, own_type_only, guards, cites)
+    who = " ".join(effects_sentences(sites, interfaces, own_type_only or bool(guards)))
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
     if kept:

@@ -667,3 +667,21 @@ def test_a_sub_feature_loop_says_that_a_missing_sub_feature_answers_enotty() -> 
     assert text.count(messages.SUBHANDLER_SENTENCE) == 1
     plain = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", paths="native")
     assert messages.SUBHANDLER_SENTENCE not in _flat(_sentences([plain]))
+
+
+def test_a_partial_guard_says_which_commands_got_einval() -> None:
+    # luo_ioctl(): only a number outside the table answered -EINVAL; the
+    # others got -ENOIOCTLCMD already, and the uapi header says ENOTTY
+    luo = [_site("kernel/liveupdate/luo_core.c", 397, "luo_ioctl", "file_operations.unlocked_ioctl",
+                 rule="ioctl_ioc_guard", paths="native")]
+    cite = 'include/uapi/linux/liveupdate.h: "ENOTTY: The IOCTL number itself is not supported at all"'
+    body = _flat(_msg(luo, guards=("nr - LIVEUPDATE_CMD_BASE >= ARRAY_SIZE(luo_ioctl_ops)",), cites=(cite,)))
+    assert body.startswith(
+        "s: Return -ENOTTY luo_ioctl() answers -EINVAL for a command with a number outside its table, "
+        "and -ENOIOCTLCMD, which the ioctl system call turns into -ENOTTY, for the other commands it "
+        "does not know.")
+    assert ('include/uapi/linux/liveupdate.h lists "ENOTTY: The IOCTL number itself is not supported '
+            'at all" among the answers of its ioctls.') in body
+    assert "for such a command" in body and "for an unknown command" not in body
+    # without the guard's facts, the whole handler's sentence
+    assert "answers an ioctl command it does not know with -EINVAL" in _flat(_msg(luo))

@@ -1,0 +1,95 @@
+"""source_facts: a guard is said as partial only where its function answers
+other unknown commands -ENOIOCTLCMD already; a uapi header's ENOTTY line is
+quoted only when the file includes that header."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import source_facts
+from ..find.sites import Site
+
+# luo_ioctl()'s shape (kernel/liveupdate/luo_core.c, 7.2)
+LUO = """\
+#include <linux/liveupdate.h>
+
+static long luo_ioctl(struct file *filep, unsigned int cmd, unsigned long arg)
+{
+\tunsigned int nr = _IOC_NR(cmd);
+
+\tif (nr - LIVEUPDATE_CMD_BASE >= ARRAY_SIZE(luo_ioctl_ops))
+\t\treturn -EINVAL;
+\top = &luo_ioctl_ops[nr - LIVEUPDATE_CMD_BASE];
+\tif (op->ioctl_num != cmd)
+\t\treturn -ENOIOCTLCMD;
+\treturn op->execute(&ucmd);
+}
+"""
+
+# orangefs's check_ioctl_command(): a logging call between guard and return
+ORANGEFS = """\
+static inline long check_ioctl_command(unsigned int command)
+{
+\tif (_IOC_TYPE(command) != ORANGEFS_DEV_MAGIC) {
+\t\tgossip_err("magic numbers don't match! [cmd %x]\\n",
+\t\t\tcommand);
+\t\treturn -EINVAL;
+\t}
+\tif (_IOC_NR(command) >= ORANGEFS_DEV_MAXNR)
+\t\treturn -ENOIOCTLCMD;
+\treturn 0;
+}
+"""
+
+# a guard whose function has no other unknown-command answer: not partial
+WHOLE = """\
+static long evdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tif (_IOC_TYPE(cmd) != 'E')
+\t\treturn -EINVAL;
+\treturn evdev_do_ioctl(file, cmd, arg);
+}
+"""
+
+HEADER = """\
+/*
+ * Return values of the ioctls:
+ *  - ENOTTY: The IOCTL number itself is not supported at all
+ *  - E2BIG: The IOCTL number is supported, but the struct is too big
+ */
+"""
+
+
+def _guard(text: str, function: str) -> Site:
+    line = next(n for n, l in enumerate(text.splitlines(), 1) if "-EINVAL" in l)
+    return Site("f.c", line, function, "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
+                source_facts.GUARD_RULE)
+
+
+def test_a_table_bound_beside_an_enoioctlcmd_answer_is_partial() -> None:
+    assert source_facts.partial_guards(LUO, (_guard(LUO, "luo_ioctl"),)) == \
+        ("nr - LIVEUPDATE_CMD_BASE >= ARRAY_SIZE(luo_ioctl_ops)",)
+
+
+def test_a_braced_guard_with_a_logging_call_is_read_through() -> None:
+    assert source_facts.partial_guards(ORANGEFS, (_guard(ORANGEFS, "check_ioctl_command"),)) == \
+        ("_IOC_TYPE(command) != ORANGEFS_DEV_MAGIC",)
+
+
+def test_a_guard_that_is_the_only_unknown_command_answer_is_not_partial() -> None:
+    assert source_facts.partial_guards(WHOLE, (_guard(WHOLE, "evdev_ioctl"),)) == ()
+
+
+def test_a_site_of_another_rule_is_never_a_guard() -> None:
+    site = _guard(LUO, "luo_ioctl")
+    other = Site(site.file, site.line, site.function, site.interface, "EINVAL", "ENOTTY",
+                 "ioctl_default_return")
+    assert source_facts.partial_guards(LUO, (other,)) == ()
+
+
+def test_the_included_uapi_header_is_quoted(tmp_path: Path) -> None:
+    (tmp_path / "include/uapi/linux").mkdir(parents=True)
+    (tmp_path / "include/uapi/linux/liveupdate.h").write_text(HEADER)
+    assert source_facts.uapi_errnos(tmp_path, LUO) == \
+        ('include/uapi/linux/liveupdate.h: "ENOTTY: The IOCTL number itself is not supported at all"',)
+    # a file that does not include it is told nothing of it
+    assert source_facts.uapi_errnos(tmp_path, WHOLE) == ()
