@@ -284,6 +284,15 @@ def _command_filter(cond: str, cmd: str) -> bool:
     return bool(terms) and all(_mentions(t, cmd) and _IOC_FIELD.search(t) for t in terms)
 
 
+def _direction_only(cond: str, cmd: str) -> bool:
+    """cond tests the command only by its direction and by name (dvb's
+    `O_RDONLY && (_IOC_DIR(cmd) != _IOC_READ || cmd == FE_GET_EVENT)`
+    -> -EPERM): an unknown command of that direction fails it first."""
+    rest = re.sub(r"\b_IOC_DIR\s*\(\s*%s\s*\)|\b%s\s*==\s*[A-Z_][A-Z0-9_]*" % (re.escape(cmd), re.escape(cmd)),
+                  "", cond)
+    return rest != cond and "_IOC_DIR" in cond and not _mentions(rest, cmd)
+
+
 def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[Guard]:
     """Early returns of an old answer on the way from the body to anchor."""
     code = cf.code
@@ -343,7 +352,7 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         # attached, -EPERM without CAP_SYS_ADMIN) also keeps an unknown
         # command from ENOTTY while it holds: a state or argument check.
         other = sorted(errnos - set(OLD_ANSWERS) - {"ENOTTY", "ENOIOCTLCMD"} - set(TRANSIENT))
-        if not old and not (other and not _mentions(cond, cmd)):
+        if not old and not (other and (not _mentions(cond, cmd) or _direction_only(cond, cmd))):
             continue
         old = old or other
         if re.match(r"(unlikely\s*\(\s*)?(WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b", cond):
@@ -408,14 +417,41 @@ _MISSING_LOCAL = re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?!\s*([A-Za-z_]\w*
 
 
 def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:
-    """(caller, offset of the call) for in-file calls of name."""
+    """(caller, offset of the call) for in-file calls of name, and for
+    calls that hand name on with the caller's command: dvb_frontend_ioctl()
+    calls `dvb_usercopy(file, cmd, arg, dvb_frontend_do_ioctl)`."""
     out = []
     for fn in functions(cf):
         if fn.name == name:
             continue
-        for m in re.finditer(r"\b%s\s*\(" % re.escape(name), cf.code[fn.body:fn.end]):
+        body = cf.code[fn.body:fn.end]
+        for m in re.finditer(r"\b%s\s*\(" % re.escape(name), body):
             out.append((fn, fn.body + m.start()))
+        cmd = cmd_param(fn)
+        for m in re.finditer(r"([(,])\s*&?\s*%s\s*[,)]" % re.escape(name), body):
+            call = _enclosing_call(body, m.start(1))
+            if call is not None and re.match(r"\w+\s*\(", body[call:]) and \
+                    _mentions(body[call:m.end()], cmd):
+                out.append((fn, fn.body + call))
     return out
+
+
+def _enclosing_call(body: str, at: int) -> int | None:
+    """Offset of the name of the call whose argument list holds at (the
+    `(` or `,` before an argument); None outside a call."""
+    depth = 0
+    for k in range(at if body[at] == "," else at, -1, -1):
+        c = body[k]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                name = re.search(r"(\w+)\s*$", body[:k])
+                return name.start(1) if name else None
+            depth -= 1
+        elif c in ";{}" and depth == 0:
+            return None
+    return None
 
 
 # --- #if twins ------------------------------------------------------------------
@@ -627,7 +663,7 @@ class Tree:
             fns = functions(cf, spec.function) if cf else []
             if cf is None or not fns:
                 return None
-            for sw in switches(cf.code, fns[0])[:1]:
+            for sw in _command_switches(cf.code, fns[0]):
                 for labels, text in case_groups(cf.code, sw):
                     if spec.forward is None or not re.search(spec.forward, text):
                         taken |= {lab for lab in labels if lab != "default"}
@@ -636,6 +672,18 @@ class Tree:
             body = cf.code[fns[0].body:fns[0].end]
             taken |= set(re.findall(r"\bcmd\s*==\s*([A-Z_][A-Z0-9_]*)", body))
         return taken, True
+
+
+def _command_switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
+    """The core's switches on the command: the first top-level switch and
+    any later top-level one on the same expression (vfio's cdev-only
+    switch, then its switch for every device fd)."""
+    found = switches(code, fn)
+    tops = [s for s in found if not any(o[1] < s[0] < o[2] for o in found)]
+
+    def head(s: tuple[int, int, int]) -> str:
+        return " ".join(code[s[0]:s[1]].split())
+    return [s for s in tops if head(s) == head(tops[0])] if tops else []
 
 
 def callees(cf: CFile, name: str, depth: int = 3) -> set[str]:

@@ -633,3 +633,62 @@ def test_commands_defined_through_a_header_wrapper_are_uapi_commands() -> None:
             "#define SIOW(x, y)\t_IOW(x, y, int)\n"
             "#define SNDCTL_X\tSIOW('P', 1)\n")
     assert effects._wrapped_commands(text) == [("OMAPFB_MIRROR", "'O'")]
+
+
+# dvb-core's frontend (7.2): the handler is handed to dvb_usercopy() with the
+# command, a read-only fd takes _IOR() commands only, and the compat entry
+# calls the native one
+DVB_FRONTEND = """\
+static int fe_handle_ioctl(struct file *file, unsigned int cmd, void *parg)
+{
+\tswitch (cmd) {
+\tcase FE_GET_INFO:
+\t\treturn 0;
+\tdefault:
+\t\treturn -ENOTSUPP;
+\t}
+}
+
+static int fe_do_ioctl(struct file *file, unsigned int cmd, void *parg)
+{
+\tint err;
+
+\tif ((file->f_flags & O_ACCMODE) == O_RDONLY
+\t    && (_IOC_DIR(cmd) != _IOC_READ || cmd == FE_GET_EVENT)) {
+\t\treturn -EPERM;
+\t}
+\terr = fe_handle_ioctl(file, cmd, parg);
+\treturn err;
+}
+
+static long fe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\treturn dvb_usercopy(file, cmd, arg, fe_do_ioctl);
+}
+
+static long fe_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\treturn fe_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+
+static const struct file_operations fe_fops = {
+\t.unlocked_ioctl = fe_ioctl,
+\t.compat_ioctl = fe_compat_ioctl,
+};
+"""
+
+
+def test_a_handler_handed_on_with_the_command_is_reached_and_checked(tmp_path):
+    c = tmp_path / "drivers" / "media" / "fe.c"
+    c.parent.mkdir(parents=True)
+    c.write_text(DVB_FRONTEND)
+    line = DVB_FRONTEND.splitlines().index("\t\treturn -ENOTSUPP;") + 1
+    s = Site("drivers/media/fe.c", line, "fe_handle_ioctl", "file_operations.unlocked_ioctl",
+             "ENOTSUPP", "ENOTTY", "ioctl_default_return")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.paths == "both" and got.entry == "fe_ioctl"
+    # tested by its direction only: an unknown command of that direction fails it first
+    assert got.reach == "partly" and "-> -EPERM (state check)" in got.guard
+    # a function handed on without the command is no caller
+    cf = effects.CFile("x.c", "static void f(void)\n{\n\tINIT_WORK(&w, fe_do_ioctl);\n}\n")
+    assert effects.callers(cf, "fe_do_ioctl") == []

@@ -42,7 +42,38 @@ def annotated(root: Path, change: FileChange) -> FileChange:
     if not change.sites or not path.is_file():
         return change
     text = csource.decode(path.read_bytes())
-    return replace(change, guards=partial_guards(text, change.sites), cites=uapi_errnos(root, text))
+    return replace(change, guards=partial_guards(text, change.sites), cites=uapi_errnos(root, text),
+                   notes=change.notes + kept_internal_answers(text, change.sites))
+
+
+# kernel-internal values (include/linux/errno.h: "should never be seen by
+# user programs"): a message that says user space saw 524 must say where
+# it still does
+INTERNAL = ("ENOTSUPP",)
+
+
+def kept_internal_answers(text: str, sites: tuple[Site, ...]) -> tuple[str, ...]:
+    """A sentence for each converted function that still answers a
+    kernel-internal value elsewhere (dvb_frontend_handle_ioctl()'s
+    `err = -ENOTSUPP` for a known command whose frontend operation is
+    missing): the patch changes its unknown-command answer only."""
+    clean = csource.clean(text)
+    starts = _line_starts(clean)
+    fns = csource.functions(clean)
+    out: list[str] = []
+    for errno in INTERNAL:
+        mine = [s for s in sites if s.from_ == errno and s.line <= len(starts)]
+        for name in dict.fromkeys(s.function for s in mine):
+            fn = next((f for f in fns if f.name == name), None)
+            if fn is None:
+                continue
+            changed = {s.line for s in mine if s.function == name}
+            left = [m for m in re.finditer(r"-\s*%s\b" % errno, clean[fn.body_start:fn.body_end])
+                    if clean.count("\n", 0, fn.body_start + m.start()) + 1 not in changed]
+            if left:
+                out.append(f"{name}() still answers -{errno} for some known commands; this patch "
+                           "changes only its answer to an unknown command.")
+    return tuple(out)
 
 
 def partial_guards(text: str, sites: tuple[Site, ...]) -> tuple[str, ...]:

@@ -93,3 +93,34 @@ def test_the_included_uapi_header_is_quoted(tmp_path: Path) -> None:
         ('include/uapi/linux/liveupdate.h: "ENOTTY: The IOCTL number itself is not supported at all"',)
     # a file that does not include it is told nothing of it
     assert source_facts.uapi_errnos(tmp_path, WHOLE) == ()
+
+
+# dvb_frontend_handle_ioctl()'s shape: a known command keeps -ENOTSUPP
+FRONTEND = """\
+static int dvb_frontend_handle_ioctl(struct file *file, unsigned int cmd, void *parg)
+{
+\tint err = -ENOTSUPP;
+
+\tswitch (cmd) {
+\tcase FE_READ_SNR:
+\t\tif (fe->ops.read_snr)
+\t\t\terr = fe->ops.read_snr(fe, parg);
+\t\tbreak;
+\tdefault:
+\t\treturn -ENOTSUPP;
+\t}
+\treturn err;
+}
+"""
+
+
+def test_a_kept_internal_answer_is_said() -> None:
+    line = FRONTEND.splitlines().index("\t\treturn -ENOTSUPP;") + 1
+    site = Site("f.c", line, "dvb_frontend_handle_ioctl", "file_operations.unlocked_ioctl", "ENOTSUPP",
+                "ENOTTY", "ioctl_default_return")
+    assert source_facts.kept_internal_answers(FRONTEND, (site,)) == (
+        "dvb_frontend_handle_ioctl() still answers -ENOTSUPP for some known commands; this patch "
+        "changes only its answer to an unknown command.",)
+    # the converted line alone: nothing left to say
+    only = FRONTEND.replace("\tint err = -ENOTSUPP;", "\tint err = 0;")
+    assert source_facts.kept_internal_answers(only, (site,)) == ()

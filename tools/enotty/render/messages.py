@@ -329,6 +329,9 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT|->zombie\b",
      "once the device is gone"),
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
+    # dvb_frontend_do_ioctl(): a read-only fd takes only _IOR() commands
+    (r"O_RDONLY && \(_IOC_DIR\(", "on a read-only fd for a command not encoded as _IOR()"),
+    (r"->exit != DVB_FE_NO_EXIT$", "while the frontend shuts down"),
     (r"PP_CLAIMED", "until the port is claimed with PPCLAIM"),
     (r"HFI1_IOCTL_ASSIGN_CTXT", "until a context is assigned with HFI1_IOCTL_ASSIGN_CTXT"),
     # gpib's ibioctl(): switches on the command between checks of the board
@@ -424,7 +427,7 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
     for s in sorted(sites, key=Site.sort_key):
         if s.effects is not None:
             _site_sentences(s, s.effects, visible, out, checked, uncased, forwarded)
-    out += _checks_sentences(checked)
+    out += _checks_sentences(checked, len({s.function for s in visible}))
     out += _uncased_sentences(uncased)
     out += _forwarded_sentences(forwarded, sites)
     leaves = sorted({s.function for s in sites if is_leaf(s)})
@@ -539,16 +542,17 @@ def _unreachable_sentence(s: Site, e: Effects, visible: list[Site]) -> str:
             "changed default; this patch leaves that check alone.")
 
 
-def _checks_sentences(checked: dict[str, list[str]]) -> list[str]:
+def _checks_sentences(checked: dict[str, list[str]], functions: int = 1) -> list[str]:
     """The checks that still answer first, said per function, once,
-    whatever the number of its sites."""
+    whatever the number of its sites; named by function when the patch
+    changes several (dvb-core: only the frontend's have checks)."""
     said_checks = {f: _join(texts) for f, texts in checked.items() if texts}
-    if len(said_checks) == 1 or len(set(said_checks.values())) == 1:
+    if len(set(said_checks.values())) == 1 and len(said_checks) >= functions:
         text = next(iter(said_checks.values()), "")
         return [f"A command still fails with {text}."] if text else []
     if said_checks:
         return ["A command still fails with " + "; ".join(
-            f"{text} in {f}()" for f, text in said_checks.items()) + "."]
+            f"{text} on the way to {f}()" for f, text in said_checks.items()) + "."]
     return []
 
 
@@ -736,6 +740,15 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             text.append(f"{who} {verb} some unknown ioctl commands of "
                         f"{'its' if len(callers) == 1 else 'their'} own type with "
                         f"{errno_phrase(froms)}; commands of other types already get -ENOTTY.")
+        elif len(callers) > 1 and len(froms) > 1 and all(
+                len(_froms_of(visible, c)) == 1 for c in callers):
+            # dvb-core: the CA device's -EINVAL, the frontend's -ENOTSUPP
+            def named(c: str) -> str:
+                return in_file(c) + (f" ({through(c)})" if through(c) else "")
+            first, *rest = callers
+            text.append(_join([f"{named(first)} answers an ioctl command it does not know with "
+                               f"{errno_phrase(_froms_of(visible, first))}"]
+                              + [f"{named(c)} with {errno_phrase(_froms_of(visible, c))}" for c in rest]) + ".")
         else:
             text.append(f"{who} {verb} an ioctl command "
                         f"{'it does' if len(callers) == 1 else 'they do'} not know with "
@@ -769,6 +782,10 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
                     "the fallback conversion into native commands: keep that in mind when "
                     "backporting.")
     return [" ".join(text)]
+
+
+def _froms_of(sites: list[Site], caller: str) -> set[str]:
+    return {s.from_ for s in sites if caller in entries(s)}
 
 
 def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
