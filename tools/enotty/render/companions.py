@@ -48,7 +48,10 @@ RULE_BODY = (
     "is left alone (a check of its argument that returns at once is not: an\n"
     "unknown command with a valid argument then gets -ENOTTY), and so are the\n"
     "handlers of commands whose -EINVAL the tree's own tests and hdparm read\n"
-    "(the RTC's, ccp's dbc, the HDIO taskfile).\n")
+    "(the RTC's, ccp's dbc, the HDIO taskfile), and ISDN CAPI's and\n"
+    "Bluetooth CMTP's, which no configuration builds.  Every change it makes\n"
+    "changes what user space sees: check the programs that use the handler\n"
+    "before sending one.\n")
 
 
 def upstream_rule_text() -> str:
