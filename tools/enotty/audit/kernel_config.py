@@ -113,6 +113,18 @@ def tree_line(source: Path) -> str:
     return f"# tree: {Path(source).resolve()}\n"
 
 
+def empty_tree_folders(cache: Path, source: Path) -> list[Path]:
+    """Remove the build folders under cache that built source (their
+    stamp's tree_line()); the folders removed."""
+    gone = []
+    for p in sorted(cache.glob("build-*")):
+        stamp = p / "audit.fragment"
+        if p.is_dir() and stamp.is_file() and stamp.read_text().startswith(tree_line(source)):
+            shutil.rmtree(p)
+            gone.append(p)
+    return gone
+
+
 def build_folder(cache: Path, wanted: str, keep: int = BUILD_FOLDERS) -> Path:
     """The build folder for a configuration (`wanted`, the text configure()
     appends to tinyconfig, tree_line() first).  The folder that last built

@@ -83,3 +83,16 @@ def test_only_the_objects_symbols_must_survive_not_one_way_into_its_folder():
     plan = kernel_config.plan(source, rows, ["drivers/usb/class/usblp.c"])
     assert plan.required["drivers/usb/class/usblp.c"] == ["USB_PRINTER", "USB_G_PRINTER"]
     assert "USB_PRINTER" in plan.wanted["drivers/usb/class/usblp.c"]
+
+
+def test_a_fresh_copy_of_a_tree_empties_only_that_trees_folders(tmp_path):
+    # a copy made again has the package's old mtimes: objects built from the
+    # files a lost copy had patched would look newer and be kept
+    mine = kernel_config.tree_line(tmp_path / "linux-7.2")
+    other = kernel_config.tree_line(tmp_path / "linux-6.12")
+    built(tmp_path / "build-0", mine + FULL)
+    built(tmp_path / "build-1", other + FULL)
+    (tmp_path / "build-2").mkdir()          # no stamp: not known to be this tree's
+    assert kernel_config.empty_tree_folders(tmp_path, tmp_path / "linux-7.2") == [tmp_path / "build-0"]
+    assert not (tmp_path / "build-0").exists()
+    assert (tmp_path / "build-1").is_dir() and (tmp_path / "build-2").is_dir()

@@ -309,6 +309,12 @@ def qemu_config(bzimage: Path, initrd: Path, console: Path, extra: list[str],
                       debug_exit=guest.debug_exit, cpus=guest.cpus)
 
 
+def _digest(path: Path) -> str:
+    """The image's content: a boot is kept by what booted, not by the inputs
+    that should have built it."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def boot_key(kernel: str, initramfs: Path, extra: list[str], cmdline: list[str],
              guest: Guest = GUESTS[DEFAULT]) -> str:
     """A boot's identity: the kernel, the initramfs and the guest's options.
@@ -498,7 +504,10 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
     at = _Workplace(cache, req.logs or cache / "logs")
     at.logs.mkdir(parents=True, exist_ok=True)
     at.build_log.unlink(missing_ok=True)
-    wt = WorkTree(source=source, path=cache / "tree")
+    # one copy per source tree: a copy made again for another tree has the
+    # package's old mtimes, under which Kbuild keeps objects built from
+    # patched files (a "pristine" kernel that answered like the patched one)
+    wt = WorkTree(source=source, path=cache / f"tree-{hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:12]}")
     # The lock covers the boots too: the probe and run folders are shared
     # with any other audit, which would rebuild them under an initramfs
     # this run is still packing.
@@ -523,7 +532,11 @@ def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],
     for ga in audits:
         if not ga.guest.busybox:
             check_tools(ga.guest)
-    wt.ensure()
+    if wt.ensure():
+        # objects this tree's folders hold may come from files the lost
+        # copy had patched, and look newer than the fresh copy's
+        for ga in audits:
+            kernel_config.empty_tree_folders(at.of(ga.guest), wt.source)
     for ga in audits:
         t0 = time.monotonic()
         env = _build_guest(req, at, wt, ga, patches)
@@ -632,7 +645,8 @@ def _boot_guest(req, at: _Workplace, ga: GuestAudit, selection: kselftests.Selec
     sides = ("pristine", "+".join(("patched", *req.mutants)))
     booted = [boot(ga.label(side), kernel, initramfs, at.logs / f"console-{logname}{side}.log",
                    qemu, cmdline, boot_timeout,
-                   at.cache / "boots" / f"{boot_key(key, initramfs, qemu, cmdline, guest)}.log", guest)
+                   at.cache / "boots" / f"{boot_key(f'{key}:{_digest(kernel)}', initramfs, qemu, cmdline, guest)}.log",
+                   guest)
               for side, kernel, key in zip(sides, ga.kernels, ga.keys)]
     ga.before, ga.after = booted
     at.timings["boots"] += time.monotonic() - t0
