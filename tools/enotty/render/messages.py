@@ -550,10 +550,7 @@ def _checks_sentences(checked: dict[str, list[str]], functions: int = 1) -> list
     if len(set(said_checks.values())) == 1 and len(said_checks) >= functions:
         text = next(iter(said_checks.values()), "")
         return [f"A command still fails with {text}."] if text else []
-    if said_checks:
-        return ["A command still fails with " + "; ".join(
-            f"{text} on the way to {f}()" for f, text in said_checks.items()) + "."]
-    return []
+    return [f"On the way to {f}(), a command still fails with {text}." for f, text in said_checks.items()]
 
 
 def _uncased_sentences(uncased: dict[str, list[str]]) -> list[str]:

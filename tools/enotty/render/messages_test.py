@@ -686,3 +686,14 @@ def test_a_partial_guard_says_which_commands_got_einval() -> None:
     assert "for such a command" in body and "for an unknown command" not in body
     # without the guard's facts, the whole handler's sentence
     assert "answers an ioctl command it does not know with -EINVAL" in _flat(_msg(luo))
+
+
+def test_checks_of_one_handler_among_several_name_it() -> None:
+    # tun and tap: only __tun_chr_ioctl() checks the fd before its switch
+    sites = [_site("drivers/net/tap.c", 10, "tap_ioctl", "file_operations.unlocked_ioctl"),
+             _site("drivers/net/tun.c", 20, "__tun_chr_ioctl", "file_operations.unlocked_ioctl",
+                   reach="partly", guard="line 15: !tun -> -EBADFD (state check)")]
+    body = _flat(_sentences(sites))
+    assert ("On the way to __tun_chr_ioctl(), a command still fails with -EBADFD first on a tun fd "
+            "that TUNSETIFF has not attached to a device.") in body
+    assert "A command still fails" not in body
