@@ -26,7 +26,7 @@ from pathlib import Path
 from ..find import ctext, scan
 from ..find.sites import Site
 from ..judge import effects, handlers
-from .split import FileChange, SeriesPlan, _parse_hunks
+from .split import FileChange, SeriesPlan, _parse_hunks, each_converting_file
 
 # what a sentence calls a command the handler does not know
 _UNKNOWN = re.compile(
@@ -43,11 +43,7 @@ _SENTENCE_END = re.compile(r"[.;:](?=\s)|\n\s*\*?\s*\n|/\*|\*/")
 def revise(root: Path, plans: list[SeriesPlan]) -> list[SeriesPlan]:
     """plans with each converting patch's files revised (revised()); the
     cleanup patches change no handler's answer and stay as they are."""
-    for plan in plans:
-        for patch in plan.patches:
-            if not patch.cleanup:
-                patch.files = [revised(root, change) for change in patch.files]
-    return plans
+    return each_converting_file(plans, lambda change: revised(root, change))
 
 
 def revised(root: Path, change: FileChange) -> FileChange:

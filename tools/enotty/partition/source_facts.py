@@ -18,7 +18,7 @@ from pathlib import Path
 from ..find import csource
 from ..find.ctext import match_close
 from ..find.sites import Site
-from .split import FileChange, SeriesPlan
+from .split import FileChange, SeriesPlan, each_converting_file
 
 GUARD_RULE = "ioctl_ioc_guard"
 _ALREADY_ENOTTY = re.compile(r"-\s*(?:ENOIOCTLCMD|ENOTTY)\b")
@@ -30,11 +30,7 @@ _ERRNO_ITEM = re.compile(r"^\s*\*?\s*-?\s*ENOTTY:\s*(\S.*?)\s*$", re.M)
 def annotate(root: Path, plans: list[SeriesPlan]) -> list[SeriesPlan]:
     """plans with each converting patch's files given their guards and
     the uapi headers' words on ENOTTY."""
-    for plan in plans:
-        for patch in plan.patches:
-            if not patch.cleanup:
-                patch.files = [annotated(root, change) for change in patch.files]
-    return plans
+    return each_converting_file(plans, lambda change: annotated(root, change))
 
 
 def annotated(root: Path, change: FileChange) -> FileChange:

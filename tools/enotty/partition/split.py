@@ -133,6 +133,16 @@ class SeriesPlan:
         return [s for p in self.patches for s in p.sites]
 
 
+def each_converting_file(plans: list[SeriesPlan], revise: Callable[[FileChange], FileChange]) -> list[SeriesPlan]:
+    """plans with the files of each converting patch passed through
+    revise; the cleanup patches change no handler's answer and stay."""
+    for plan in plans:
+        for patch in plan.patches:
+            if not patch.cleanup:
+                patch.files = [revise(change) for change in patch.files]
+    return plans
+
+
 # A list whose maintainers apply the patches of every section that lists it
 # and has no tree of its own (or theirs), the tree tag they require in the
 # subject (Documentation/process/maintainer-netdev.rst: "[PATCH net-next]"
