@@ -740,12 +740,12 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
         elif len(callers) > 1 and len(froms) > 1 and all(
                 len(_froms_of(visible, c)) == 1 for c in callers):
             # dvb-core: the CA device's -EINVAL, the frontend's -ENOTSUPP
-            def named(c: str) -> str:
+            def entry_words(c: str) -> str:
                 return in_file(c) + (f" ({through(c)})" if through(c) else "")
             first, *rest = callers
-            text.append(_join([f"{named(first)} answers an ioctl command it does not know with "
+            text.append(_join([f"{entry_words(first)} answers an ioctl command it does not know with "
                                f"{errno_phrase(_froms_of(visible, first))}"]
-                              + [f"{named(c)} with {errno_phrase(_froms_of(visible, c))}" for c in rest]) + ".")
+                              + [f"{entry_words(c)} with {errno_phrase(_froms_of(visible, c))}" for c in rest]) + ".")
         else:
             text.append(f"{who} {verb} an ioctl command "
                         f"{'it does' if len(callers) == 1 else 'they do'} not know with "
