@@ -504,10 +504,10 @@ def _run(req, started, source, version, root, out, everything, selected, rows,
     at = _Workplace(cache, req.logs or cache / "logs")
     at.logs.mkdir(parents=True, exist_ok=True)
     at.build_log.unlink(missing_ok=True)
-    # one copy per source tree: a copy made again for another tree has the
-    # package's old mtimes, under which Kbuild keeps objects built from
-    # patched files (a "pristine" kernel that answered like the patched one)
-    wt = WorkTree(source=source, path=cache / f"tree-{hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:12]}")
+    # One copy at one path, whatever the tree: ccache's hits depend on the
+    # path.  _build_kernels() empties a tree's build folders when the copy
+    # is made again for it.
+    wt = WorkTree(source=source, path=cache / "tree")
     # The lock covers the boots too: the probe and run folders are shared
     # with any other audit, which would rebuild them under an initramfs
     # this run is still packing.
@@ -533,8 +533,11 @@ def _build_kernels(req, at: _Workplace, wt: WorkTree, audits: list[GuestAudit],
         if not ga.guest.busybox:
             check_tools(ga.guest)
     if wt.ensure():
-        # objects this tree's folders hold may come from files the lost
-        # copy had patched, and look newer than the fresh copy's
+        # A copy made again (after an audit of the other tree) has the
+        # package's old mtimes: objects of this tree's folders built from
+        # files the lost copy had patched would look newer, and Kbuild
+        # would keep them (a "pristine" kernel that answered like the
+        # patched one)
         for ga in audits:
             kernel_config.empty_tree_folders(at.of(ga.guest), wt.source)
     for ga in audits:
