@@ -5,8 +5,7 @@
 /// converted whole, or left alone if it has an exit this cannot convert.
 ///
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL, nor a handler whose ops
-//           or caller is in another file; the rule read below names known readers.
+// Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in another file.
 // Options: --no-includes --include-headers
 
 virtual patch
@@ -187,7 +186,7 @@ if q[0].file == p[0].file and int(q[0].line) > int(s[0].line): leaky.add(at(p))
 p << nr.p; s << nr.s; c << sw.c;
 @@
 if at(s) == at(c) and at(p) not in leaky: site(p)
-// ret = -EINVAL; before a switch whose every case sets ret or leaves.
+// ret = -EINVAL; before a switch that keeps it only past a default: or for no case at all.
 @ni exists@
 identifier t.fn, t.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC}; expression E; type T; position p;
 @@
@@ -199,23 +198,25 @@ switch (cmd) { case ...: ... when any
 ... when != ret = E
 return ret; }
 @nileak exists@
-identifier t.fn, t.cmd, ni.ret; expression C, E; position q;
-@@
-fn(...) { <+... switch@q (cmd) { case C: ... when != ret = E
-break; } ...+> }
-// ... or else, past a default: that only breaks, from the declaration.
-@nileak2 exists@
-identifier t.fn, ni.ret, ni.err; expression E; type T; position ni.p, q, d : script:python () { at(d) in dflt };
+identifier t.fn, ni.ret, ni.err, l; expression E; type T; position ni.p, q, b : script:python () { at(b) not in dflt };
 @@
 fn@q(...) { ... when any
 T ret = -err@p;
 ... when != ret = E
-    when != break@d;
+\(break@b;\|goto l;\)
+... when != ret = E
+return ret; }
+@nileak2 exists@
+identifier t.fn, ni.ret, ni.err; expression E; type T; position ni.p, q;
+@@
+fn@q(...) { ... when any
+T ret = -err@p;
+... when != ret = E
 return ret; }
 @script:python@
 p << ni.p; q << nileak.q = []; q2 << nileak2.q = [];
 @@
-if not q or not q2: site(p)
+if q2 and not q: site(p)
 // An -EINVAL for a test of the argument (or a copy of it) answers no command.
 @argck exists@
 identifier t.fn, t.cmd, a, x, err = {EINVAL, ENOSYS}; type T, T2, T3; statement S; position p;
@@ -255,10 +256,9 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \(return -err@k;\|x = -err@k;\)
 ... when any
 }
-// Left alone: -EINVAL read by selftests/rtc/rtctest.c, ccp/test_dbc.py or hdparm; CAPI and CMTP
-// (no configuration builds them) and tape_discipline.ioctl_fn (tape390_crypt reads it) if present.
+// Left alone: the handlers whose -EINVAL rtctest.c, ccp/test_dbc.py and hdparm read.
 @read exists@
-identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, CAPI_REGISTER, CMTPCONNADD}; position p;
+identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@

@@ -642,6 +642,10 @@ def arch_symbols(root: Path, arch: str) -> frozenset[str]:
                      for name in _KCONFIG_DEFINITION.findall(path.read_text(errors="replace")))
 
 
+# Unbuildable.reason()'s words for a file no Kconfig of the tree can select
+NO_CONFIGURATION = "no configuration of any architecture compiles it"
+
+
 class Unbuildable:
     """Why no configuration of any architecture compiles a file, or none
     on this machine: Rust code needs a toolchain Kconfig probes for
@@ -726,16 +730,16 @@ class Unbuildable:
         for sym in symbols:
             name = sym.removeprefix("CONFIG_")
             if name == "BROKEN":
-                return f"no configuration of any architecture compiles it ({rel} is built only with CONFIG_BROKEN)"
+                return f"{NO_CONFIGURATION} ({rel} is built only with CONFIG_BROKEN)"
             if name not in self.defined:
-                return (f"no configuration of any architecture compiles it"
+                return (f"{NO_CONFIGURATION}"
                         f" ({rel} is built with CONFIG_{name}, which no Kconfig defines)")
             why = self._symbol(name, frozenset())
             if why.startswith(_HERE) and not self.toolchain_only(rel):
                 return (f"no configuration compiles it on this machine ({why.removeprefix(_HERE)}:"
                         " scripts/rust_is_available.sh fails)")
             if why and not why.startswith(_HERE):
-                return (f"no configuration of any architecture compiles it"
+                return (f"{NO_CONFIGURATION}"
                         f" ({why} in {tree.kernel_version(self.root)})")
         return ""
 

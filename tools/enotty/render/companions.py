@@ -48,8 +48,7 @@ RULE_BODY = (
     "is left alone (a check of its argument that returns at once is not: an\n"
     "unknown command with a valid argument then gets -ENOTTY), and so are the\n"
     "handlers of commands whose -EINVAL the tree's own tests and hdparm read\n"
-    "(the RTC's, ccp's dbc, the HDIO taskfile), and ISDN CAPI's and\n"
-    "Bluetooth CMTP's, which no configuration builds.  Every change it makes\n"
+    "(the RTC's, ccp's dbc, the HDIO taskfile).  Every change it makes\n"
     "changes what user space sees: check the programs that use the handler\n"
     "before sending one.\n")
 
@@ -136,8 +135,10 @@ SELFTEST_BODY = (
     "ioctl_errno, and ioctl_errno_32 where the compiler links -m32 programs\n"
     "and the kernel runs them (on a 64-bit kernel, the compat paths).  Node\n"
     "kinds that are not present are skipped.  Without the vivid patch of\n"
-    "this series, vivid_fb_ioctl() answers EINVAL and the framebuffer's\n"
-    "unknown-command cases fail, and its native FBIO_WAITFORVSYNC case.\n"
+    "this series, vivid_fb_ioctl() answers EINVAL, and ioctl_errno's\n"
+    "framebuffer cases for unknown commands and FBIO_WAITFORVSYNC fail;\n"
+    "ioctl_errno_32 passes them, since fb_compat_ioctl() never hands those\n"
+    "commands to vivid, which has no fb_compat_ioctl.\n"
     "\n"
     "The new folder goes to the media maintainers in MAINTAINERS.\n")
 
