@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import re
 import tempfile
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,10 +136,9 @@ SELFTEST_BODY = (
     "ioctl_errno, and ioctl_errno_32 where the compiler links -m32 programs\n"
     "and the kernel runs them (on a 64-bit kernel, the compat paths).  Node\n"
     "kinds that are not present are skipped.  Without the vivid patch of\n"
-    "this series, vivid_fb_ioctl() answers EINVAL, and ioctl_errno's\n"
-    "framebuffer cases for unknown commands and FBIO_WAITFORVSYNC fail;\n"
-    "ioctl_errno_32 passes them, since fb_compat_ioctl() never hands those\n"
-    "commands to vivid, which has no fb_compat_ioctl.\n"
+    "this series, vivid_fb_ioctl() answers EINVAL and ioctl_errno fails its\n"
+    "framebuffer cases (ioctl_errno_32 passes them: vivid has no\n"
+    "fb_compat_ioctl).\n"
     "\n"
     "The new folder goes to the media maintainers in MAINTAINERS.\n")
 
@@ -252,7 +252,10 @@ def placement(root: Path | None) -> str:
 
 def selftest_message(identity: Identity, root: Path | None = None) -> str:
     where = placement(root)
-    body = SELFTEST_BODY.replace("\nThe new folder goes", f"\n{where}\nThe new folder goes") if where else SELFTEST_BODY
+    # one paragraph with the MAINTAINERS sentence: where the test lives, and who takes it
+    last = "The new folder goes to the media maintainers in MAINTAINERS.\n"
+    joined = textwrap.fill(where.strip().replace("\n", " ") + "  " + last.strip(), width=72) + "\n"
+    body = SELFTEST_BODY.replace(last, joined) if where else SELFTEST_BODY
     return f"{SELFTEST_SUBJECT}\n\n{body}\nSigned-off-by: {identity}\n"
 
 

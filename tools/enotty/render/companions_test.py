@@ -194,7 +194,11 @@ def test_the_message_says_why_the_test_is_not_in_media_tests(tmp_path: Path) -> 
     (tmp_path / companions.SELFTESTS_MAKEFILE).write_text("TARGETS += drivers/dma-buf\n")
     text = companions.selftest_message(author, tmp_path)
     assert "It lives in drivers/media rather than in media_tests" in text
-    assert text.index("media_tests is not in the kselftest TARGETS") < text.index("The new folder goes")
+    flat = " ".join(text.split())
+    assert flat.index("media_tests is not in the kselftest TARGETS") < flat.index("The new folder goes")
+    assert all(len(line) <= 75 for line in text.splitlines())
+    # short like upstream's messages (../shared/checks/message-hygiene: at most 25 body lines)
+    assert len(text.split("\n\n", 1)[1].split("\nSigned-off-by:")[0].strip("\n").splitlines()) <= 25
     (tmp_path / companions.SELFTESTS_MAKEFILE).write_text("TARGETS += media_tests\n")
     assert "media_tests" not in companions.selftest_message(author, tmp_path)
 
