@@ -73,10 +73,15 @@ switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
 position d;
 @@
 switch (...) { default: break@d; }
+// (Two scripts, not one: a script gets every combination of its rules' matches.)
 @script:python@
-q << cased.q = []; d << db.d = []; c << dc.q = []; f << df.f = [];
+q << cased.q = []; c << dc.q = [];
 @@
-for v, into in ((q, inner), (c, dcall), (d, dflt)): into.update([at(v)] if v else [])
+for v, into in ((q, inner), (c, dcall)): into.update([at(v)] if v else [])
+@script:python@
+d << db.d = []; f << df.f = [];
+@@
+if d: dflt.add(at(d))
 if f: turned.setdefault(fun(f), int(f[0].line))
 // Static functions a handler (or one of those) returns the value of.
 @call exists@
