@@ -113,15 +113,20 @@ def tree_line(source: Path) -> str:
     return f"# tree: {Path(source).resolve()}\n"
 
 
+def _stamps(cache: Path) -> dict[Path, str]:
+    """Each build folder under cache, in order, with the input it last
+    built (its audit.fragment; '' when it has none)."""
+    folders = sorted(p for p in cache.glob("build-*") if p.is_dir())
+    return {p: (p / "audit.fragment").read_text() if (p / "audit.fragment").is_file() else ""
+            for p in folders}
+
+
 def empty_tree_folders(cache: Path, source: Path) -> list[Path]:
     """Remove the build folders under cache that built source (their
     stamp's tree_line()); the folders removed."""
-    gone = []
-    for p in sorted(cache.glob("build-*")):
-        stamp = p / "audit.fragment"
-        if p.is_dir() and stamp.is_file() and stamp.read_text().startswith(tree_line(source)):
-            shutil.rmtree(p)
-            gone.append(p)
+    gone = [p for p, text in _stamps(cache).items() if text.startswith(tree_line(source))]
+    for p in gone:
+        shutil.rmtree(p)
     return gone
 
 
@@ -135,9 +140,8 @@ def build_folder(cache: Path, wanted: str, keep: int = BUILD_FOLDERS) -> Path:
     folder's configuration back and forth (each switch recompiled most of
     the kernel), and a rule change that adds a few symbols rebuilds only
     what they touch."""
-    folders = sorted(p for p in cache.glob("build-*") if p.is_dir())
-    stamps = {p: (p / "audit.fragment").read_text() if (p / "audit.fragment").is_file() else ""
-              for p in folders}
+    stamps = _stamps(cache)
+    folders = list(stamps)
     for p, text in stamps.items():
         if text == wanted:
             return p

@@ -427,11 +427,9 @@ def callers(cf: CFile, name: str) -> list[tuple[Function, int]]:
         body = cf.code[fn.body:fn.end]
         for m in re.finditer(r"\b%s\s*\(" % re.escape(name), body):
             out.append((fn, fn.body + m.start()))
-        cmd = cmd_param(fn)
         for m in re.finditer(r"([(,])\s*&?\s*%s\s*[,)]" % re.escape(name), body):
             call = _enclosing_call(body, m.start(1))
-            if call is not None and re.match(r"\w+\s*\(", body[call:]) and \
-                    _mentions(body[call:m.end()], cmd):
+            if call is not None and _mentions(body[call:m.end()], cmd_param(fn)):
                 out.append((fn, fn.body + call))
     return out
 
@@ -440,7 +438,7 @@ def _enclosing_call(body: str, at: int) -> int | None:
     """Offset of the name of the call whose argument list holds at (the
     `(` or `,` before an argument); None outside a call."""
     depth = 0
-    for k in range(at if body[at] == "," else at, -1, -1):
+    for k in range(at, -1, -1):
         c = body[k]
         if c == ")":
             depth += 1

@@ -12,11 +12,11 @@ maintainer can be given is the interface's own words.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..find import csource
-from ..find.ctext import match_close
+from ..find.ctext import Lines, match_close
 from ..find.sites import Site
 from .split import FileChange, SeriesPlan, each_converting_file
 
@@ -33,13 +33,31 @@ def annotate(root: Path, plans: list[SeriesPlan]) -> list[SeriesPlan]:
     return each_converting_file(plans, lambda change: annotated(root, change))
 
 
+@dataclass(frozen=True)
+class Source:
+    """A file read once for the questions below: its cleaned text (line
+    numbers kept), its function definitions and its line offsets."""
+    clean: str
+    functions: tuple[csource.Function, ...]
+    lines: Lines
+
+    @classmethod
+    def of(cls, text: str) -> "Source":
+        clean = csource.clean(text)
+        return cls(clean, tuple(csource.functions(clean)), Lines(clean))
+
+    def function_at(self, offset: int) -> csource.Function | None:
+        return next((f for f in self.functions if f.body_start < offset < f.body_end), None)
+
+
 def annotated(root: Path, change: FileChange) -> FileChange:
     path = root / change.path
     if not change.sites or not path.is_file():
         return change
     text = csource.decode(path.read_bytes())
-    return replace(change, guards=partial_guards(text, change.sites), cites=uapi_errnos(root, text),
-                   notes=change.notes + kept_internal_answers(text, change.sites))
+    src = Source.of(text)
+    return replace(change, guards=partial_guards(src, change.sites), cites=uapi_errnos(root, text),
+                   notes=change.notes + kept_internal_answers(src, change.sites))
 
 
 # kernel-internal values (include/linux/errno.h: "should never be seen by
@@ -48,47 +66,42 @@ def annotated(root: Path, change: FileChange) -> FileChange:
 INTERNAL = ("ENOTSUPP",)
 
 
-def kept_internal_answers(text: str, sites: tuple[Site, ...]) -> tuple[str, ...]:
+def kept_internal_answers(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
     """A sentence for each converted function that still answers a
     kernel-internal value elsewhere (dvb_frontend_handle_ioctl()'s
     `err = -ENOTSUPP` for a known command whose frontend operation is
     missing): the patch changes its unknown-command answer only."""
-    clean = csource.clean(text)
-    starts = _line_starts(clean)
-    fns = csource.functions(clean)
     out: list[str] = []
     for errno in INTERNAL:
-        mine = [s for s in sites if s.from_ == errno and s.line <= len(starts)]
+        mine = [s for s in sites if s.from_ == errno]
         for name in dict.fromkeys(s.function for s in mine):
-            fn = next((f for f in fns if f.name == name), None)
+            fn = next((f for f in src.functions if f.name == name), None)
             if fn is None:
                 continue
             changed = {s.line for s in mine if s.function == name}
-            left = [m for m in re.finditer(r"-\s*%s\b" % errno, clean[fn.body_start:fn.body_end])
-                    if clean.count("\n", 0, fn.body_start + m.start()) + 1 not in changed]
+            left = [m for m in re.finditer(r"-\s*%s\b" % errno, src.clean[fn.body_start:fn.body_end])
+                    if src.lines(fn.body_start + m.start()) not in changed]
             if left:
                 out.append(f"{name}() still answers -{errno} for some known commands; this patch "
                            "changes only its answer to an unknown command.")
     return tuple(out)
 
 
-def partial_guards(text: str, sites: tuple[Site, ...]) -> tuple[str, ...]:
+def partial_guards(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
     """The conditions of the guard sites whose function answers some other
     unknown command -ENOIOCTLCMD or -ENOTTY already, each once, in order."""
-    clean = csource.clean(text)
-    starts = _line_starts(clean)
     out: list[str] = []
     for s in sites:
-        if s.rule != GUARD_RULE or s.line > len(starts):
+        if s.rule != GUARD_RULE or s.line > len(src.lines.starts):
             continue
-        at = starts[s.line - 1]
-        fn = next((f for f in csource.functions(clean) if f.body_start < at < f.body_end), None)
+        at = src.lines.offset(s.line)
+        fn = src.function_at(at)
         if fn is None:
             continue
-        body = clean[fn.body_start:fn.body_end]
-        own = clean[at:clean.find("\n", at)]
+        body = src.clean[fn.body_start:fn.body_end]
+        own = src.clean[at:src.clean.find("\n", at)]
         if len(_ALREADY_ENOTTY.findall(body)) > len(_ALREADY_ENOTTY.findall(own)):
-            condition = condition_above(clean, at, fn.body_start)
+            condition = condition_above(src.clean, at, fn.body_start)
             if condition and condition not in out:
                 out.append(condition)
     return tuple(out)
@@ -124,9 +137,3 @@ def uapi_errnos(root: Path, text: str) -> tuple[str, ...]:
             out.append(f'include/uapi/{name}: "ENOTTY: {m.group(1)}"')
     return tuple(out)
 
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    for m in re.finditer("\n", text):
-        starts.append(m.end())
-    return starts

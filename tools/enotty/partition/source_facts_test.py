@@ -66,24 +66,25 @@ def _guard(text: str, function: str) -> Site:
 
 
 def test_a_table_bound_beside_an_enoioctlcmd_answer_is_partial() -> None:
-    assert source_facts.partial_guards(LUO, (_guard(LUO, "luo_ioctl"),)) == \
+    assert source_facts.partial_guards(source_facts.Source.of(LUO), (_guard(LUO, "luo_ioctl"),)) == \
         ("nr - LIVEUPDATE_CMD_BASE >= ARRAY_SIZE(luo_ioctl_ops)",)
 
 
 def test_a_braced_guard_with_a_logging_call_is_read_through() -> None:
-    assert source_facts.partial_guards(ORANGEFS, (_guard(ORANGEFS, "check_ioctl_command"),)) == \
+    guard = _guard(ORANGEFS, "check_ioctl_command")
+    assert source_facts.partial_guards(source_facts.Source.of(ORANGEFS), (guard,)) == \
         ("_IOC_TYPE(command) != ORANGEFS_DEV_MAGIC",)
 
 
 def test_a_guard_that_is_the_only_unknown_command_answer_is_not_partial() -> None:
-    assert source_facts.partial_guards(WHOLE, (_guard(WHOLE, "evdev_ioctl"),)) == ()
+    assert source_facts.partial_guards(source_facts.Source.of(WHOLE), (_guard(WHOLE, "evdev_ioctl"),)) == ()
 
 
 def test_a_site_of_another_rule_is_never_a_guard() -> None:
     site = _guard(LUO, "luo_ioctl")
     other = Site(site.file, site.line, site.function, site.interface, "EINVAL", "ENOTTY",
                  "ioctl_default_return")
-    assert source_facts.partial_guards(LUO, (other,)) == ()
+    assert source_facts.partial_guards(source_facts.Source.of(LUO), (other,)) == ()
 
 
 def test_the_included_uapi_header_is_quoted(tmp_path: Path) -> None:
@@ -118,9 +119,9 @@ def test_a_kept_internal_answer_is_said() -> None:
     line = FRONTEND.splitlines().index("\t\treturn -ENOTSUPP;") + 1
     site = Site("f.c", line, "dvb_frontend_handle_ioctl", "file_operations.unlocked_ioctl", "ENOTSUPP",
                 "ENOTTY", "ioctl_default_return")
-    assert source_facts.kept_internal_answers(FRONTEND, (site,)) == (
+    assert source_facts.kept_internal_answers(source_facts.Source.of(FRONTEND), (site,)) == (
         "dvb_frontend_handle_ioctl() still answers -ENOTSUPP for some known commands; this patch "
         "changes only its answer to an unknown command.",)
     # the converted line alone: nothing left to say
     only = FRONTEND.replace("\tint err = -ENOTSUPP;", "\tint err = 0;")
-    assert source_facts.kept_internal_answers(only, (site,)) == ()
+    assert source_facts.kept_internal_answers(source_facts.Source.of(only), (site,)) == ()

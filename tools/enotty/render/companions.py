@@ -120,6 +120,8 @@ SELFTESTS_MAKEFILE = "tools/testing/selftests/Makefile"
 MEDIA_SECTION = "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)"
 SELFTEST_PROGRAMS = ("ioctl_errno", "ioctl_errno_32")
 SELFTEST_SUBJECT = "selftests: media: add ioctl errno test for vivid and vimc"
+# The last paragraph; placement() joins its own sentences to it.
+SELFTEST_OWNERS = "The new folder goes to the media maintainers in MAINTAINERS.\n"
 SELFTEST_BODY = (
     "Check what the nodes of the vivid and vimc test drivers (video, vbi,\n"
     "radio, sdr, touch, meta, media, requests, sub-devices, CEC and the\n"
@@ -139,8 +141,7 @@ SELFTEST_BODY = (
     "this series, vivid_fb_ioctl() answers EINVAL and ioctl_errno fails its\n"
     "framebuffer cases (ioctl_errno_32 passes them: vivid has no\n"
     "fb_compat_ioctl).\n"
-    "\n"
-    "The new folder goes to the media maintainers in MAINTAINERS.\n")
+    "\n" + SELFTEST_OWNERS)
 
 
 def config_fragment(root: Path | None) -> str:
@@ -253,9 +254,8 @@ def placement(root: Path | None) -> str:
 def selftest_message(identity: Identity, root: Path | None = None) -> str:
     where = placement(root)
     # one paragraph with the MAINTAINERS sentence: where the test lives, and who takes it
-    last = "The new folder goes to the media maintainers in MAINTAINERS.\n"
-    joined = textwrap.fill(where.strip().replace("\n", " ") + "  " + last.strip(), width=72) + "\n"
-    body = SELFTEST_BODY.replace(last, joined) if where else SELFTEST_BODY
+    joined = textwrap.fill(where.strip().replace("\n", " ") + "  " + SELFTEST_OWNERS.strip(), width=72) + "\n"
+    body = SELFTEST_BODY.replace(SELFTEST_OWNERS, joined) if where else SELFTEST_BODY
     return f"{SELFTEST_SUBJECT}\n\n{body}\nSigned-off-by: {identity}\n"
 
 

@@ -703,6 +703,9 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             if not helpers:
                 return ""
             return f"through {_functions_phrase(helpers)}"
+
+        def entry_words(caller: str) -> str:
+            return in_file(caller) + (f" ({through(caller)})" if through(caller) else "")
         if len(callers) == 1:
             how = through(callers[0])
             who = in_file(callers[0]) + (f", {how}," if how else "")
@@ -710,7 +713,7 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             # dmasound: two entries share one helper; tun and tap, one in a header
             who = f"{_join([in_file(c) for c in callers])} ({through(callers[0])})"
         else:
-            who = _join([in_file(c) + (f" ({through(c)})" if through(c) else "") for c in callers])
+            who = _join([entry_words(c) for c in callers])
         ops = [_missing_op(s) for s in visible]
         if all(ops):
             # uacce's default: the driver behind it answers when it can
@@ -740,8 +743,6 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
         elif len(callers) > 1 and len(froms) > 1 and all(
                 len(_froms_of(visible, c)) == 1 for c in callers):
             # dvb-core: the CA device's -EINVAL, the frontend's -ENOTSUPP
-            def entry_words(c: str) -> str:
-                return in_file(c) + (f" ({through(c)})" if through(c) else "")
             first, *rest = callers
             text.append(_join([f"{entry_words(first)} answers an ioctl command it does not know with "
                                f"{errno_phrase(_froms_of(visible, first))}"]
