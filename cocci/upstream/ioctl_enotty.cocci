@@ -59,30 +59,36 @@ hwdep.add(fun(q, fn))
 identifier cmd, h, x; expression E; position q;
 @@
 switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
+@script:python@
+q << cased.q;
+@@
+inner.add(at(q))
+@dc exists@
+identifier cmd, h, x; position q;
+@@
+switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
+@script:python@
+q << dc.q;
+@@
+dcall.add(at(q))
 // A switch whose default: returns turns unknown commands away from the calls after it (gup_test).
 @df@
 identifier cmd; expression R; position f;
 @@
 switch@f (cmd) { default: return R; }
-@dc exists@
-identifier cmd, h, x; position q;
+@script:python@
+f << df.f;
 @@
-switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
+turned.setdefault(fun(f), int(f[0].line))
 // A default: that only breaks; the return after the switch answers it.
 @db@
 position d;
 @@
 switch (...) { default: break@d; }
-// (Two scripts, not one: a script gets every combination of its rules' matches.)
 @script:python@
-q << cased.q = []; c << dc.q = [];
+d << db.d;
 @@
-for v, into in ((q, inner), (c, dcall)): into.update([at(v)] if v else [])
-@script:python@
-d << db.d = []; f << df.f = [];
-@@
-if d: dflt.add(at(d))
-if f: turned.setdefault(fun(f), int(f[0].line))
+dflt.add(at(d))
 // Static functions a handler (or one of those) returns the value of.
 @call exists@
 identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; position q;

@@ -71,15 +71,23 @@ def analyse(root: Path, scanned: scan.ScanResult) -> Analysed:
              for path in files if path.endswith(".c")}
     # A file no configuration of any architecture compiles gets no patch:
     # nobody could build it, and the kernel test robot would not either.
+    # Code no kernel of the tree contains changes nothing user space sees
+    # (6.12's CAPI behind DEPRECATED): "no change", as a line no call
+    # reaches.  A file this machine alone cannot build (no Rust toolchain)
+    # is real code left out.
+    dead = {}
     for path, why in unbuildable.items():
         funcs = ", ".join(sorted({s.function + "()" for s in labelled if s.file == path}))
         for site in labelled:
             if site.file == path:
                 left_out.setdefault(site, f"{path}: {funcs} left as it is: {why}.")
-                held.setdefault(site, why)
+                if why.startswith(kconfig.NO_CONFIGURATION):
+                    dead[site] = why
+                else:
+                    held.setdefault(site, why)
     # The unit of conversion is the handler: all of its unknown-command
     # exits, or none of them.
-    model = handlers.model(labelled, root, held)
+    model = handlers.model(labelled, root, held, dead=dead)
     for site, why in handlers.left_out(model).items():
         left_out.setdefault(site, why)
     return Analysed(scanned, tuple(labelled), left_out, tuple(model), needs)

@@ -101,7 +101,7 @@ class Handler:
     left: tuple[str, ...]      # why the handler is not converted whole; () when it is
     module: str = ""           # what kbuild builds its file into (kconfig.module_name): evdev, xen-evtchn
     # why every site user space could see is kept out before the model
-    # (analysis: an in-tree test, a file no configuration compiles); only
+    # (analysis: an in-tree test, a toolchain this machine lacks); only
     # handlers.tsv reads it, as the sites' own reasons already explain them
     held: tuple[str, ...] = ()
     # sites no user-space call reaches, each with why (_unseen): every
@@ -417,10 +417,14 @@ def _caller_twin(tree: effects.Tree, root: Path, file: str, fn_name: str) -> str
 
 
 def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = None,
-          consumers: dict[str, list[Consumer]] | None = None) -> list[Handler]:
+          consumers: dict[str, list[Consumer]] | None = None,
+          dead: dict[Site, str] | None = None) -> list[Handler]:
     """Every handler of the sites, with what a series converting them would
-    leave, or the known command whose user-space consumer it would break."""
+    leave, or the known command whose user-space consumer it would break.
+    dead: sites in files no configuration of the tree compiles, with why:
+    no kernel built from the tree has them, so no one sees them change."""
     kept_out = kept_out or {}
+    dead = dead or {}
     # the rows that hold on this tree: its own copy of each in-tree test decides
     consumers = consumers_table.holding(root, kernel_version(root)) if consumers is None else consumers
     tree = effects.Tree(root)
@@ -436,8 +440,8 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
         kept_by_operations: list[str] = []
         for s in group:
             quiet, keep = _without_operation(tree, s, all_functions)
-            if quiet or _unreachable(s):
-                unseen[s] = quiet or _unreachable(s)
+            if dead.get(s) or quiet or _unreachable(s):
+                unseen[s] = dead.get(s) or quiet or _unreachable(s)
             if keep and keep not in kept_by_operations:
                 kept_by_operations.append(keep)
         seen = [s for s in group if s not in unseen and not (s.effects and s.effects.visible == "invisible")]

@@ -4,22 +4,26 @@ cocci/upstream/ioctl_enotty.cocci reads one file at a time and reports a
 handler whole or not at all.  render.rule_reach runs it in MODE=report, with
 its own `// Options:`, on pristine files (its count of a series' exits is
 what the cover letters quote); report_positions() reads the same runs.
-reach() holds an output to the issue's bar (the acceptance check
-rule-coverage does the same from the shell): the share of the series' sites
-it reports, the sites of handlers the pipeline leaves out that it flags, and
+reach() holds an output to the issue's bar as the acceptance check
+rule-coverage measures it from the shell: spatch on groups of BATCH files
+(spatch reads one command line's files as one program, so a group can fail
+where each file alone runs clean), the share of the series' sites it
+reports, the sites of handlers the pipeline leaves out that it flags, and
 how many of floppy.c's exits MODE=patch converts.
 """
 from __future__ import annotations
 
 import csv
+import os
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..find import rules
-from ..kernel import kconfig
+from .. import cache
+from ..find import rules, scan
+from ..kernel import tree
 from ..render import rule_reach
 
 RULE = rules.cocci_dir() / "upstream" / "ioctl_enotty.cocci"
@@ -46,17 +50,44 @@ def options(rule: Path = RULE) -> list[str]:
     return rule_reach.options(rule.read_text())
 
 
+class GroupFailed(Exception):
+    """A group of files made spatch fail (a stack overflow, a timeout)."""
+
+
 def spatch(root: Path, files: list[str], mode: str, rule: Path = RULE) -> str:
-    """spatch's output for files (relative to root), BATCH at a time; its
-    scratch files go to a folder of our own, never into the tree."""
+    """spatch's output for files (relative to root), BATCH at a time, as
+    rule-coverage runs it; its scratch files go to a folder of our own,
+    never into the tree.  A run that fails raises GroupFailed: the check
+    loses that group's reports."""
     out = []
     with tempfile.TemporaryDirectory(prefix="enotty-upstream-rule-") as tmp:
         for i in range(0, len(files), BATCH):
+            group = files[i:i + BATCH]
             cmd = ["spatch", "--sp-file", str(rule), "-D", mode, "--very-quiet", "--timeout", str(TIMEOUT),
-                   *options(rule), *(str(root / f) for f in files[i:i + BATCH])]
-            out.append(subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, errors="replace",
-                                      check=False).stdout)
+                   *options(rule), *(str(root / f) for f in group)]
+            res = subprocess.run(cmd, cwd=tmp, env=dict(os.environ, TMPDIR=tmp), capture_output=True,
+                                 text=True, errors="replace", check=False)
+            if res.returncode != 0:
+                raise GroupFailed(f"spatch exit {res.returncode} on {group[0]} .. {group[-1]}: "
+                                  + " ".join(res.stderr.split()[-12:]))
+            out.append(res.stdout)
     return "".join(out)
+
+
+def grouped_report_positions(root: Path, files: Iterable[str], rule: Path = RULE) -> set[tuple[str, int]]:
+    """(file, line) of every report of spatch run on the sorted files in
+    groups of BATCH; kept by content (the rule, spatch's version, every
+    file's bytes)."""
+    names = sorted(set(files))
+    k = cache.key("upstream-rule-groups-1", scan.spatch_version(scan.spatch_binary()), rule.read_text(),
+                  str(BATCH), *(n + ":" + cache.digest((root / n).read_bytes()) for n in names))
+    store = cache.JsonCache(tree.cache_dir() / "rule-reach")
+    hit = store.get(k)
+    if not isinstance(hit, list):
+        hit = sorted([f, line] for f, lines in
+                     rule_reach.parse_report(spatch(root, names, "report", rule), root).items() for line in lines)
+        store.put(k, hit)
+    return {(f, line) for f, line in hit}
 
 
 def report_positions(root: Path, files: Iterable[str], rule: Path = RULE) -> set[tuple[str, int]]:
@@ -97,16 +128,12 @@ def read_sites(output: Path) -> list[Row]:
 
 
 def left_out_functions(output: Path) -> dict[str, set[str]]:
-    """file -> the functions of handlers whose verdict is "left out ...",
-    except those left out only because no Kconfig of the tree selects
-    their file: the pipeline cannot compile-test them, but their exits are
-    real, and mainline has removed them (6.12's ISDN CAPI, Bluetooth CMTP),
-    so the rule names no such reader."""
+    """file -> the functions of handlers whose verdict is "left out ..."
+    (as ../shared/checks/rule-coverage reads handlers.tsv)."""
     out: dict[str, set[str]] = {}
     with open(output / "handlers.tsv") as fh:
         for h in csv.DictReader(fh, delimiter="\t"):
-            if h.get("verdict", "").startswith("left out") and \
-                    not (h.get("left") or "").startswith(kconfig.NO_CONFIGURATION):
+            if h.get("verdict", "").startswith("left out"):
                 out.setdefault(h["file"], set()).update(f.strip() for f in h["functions"].split(","))
     return out
 
@@ -116,7 +143,8 @@ def reach(output: Path, root: Path, rule: Path = RULE) -> Reach:
     rows = read_sites(output)
     series = [r for r in rows if r.series != "-"]
     left = left_out_functions(output)
-    flagged = report_positions(root, {r.file for r in series} | set(left), rule)
+    flagged = grouped_report_positions(root, [f for f in {r.file for r in series} | set(left)
+                                              if (root / f).is_file()], rule)
     bad = sorted(f"{r.file}:{r.line}" for r in rows
                  if (r.file, r.line) in flagged and r.function in left.get(r.file, ()))
     patch = spatch(root, [FLOPPY], "patch", rule) if (root / FLOPPY).is_file() else ""
