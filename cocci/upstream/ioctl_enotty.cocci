@@ -37,7 +37,7 @@ def answer(p):
 identifier S, x, fn;
 identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default};
 @@
-struct S x = { ..., .F = fn, ... };
+struct S x = { ..., .F = \(fn\|&fn\), ... };
 @hd@
 identifier ops.fn, cmd, arg; parameter list[n] ps; type T, T2; position p;
 @@
@@ -175,10 +175,10 @@ identifier t.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
 @@
 fn(...) { <... S@s return -err@p; ...> }
 @sw exists@
-identifier t.fn, t.cmd; expression A, B, E, E2; position c;
+identifier t.fn, t.cmd; expression A, B, E, E2, M; position c;
 @@
 fn(...) { ... when any
-\(switch@c (cmd) { case E: ... }\|if@c (cmd == A) \(return E;\|{ ... return E; }\)
+\(switch@c (\(cmd\|cmd & M\)) { case E: ... }\|if@c (cmd == A) \(return E;\|{ ... return E; }\)
 \|if@c (cmd == A) { ... return E; } else if (cmd == B) { ... return E2; }\)
 ... when any
 }
