@@ -5,7 +5,9 @@
 /// converted whole, or left alone if it has an exit this cannot convert.
 ///
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in another file.
+// Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in
+//  another file.  It leaves alone the handlers of RTC_RD_TIME, DBCIOCNONCE and
+//  HDIO_DRIVE_TASKFILE, whose -EINVAL rtctest, test_dbc.py and hdparm read.
 // Options: --no-includes --include-headers
 
 virtual patch
@@ -14,28 +16,46 @@ virtual org
 virtual report
 @initialize:python@
 @@
-ANSWER = {m: to for to, ms in (("ENOTTY", """file_operations.unlocked_ioctl file_operations.compat_ioctl fb_ops.fb_ioctl
-    fb_ops.fb_compat_ioctl block_device_operations.ioctl block_device_operations.compat_ioctl snd_hwdep_ops.ioctl
-    snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl scsi_host_template.compat_ioctl dvb_device.kernel_ioctl
-    atmdev_ops.ioctl usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl
-    v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl
-    tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
-targets, inner, dcall, hwdep, blocked, sites, dflt, ok, leaky, turned = {}, set(), set(), set(), set(), {}, set(), set(), set(), {}
+# The value each ioctl member answers a command it does not know with.
+ANSWER = {m: to for to, ms in (("ENOTTY", """
+    file_operations.unlocked_ioctl file_operations.compat_ioctl fb_ops.fb_ioctl
+    fb_ops.fb_compat_ioctl block_device_operations.ioctl block_device_operations.compat_ioctl
+    snd_hwdep_ops.ioctl snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl
+    scsi_host_template.compat_ioctl dvb_device.kernel_ioctl atmdev_ops.ioctl
+    usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl
+    v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """
+    proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl tty_ldisc_ops.ioctl
+    tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
+# (file, function) -> (index of cmd, handler, answer): the handlers and their helpers
+targets = {}
+# calls under a case label, calls under default:, defaults that only break
+inner, dcall, dflt = set(), set(), set()
+# (file, function) -> line of a switch whose default: returns first
+turned = {}
+hwdep, leaky, ok = set(), set(), set()
+# position -> its function; (file, handler) left alone
+sites, blocked = {}, set()
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):
-    if fun(q, fn) in targets and (at(q) in dcall or at(q) not in inner and int(q[0].line) < turned.get(fun(q), 1e9)):
+    """h, called at q in fn with the command as its argument n, is a helper."""
+    if fun(q, fn) in targets and (at(q) in dcall or at(q) not in inner
+                                  and int(q[0].line) < turned.get(fun(q), 1e9)):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
-def say(p, err): return "%s() answers an unknown ioctl command with -%s, use -%s" % (p[0].current_element, err, answer(p))
+def say(p, err):
+    return "%s() answers an unknown ioctl command with -%s, use -%s" % (
+        p[0].current_element, err, answer(p))
 def answer(p):
     t = targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
+
 // Handlers in an initializer or a snd_hwdep's ops; cmd is last but one.
 @ops@
 identifier S, x, fn;
-identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default};
+identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl,
+               kernel_ioctl, proc_ioctl, vidioc_default};
 @@
 struct S x = { ..., .F = \(fn\|&fn\), ... };
 @hd@
@@ -129,7 +149,8 @@ if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
 // default: return -EINVAL; in the switch on the command.
 @dr forall@
-identifier t.fn, t.cmd, F, err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT}; expression M; position p;
+identifier t.fn, t.cmd, F, err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
+expression M; position p;
 @@
 fn(...) { <... switch (\(cmd\|F(cmd)\|cmd & M\)) { default: ... return -err@p; } ...> }
 // default: ret = -EINVAL; and ret returned unchanged.
@@ -146,12 +167,14 @@ return ret;
 identifier t.fn, t.cmd, da.ret, F, da.err; expression A, M, E; statement S; position da.p, d;
 @@
 fn(...) { <+... \(switch (\(cmd\|F(cmd)\|cmd & M\))
-{ default: \(ret = -err@p@d;\|E; ret = -err@p@d;\) ... }\|if (cmd == A) S else ret = -err@p@d;\) ...+> }
+{ default: \(ret = -err@p@d;\|E; ret = -err@p@d;\) ... }
+\|if (cmd == A) S else ret = -err@p@d;\) ...+> }
 // A test of the command or its type, or the else of an if-chain on it.
 @ty exists@
 identifier t.fn, t.cmd, err = {EINVAL, ENOSYS}; expression A, B, M, N; statement S; position p;
 @@
-fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|(cmd & N) != M\|
+fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|
+      (cmd & N) != M\|
       _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|cmd != A\|
       cmd != A && cmd != B\))
 \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
@@ -209,7 +232,8 @@ switch (cmd) { case ...: ... when any
 ... when != ret = E
 return ret; }
 @nileak exists@
-identifier t.fn, ni.ret, ni.err, l; expression E; type T; position ni.p, q, b : script:python () { at(b) not in dflt };
+identifier t.fn, ni.ret, ni.err, l; expression E; type T;
+position ni.p, q, b : script:python () { at(b) not in dflt };
 @@
 fn@q(...) { ... when any
 T ret = -err@p;
@@ -255,7 +279,8 @@ fn(...) { <...
 \(switch (cmd) { case E: ... when any
 \(return -err@k;\|x = -err@k;\) ... when any
 }
-\|if (cmd == A) { <+... return -err@k; ...+> } else S\|if (cmd == A) { <+... return -err@k; ...+> }\)
+\|if (cmd == A) { <+... return -err@k; ...+> } else S
+\|if (cmd == A) { <+... return -err@k; ...+> }\)
 ...> }
 // ... but not one after a test that turned away every unknown command.
 @after exists@
@@ -273,11 +298,22 @@ identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE}; position p
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@
-k << after.k = []; a << argck.p = []; c << known.k = []; r << read.p = [];
+k << after.k;
 @@
-for k in (k, a, c): ok.update([at(k)] if k else [])
-if r: block(r)
-if c and at(c) in sites: block(c)
+ok.add(at(k))
+@script:python@
+a << argck.p;
+@@
+ok.add(at(a))
+@script:python@
+c << known.k;
+@@
+ok.add(at(c))
+if at(c) in sites: block(c)
+@script:python@
+r << read.p;
+@@
+block(r)
 @script:python@
 p << other.p;
 @@

@@ -11,6 +11,12 @@
 ksft_skip=4
 vivid_node_types=0xf1d3d
 
+# loading the drivers and opening their nodes take root
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: must be run as root"
+	exit $ksft_skip
+fi
+
 cd "$(dirname "$0")" || exit 1
 
 loaded=""

@@ -176,9 +176,11 @@ def anchor_of(cf: CFile, fn: Function, line: int, initialiser: bool | str = Fals
         return tops[-1][0]
     if initialiser and after:
         return after[0][0]
-    before = [s for s in switches(cf.code, fn) if s[2] < off]
+    # a switch without default: the line after it answers what no case
+    # took; not one inside a block closed before the line (tape_char's
+    # switch on op.mt_op under `if (no == MTIOCTOP)`)
+    before = [s for s in switches(cf.code, fn) if s[2] < off and on_path(cf.code, fn.body, s[0], off)]
     if before:
-        # a switch without default: the line after it answers what no case took
         return before[-1][0]
     return off
 
@@ -932,15 +934,29 @@ def _reaches_unknown(cf: CFile, compat_fn: str, natives: set[str]) -> bool | Non
     if not calls:
         return False
     sws = switches(code, fn)
+    cmd = cmd_param(fn)
     for off in calls:
         inside = [s for s in sws if s[1] < off < s[2]]
         if not inside:
-            return True
+            if not any(_turns_away(code, s, cmd) for s in sws if s[2] < off and on_path(code, fn.body, s[0], off)):
+                return True
+            continue
         sw = max(inside)
         labels_before = ctext.LABEL.findall(code, sw[1], off)
         if labels_before and labels_before[-1].startswith("default"):
             return True
     return False
+
+
+def _turns_away(code: str, sw: tuple[int, int, int], cmd: str) -> bool:
+    """Whether a switch on the command returns at its default: (via-pmu's
+    compat_pmu_ioctl() translates the commands it knows and answers the
+    rest -ENOIOCTLCMD), so that only cased commands get past it."""
+    if not cmd or not re.fullmatch(r"switch\s*\(\s*%s\s*\)\s*" % re.escape(cmd), code[sw[0]:sw[1]]):
+        return False
+    body = code[sw[1] + 1:sw[2]]
+    defaults = [end for _start, end, is_default in ctext.top_labels(body) if is_default]
+    return bool(defaults) and re.match(r"\s*return\b", body[defaults[0]:]) is not None
 
 
 def compat_paths(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:

@@ -692,3 +692,42 @@ def test_a_handler_handed_on_with_the_command_is_reached_and_checked(tmp_path):
     # a function handed on without the command is no caller
     cf = effects.CFile("x.c", "static void f(void)\n{\n\tINIT_WORK(&w, fe_do_ioctl);\n}\n")
     assert effects.callers(cf, "fe_do_ioctl") == []
+
+
+def test_a_check_inside_a_known_command_branch_is_no_guard(tmp_path):
+    # s390 tape: the copy_from_user() of MTIOCTOP's struct sits in `if (no
+    # == MTIOCTOP) {`, above its switch on op.mt_op; an unknown command
+    # never meets it on its way to the final return
+    c = tmp_path / "drivers" / "s390" / "char" / "tape_char.c"
+    c.parent.mkdir(parents=True)
+    c.write_text("static int tape_ioctl(struct file *f, unsigned int no, unsigned long data)\n{\n"
+                 "\tif (no == MTIOCTOP) {\n\t\tstruct mtop op;\n\n"
+                 "\t\tif (copy_from_user(&op, (void __user *)data, sizeof(op)) != 0)\n"
+                 "\t\t\treturn -EFAULT;\n\t\tswitch (op.mt_op) {\n\t\tcase MTWEOF:\n\t\t\treturn 1;\n"
+                 "\t\t}\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n"
+                 "static const struct file_operations t_fops = { .unlocked_ioctl = tape_ioctl, };\n")
+    s = Site("drivers/s390/char/tape_char.c", 14, "tape_ioctl", "file_operations.unlocked_ioctl",
+             "EINVAL", "ENOTTY", "ioctl_final_return")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.guard == "-" and got.reach == "yes"
+
+
+def test_a_compat_handler_that_translates_known_commands_only_leaves_native(tmp_path):
+    # via-pmu: compat_pmu_ioctl() maps its 32-bit commands and answers the
+    # rest -ENOIOCTLCMD before it calls the native handler
+    c = tmp_path / "drivers" / "macintosh" / "via-pmu.c"
+    c.parent.mkdir(parents=True)
+    body = ("static long pmu_ioctl(struct file *f, u_int cmd, u_long arg)\n{\n\tswitch (cmd) {\n"
+            "\tcase PMU_IOC_SLEEP:\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n"
+            "static long compat_pmu_ioctl(struct file *f, u_int cmd, u_long arg)\n{\n\tswitch (cmd) {\n"
+            "\tcase PMU_IOC_SLEEP:\n\t\tbreak;\n\tcase PMU_IOC_GET_MODEL32:\n\t\tcmd = PMU_IOC_GET_MODEL;\n"
+            "\t\tbreak;\n\tdefault:\n\t\treturn %s;\n\t}\n\treturn pmu_ioctl(f, cmd, arg);\n}\n"
+            "static const struct file_operations pmu_fops = {\n\t.unlocked_ioctl = pmu_ioctl,\n"
+            "\t.compat_ioctl = compat_pmu_ioctl,\n};\n")
+    s = Site("drivers/macintosh/via-pmu.c", 7, "pmu_ioctl", "file_operations.unlocked_ioctl",
+             "EINVAL", "ENOTTY", "ioctl_final_return")
+    c.write_text(body % "-ENOIOCTLCMD")
+    assert effects.analyse_sites([s], tmp_path)[s].paths == "native"
+    # a default that only breaks passes every command on
+    c.write_text(body.replace("\t\treturn %s;\n", "\t\tbreak;\n"))
+    assert effects.analyse_sites([s], tmp_path)[s].paths == "both"

@@ -213,3 +213,18 @@ def test_the_test_builds_quietly_and_knows_no_harness_internals() -> None:
     # the -m32 rule echoes like lib.mk's own (`  CC  ioctl_errno_32` under V=0)
     makefile = files[f"{companions.SELFTEST_DIR}/Makefile"]
     assert "\t$(call msg,CC,,$@)\n\t$(Q)$(CC) -m32 " in makefile
+
+
+def test_kselftest_wrapper_skips_without_root(tmp_path: Path) -> None:
+    """A reviewer ran it as a user with vivid loaded: it failed instead of
+    skipping.  Under an `id` that says uid 1000 it skips (exit 4) before
+    it loads anything."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name, body in (("id", "echo 1000"), ("modprobe", "echo modprobe >> " + str(tmp_path / "ran"))):
+        (fake / name).write_text(f"#!/bin/sh\n{body}\n")
+        (fake / name).chmod(0o755)
+    res = subprocess.run(["sh", str(REPO / "selftests" / "ioctl_errno" / "ioctl_errno.sh")],
+                         env={"PATH": f"{fake}:/usr/bin:/bin"}, capture_output=True, text=True, check=False)
+    assert res.returncode == 4 and "SKIP: must be run as root" in res.stdout
+    assert not (tmp_path / "ran").exists()

@@ -404,6 +404,12 @@ def _guard_words(condition: str, kind: str = "") -> str:
         m = re.search(pattern, condition)
         if m:
             return m.expand(words)
+    if kind == "argument check":
+        # aspeed-lpc-ctrl's `map.flags != 0` on the struct it copied: an
+        # unknown command with such an argument still gets -EINVAL, and a
+        # reviewer asked that the message say so
+        return ("when a check of its argument fails" if condition.endswith("...")
+                else f"when its argument fails the check `{condition}`")
     # No words of its own: the sentence is left out rather than said vaguely
     # ("when a check of the state before the dispatch fails" told a
     # reviewer nothing, and was said of a check no caller can fail).

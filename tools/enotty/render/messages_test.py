@@ -579,6 +579,11 @@ def test_numbered_targets_that_answer_alike_are_named_together() -> None:
      "A command still fails with -EPERM first unless the file was opened for writing with CAP_SYS_ADMIN."),
     ("line 2086: data->zombie -> -ENODEV (state check)",
      "A command still fails with -ENODEV first once the device is gone."),
+    # aspeed-lpc-ctrl: a test of the struct it copied, with no words of its own
+    ("line 81: copy_from_user(&map, p, sizeof(map)) -> -EFAULT (argument check); "
+     "line 84: map.flags != 0 -> -EINVAL (argument check)",
+     "A command still fails with -EFAULT first when its argument cannot be copied from user space"
+     " and -EINVAL first when its argument fails the check `map.flags != 0`."),
 ])
 def test_a_state_check_is_said_in_words(guard: str, sentence: str) -> None:
     s = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", reach="partly", guard=guard)
