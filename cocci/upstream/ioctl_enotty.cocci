@@ -8,6 +8,7 @@
 // Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in
 //  another file.  It leaves alone the handlers of RTC_RD_TIME, DBCIOCNONCE and
 //  HDIO_DRIVE_TASKFILE, whose -EINVAL rtctest, test_dbc.py and hdparm read.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
 virtual patch

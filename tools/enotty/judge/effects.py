@@ -549,6 +549,7 @@ def twin_branches(cf: CFile, fn: Function, line: int, converted: set[int]) -> st
 
 _IOC_DEFINE = re.compile(
     r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,", re.M)
+_IOC_VALUE = re.compile(r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+(_S?IO(?:R|W|WR)?\s*\([^)]*\))", re.M)
 # A header's own wrapper of _IO*() with the type fixed (omapfb.h's
 # `#define OMAP_IOW(num, dtype) _IOW('O', num, dtype)`), and the commands
 # defined through one (`#define OMAPFB_MIRROR OMAP_IOW(31, int)`).
@@ -567,6 +568,11 @@ def _wrapped_commands(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), wrappers[m.group(2)]) for m in pattern.finditer(text)]
 
 
+# Driver folders that only one architecture builds (drivers/Makefile:
+# obj-$(CONFIG_S390) += s390/)
+_ARCH_ONLY_FOLDERS = {"drivers/s390": "s390", "drivers/parisc": "parisc"}
+
+
 class Uapi:
     """Ioctl command macros of a tree's uapi headers: name -> (header, type)."""
 
@@ -574,6 +580,10 @@ class Uapi:
         self.tree = tree
         self.commands: dict[str, tuple[str, str]] = {}
         self.families: dict[tuple[str, str], list[str]] = {}
+        # name -> its _IO*() as written, spaces dropped: two names with the
+        # same one are one command (VFIO_IOMMU_DIRTY_PAGES is
+        # VFIO_DEVICE_FEATURE, which the VFIO core answers itself)
+        self.values: dict[str, str] = {}
         generic: set[str] = set()
         roots = [tree / "include/uapi"] + sorted(tree.glob("arch/*/include/uapi"))
         for root in roots:
@@ -585,6 +595,8 @@ class Uapi:
                     # is a number there, an _IOR() on some architectures)
                     generic |= set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
                 found = [(m.group(1), m.group(2)) for m in _IOC_DEFINE.finditer(text)]
+                for m in _IOC_VALUE.finditer(text):
+                    self.values.setdefault(m.group(1), "".join(m.group(2).split()))
                 for name, kind in found + _wrapped_commands(text):
                     kind = " ".join(kind.split())
                     if root != roots[0] and name in generic:
@@ -638,10 +650,13 @@ class Tree:
 
     def has_compat(self, rel: str) -> bool:
         """Whether a kernel with rel in it can have CONFIG_COMPAT: False
-        for a file under arch/ARCH/ when no Kconfig of that architecture
-        defines COMPAT (um, m68k, arm...), True elsewhere."""
+        for a file under arch/ARCH/, or a driver folder only ARCH builds,
+        when no Kconfig of that architecture defines COMPAT (um, m68k,
+        arm; s390 since 7.x: vfio_ap has no 32-bit callers), True elsewhere."""
         parts = rel.split("/")
-        return parts[0] != "arch" or len(parts) < 3 or "COMPAT" in kconfig.arch_symbols(self.root, parts[1])
+        arch = parts[1] if parts[0] == "arch" and len(parts) >= 3 else _ARCH_ONLY_FOLDERS.get(
+            "/".join(parts[:2]), "")
+        return not arch or "COMPAT" in kconfig.arch_symbols(self.root, arch)
 
     @property
     def uapi(self) -> Uapi:
@@ -832,8 +847,10 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
         # rest of gpio.h: a message names the first few
         return (-max(len(os.path.commonprefix([name, lab])) for lab in labels), name)
 
+    same_value = {uapi.values[n] for n in taken | set(labels) if n in uapi.values}
     names = sorted({name for fam in families for name in uapi.families[fam]
                     if name not in mentioned and name not in taken
+                    and uapi.values.get(name, name) not in same_value
                     and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
     # a command of arch/sparc/include/uapi exists on sparc only (atyfb's
     # Sun ioctls beside the <linux/fb.h> ones)

@@ -482,6 +482,33 @@ def test_no_32_bit_callers_on_an_architecture_without_compat(tmp_path):
         c.write_text(code)
         s = Site(rel, 8, "ubd_ioctl", "block_device_operations.ioctl", "EINVAL", "ENOTTY", "ioctl_switch_no_default")
         assert effects.analyse_sites([s], tmp_path)[s].paths == paths, arch
+    # a folder only s390 builds, on a tree whose s390 has no COMPAT (7.2's vfio_ap)
+    (tmp_path / "arch" / "s390").mkdir()
+    (tmp_path / "arch" / "s390" / "Kconfig").write_text("config S390\n\tdef_bool y\n")
+    c = tmp_path / "drivers" / "s390" / "block" / "x.c"
+    c.parent.mkdir(parents=True)
+    c.write_text(code)
+    s = Site("drivers/s390/block/x.c", 8, "ubd_ioctl", "block_device_operations.ioctl", "EINVAL", "ENOTTY",
+             "ioctl_switch_no_default")
+    assert effects.analyse_sites([s], tmp_path)[s].paths == "native"
+
+
+def test_a_command_with_the_number_of_a_handled_one_is_not_uncased(tmp_path):
+    # vfio: VFIO_IOMMU_DIRTY_PAGES is _IO(VFIO_TYPE, VFIO_BASE + 17), as is
+    # VFIO_DEVICE_FEATURE, which the handler takes
+    h = tmp_path / "include" / "uapi" / "linux" / "demo.h"
+    h.parent.mkdir(parents=True)
+    h.write_text("#define DEMO_FEATURE\t_IO(DEMO_TYPE, DEMO_BASE + 17)\n"
+                 "#define DEMO_OTHER_NAME\t_IO(DEMO_TYPE, DEMO_BASE + 17)\n"
+                 "#define DEMO_MISSING\t_IO(DEMO_TYPE, DEMO_BASE + 18)\n")
+    c = tmp_path / "drivers" / "demo.c"
+    c.parent.mkdir(parents=True)
+    c.write_text("static long demo_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n"
+                 "\tswitch (cmd) {\n\tcase DEMO_FEATURE:\n\t\treturn 0;\n\tdefault:\n\t\treturn -EINVAL;\n"
+                 "\t}\n}\nstatic const struct file_operations demo_fops = { .unlocked_ioctl = demo_ioctl, };\n")
+    s = Site("drivers/demo.c", 7, "demo_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
+             "ioctl_default_return")
+    assert effects.analyse_sites([s], tmp_path)[s].uncased == "DEMO_MISSING"
 
 
 VNET_H = """static inline long demo_vnet_ioctl(int *size, unsigned int cmd, int __user *sp)

@@ -118,6 +118,9 @@ SELFTESTS_MAKEFILE = "tools/testing/selftests/Makefile"
 # maintainers (and linux-media) review it with the drivers it tests.
 # (tools/testing/selftests/media_tests/ has no entry of its own.)
 MEDIA_SECTION = "MEDIA INPUT INFRASTRUCTURE (V4L/DVB)"
+# The drivers whose nodes the kselftest asks: their maintainers are Cc'd
+# (a reviewer missed vivid's on the patch)
+TESTED_SECTIONS = ("VIVID VIRTUAL VIDEO DRIVER", "VIMC VIRTUAL MEDIA CONTROLLER DRIVER")
 SELFTEST_PROGRAMS = ("ioctl_errno", "ioctl_errno_32")
 SELFTEST_SUBJECT = "selftests: media: add ioctl errno test for vivid and vimc"
 # The last paragraph; placement() joins its own sentences to it.

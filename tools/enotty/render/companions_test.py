@@ -95,8 +95,9 @@ def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
         assert "+TEST_PROGS := ioctl_errno.sh\n" in text and "+\tmodprobe -q -r" in text
         # the kselftest maintainers, and the media ones whose section gains the folder
         head = text.split("\n\n", 1)[0].lower()
+        # and vivid's and vimc's, whose nodes it asks
         for who in ("shuah@kernel.org", "linux-kselftest@vger.kernel.org", "mchehab@kernel.org",
-                    "linux-media@vger.kernel.org"):
+                    "linux-media@vger.kernel.org", "hverkuil@", "kieran.bingham@"):
             assert who in head, who
         assert "linux-staging" not in head
         assert verify.checkpatch(root, mail).status == verify.OK

@@ -11,7 +11,7 @@ series' exits it reports (render.rule_reach), not what it would catch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import AbstractSet, Iterable, Mapping
 
 from ..find.sites import Site
 from ..judge import handlers
@@ -29,6 +29,13 @@ class Driver:
     # handlers of the module the series leaves as they are, (name, why)
     # (handlers.kept_in_modules: userfaultfd_ioctl(), rust_binder's Rust one)
     kept: tuple[tuple[str, str], ...] = ()
+    # its changes are guards in functions that already answer the other
+    # unknown commands -ENOIOCTLCMD (luo: a number outside the table)
+    partial: bool = False
+
+    @property
+    def answering(self) -> tuple[tuple[str, ...], bool]:
+        return self.froms, self.partial
 
 
 # Why each old answer is wrong, said once per errno the series changes.
@@ -46,17 +53,19 @@ CORE = ("Where the core tries another handler next, the handler returns -ENOIOCT
 
 
 def drivers(sites: Iterable[Site], module_of: Mapping[str, str],
-            kept: Mapping[str, Iterable[tuple[str, str]]] | None = None) -> list[Driver]:
+            kept: Mapping[str, Iterable[tuple[str, str]]] | None = None,
+            partial_files: AbstractSet[str] = frozenset()) -> list[Driver]:
     """The modules of sites in the order they first appear; a file the
     handler model does not name goes by its file name; kept: module ->
-    the (name, why) of its handlers the series leaves."""
+    the (name, why) of its handlers the series leaves; partial_files: the
+    files whose every change is such a guard."""
     kept = kept or {}
     order: dict[str, list[Site]] = {}
     for s in sites:
         order.setdefault(module_of.get(s.file) or _stem(s.file), []).append(s)
     return [Driver(name, len({(s.file, handlers.handler_of(s)) for s in mine}),
                    tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})),
-                   tuple(kept.get(name, ())))
+                   tuple(kept.get(name, ())), all(s.file in partial_files for s in mine))
             for name, mine in order.items()]
 
 
@@ -87,14 +96,17 @@ def _several(group: list[Driver]) -> bool:
 
 def old_answers(found: list[Driver]) -> str:
     """'The ioctl handlers of A and B answer a command they do not know
-    with -EINVAL, and that of C with -ENOSYS.'"""
-    (first, lead), *rest = _groups(found, "froms")
+    with -EINVAL, and that of C with -ENOSYS.'; 'some commands' where
+    every change is a guard whose function answers the rest already."""
+    ((first, partial), lead), *rest = _groups(found, "answering")
     many = _several(lead)
+    which = "some commands" if partial else "a command"
     text = (f"The ioctl handler{'s' if many else ''} of {join([d.name for d in lead])}"
-            f" {'answer' if many else 'answers'} a command {'they do' if many else 'it does'} not know"
+            f" {'answer' if many else 'answers'} {which} {'they do' if many else 'it does'} not know"
             f" with {errnos(first)}")
-    others = [f"{'those' if _several(group) else 'that'} of {join([d.name for d in group])} with {errnos(froms)}"
-              for froms, group in rest]
+    others = [f"{'those' if _several(group) else 'that'} of {join([d.name for d in group])}"
+              f"{' (for some commands)' if part else ''} with {errnos(froms)}"
+              for (froms, part), group in rest]
     if others:
         text += (", and " if len(others) == 1 else ", ") + join(others)
     return text + "."

@@ -126,3 +126,16 @@ def test_a_handler_of_the_module_the_series_leaves_is_no_part_of_them() -> None:
     without = cover_text.opening(cover_text.drivers(sites, {"mm/gup_test.c": "gup_test",
                                                             "mm/userfaultfd.c": "userfaultfd"}))
     assert "This series makes them return -ENOTTY" in without
+
+
+def test_guards_in_handlers_that_answer_the_rest_already_are_some_commands() -> None:
+    """A reviewer: luo's handlers answer -EINVAL only for a number outside
+    their tables; the rest got -ENOIOCTLCMD already."""
+    files = {"kernel/liveupdate/luo_core.c": "luo", "kernel/liveupdate/luo_session.c": "luo"}
+    sites = [site(f, f.rsplit("/", 1)[1][:-2] + "_ioctl") for f in files]
+    text = cover_text.opening(cover_text.drivers(sites, files, partial_files=set(files)))
+    assert text.startswith("The ioctl handlers of luo answer some commands they do not know with -EINVAL.")
+    mixed = cover_text.opening(cover_text.drivers(sites + [site("drivers/x/y.c", "y_ioctl")],
+                                                  {**files, "drivers/x/y.c": "y"}, partial_files=set(files)))
+    assert mixed.startswith("The ioctl handlers of luo answer some commands they do not know with -EINVAL,"
+                            " and that of y with -EINVAL.")

@@ -41,6 +41,8 @@ def address(kernel: KernelTree, mails: list[str], extra: Companions) -> tuple[li
     test, rule = extra.selftest, extra.rule
     if test is not None:
         to, cc = with_section(next(answers), kernel.root / "MAINTAINERS", extended_section(test.diff))
+        cc = tuple(series.union([list(cc), section_maintainers(kernel.root / "MAINTAINERS",
+                                                               companions.TESTED_SECTIONS)], to))
         test = dataclasses.replace(test, to=to, cc=cc)
     if rule is not None:
         to, cc = next(answers)
@@ -53,6 +55,14 @@ def extended_section(diff: str) -> str | None:
     kselftest patch adds its folder to one), None when it adds none."""
     return companions.MEDIA_SECTION if "+++ b/MAINTAINERS\n" in diff and \
         f"\n+F:\t{companions.SELFTEST_DIR}/\n" in diff else None
+
+
+def section_maintainers(maintainers: Path, titles: tuple[str, ...]) -> list[str]:
+    """The M: and R: of the MAINTAINERS sections of those titles."""
+    if not maintainers.is_file():
+        return []
+    return [who for s in parse(maintainers.read_text(errors="replace")) if s.title in titles
+            for who in s.values("M") + s.values("R")]
 
 
 def with_section(people: People, maintainers: Path, title: str | None) -> People:

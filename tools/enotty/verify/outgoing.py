@@ -11,7 +11,7 @@ from typing import Mapping
 
 from ..find.sites import Site
 from ..judge import handlers
-from ..partition import split
+from ..partition import source_facts, split
 from ..render import cleanup, cover_text, messages, rule_reach, series
 from . import crossbuild, verify
 from .verdicts import Checked, CompanionVerdict, Outcome, Verdict
@@ -91,7 +91,10 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
     changed = _changed(behavioural)
     paras = []
     if changed:
-        paras.append(cover_text.opening(cover_text.drivers(changed, modules or {}, kept)))
+        # luo: guards in functions that answer the other commands already
+        partial = {f.path for v in behavioural for f in v.patch.plan.files
+                   if f.guards and all(site.rule == source_facts.GUARD_RULE for site in f.sites)}
+        paras.append(cover_text.opening(cover_text.drivers(changed, modules or {}, kept, partial)))
     cleanups = [v for v in accepted if v.patch.plan.cleanup]
     if cleanups:
         paras.append(cleanup.cover_note(cleanups[0].patch.plan.sites, len(accepted), alone=not changed))
