@@ -501,14 +501,12 @@ def test_a_command_with_the_number_of_a_handled_one_is_not_uncased(tmp_path):
     h.write_text("#define DEMO_FEATURE\t_IO(DEMO_TYPE, DEMO_BASE + 17)\n"
                  "#define DEMO_OTHER_NAME\t_IO(DEMO_TYPE, DEMO_BASE + 17)\n"
                  "#define DEMO_MISSING\t_IO(DEMO_TYPE, DEMO_BASE + 18)\n")
-    c = tmp_path / "drivers" / "demo.c"
-    c.parent.mkdir(parents=True)
-    c.write_text("static long demo_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n"
-                 "\tswitch (cmd) {\n\tcase DEMO_FEATURE:\n\t\treturn 0;\n\tdefault:\n\t\treturn -EINVAL;\n"
-                 "\t}\n}\nstatic const struct file_operations demo_fops = { .unlocked_ioctl = demo_ioctl, };\n")
-    s = Site("drivers/demo.c", 7, "demo_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
-             "ioctl_default_return")
-    assert effects.analyse_sites([s], tmp_path)[s].uncased == "DEMO_MISSING"
+    got = analyse_one(tmp_path, "drivers/demo.c",
+                      "static long demo_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n"
+                      "\tswitch (cmd) {\n\tcase DEMO_FEATURE:\n\t\treturn 0;\n\tdefault:\n\t\treturn -EINVAL;\n"
+                      "\t}\n}\nstatic const struct file_operations demo_fops = { .unlocked_ioctl = demo_ioctl, };\n",
+                      7, "demo_ioctl", "ioctl_default_return")
+    assert got.uncased == "DEMO_MISSING"
 
 
 VNET_H = """static inline long demo_vnet_ioctl(int *size, unsigned int cmd, int __user *sp)
@@ -721,29 +719,33 @@ def test_a_handler_handed_on_with_the_command_is_reached_and_checked(tmp_path):
     assert effects.callers(cf, "fe_do_ioctl") == []
 
 
+def analyse_one(tmp_path, rel, code, line, function, rule):
+    """The effects of one site of the C text code, written at rel under tmp_path."""
+    c = tmp_path / rel
+    c.parent.mkdir(parents=True, exist_ok=True)
+    c.write_text(code)
+    s = Site(rel, line, function, "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY", rule)
+    return effects.analyse_sites([s], tmp_path)[s]
+
+
 def test_a_check_inside_a_known_command_branch_is_no_guard(tmp_path):
     # s390 tape: the copy_from_user() of MTIOCTOP's struct sits in `if (no
     # == MTIOCTOP) {`, above its switch on op.mt_op; an unknown command
     # never meets it on its way to the final return
-    c = tmp_path / "drivers" / "s390" / "char" / "tape_char.c"
-    c.parent.mkdir(parents=True)
-    c.write_text("static int tape_ioctl(struct file *f, unsigned int no, unsigned long data)\n{\n"
-                 "\tif (no == MTIOCTOP) {\n\t\tstruct mtop op;\n\n"
-                 "\t\tif (copy_from_user(&op, (void __user *)data, sizeof(op)) != 0)\n"
-                 "\t\t\treturn -EFAULT;\n\t\tswitch (op.mt_op) {\n\t\tcase MTWEOF:\n\t\t\treturn 1;\n"
-                 "\t\t}\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n"
-                 "static const struct file_operations t_fops = { .unlocked_ioctl = tape_ioctl, };\n")
-    s = Site("drivers/s390/char/tape_char.c", 14, "tape_ioctl", "file_operations.unlocked_ioctl",
-             "EINVAL", "ENOTTY", "ioctl_final_return")
-    got = effects.analyse_sites([s], tmp_path)[s]
+    got = analyse_one(tmp_path, "drivers/s390/char/tape_char.c",
+                      "static int tape_ioctl(struct file *f, unsigned int no, unsigned long data)\n{\n"
+                      "\tif (no == MTIOCTOP) {\n\t\tstruct mtop op;\n\n"
+                      "\t\tif (copy_from_user(&op, (void __user *)data, sizeof(op)) != 0)\n"
+                      "\t\t\treturn -EFAULT;\n\t\tswitch (op.mt_op) {\n\t\tcase MTWEOF:\n\t\t\treturn 1;\n"
+                      "\t\t}\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n"
+                      "static const struct file_operations t_fops = { .unlocked_ioctl = tape_ioctl, };\n",
+                      14, "tape_ioctl", "ioctl_final_return")
     assert got.guard == "-" and got.reach == "yes"
 
 
 def test_a_compat_handler_that_translates_known_commands_only_leaves_native(tmp_path):
     # via-pmu: compat_pmu_ioctl() maps its 32-bit commands and answers the
     # rest -ENOIOCTLCMD before it calls the native handler
-    c = tmp_path / "drivers" / "macintosh" / "via-pmu.c"
-    c.parent.mkdir(parents=True)
     body = ("static long pmu_ioctl(struct file *f, u_int cmd, u_long arg)\n{\n\tswitch (cmd) {\n"
             "\tcase PMU_IOC_SLEEP:\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n"
             "static long compat_pmu_ioctl(struct file *f, u_int cmd, u_long arg)\n{\n\tswitch (cmd) {\n"
@@ -751,10 +753,8 @@ def test_a_compat_handler_that_translates_known_commands_only_leaves_native(tmp_
             "\t\tbreak;\n\tdefault:\n\t\treturn %s;\n\t}\n\treturn pmu_ioctl(f, cmd, arg);\n}\n"
             "static const struct file_operations pmu_fops = {\n\t.unlocked_ioctl = pmu_ioctl,\n"
             "\t.compat_ioctl = compat_pmu_ioctl,\n};\n")
-    s = Site("drivers/macintosh/via-pmu.c", 7, "pmu_ioctl", "file_operations.unlocked_ioctl",
-             "EINVAL", "ENOTTY", "ioctl_final_return")
-    c.write_text(body % "-ENOIOCTLCMD")
-    assert effects.analyse_sites([s], tmp_path)[s].paths == "native"
+    rel = "drivers/macintosh/via-pmu.c"
+    assert analyse_one(tmp_path, rel, body % "-ENOIOCTLCMD", 7, "pmu_ioctl", "ioctl_final_return").paths == "native"
     # a default that only breaks passes every command on
-    c.write_text(body.replace("\t\treturn %s;\n", "\t\tbreak;\n"))
-    assert effects.analyse_sites([s], tmp_path)[s].paths == "both"
+    assert analyse_one(tmp_path, rel, body.replace("\t\treturn %s;\n", "\t\tbreak;\n"), 7, "pmu_ioctl",
+                       "ioctl_final_return").paths == "both"
