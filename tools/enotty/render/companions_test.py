@@ -99,6 +99,7 @@ def test_selftest_patch_goes_last_in_a_series_and_passes_checkpatch():
         for who in ("shuah@kernel.org", "linux-kselftest@vger.kernel.org", "mchehab@kernel.org",
                     "linux-media@vger.kernel.org", "hverkuil@", "kieran.bingham@"):
             assert who in head, who
+        assert "skhan@linuxfoundation.org" not in head    # Shuah Khan is in To once
         assert "linux-staging" not in head
         assert verify.checkpatch(root, mail).status == verify.OK
 
