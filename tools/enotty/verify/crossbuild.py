@@ -330,9 +330,10 @@ class _Ahead:
 
 
 def config_name(name: str) -> str:
-    """A verdict's platform (Check.arch) as a configuration: 'x86_64
-    allmodconfig', 'arm footbridge_defconfig'."""
+    """A verdict's platform (Check.arch) as the configuration it built:
+    'x86_64 allmodconfig', 'm68k allmodconfig + FB=y FB_ATARI=y' (a
+    reviewer: m68k allmodconfig alone does not compile atafb.c)."""
     for p in PLATFORMS:
         if p.name == name:
-            return f"{p.arch} {p.base}"
+            return p.label
     return f"{name} allmodconfig" if name == "x86_64" else name

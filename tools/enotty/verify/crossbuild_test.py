@@ -352,3 +352,11 @@ def test_a_header_whose_users_all_fail_or_are_not_built_says_so() -> None:
                                               "d/b.c": verify.Check(verify.FAILED, "b.c:3: error", "m68k")})
     assert failed == verify.Check(verify.FAILED, "d/b.c: b.c:3: error", "m68k")
     assert crossbuild.through_users(users, {}).status == verify.NOT_BUILT
+
+
+def test_a_configuration_is_named_with_what_the_build_set_on_top() -> None:
+    """A reviewer: "m68k allmodconfig" in a cover letter does not compile
+    atafb.c; the build set FB=y FB_ATARI=y on top, and the name says so."""
+    assert crossbuild.config_name("m68k") == "m68k allmodconfig + FB=y FB_ATARI=y"
+    assert crossbuild.config_name("x86_64") == "x86_64 allmodconfig"
+    assert crossbuild.config_name("sparc64") == "sparc64 allmodconfig"
