@@ -340,6 +340,9 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"^current->pid != board->locking_pid$", "unless the caller holds the board lock (IBMUTEX)"),
     (r"^!tun$", "on a tun fd that TUNSETIFF has not attached to a device"),
     (r"^!as->suser \|\| !as->writer$", "unless the file was opened for writing with CAP_SYS_ADMIN"),
+    # mptctl's __mptctl_ioctl(): the header it copied names the adapter
+    (r"^\(mpt_verify_adapter\(", "when the header's iocnum names no adapter"),
+    (r"^!iocp->active$", "while the controller is disabled"),
     (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",
      r"unless the caller is the automount daemon or has \1"),
     # one call and nothing else: a condition joined with && or || is more

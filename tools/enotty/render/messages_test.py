@@ -579,6 +579,13 @@ def test_numbered_targets_that_answer_alike_are_named_together() -> None:
      "A command still fails with -EPERM first unless the file was opened for writing with CAP_SYS_ADMIN."),
     ("line 2086: data->zombie -> -ENODEV (state check)",
      "A command still fails with -ENODEV first once the device is gone."),
+    # mptctl: three checks before the dispatch, each said (three reviews asked)
+    ("line 628: copy_from_user(&khdr, uhdr, sizeof(khdr)) -> -EFAULT (argument check); "
+     "line 640: (mpt_verify_adapter(iocnumX, &iocp) < 0) || (iocp == NULL) -> -ENODEV (state check); "
+     "line 643: !iocp->active -> -EFAULT (state check)",
+     "A command still fails with -EFAULT first when its argument cannot be copied from user space,"
+     " -ENODEV first when the header's iocnum names no adapter and -EFAULT first while the controller"
+     " is disabled."),
     # aspeed-lpc-ctrl: a test of the struct it copied, with no words of its own
     ("line 81: copy_from_user(&map, p, sizeof(map)) -> -EFAULT (argument check); "
      "line 84: map.flags != 0 -> -EINVAL (argument check)",
