@@ -568,11 +568,6 @@ def _wrapped_commands(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), wrappers[m.group(2)]) for m in pattern.finditer(text)]
 
 
-# Driver folders that only one architecture builds (drivers/Makefile:
-# obj-$(CONFIG_S390) += s390/)
-_ARCH_ONLY_FOLDERS = {"drivers/s390": "s390", "drivers/parisc": "parisc"}
-
-
 class Uapi:
     """Ioctl command macros of a tree's uapi headers: name -> (header, type)."""
 
@@ -650,13 +645,27 @@ class Tree:
 
     def has_compat(self, rel: str) -> bool:
         """Whether a kernel with rel in it can have CONFIG_COMPAT: False
-        for a file under arch/ARCH/, or a driver folder only ARCH builds,
-        when no Kconfig of that architecture defines COMPAT (um, m68k,
-        arm; s390 since 7.x: vfio_ap has no 32-bit callers), True elsewhere."""
+        for a file under arch/ARCH/, or one the Makefiles build only with
+        an architecture's own symbol (drivers/Makefile: obj-$(CONFIG_S390)
+        += s390/), when no Kconfig of that architecture defines COMPAT (um,
+        m68k, arm; s390 since 7.x: vfio_ap has no 32-bit callers), True
+        elsewhere."""
         parts = rel.split("/")
-        arch = parts[1] if parts[0] == "arch" and len(parts) >= 3 else _ARCH_ONLY_FOLDERS.get(
-            "/".join(parts[:2]), "")
+        arch = parts[1] if parts[0] == "arch" and len(parts) >= 3 else self._building_arch(rel)
         return not arch or "COMPAT" in kconfig.arch_symbols(self.root, arch)
+
+    def _building_arch(self, rel: str) -> str:
+        """The architecture whose own symbol (CONFIG_S390 for arch/s390)
+        the build of rel needs, or ''."""
+        try:
+            symbols = kconfig.build_symbols(self.root, rel)
+        except kconfig.DerivationError:
+            return ""
+        for sym in symbols:
+            name = sym.removeprefix("CONFIG_").lower()
+            if (self.root / "arch" / name / "Kconfig").is_file():
+                return name
+        return ""
 
     @property
     def uapi(self) -> Uapi:

@@ -485,8 +485,11 @@ def test_no_32_bit_callers_on_an_architecture_without_compat(tmp_path):
     # a folder only s390 builds, on a tree whose s390 has no COMPAT (7.2's vfio_ap)
     (tmp_path / "arch" / "s390").mkdir()
     (tmp_path / "arch" / "s390" / "Kconfig").write_text("config S390\n\tdef_bool y\n")
+    (tmp_path / "drivers" / "s390" / "block").mkdir(parents=True)
+    (tmp_path / "drivers" / "Makefile").write_text("obj-$(CONFIG_S390)\t\t+= s390/\n")
+    (tmp_path / "drivers" / "s390" / "Makefile").write_text("obj-y += block/\n")
+    (tmp_path / "drivers" / "s390" / "block" / "Makefile").write_text("obj-$(CONFIG_X) += x.o\n")
     c = tmp_path / "drivers" / "s390" / "block" / "x.c"
-    c.parent.mkdir(parents=True)
     c.write_text(code)
     s = Site("drivers/s390/block/x.c", 8, "ubd_ioctl", "block_device_operations.ioctl", "EINVAL", "ENOTTY",
              "ioctl_switch_no_default")

@@ -440,8 +440,9 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
         kept_by_operations: list[str] = []
         for s in group:
             quiet, keep = _without_operation(tree, s, all_functions)
-            if dead.get(s) or quiet or _unreachable(s):
-                unseen[s] = dead.get(s) or quiet or _unreachable(s)
+            why_unseen = dead.get(s) or quiet or _unreachable(s)
+            if why_unseen:
+                unseen[s] = why_unseen
             if keep and keep not in kept_by_operations:
                 kept_by_operations.append(keep)
         seen = [s for s in group if s not in unseen and not (s.effects and s.effects.visible == "invisible")]
