@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import TextIO
 
 from .errors import UsageError
@@ -39,6 +41,14 @@ NEEDS: dict[str, tuple[str, ...]] = {
         "rsync",
     ),
 }
+# What `make patches` needs before its scan starts.  The rest of its set (the
+# compilers of the compile test, minutes of apt on a fresh machine) is
+# installed by a background apt run while the tree is fetched and scanned;
+# the verify stage waits for it (wait_for_background) before it builds.
+FIRST: dict[str, tuple[str, ...]] = {"patches": ("coccinelle", "python3", "git", "perl", "xz-utils")}
+# The background run, machine-wide like apt's own lock (root only).
+BACKGROUND_PID = Path("/run/enotty-apt.pid")
+BACKGROUND_LOG = Path("/run/enotty-apt.log")
 # git send-email lives in git-email; it mails through Net::SMTP and reads
 # addresses with Mail::Address (libmailtools-perl).
 NEEDS["mailout"] = NEEDS["patches"] + ("git-email", "libmailtools-perl")
@@ -82,11 +92,14 @@ def install_line(packages: list[str]) -> str:
     return "apt-get install -y --no-install-recommends " + " ".join(packages)
 
 
-def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr) -> None:
+def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr, wait: bool = True) -> None:
     """Install these packages when root and some are missing; otherwise
     raise UsageError with the apt-get line.  For what a run finds it needs
-    only after its scan (the cross compilers of the patched platforms)."""
+    only after its scan (the cross compilers of the patched platforms).
+    wait: a background run (start_background) may be installing them."""
     need = missing(wanted)
+    if need and wait and os.geteuid() == 0 and wait_for_background(log):
+        need = missing(wanted)
     if not need:
         return
     if os.geteuid() != 0:
@@ -107,15 +120,84 @@ def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr) -> No
 
 
 def ensure(target: str) -> None:
-    """Install what `target` needs when root; otherwise say the apt line."""
+    """Install what `target` needs when root; otherwise say the apt line.
+    A target with a FIRST set gets that set now and the rest of its
+    packages from a background apt run (start_background)."""
     try:
         wanted = NEEDS[target]
     except KeyError:
         raise UsageError(f"unknown package set {target!r}; known: {', '.join(sorted(NEEDS))}")
-    ensure_packages(list(wanted), f"make {target}")
+    first = FIRST.get(target)
+    if first is None or os.geteuid() != 0:
+        ensure_packages(list(wanted), f"make {target}")
+        return
+    ensure_packages(list(first), f"make {target}")
+    later = missing([p for p in wanted if p not in first])
+    if later:
+        start_background(later, f"make {target}")
+
+
+def start_background(need: list[str], why: str, log: TextIO = sys.stderr) -> None:
+    """An apt run of need that outlives this process, its output in
+    BACKGROUND_LOG and its pid in BACKGROUND_PID until it ends."""
+    if wait_for_background(log):
+        need = missing(need)
+        if not need:
+            return
+    with open(BACKGROUND_LOG, "w") as out:
+        child = subprocess.Popen([sys.executable, "-m", "enotty.packages", "--install", why, *need],
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                 start_new_session=True, env=dict(os.environ, PYTHONPATH=_tools_dir()))
+    BACKGROUND_PID.write_text(f"{child.pid}\n")
+    print(f"enotty: installing {' '.join(need)} while the scan runs (log: {BACKGROUND_LOG})", file=log)
+
+
+def _tools_dir() -> str:
+    return str(Path(__file__).resolve().parents[1])
+
+
+def wait_for_background(log: TextIO = sys.stderr) -> bool:
+    """Wait for the background apt run, if one is going; whether one was."""
+    try:
+        pid = int(BACKGROUND_PID.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    said = False
+    while _alive(pid):
+        if not said:
+            print(f"enotty: waiting for the packages installed in the background (log: {BACKGROUND_LOG})",
+                  file=log)
+            said = True
+        time.sleep(1)
+    BACKGROUND_PID.unlink(missing_ok=True)
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # a zombie of ours (the run started by this very process) has ended
+    try:
+        return os.waitpid(pid, os.WNOHANG) == (0, 0)
+    except ChildProcessError:
+        return True
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) >= 3 and argv[0] == "--install":
+        # the background run of start_background()
+        try:
+            ensure_packages(argv[2:], argv[1], sys.stdout, wait=False)
+        except (UsageError, subprocess.CalledProcessError) as err:
+            print(f"enotty: {err}")
+            return 1
+        finally:
+            BACKGROUND_PID.unlink(missing_ok=True)
+        return 0
     if len(argv) != 1:
         print("usage: python3 -m enotty.packages TARGET", file=sys.stderr)
         return 2

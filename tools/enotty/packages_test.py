@@ -69,3 +69,32 @@ def test_a_failing_apt_get_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(packages.os, "geteuid", lambda: 0)
     with pytest.raises(UsageError, match=r"^could not install gcc-sparc64-linux-gnu \(cross compilers; apt-get would"):
         packages.ensure_packages(["gcc-sparc64-linux-gnu"], "cross compilers")
+
+
+def test_root_installs_the_first_set_now_and_the_rest_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(packages.NEEDS, "probe", ("first-a", "later-b", "later-c"))
+    monkeypatch.setitem(packages.FIRST, "probe", ("first-a",))
+    monkeypatch.setattr(packages.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(packages, "missing", lambda wanted: [p for p in wanted if p != "later-c"])
+    now: list[list[str]] = []
+    later: list[list[str]] = []
+    monkeypatch.setattr(packages, "ensure_packages", lambda wanted, why, *a, **k: now.append(list(wanted)))
+    monkeypatch.setattr(packages, "start_background", lambda need, why: later.append(need))
+    packages.ensure("probe")
+    assert now == [["first-a"]]
+    assert later == [["later-b"]]     # later-c is installed already
+
+
+def test_a_background_run_is_waited_for(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import time
+    pid_file = tmp_path / "apt.pid"
+    monkeypatch.setattr(packages, "BACKGROUND_PID", pid_file)
+    assert packages.wait_for_background() is False        # none going
+    child = subprocess.Popen(["sleep", "1.5"])
+    pid_file.write_text(f"{child.pid}\n")
+    started = time.monotonic()
+    assert packages.wait_for_background() is True
+    assert time.monotonic() - started >= 1.0
+    assert child.poll() is not None
+    assert not pid_file.exists()

@@ -35,7 +35,7 @@ from .find import scan
 from .judge import analysis
 from .partition import grouping
 from .render import drafts
-from .verify import checks
+from .verify import checks, crossbuild
 from .write import publish
 from .requests import PatchesRequest
 
@@ -51,6 +51,8 @@ def command(req: PatchesRequest) -> int:
     kernel = req.scan.tree
     with _sigterm_as_interrupt():
         scanned = scan.scan(req.scan, listener=console.scan_listener())
+        if req.build:
+            crossbuild.EarlyPrepare(kernel)     # beside the next stages; build() waits for it
         analysed = analysis.analyse_tree(kernel, scanned)
         grouped = grouping.group(kernel.root, analysed, cleanups=req.cleanups)
         composed = drafts.compose(kernel, req.identity, grouped, audit_from=req.audit_from)

@@ -556,6 +556,9 @@ _IOC_VALUE = re.compile(r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+(_S?IO(?:R|W|WR)
 _IOC_WRAPPER = re.compile(
     r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\(([^)]*)\)\s+_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,", re.M)
 _WRAPPED_DEFINE = r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+(%s)\s*\("
+# An enum member with an _IO*() value (xe_drm.h's
+# `DRM_XE_OBSERVATION_IOCTL_ENABLE = _IO('i', 0x0),`).
+_IOC_ENUM = re.compile(r"^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,[^)]*\))", re.M)
 
 
 def _wrapped_commands(text: str) -> list[tuple[str, str]]:
@@ -590,7 +593,8 @@ class Uapi:
                     # is a number there, an _IOR() on some architectures)
                     generic |= set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
                 found = [(m.group(1), m.group(2)) for m in _IOC_DEFINE.finditer(text)]
-                for m in _IOC_VALUE.finditer(text):
+                found += [(m.group(1), m.group(3)) for m in _IOC_ENUM.finditer(text)]
+                for m in [*_IOC_VALUE.finditer(text), *_IOC_ENUM.finditer(text)]:
                     self.values.setdefault(m.group(1), "".join(m.group(2).split()))
                 for name, kind in found + _wrapped_commands(text):
                     kind = " ".join(kind.split())
@@ -813,6 +817,23 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
     return labels, conditional_labels(cf, sw)
 
 
+# Interfaces whose core answers commands of every file, not of one kind of
+# device: do_vfs_ioctl()'s FIONREAD and FS_IOC_* are no driver's family.
+GENERIC_CORES = frozenset({"file_operations"})
+
+
+def _arch_only_absent(header: str, when: str) -> bool:
+    """Whether a command of header (arch/sparc/include/uapi/...) is named
+    under a condition that is false on exactly that architecture
+    ('__sparc__ undefined', 'CONFIG_SPARC=n')."""
+    parts = header.split("/")
+    if parts[0] != "arch":
+        return False
+    arch = parts[1].lower()
+    name = when.split()[0].split("=")[0].lower().strip("_").removeprefix("config_")
+    return name.startswith(arch) and (when.endswith("undefined") or when.endswith("=n"))
+
+
 def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
                      calling: list[CFile] | None = None) -> str:
     """Known commands of the handled family that reach the converted line,
@@ -828,14 +849,22 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     if row and row.subcommand:
         return "-"
     helped = helper_commands(tree, cf, fn, site)
+    branch = [f"{name}[branch {selector}]" for name, selector in other_branch_commands(cf, fn, site)]
     found = dispatch_labels(cf, fn, site)
     if found is None:
-        return ",".join(helped) or "-"
+        return ",".join(helped + branch) or "-"
     labels, conditional = found
     uapi = tree.uapi
+    filtered = tree.filtered(site.interface)
+    taken = filtered[0] if filtered else set()
     families = {uapi.commands[lab] for lab in labels if lab in uapi.commands}
+    if row and row.struct not in GENERIC_CORES:
+        # the core's own commands are the device's family too: do_fb_ioctl()
+        # hands sstfb_ioctl() FBIOGET_VBLANK, which <linux/fb.h> defines
+        # beside the commands the core answers itself
+        families |= {uapi.commands[n] for n in taken if n in uapi.commands}
     if not families:
-        return ",".join(h for h in helped if h.partition("[")[0] not in labels) or "-"
+        return ",".join([h for h in helped if h.partition("[")[0] not in labels] + branch) or "-"
     # A command another function of the file handles belongs to that
     # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
@@ -843,8 +872,6 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     if calling:
         # listed only when it reaches the helper through every caller
         mentioned |= set.union(*(set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", c.code)) for c in calling))
-    filtered = tree.filtered(site.interface)
-    taken = filtered[0] if filtered else set()
     def handled_by_variant(name: str) -> bool:
         # ppdev handles PPGETTIME as PPGETTIME32/PPGETTIME64: same number, other name
         return any(m.startswith(name) and m[len(name):] in ("32", "64", "_32", "_64", "_OLD",
@@ -869,11 +896,54 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
                for n in names]
     # an #ifdef CONFIG_COMPAT case of a 32-bit layout (AUTOFS_IOC_SETTIMEOUT32)
     # is the native command itself on a 32-bit kernel: nothing to say of it
+    # and a command of arch/<arch>/include/uapi is no command where that
+    # architecture's #if is false (atyfb's FBIOGTYPE without __sparc__)
     missing += sorted(f"{name}[{when}]" for name, when in conditional.items()
                       if name in uapi.commands and name not in taken
-                      and not ("COMPAT" in when and re.search(r"32$", name)))
+                      and not ("COMPAT" in when and re.search(r"32$", name))
+                      and not _arch_only_absent(uapi.commands[name][0], when))
     missing += [h for h in helped if h.partition("[")[0] not in labels]
+    missing += [b for b in branch if b.partition("[")[0] not in {m.partition("[")[0] for m in missing}]
     return ",".join(missing) if missing else "-"
+
+
+def other_branch_commands(cf: CFile, fn: Function, site: Site) -> list[tuple[str, str]]:
+    """(command, selector) for the known commands that reach the line after
+    a switch on something else (the selector) when it takes a branch
+    without their case: vme_user_ioctl() switches on type[minor], each
+    branch holds a switch on the command with no default and then breaks,
+    so VME_SET_MASTER on a slave minor falls to the final return."""
+    code = cf.code
+    off = cf.offset(site.line)
+    cmd = cmd_param(fn)
+    on_cmd = re.compile(ctext.switch_head(cmd))
+    out: list[tuple[str, str]] = []
+    for sw in ctext.switches(code, fn.body, fn.end):
+        if not 0 <= sw.brace < sw.end < off or on_cmd.match(code, sw.keyword):
+            continue
+        if code[sw.end + 1:off].strip():
+            continue    # the line is not the statement right after the switch
+        inner = [i for i in ctext.switches(code, sw.brace, sw.end)
+                 if i.keyword != sw.keyword and on_cmd.match(code, i.keyword) and 0 <= i.brace < i.end]
+        groups = [case_groups(code, (i.keyword, i.brace, i.end)) for i in inner]
+        if len(inner) < 2 or any("default" in labs for g in groups for labs, _ in g):
+            continue
+        # each inner switch is followed in its branch by a break, and no
+        # branch answers by itself
+        rest = list(code[sw.brace:sw.end])
+        for i in inner:
+            rest[i.keyword - sw.brace:i.end + 1 - sw.brace] = " " * (i.end + 1 - i.keyword)
+        if re.search(r"\breturn\b|\bgoto\b", "".join(rest)) or \
+                not all(re.match(r"\s*break\s*;", code[i.end + 1:]) for i in inner):
+            continue
+        sets = [{lab for labs, _ in g for lab in labs} for g in groups]
+        every = set.intersection(*sets)
+        selector = " ".join(code[sw.open_paren + 1:sw.close_paren].split())
+        if "," in selector:
+            continue    # a cell of the sites table is a comma-separated list
+        for labs in sets:
+            out += [(lab, selector) for lab in sorted(labs - every) if (lab, selector) not in out]
+    return out
 
 
 # The helper a core expects a handler of its interface to call for the

@@ -722,12 +722,12 @@ def test_a_handler_handed_on_with_the_command_is_reached_and_checked(tmp_path):
     assert effects.callers(cf, "fe_do_ioctl") == []
 
 
-def analyse_one(tmp_path, rel, code, line, function, rule):
+def analyse_one(tmp_path, rel, code, line, function, rule, interface="file_operations.unlocked_ioctl"):
     """The effects of one site of the C text code, written at rel under tmp_path."""
     c = tmp_path / rel
     c.parent.mkdir(parents=True, exist_ok=True)
     c.write_text(code)
-    s = Site(rel, line, function, "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY", rule)
+    s = Site(rel, line, function, interface, "EINVAL", "ENOTTY", rule)
     return effects.analyse_sites([s], tmp_path)[s]
 
 
@@ -761,3 +761,107 @@ def test_a_compat_handler_that_translates_known_commands_only_leaves_native(tmp_
     # a default that only breaks passes every command on
     assert analyse_one(tmp_path, rel, body.replace("\t\treturn %s;\n", "\t\tbreak;\n"), 7, "pmu_ioctl",
                        "ioctl_final_return").paths == "both"
+
+
+def write(tmp_path, rel, text):
+    path = tmp_path / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_commands_an_enum_defines_are_a_family(tmp_path):
+    # xe_drm.h: the observation stream's commands are enum members
+    write(tmp_path, "include/uapi/drm/demo.h",
+          "enum demo_ioctls {\n\tDEMO_ENABLE = _IO('i', 0x0),\n\tDEMO_DISABLE = _IO('i', 0x1),\n"
+          "\tDEMO_STATUS = _IO('i', 0x3),\n};\n")
+    got = analyse_one(tmp_path, "drivers/demo.c",
+                      "static long demo_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n"
+                      "\tswitch (cmd) {\n\tcase DEMO_ENABLE:\n\t\treturn 0;\n\tcase DEMO_DISABLE:\n"
+                      "\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n", 10, "demo_ioctl", "ioctl_switch_no_default")
+    assert got.uncased == "DEMO_STATUS"
+
+
+FB_CORE = """static long do_fb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case FBIO_CURSOR:
+		return -EINVAL;
+	default:
+		return info->fbops->fb_ioctl(info, cmd, arg);
+	}
+}
+"""
+FB_H = ("#define FBIO_CURSOR\t_IOWR('F', 0x08, struct fb_cursor)\n"
+        "#define FBIOGET_VBLANK\t_IOR('F', 0x12, struct fb_vblank)\n")
+PRIVATE_FB = ("#define DEMOFB_SET\t_IOW('F', 0xdd, __u32)\n"
+              "static int demofb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)\n{\n"
+              "\tswitch (cmd) {\n\tcase DEMOFB_SET:\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n")
+
+
+def test_the_commands_a_core_hands_on_are_the_handlers_family(tmp_path):
+    # sstfb: its cases are private, but do_fb_ioctl() hands it every <linux/fb.h>
+    # command it does not answer itself
+    write(tmp_path, "drivers/video/fbdev/core/fb_chrdev.c", FB_CORE)
+    write(tmp_path, "include/uapi/linux/fb.h", FB_H)
+    got = analyse_one(tmp_path, "drivers/video/fbdev/demofb.c", PRIVATE_FB, 8, "demofb_ioctl",
+                      "ioctl_switch_no_default", interface="fb_ops.fb_ioctl")
+    assert got.uncased == "FBIOGET_VBLANK"
+
+
+def test_the_vfs_commands_are_no_device_family(tmp_path):
+    write(tmp_path, "fs/ioctl.c", FB_CORE.replace("do_fb_ioctl", "do_vfs_ioctl"))
+    write(tmp_path, "include/uapi/linux/fb.h", FB_H)
+    got = analyse_one(tmp_path, "drivers/char/demo.c", PRIVATE_FB, 8, "demofb_ioctl", "ioctl_switch_no_default")
+    assert got.uncased == "-"
+
+
+def test_an_arch_command_is_not_named_where_its_arch_is_absent(tmp_path):
+    # atyfb: FBIOGTYPE exists in arch/sparc's uapi only
+    write(tmp_path, "include/uapi/linux/fb.h", FB_H)
+    write(tmp_path, "arch/sparc/include/uapi/asm/fbio.h", "#define FBIOGTYPE\t_IOR('F', 0, struct fbtype)\n")
+    got = analyse_one(tmp_path, "drivers/video/fbdev/demofb.c",
+                      "static int demofb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)\n{\n"
+                      "\tswitch (cmd) {\n#ifdef __sparc__\n\tcase FBIOGTYPE:\n\t\treturn 0;\n#endif\n"
+                      "\tcase FBIOGET_VBLANK:\n\t\treturn 0;\n\t}\n\treturn -EINVAL;\n}\n",
+                      12, "demofb_ioctl", "ioctl_switch_no_default")
+    assert "FBIOGTYPE" not in got.uncased
+    assert effects._arch_only_absent("arch/sparc/include/uapi/asm/fbio.h", "__sparc__ undefined")
+    assert not effects._arch_only_absent("arch/sparc/include/uapi/asm/fbio.h", "__sparc__ defined")
+    assert not effects._arch_only_absent("include/uapi/linux/fb.h", "__sparc__ undefined")
+
+
+VME = """static int demo_ioctl(struct inode *inode, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (type[minor]) {
+	case CONTROL_MINOR:
+		switch (cmd) {
+		case DEMO_GEN:
+			return 0;
+		}
+		break;
+	case MASTER_MINOR:
+		switch (cmd) {
+		case DEMO_GET_MASTER:
+			return 0;
+		case DEMO_SET_MASTER:
+			return 0;
+		}
+		break;
+	}
+
+	return -EINVAL;
+}
+"""
+
+
+def test_commands_of_another_branch_of_a_selector_switch_reach_the_line(tmp_path):
+    # vme_user: VME_SET_MASTER on a control minor falls out to the return
+    got = analyse_one(tmp_path, "drivers/staging/demo.c", VME, 20, "demo_ioctl", "ioctl_switch_no_default")
+    assert got.uncased == ("DEMO_GEN[branch type[minor]],DEMO_GET_MASTER[branch type[minor]],"
+                           "DEMO_SET_MASTER[branch type[minor]]")
+
+
+def test_a_selector_branch_that_answers_by_itself_names_no_command(tmp_path):
+    code = VME.replace("\t\tbreak;\n\tcase MASTER_MINOR:", "\t\treturn -EPERM;\n\tcase MASTER_MINOR:")
+    got = analyse_one(tmp_path, "drivers/staging/demo.c", code, 20, "demo_ioctl", "ioctl_switch_no_default")
+    assert got.uncased == "-"

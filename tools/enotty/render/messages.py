@@ -615,7 +615,7 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
     by_config: dict[str, list[str]] = {}
     for c in cell.split(","):
         if "[" in c:
-            name, _, when = c.rstrip("]").partition("[")
+            name, _, when = c[:-1].partition("[")
             by_config.setdefault(when, []).append(name)
     for when, names in sorted(by_config.items()):
         if ">" in when:
@@ -627,6 +627,16 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
             out.append(f"{core}() also hands {function}() the commands that {helper}() answers "
                        f"({_some(known, 3)}) when the tty driver does not take them; {function}() "
                        f"does not call {helper}(), so these get ENOTTY too.")
+            continue
+        if when.startswith("branch "):
+            # effects.other_branch_commands(): vme_user's commands of one
+            # kind of minor sent to another
+            selector = when.removeprefix("branch ")
+            one = len(names) == 1
+            out.append(f"{_some(names, 3)} also {'gets' if one else 'get'} ENOTTY instead of EINVAL "
+                       f"when the switch on "
+                       f"{selector} in {function}() takes a branch that has no case for "
+                       f"{'it' if one else 'them'}.")
             continue
         name, _, state = when.partition(" ")
         if when.startswith("on "):

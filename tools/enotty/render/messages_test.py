@@ -310,6 +310,14 @@ def test_cases_an_if_leaves_out_are_named_with_their_configuration() -> None:
     assert "[" not in body
 
 
+def test_commands_of_another_selector_branch_are_named_with_the_selector() -> None:
+    vme = _site("drivers/staging/vme_user/vme_user.c", 432, "vme_user_ioctl", "file_operations.unlocked_ioctl",
+                uncased="VME_IRQ_GEN[branch type[minor]],VME_GET_MASTER[branch type[minor]]")
+    body = _flat(_sentences([vme]))
+    assert ("VME_IRQ_GEN and VME_GET_MASTER also get ENOTTY instead of EINVAL when the switch on "
+            "type[minor] in vme_user_ioctl() takes a branch that has no case for them.") in body
+
+
 def test_the_message_names_the_function_the_ops_table_binds() -> None:
     # amiflop: .ioctl = fd_ioctl, which calls fd_locked_ioctl()
     ami = _site("drivers/block/amiflop.c", 1652, "fd_locked_ioctl", "block_device_operations.ioctl",

@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable
 
@@ -25,6 +26,7 @@ from .. import cache
 from ..find import scan
 from ..find.sites import Site
 from ..kernel import tree
+from ..requests import default_jobs
 from . import companions
 
 CACHE_FORMAT = "rule-reach-1"
@@ -57,8 +59,11 @@ def report_lines(root: Path, files: list[str], rule: Path, use_cache: bool = Tru
             out[rel] = set(hit)
         else:
             missing.append(rel)
-    for rel in missing:
-        lines = _run(binary, root, rel, rule, options(text))
+    # one spatch a file, as many at once as the machine has cores: on a
+    # fresh machine these runs are a fifth of make patches
+    with ThreadPoolExecutor(max_workers=default_jobs()) as pool:
+        runs = dict(zip(missing, pool.map(lambda rel: _run(binary, root, rel, rule, options(text)), missing)))
+    for rel, lines in runs.items():
         out[rel] = lines or set()
         if lines is not None:           # a run that failed (a timeout) is not kept
             store.put(keys[rel], sorted(lines))

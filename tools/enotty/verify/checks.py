@@ -11,8 +11,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .. import packages
 from ..find import scan
-from ..render import series
+from ..render import rule_reach, series
+from ..render.companions import UPSTREAM_RULE
 from ..render.drafts import Composed, Draft
 from . import crossbuild, outgoing, verify
 from .verdicts import Checked, Verdict
@@ -36,14 +38,24 @@ def check(kernel: KernelTree, req: PatchesRequest, composed: Composed) -> Checke
         try:
             pending = [[pool.submit(_checkpatched, kernel, draft, Path(tmp) / str(n)) for draft in drafts]
                        for n, drafts in enumerate(composed.drafts)]
+            # the compilers come from the apt run begun before the scan
+            # (packages.start_background) on a fresh machine
+            packages.ensure_packages(list(packages.NEEDS["patches"]), "make patches' compile test")
             companions = pool.submit(verify.companion_verdicts, kernel, composed.companions,
                                      scan.spatch_binary(), req.scan.jobs)
             rescanned = pool.submit(scan.rescan, patched, facts, req.scan.jobs, req.scan.timeout)
+            # the cover letters' count of what the upstream rule reports,
+            # measured now beside the builds (outgoing.mail_out reads it)
+            reach = pool.submit(rule_reach.report_lines, kernel.root,
+                                sorted({s.file for plan in composed.grouped.plans
+                                        for p in plan.behavioural for s in p.sites}),
+                                UPSTREAM_RULE, kernel.use_cache)
             build = crossbuild.build(kernel, patched, composed.grouped.analysed.build_needs, store, sys.stderr,
                                      req.scan.jobs) if req.build else {}
             applied = [[f.result() for f in futures] for futures in pending]
             extra = companions.result()
             sites, failed = rescanned.result()
+            reach.result()
         finally:
             # ^C, kill(1) or a failed check: what has not begun is dropped
             pool.shutdown(wait=True, cancel_futures=True)

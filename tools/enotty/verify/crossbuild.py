@@ -134,6 +134,42 @@ def build(kernel: KernelTree, patched: dict[str, bytes], needs: Mapping[str, Bui
     return {rel: out[rel] for rel in patched}
 
 
+class EarlyPrepare:
+    """x86_64 allmodconfig configured and prepared in a thread of its own
+    from the end of the scan on: the judge, split and render stages that
+    come before the builds use one core, and a cold prepare takes the
+    other for half a minute.  The worktree's lock is held meanwhile, so
+    build() starts once it is done; a failure is only logged (build()
+    meets it again and says so)."""
+
+    def __init__(self, kernel: KernelTree, log: TextIO = sys.stderr) -> None:
+        self.kernel, self.log = kernel, log
+        self.thread = threading.Thread(target=self._run, name="enotty-early-prepare", daemon=True)
+        self.started = threading.Event()
+        self.thread.start()
+        self.started.wait()
+
+    def _run(self) -> None:
+        if kbuild.can_build(self.kernel.root):
+            self.started.set()
+            return
+        bt = kbuild.build_tree(self.kernel.root)
+        with bt.work.locked():
+            self.started.set()
+            try:
+                # the compilers may still come from the apt run begun before the scan
+                packages.ensure_packages(list(packages.NEEDS["patches"]), "make patches' compile test",
+                                         self.log)
+                bt.work.ensure()
+                kbuild.configure_platform(bt, ALLMODCONFIG)
+                kbuild.prepare_platform(bt, ALLMODCONFIG, None, self.log)
+            except Exception as err:    # ahead of time only: build() decides
+                self.log.write(f"enotty: preparing x86_64 ahead stopped: {err}\n")
+
+    def join(self) -> None:
+        self.thread.join()
+
+
 def header_users(root: Path, patched: Mapping[str, bytes]) -> dict[str, list[str]]:
     """patched header -> the .c files of its folder that #include "it"."""
     out = {}

@@ -360,3 +360,39 @@ def test_a_configuration_is_named_with_what_the_build_set_on_top() -> None:
     assert crossbuild.config_name("m68k") == "m68k allmodconfig + FB=y FB_ATARI=y"
     assert crossbuild.config_name("x86_64") == "x86_64 allmodconfig"
     assert crossbuild.config_name("sparc64") == "sparc64 allmodconfig"
+
+
+def test_the_early_prepare_holds_the_copy_until_x86_64_is_prepared(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # build() takes the copy's lock too: it starts once the early prepare is done
+    import contextlib
+    import threading
+    order: list[str] = []
+    lock = threading.Lock()
+
+    class Work:
+        @contextlib.contextmanager
+        def locked(self):  # type: ignore[no-untyped-def]
+            with lock:
+                yield self
+
+        def ensure(self) -> bool:
+            return False
+
+    bt = kbuild.BuildTree(tmp_path, tmp_path / "src", tmp_path / "obj")
+    monkeypatch.setattr(kbuild.BuildTree, "work", property(lambda self: Work()))
+    monkeypatch.setattr(kbuild, "can_build", lambda root: "")
+    monkeypatch.setattr(kbuild, "build_tree", lambda root: bt)
+    monkeypatch.setattr(packages, "ensure_packages", lambda *a, **k: None)
+    release = threading.Event()
+    monkeypatch.setattr(kbuild, "configure_platform", lambda b, p, *a: order.append(f"configure {p.name}"))
+    monkeypatch.setattr(kbuild, "prepare_platform",
+                        lambda b, p, *a: (release.wait(5), order.append(f"prepare {p.name}")))
+    kernel = cast(Any, dataclasses.make_dataclass("K", ["root"])(tmp_path))
+    early = crossbuild.EarlyPrepare(kernel)
+    assert lock.locked()
+    release.set()
+    with lock:
+        order.append("build")
+    early.join()
+    assert order == ["configure x86_64", "prepare x86_64", "build"]
