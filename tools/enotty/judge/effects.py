@@ -295,6 +295,52 @@ def _direction_only(cond: str, cmd: str) -> bool:
     return rest != cond and "_IOC_DIR" in cond and not _mentions(rest, cmd)
 
 
+# A test of the command's class (not of named commands) whose branch
+# returns what another handler answers: pcm_oss hands every 'M' command to
+# the OSS mixer before its own 'P' test.  Its Guard's errno is the callee.
+HAND_OFF = "hand-off"
+# a return under an assertion (`if (snd_BUG_ON(idx >= 2)) return -ENXIO;`)
+# answers no command
+_ASSERTED = re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?(?:WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b"
+                       r"[^;]*;")
+
+
+def _hand_off(code: str, then: str, cond: str, cmd: str) -> str:
+    """The function a class test hands the command to, or ''."""
+    m = re.search(r"\breturn\s+(\w+)\s*\(([^;]*)\)\s*;\s*\}?\s*$", then)
+    if not m or not re.search(r"\b%s\b" % re.escape(cmd), m.group(2)):
+        return ""
+    # the command's type, as _IOC_TYPE() or a shift reads it: mptctl's
+    # `(cmd & ~IOCSIZE_MASK) == (MPTIOCINFO & ~IOCSIZE_MASK)` names a command
+    of_type = re.compile(r"\b_IOC_TYPE\s*\(\s*%s\s*\)|\b%s\s*>>\s*(?:8|_IOC_TYPESHIFT)\b"
+                         % (re.escape(cmd), re.escape(cmd)))
+    terms = operands(cond)
+    if not terms or not all(of_type.search(t) for t in terms):
+        return ""
+    return m.group(1)
+
+
+def _with_directive(cf: CFile, fn: Function, line: int, cond: str) -> str:
+    """cond, prefixed with the innermost #if still open at its line
+    ('#if IS_REACHABLE(CONFIG_SND_MIXER_OSS): cond')."""
+    open_ = _open_directives(cf, cf.line_of(fn.body), line)
+    return f"{open_[-1]}: {cond}" if open_ else cond
+
+
+def _open_directives(cf: CFile, first: int, line: int) -> list[str]:
+    """The #if directives still open at line, counted from first."""
+    stack: list[str] = []
+    for text in cf.raw.splitlines()[first - 1:line - 1]:
+        m = _DIRECTIVE.match(text)
+        if not m:
+            continue
+        if m.group(1).startswith("if"):
+            stack.append(f"#{m.group(1)}{m.group(2).rstrip()}")
+        elif m.group(1) == "endif" and stack:
+            stack.pop()
+    return stack
+
+
 def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[Guard]:
     """Early returns of an old answer on the way from the body to anchor."""
     code = cf.code
@@ -319,6 +365,12 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         if skip_lines & set(range(line, last + 1)):
             continue          # the series converts this check itself
         errnos = set(_ERRNO.findall(then))
+        handed = _hand_off(code, then, cond, cmd)
+        if handed and not _ERRNO.findall(_ASSERTED.sub("", then)):
+            # the condition as written: the cleaned code blanks 'M'
+            written = " ".join(cf.raw[m.end():cond_close].split())
+            found.append(Guard(line, _with_directive(cf, fn, line, written), handed, HAND_OFF))
+            continue
         via = ""
         if not errnos and re.search(r"\bgoto\b", then):
             # `ret = -EBADFD; if (!tun) goto unlock;` (tun): the value set

@@ -865,3 +865,37 @@ def test_a_selector_branch_that_answers_by_itself_names_no_command(tmp_path):
     code = VME.replace("\t\tbreak;\n\tcase MASTER_MINOR:", "\t\treturn -EPERM;\n\tcase MASTER_MINOR:")
     got = analyse_one(tmp_path, "drivers/staging/demo.c", code, 20, "demo_ioctl", "ioctl_switch_no_default")
     assert got.uncased == "-"
+
+
+PCM_OSS = """static long demo_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+#if IS_REACHABLE(CONFIG_DEMO_MIXER)
+	if (((cmd >> 8) & 0xff) == 'M') {
+		if (snd_BUG_ON(!file))
+			return -ENXIO;
+		return demo_mixer_ioctl(file, cmd, arg);
+	}
+#endif
+	if (((cmd >> 8) & 0xff) != 'P')
+		return -EINVAL;
+	switch (cmd) {
+	case DEMO_P:
+		return 0;
+	}
+	return -EINVAL;
+}
+"""
+
+
+def test_a_class_of_commands_handed_to_another_handler_is_a_hand_off(tmp_path):
+    # pcm_oss: 'M' commands go to the OSS mixer before the 'P' test
+    got = analyse_one(tmp_path, "sound/demo.c", PCM_OSS, 11, "demo_ioctl", "ioctl_type_guard")
+    assert got.reach == "partly"
+    assert got.guard == ("line 4: #if IS_REACHABLE(CONFIG_DEMO_MIXER): ((cmd >> 8) & 0xff) == 'M' "
+                         "-> -demo_mixer_ioctl (hand-off)")
+
+
+def test_a_named_command_handed_on_is_no_hand_off(tmp_path):
+    code = PCM_OSS.replace("((cmd >> 8) & 0xff) == 'M'", "cmd == DEMO_M")
+    got = analyse_one(tmp_path, "sound/demo.c", code, 11, "demo_ioctl", "ioctl_type_guard")
+    assert got.guard == "-"

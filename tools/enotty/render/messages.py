@@ -356,7 +356,7 @@ def _guard_items(guard: str) -> list[tuple[str, str, str]]:
     ('line 10: !arg -> -EINVAL (argument check); ...')."""
     out = []
     for g in (g.strip() for g in guard.split(";")):
-        m = re.match(r"(?:line \d+: )?(.*) -> -(E\w+) \(([^)]*)\)$", g)
+        m = re.match(r"(?:line \d+: )?(.*) -> -(\w+) \(([^)]*)\)$", g)
         if m:
             out.append((m.group(1), m.group(2), m.group(3)))
     return out
@@ -493,6 +493,11 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
     elif e.reach == "partly" and not is_leaf(s):
         # tosh_ioctl()'s `!argp` answers -EINVAL, its copy_from_user() -EFAULT
         for condition, errno, _kind in _guard_items(e.guard):
+            if _kind == HAND_OFF:
+                said = _hand_off_sentence(condition, errno, s.function)
+                if said not in out:
+                    out.append(said)
+                continue
             words = _guard_words(condition, _kind)
             said = f"-{errno} first {words}" if words else ""
             if said and said not in checked.setdefault(s.function, []):
@@ -529,6 +534,23 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
 SUBHANDLER_MISS = "ioctl_subhandler_miss"
 SUBHANDLER_SENTENCE = ("A command that only a sub-feature's ioctl handles now fails with ENOTTY"
                        " too on a device without that sub-feature, as no sub-feature takes it.")
+
+
+HAND_OFF = "hand-off"
+
+
+def _hand_off_sentence(condition: str, callee: str, function: str) -> str:
+    """effects' hand-off: a class of commands another handler answers
+    before function()'s dispatch (pcm_oss's 'M' commands, to the mixer)."""
+    directive, _, test = condition.rpartition(": ") if condition.startswith("#") else ("", "", condition)
+    kind = re.fullmatch(r"\(*\s*(?:_IOC_TYPE\s*\(\s*\w+\s*\)|\(\s*\w+\s*>>\s*8\s*\)\s*&\s*0xff)"
+                        r"\s*\)*\s*==\s*('.'|\w+)\s*\)*", test)
+    which = f"A command of type {kind.group(1)}" if kind else f"A command for which `{test}` holds"
+    d = re.match(r"#\s*(ifdef|ifndef|if)\s+(.*)$", directive.strip())
+    when = "" if not d else (f" in kernels built with {d.group(2)}" if d.group(1) == "ifdef" else
+                             f" in kernels built without {d.group(2)}" if d.group(1) == "ifndef" else
+                             f" in kernels where {d.group(2)} holds")
+    return f"{which} still goes to {callee}() before {function}() looks at it, and gets its answer{when}."
 
 
 def _unreachable_sentence(s: Site, e: Effects, visible: list[Site]) -> str:

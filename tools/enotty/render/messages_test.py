@@ -318,6 +318,17 @@ def test_commands_of_another_selector_branch_are_named_with_the_selector() -> No
             "type[minor] in vme_user_ioctl() takes a branch that has no case for them.") in body
 
 
+def test_a_hand_off_says_where_the_class_of_commands_goes() -> None:
+    pcm = _site("sound/core/oss/pcm_oss.c", 2626, "snd_pcm_oss_ioctl", "file_operations.unlocked_ioctl",
+                reach="partly", guard="line 2612: #if IS_REACHABLE(CONFIG_SND_MIXER_OSS): ((cmd >> 8) & 0xff) == 'M'"
+                " -> -snd_mixer_oss_ioctl_card (hand-off)")
+    body = _flat(_sentences([pcm]))
+    assert ("A command of type 'M' still goes to snd_mixer_oss_ioctl_card() before snd_pcm_oss_ioctl() "
+            "looks at it, and gets its answer in kernels where IS_REACHABLE(CONFIG_SND_MIXER_OSS) "
+            "holds.") in body
+    assert "first" not in body
+
+
 def test_the_message_names_the_function_the_ops_table_binds() -> None:
     # amiflop: .ioctl = fd_ioctl, which calls fd_locked_ioctl()
     ami = _site("drivers/block/amiflop.c", 1652, "fd_locked_ioctl", "block_device_operations.ioctl",
