@@ -173,13 +173,20 @@ def wait_for_background(log: TextIO = sys.stderr) -> bool:
     return True
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process pid exists (another user's too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
+    return True
+
+
+def _alive(pid: int) -> bool:
+    if not pid_alive(pid):
+        return False
     # a zombie of ours (the run started by this very process) has ended
     try:
         return os.waitpid(pid, os.WNOHANG) == (0, 0)

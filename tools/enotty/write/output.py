@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import UsageError
+from ..packages import pid_alive
 
 RENAME_EXCHANGE = 2
 _libc = None
@@ -47,16 +48,6 @@ def exchange(a: Path, b: Path) -> bool:
     return True
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def clean_stale(dest: Path) -> None:
     """Remove leftovers of killed runs; restore DEST if a swap was cut short."""
     if not dest.parent.is_dir():
@@ -64,7 +55,7 @@ def clean_stale(dest: Path) -> None:
     pattern = re.compile(rf"^\.{re.escape(dest.name)}\.(tmp|old)-(\d+)$")
     for entry in sorted(dest.parent.iterdir()):
         m = pattern.match(entry.name)
-        if not m or _alive(int(m.group(2))):
+        if not m or pid_alive(int(m.group(2))):
             continue
         if m.group(1) == "old" and not dest.exists():
             os.rename(entry, dest)
