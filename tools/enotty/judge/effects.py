@@ -613,6 +613,23 @@ _WRAPPED_DEFINE = r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+(%s)\s*\("
 _IOC_ENUM = re.compile(r"^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(_S?IO(?:R|W|WR)?\s*\(\s*([^,)]+?)\s*,[^)]*\))", re.M)
 
 
+# What a header leaves out for every reader (fs.h's BLKELVGET, BLKELVSET).
+_IF_ZERO = re.compile(r"^\s*#\s*if\s+0\b.*?^\s*#\s*endif\b[^\n]*$", re.M | re.S)
+_NUMBER_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Z_][A-Z0-9_]*)\s+0x([0-9a-fA-F]{2})([0-9a-fA-F]{2})\b", re.M)
+
+
+def _numbered_commands(text: str, kinds: set[str]) -> list[tuple[str, str]]:
+    """(name, type) of the commands a header defines as a plain number
+    whose type byte is a character type the header's _IO*() use (fb.h's
+    FBIO_ALLOC 0x4613 beside FBIOGET_VBLANK _IOR('F', 0x12, ...))."""
+    out = []
+    for m in _NUMBER_DEFINE.finditer(text):
+        kind = f"'{chr(int(m.group(2), 16))}'"
+        if kind in kinds:
+            out.append((m.group(1), kind))
+    return out
+
+
 def _wrapped_commands(text: str) -> list[tuple[str, str]]:
     """(name, type) of the commands a header defines through its wrappers."""
     wrappers = {m.group(1): m.group(3) for m in _IOC_WRAPPER.finditer(text)
@@ -639,13 +656,17 @@ class Uapi:
         for root in roots:
             for header in sorted(root.rglob("*.h")):
                 rel = str(header.relative_to(tree))
-                text = header.read_text(errors="replace")
+                text = _IF_ZERO.sub("", header.read_text(errors="replace"))
                 if root == roots[0]:
                     # names the generic headers define in any form (FIONREAD
                     # is a number there, an _IOR() on some architectures)
                     generic |= set(re.findall(r"^\s*#\s*define\s+(\w+)", text, re.M))
                 found = [(m.group(1), m.group(2)) for m in _IOC_DEFINE.finditer(text)]
                 found += [(m.group(1), m.group(3)) for m in _IOC_ENUM.finditer(text)]
+                if rel.startswith("include/uapi/linux/"):
+                    # not asm-generic's or an architecture's ioctls.h: their
+                    # numbers (TCGETS, FIONREAD) are every file's
+                    found += _numbered_commands(text, {" ".join(kind.split()) for _, kind in found})
                 for m in [*_IOC_VALUE.finditer(text), *_IOC_ENUM.finditer(text)]:
                     self.values.setdefault(m.group(1), "".join(m.group(2).split()))
                 for name, kind in found + _wrapped_commands(text):

@@ -899,3 +899,15 @@ def test_a_named_command_handed_on_is_no_hand_off(tmp_path):
     code = PCM_OSS.replace("((cmd >> 8) & 0xff) == 'M'", "cmd == DEMO_M")
     got = analyse_one(tmp_path, "sound/demo.c", code, 11, "demo_ioctl", "ioctl_type_guard")
     assert got.guard == "-"
+
+
+def test_numbered_commands_join_their_headers_family_and_if_0_hides_commands(tmp_path):
+    # fb.h: FBIO_ALLOC 0x4613 beside FBIOGET_VBLANK _IOR('F', 0x12, ...);
+    # fs.h: BLKELVGET inside #if 0
+    write(tmp_path, "include/uapi/linux/fb.h", FB_H + "#define FBIO_ALLOC\t0x4613\n#define FB_TYPE_X\t0x0003\n"
+          "#if 0\n#define FBIO_GONE\t_IO('F', 0x30)\n#endif\n")
+    write(tmp_path, "include/uapi/asm-generic/ioctls.h", "#define TCGETS\t0x5401\n#define TCGETS2\t_IOR('T', 0x2A, int)\n")
+    uapi = effects.Uapi(tmp_path)
+    assert uapi.commands["FBIO_ALLOC"] == ("include/uapi/linux/fb.h", "'F'")
+    assert "FB_TYPE_X" not in uapi.commands and "FBIO_GONE" not in uapi.commands
+    assert "TCGETS" not in uapi.commands        # asm-generic's numbers are every file's

@@ -82,7 +82,8 @@ def _run(binary: str, root: Path, rel: str, rule: Path, opts: list[str]) -> set[
     a run), or None when the run fails; its scratch files go to a folder of
     our own, never into the tree."""
     with tempfile.TemporaryDirectory(prefix="enotty-rule-reach-") as tmp:
-        cmd = [binary, "--sp-file", str(rule), "-D", "report", "--very-quiet", "--timeout", str(TIMEOUT),
+        cmd = [binary, *scan.PYTHON_OPTIONS, "--sp-file", str(rule), "-D", "report", "--very-quiet",
+               "--timeout", str(TIMEOUT),
                *opts, str(root / rel)]
         res = subprocess.run(cmd, cwd=tmp, env=dict(os.environ, TMPDIR=tmp), capture_output=True,
                              text=True, errors="replace", check=False)
