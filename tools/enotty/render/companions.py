@@ -138,12 +138,12 @@ SELFTEST_BODY = (
     "ioctl_errno.sh loads vivid (with its framebuffer node) and vimc when\n"
     "they are not loaded, unloads them at the end, and skips when it can load\n"
     "neither; the config fragment builds both as modules.  It runs\n"
-    "ioctl_errno, and ioctl_errno_32 where the compiler links -m32 programs\n"
-    "and the kernel runs them (on a 64-bit kernel, the compat paths).  Node\n"
-    "kinds that are not present are skipped.  Without the vivid patch of\n"
-    "this series, vivid_fb_ioctl() answers EINVAL and ioctl_errno fails its\n"
-    "framebuffer cases (ioctl_errno_32 passes them: vivid has no\n"
-    "fb_compat_ioctl).\n"
+    "ioctl_errno, and ioctl_errno_32 where the compiler builds -m32 programs\n"
+    "with the kernel's uapi headers and the kernel runs them (on a 64-bit\n"
+    "kernel, the compat paths).  Node kinds that are not present are skipped.\n"
+    "Without the vivid patch of this series, vivid_fb_ioctl() answers EINVAL\n"
+    "and ioctl_errno fails its framebuffer cases (ioctl_errno_32 passes them:\n"
+    "vivid has no fb_compat_ioctl).\n"
     "\n" + SELFTEST_OWNERS)
 
 

@@ -141,7 +141,7 @@ def cover_blurb(plan: split.SeriesPlan, accepted: list[Verdict], version: str, n
                         if s.file.startswith(VIVID_FOLDER)})
         paras.append("The last patch adds a kselftest, tools/testing/selftests/drivers/media/ioctl_errno,"
                      " that checks what the nodes of the vivid and vimc test drivers answer to unknown"
-                     " commands, native and, where the compiler links -m32 programs, 32-bit"
+                     " commands, native and, where the compiler builds -m32 programs, 32-bit"
                      + (f"; of this series' handlers it reaches {_join_words(vivid)} only" if vivid else "")
                      + ". It passes checkpatch and builds with the kernel's kselftest make.")
     if rule_reports is not None and changed:
