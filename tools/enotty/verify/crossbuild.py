@@ -47,6 +47,7 @@ from .. import packages
 from ..kernel import build as kbuild
 from ..kernel.build import (ALLMODCONFIG, ANY_CONFIG, FAILED, NOT_BUILT, OK, SKIPPED, BuildNeeds, BuildTree, Check,
                             Platform)
+from ..render import companions
 from ..requests import KernelTree
 from . import verify
 
@@ -165,6 +166,15 @@ class EarlyPrepare:
                 kbuild.prepare_platform(bt, ALLMODCONFIG, None, self.log)
             except Exception as err:    # ahead of time only: build() decides
                 self.log.write(f"enotty: preparing x86_64 ahead stopped: {err}\n")
+                return
+        # the media kselftest depends on the tree alone: its build (the
+        # tree's `make headers`, then the test) fills the verdict cache
+        # that the verify stage's companion check reads
+        if companions.takes_selftest(self.kernel.root):
+            try:
+                verify.check_selftest(self.kernel, companions.selftest_diff(self.kernel.root), self.log)
+            except Exception as err:
+                self.log.write(f"enotty: building the media kselftest ahead stopped: {err}\n")
 
     def join(self) -> None:
         self.thread.join()

@@ -372,7 +372,7 @@ def test_the_early_prepare_holds_the_copy_until_x86_64_is_prepared(tmp_path: Pat
 
     class Work:
         @contextlib.contextmanager
-        def locked(self):  # type: ignore[no-untyped-def]
+        def locked(self):
             with lock:
                 yield self
 
@@ -385,9 +385,16 @@ def test_the_early_prepare_holds_the_copy_until_x86_64_is_prepared(tmp_path: Pat
     monkeypatch.setattr(kbuild, "build_tree", lambda root: bt)
     monkeypatch.setattr(packages, "ensure_packages", lambda *a, **k: None)
     release = threading.Event()
-    monkeypatch.setattr(kbuild, "configure_platform", lambda b, p, *a: order.append(f"configure {p.name}"))
-    monkeypatch.setattr(kbuild, "prepare_platform",
-                        lambda b, p, *a: (release.wait(5), order.append(f"prepare {p.name}")))
+    def configure(b: object, p: kbuild.Platform, *a: object) -> None:
+        order.append(f"configure {p.name}")
+
+    def prepare(b: object, p: kbuild.Platform, *a: object) -> None:
+        release.wait(5)
+        order.append(f"prepare {p.name}")
+
+    monkeypatch.setattr(kbuild, "configure_platform", configure)
+    monkeypatch.setattr(kbuild, "prepare_platform", prepare)
+    monkeypatch.setattr(crossbuild.companions, "takes_selftest", lambda root: False)
     kernel = cast(Any, dataclasses.make_dataclass("K", ["root"])(tmp_path))
     early = crossbuild.EarlyPrepare(kernel)
     assert lock.locked()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Iterable, Mapping, TextIO
 
@@ -162,9 +163,20 @@ def check_selftest(kernel: KernelTree, diff: str, log: TextIO = sys.stderr, jobs
     """The kselftest patch (diff) applied to a copy of the tree builds
     with the kernel's own kselftest make (TARGETS=drivers/media, the
     tree's `make headers`), both the native and the 32-bit binary on x86_64."""
+    # one build at a time: make patches starts it early (crossbuild.EarlyPrepare),
+    # and the verify stage then waits for that verdict instead of building again
+    with _SELFTEST_LOCK:
+        return _check_selftest(kernel, diff, log, jobs)
+
+
+_SELFTEST_LOCK = threading.Lock()
+
+
+def _check_selftest(kernel: KernelTree, diff: str, log: TextIO, jobs: int | None) -> Check:
     key = ResultCache.key("companion-selftest-o-made", kernel.cache_key, digest(diff.encode()))
     results = ResultCache()
-    if kernel.use_cache and (hit := results.get("companion", key)) is not None:
+    hit = results.get("companion", key)
+    if hit is not None and (kernel.use_cache or key in _BUILT_HERE):
         return hit
     log.write("enotty: building the media kselftest with the kernel's kselftest make\n")   # one write: threads
     with tempfile.TemporaryDirectory(prefix="enotty-companions-", dir=tree.cache_dir()) as tmp:
@@ -194,7 +206,12 @@ def check_selftest(kernel: KernelTree, diff: str, log: TextIO = sys.stderr, jobs
             if "ioctl_errno" not in built:
                 chk = Check(FAILED, "no ioctl_errno binary", "x86_64 kselftest")
     results.put("companion", key, chk)
+    _BUILT_HERE.add(key)
     return chk
+
+
+# verdicts this process built: a tree without use_cache (a KDIR) reuses those
+_BUILT_HERE: set[str] = set()
 
 
 def companion_verdicts(kernel: KernelTree, extra: companions.Companions, spatch: str,
