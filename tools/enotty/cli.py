@@ -23,7 +23,7 @@ from typing import NoReturn
 import enotty
 
 from .measure import bench, candidates, coccicheck, compare, generated
-from . import console, packages, patches
+from . import console, patches
 from .judge import effects, selftest_search
 from .find import facts, rules, scan, sites
 from .write import mailout, output
@@ -98,8 +98,7 @@ def add_facts_option(parser: argparse.ArgumentParser) -> None:
 
 
 def kernel_tree(args: argparse.Namespace, need_kernel: bool = False) -> KernelTree:
-    if not packages.background_running():
-        scan.spatch_binary()      # before anything slow, e.g. unpacking the default tree
+    scan.spatch_binary()          # before anything slow, e.g. unpacking the default tree
     return tree.load(args.kdir, args.subdir, need_kernel, args.kver)
 
 

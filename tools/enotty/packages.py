@@ -41,14 +41,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
         "rsync",
     ),
 }
-# What `make patches` needs before it starts: what fetching and unpacking
-# the tree take.  The rest of its set is installed by a background run
-# while the tree is fetched, unpacked and scanned, in the order of LATER:
-# coccinelle first (the scan waits for spatch alone), then the compilers
-# of the compile test (minutes of apt on a fresh machine; the verify stage
-# waits for them).  Each waiter waits for its own packages (wait_for()).
-FIRST: dict[str, tuple[str, ...]] = {"patches": ("python3", "git", "perl", "xz-utils")}
-LATER: dict[str, tuple[tuple[str, ...], ...]] = {"patches": (("coccinelle",),)}
+# What `make patches` needs before its scan starts.  The rest of its set (the
+# compilers of the compile test, minutes of apt on a fresh machine) is
+# installed by a background apt run while the tree is fetched and scanned;
+# the verify stage waits for it (wait_for_background) before it builds.
+FIRST: dict[str, tuple[str, ...]] = {"patches": ("coccinelle", "python3", "git", "perl", "xz-utils")}
 # The background run, machine-wide like apt's own lock (root only).
 BACKGROUND_PID = Path("/run/enotty-apt.pid")
 BACKGROUND_LOG = Path("/run/enotty-apt.log")
@@ -95,15 +92,13 @@ def install_line(packages: list[str]) -> str:
     return "apt-get install -y --no-install-recommends " + " ".join(packages)
 
 
-def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr, wait: bool = True,
-                    update: bool = True) -> None:
+def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr, wait: bool = True) -> None:
     """Install these packages when root and some are missing; otherwise
     raise UsageError with the apt-get line.  For what a run finds it needs
     only after its scan (the cross compilers of the patched platforms).
-    wait: a background run (start_background) may be installing them;
-    update: `apt-get update` first."""
+    wait: a background run (start_background) may be installing them."""
     need = missing(wanted)
-    if need and wait and os.geteuid() == 0 and wait_for(need, log):
+    if need and wait and os.geteuid() == 0 and wait_for_background(log):
         need = missing(wanted)
     if not need:
         return
@@ -112,8 +107,7 @@ def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr, wait:
     print(f"enotty: installing {' '.join(need)} ({why})", file=log)
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     try:
-        if update:
-            subprocess.run(["apt-get", "update"], check=True, env=env, stdout=log)
+        subprocess.run(["apt-get", "update"], check=True, env=env, stdout=log)
         # --no-remove: never take a package away to make room (Debian 12's
         # gcc-multilib and the cross compilers conflict); fail instead.
         subprocess.run(install_line(need).split() + ["--no-remove"], check=True, env=env, stdout=log)
@@ -128,8 +122,7 @@ def ensure_packages(wanted: list[str], why: str, log: TextIO = sys.stderr, wait:
 def ensure(target: str) -> None:
     """Install what `target` needs when root; otherwise say the apt line.
     A target with a FIRST set gets that set now and the rest of its
-    packages from a background apt run (start_background), in the order
-    of its LATER steps and then the rest."""
+    packages from a background apt run (start_background)."""
     try:
         wanted = NEEDS[target]
     except KeyError:
@@ -139,69 +132,45 @@ def ensure(target: str) -> None:
         ensure_packages(list(wanted), f"make {target}")
         return
     ensure_packages(list(first), f"make {target}")
-    steps = [list(step) for step in LATER.get(target, ())]
-    steps.append([p for p in wanted if p not in first and not any(p in step for step in steps)])
-    steps = [need for step in steps if (need := missing(step))]
-    if steps:
-        start_background(steps, f"make {target}")
+    later = missing([p for p in wanted if p not in first])
+    if later:
+        start_background(later, f"make {target}")
 
 
-def start_background(steps: list[list[str]], why: str, log: TextIO = sys.stderr) -> None:
-    """apt runs of each step's packages, one after the other, in a process
-    that outlives this one: its output in BACKGROUND_LOG, its pid in
-    BACKGROUND_PID until it ends."""
-    wait_for_background(log)
-    steps = [need for step in steps if (need := missing(step))]
-    if not steps:
-        return
+def start_background(need: list[str], why: str, log: TextIO = sys.stderr) -> None:
+    """An apt run of need that outlives this process, its output in
+    BACKGROUND_LOG and its pid in BACKGROUND_PID until it ends."""
+    if wait_for_background(log):
+        need = missing(need)
+        if not need:
+            return
     with open(BACKGROUND_LOG, "w") as out:
-        child = subprocess.Popen([sys.executable, "-m", "enotty.packages", "--install", why,
-                                  *(",".join(step) for step in steps)],
+        child = subprocess.Popen([sys.executable, "-m", "enotty.packages", "--install", why, *need],
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                  start_new_session=True, env=dict(os.environ, PYTHONPATH=_tools_dir()))
     BACKGROUND_PID.write_text(f"{child.pid}\n")
-    print(f"enotty: installing {' '.join(p for step in steps for p in step)} while the tree is fetched "
-          f"and scanned (log: {BACKGROUND_LOG})", file=log)
+    print(f"enotty: installing {' '.join(need)} while the scan runs (log: {BACKGROUND_LOG})", file=log)
 
 
 def _tools_dir() -> str:
     return str(Path(__file__).resolve().parents[1])
 
 
-def background_running() -> bool:
-    """Whether a background run (start_background) is installing packages."""
-    return _background_pid() is not None
-
-
-def _background_pid() -> int | None:
+def wait_for_background(log: TextIO = sys.stderr) -> bool:
+    """Wait for the background apt run, if one is going; whether one was."""
     try:
         pid = int(BACKGROUND_PID.read_text().split()[0])
     except (OSError, ValueError, IndexError):
-        return None
-    if _alive(pid):
-        return pid
-    BACKGROUND_PID.unlink(missing_ok=True)
-    return None
-
-
-def wait_for(wanted: list[str] | None = None, log: TextIO = sys.stderr) -> bool:
-    """Wait while a background run goes on and (with wanted) some of
-    wanted is still missing; whether there was a run to wait for."""
-    if _background_pid() is None:
         return False
     said = False
-    while _background_pid() is not None and (wanted is None or missing(wanted)):
+    while _alive(pid):
         if not said:
-            print(f"enotty: waiting for {' '.join(missing(wanted)) if wanted else 'the packages'} "
-                  f"from the background install (log: {BACKGROUND_LOG})", file=log)
+            print(f"enotty: waiting for the packages installed in the background (log: {BACKGROUND_LOG})",
+                  file=log)
             said = True
         time.sleep(1)
+    BACKGROUND_PID.unlink(missing_ok=True)
     return True
-
-
-def wait_for_background(log: TextIO = sys.stderr) -> bool:
-    """Wait for the whole background run, if one is going; whether one was."""
-    return wait_for(None, log)
 
 
 def pid_alive(pid: int) -> bool:
@@ -227,10 +196,9 @@ def _alive(pid: int) -> bool:
 
 def main(argv: list[str]) -> int:
     if len(argv) >= 3 and argv[0] == "--install":
-        # the background run of start_background(): its steps in order
+        # the background run of start_background()
         try:
-            for n, step in enumerate(argv[2:]):
-                ensure_packages(step.split(","), argv[1], sys.stdout, wait=False, update=n == 0)
+            ensure_packages(argv[2:], argv[1], sys.stdout, wait=False)
         except (UsageError, subprocess.CalledProcessError) as err:
             print(f"enotty: {err}")
             return 1

@@ -72,40 +72,17 @@ def test_a_failing_apt_get_is_one_usage_line(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_root_installs_the_first_set_now_and_the_rest_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(packages.NEEDS, "probe", ("first-a", "scan-b", "later-c", "later-d"))
+    monkeypatch.setitem(packages.NEEDS, "probe", ("first-a", "later-b", "later-c"))
     monkeypatch.setitem(packages.FIRST, "probe", ("first-a",))
-    monkeypatch.setitem(packages.LATER, "probe", (("scan-b",),))
     monkeypatch.setattr(packages.os, "geteuid", lambda: 0)
-    monkeypatch.setattr(packages, "missing", lambda wanted: [p for p in wanted if p != "later-d"])
+    monkeypatch.setattr(packages, "missing", lambda wanted: [p for p in wanted if p != "later-c"])
     now: list[list[str]] = []
-    later: list[list[list[str]]] = []
+    later: list[list[str]] = []
     monkeypatch.setattr(packages, "ensure_packages", lambda wanted, why, *a, **k: now.append(list(wanted)))
-    monkeypatch.setattr(packages, "start_background", lambda steps, why: later.append(steps))
+    monkeypatch.setattr(packages, "start_background", lambda need, why: later.append(need))
     packages.ensure("probe")
     assert now == [["first-a"]]
-    # the scan's package first, in a step of its own; later-d is installed already
-    assert later == [[["scan-b"], ["later-c"]]]
-
-
-def test_a_waiter_waits_only_for_its_own_packages(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import subprocess
-    import time
-    pid_file = tmp_path / "apt.pid"
-    monkeypatch.setattr(packages, "BACKGROUND_PID", pid_file)
-    child = subprocess.Popen(["sleep", "30"])
-    try:
-        pid_file.write_text(f"{child.pid}\n")
-        started = time.monotonic()
-        installed = {"dpkg"}
-        monkeypatch.setattr(packages, "missing", lambda wanted: [p for p in wanted if p not in installed])
-        assert packages.wait_for(["dpkg"]) is True       # already there: no wait
-        assert time.monotonic() - started < 5
-        assert packages.background_running()
-    finally:
-        child.kill()
-        child.wait()
-    assert not packages.background_running()
-    assert not pid_file.exists()
+    assert later == [["later-b"]]     # later-c is installed already
 
 
 def test_a_background_run_is_waited_for(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
-from .. import cache, packages
+from .. import cache
 from . import csource, facts as phase1, interfaces, rules
 from ..kernel import tree
 from ..errors import UsageError
@@ -699,8 +699,6 @@ _versions: dict[str, str] = {}
 
 def spatch_binary() -> str:
     path = shutil.which("spatch")
-    if not path and packages.wait_for(["coccinelle"]):
-        path = shutil.which("spatch")      # make patches installs it while the tree is fetched
     if not path:
         raise UsageError("spatch not found on PATH: apt-get install coccinelle")
     return path
