@@ -24,10 +24,10 @@
  * fixed /dev names.  A kind with no node (no vivid, no vimc) is skipped;
  * ioctl_errno.sh loads both drivers first.
  *
- * Quirk: the V4L2 core copies an ioctl's argument from user space
- * before it looks the command up, so an unknown command called with a NULL
- * argument answers EFAULT, not ENOTTY.  Every call here passes a valid
- * buffer of the size the command encodes.
+ * Quirk: the V4L2 core copies a write-direction ioctl's argument from
+ * user space before it looks the command up, so such an unknown command
+ * called with a NULL argument answers EFAULT, not ENOTTY.  Every call here
+ * passes a valid buffer of the size the command encodes.
  *
  * Built as a 32-bit program too (ioctl_errno_32, where the compiler can
  * build one): on a 64-bit kernel that takes the compat paths
