@@ -76,16 +76,15 @@ NEEDS["check"] = tuple(sorted(set(NEEDS["mailout"]) | set(NEEDS["audit"])
 
 
 def missing(packages: tuple[str, ...] | list[str]) -> list[str]:
-    """The packages dpkg does not report as installed."""
-    out = []
-    for pkg in packages:
-        res = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Status}", pkg],
-            capture_output=True, text=True, check=False,
-        )
-        if res.returncode != 0 or "install ok installed" not in res.stdout:
-            out.append(pkg)
-    return out
+    """The packages dpkg does not report as installed, asked in one
+    dpkg-query (one a package cost half a second for make patches' 21)."""
+    if not packages:
+        return []
+    res = subprocess.run(["dpkg-query", "-W", "-f=${Package}\t${Status}\n", *packages],
+                         capture_output=True, text=True, check=False)
+    installed = {name for name, _, status in (line.partition("\t") for line in res.stdout.splitlines())
+                 if status == "install ok installed"}
+    return [pkg for pkg in packages if pkg not in installed]
 
 
 def install_line(packages: list[str]) -> str:

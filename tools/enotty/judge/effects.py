@@ -299,13 +299,13 @@ def _direction_only(cond: str, cmd: str) -> bool:
 # returns what another handler answers: pcm_oss hands every 'M' command to
 # the OSS mixer before its own 'P' test.  Its Guard's errno is the callee.
 HAND_OFF = "hand-off"
-# a return under an assertion (`if (snd_BUG_ON(idx >= 2)) return -ENXIO;`)
-# answers no command
-_ASSERTED = re.compile(r"\bif\s*\(\s*(?:unlikely\s*\(\s*)?(?:WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b"
-                       r"[^;]*;")
+# An assertion's condition (`snd_BUG_ON(idx >= 2)`): the return under it
+# answers no command.
+_ASSERTION = r"(?:unlikely\s*\(\s*)?(?:WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b"
+_ASSERTED = re.compile(r"\bif\s*\(\s*" + _ASSERTION + r"[^;]*;")
 
 
-def _hand_off(code: str, then: str, cond: str, cmd: str) -> str:
+def _hand_off(then: str, cond: str, cmd: str) -> str:
     """The function a class test hands the command to, or ''."""
     m = re.search(r"\breturn\s+(\w+)\s*\(([^;]*)\)\s*;\s*\}?\s*$", then)
     if not m or not re.search(r"\b%s\b" % re.escape(cmd), m.group(2)):
@@ -365,7 +365,7 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         if skip_lines & set(range(line, last + 1)):
             continue          # the series converts this check itself
         errnos = set(_ERRNO.findall(then))
-        handed = _hand_off(code, then, cond, cmd)
+        handed = _hand_off(then, cond, cmd)
         if handed and not _ERRNO.findall(_ASSERTED.sub("", then)):
             # the condition as written: the cleaned code blanks 'M'
             written = " ".join(cf.raw[m.end():cond_close].split())
@@ -409,7 +409,7 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         if not old and not (other and (not _mentions(cond, cmd) or _direction_only(cond, cmd))):
             continue
         old = old or other
-        if re.match(r"(unlikely\s*\(\s*)?(WARN_ON|WARN_ON_ONCE|BUG_ON|snd_BUG_ON)\b", cond):
+        if re.match(_ASSERTION, cond):
             continue          # an assertion, not an answer
         terms = operands(cond)
         equality = re.compile(r"\b%s\s*==\s*[A-Z_][A-Z0-9_]*" % re.escape(cmd))
@@ -976,7 +976,8 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
                       and not ("COMPAT" in when and re.search(r"32$", name))
                       and not _arch_only_absent(uapi.commands[name][0], when))
     missing += [h for h in helped if h.partition("[")[0] not in labels]
-    missing += [b for b in branch if b.partition("[")[0] not in {m.partition("[")[0] for m in missing}]
+    said = {m.partition("[")[0] for m in missing}
+    missing += [b for b in branch if b.partition("[")[0] not in said]
     return ",".join(missing) if missing else "-"
 
 

@@ -12,6 +12,7 @@ from typing import Mapping
 from ..partition import doc_updates
 from ..find.interfaces import PLACEHOLDER, Interface
 from ..find.sites import Effects, Site
+from ..judge.effects import COMMAND_FILTER, HAND_OFF
 
 WIDTH = 75
 DOC = "Documentation/driver-api/ioctl.rst"
@@ -364,10 +365,10 @@ def _guard_items(guard: str) -> list[tuple[str, str, str]]:
     return out
 
 
-# effects' kind of a check that already answers -ENOTTY by the command's
-# _IOC_* fields (autofs's type and number range): said in the opening
-# paragraph (command_filters()), never as a check that "still fails first"
-COMMAND_FILTER = "command filter"
+# effects' COMMAND_FILTER, a check that already answers -ENOTTY by the
+# command's _IOC_* fields (autofs's type and number range), is said in the
+# opening paragraph (command_filters()), never as a check that "still fails
+# first"; a HAND_OFF gets a sentence of its own (_hand_off_sentence()).
 
 
 def command_filters(sites: list[Site]) -> list[str]:
@@ -536,9 +537,6 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
 SUBHANDLER_MISS = "ioctl_subhandler_miss"
 SUBHANDLER_SENTENCE = ("A command that only a sub-feature's ioctl handles now fails with ENOTTY"
                        " too on a device without that sub-feature, as no sub-feature takes it.")
-
-
-HAND_OFF = "hand-off"
 
 
 def _hand_off_sentence(condition: str, callee: str, function: str) -> str:

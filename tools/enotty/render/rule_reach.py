@@ -61,8 +61,9 @@ def report_lines(root: Path, files: list[str], rule: Path, use_cache: bool = Tru
             missing.append(rel)
     # one spatch a file, as many at once as the machine has cores: on a
     # fresh machine these runs are a fifth of make patches
+    opts = options(text)
     with ThreadPoolExecutor(max_workers=default_jobs()) as pool:
-        runs = dict(zip(missing, pool.map(lambda rel: _run(binary, root, rel, rule, options(text)), missing)))
+        runs = dict(zip(missing, pool.map(lambda rel: _run(binary, root, rel, rule, opts), missing)))
     for rel, lines in runs.items():
         out[rel] = lines or set()
         if lines is not None:           # a run that failed (a timeout) is not kept
