@@ -119,9 +119,10 @@ def test_a_missing_cross_compiler_without_root_is_one_usage_line(monkeypatch: py
 
     def fake_query(cmd: list[str], **kw: object) -> object:
         asked.append(cmd)
-        installed = cmd[-1] != "gcc-m68k-linux-gnu"  # the host gcc (i386) is there
-        return type("R", (), {"returncode": 0 if installed else 1,
-                              "stdout": "install ok installed" if installed else ""})()
+        # the host gcc (i386) is there, m68k's is not (dpkg-query exits 1)
+        installed = [p for p in cmd[3:] if p != "gcc-m68k-linux-gnu"]
+        return type("R", (), {"returncode": 0 if installed == cmd[3:] else 1,
+                              "stdout": "".join(f"{p}\tinstall ok installed\n" for p in installed)})()
 
     monkeypatch.setattr(packages.subprocess, "run", fake_query)
     monkeypatch.setattr(packages.os, "geteuid", lambda: 1000)
@@ -133,7 +134,7 @@ def test_a_missing_cross_compiler_without_root_is_one_usage_line(monkeypatch: py
     msg = str(err.value)
     assert "\n" not in msg and "apt-get install -y --no-install-recommends gcc-m68k-linux-gnu" in msg
     assert "gcc " not in msg.split("run as root:")[1] + " "
-    assert ["dpkg-query", "-W", "-f=${Status}", "gcc-m68k-linux-gnu"] in asked
+    assert ["dpkg-query", "-W", "-f=${Package}\t${Status}\n", "gcc", "gcc-m68k-linux-gnu"] in asked
 
 
 def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,7 +146,8 @@ def test_a_missing_compiler_as_root_is_installed_and_checked(monkeypatch: pytest
         if cmd[0] == "apt-get" and cmd[1] == "install":
             state["installed"] = True
         ok = cmd[0] != "dpkg-query" or state["installed"]
-        return type("R", (), {"returncode": 0 if ok else 1, "stdout": "install ok installed" if ok else ""})()
+        listed = "".join(f"{p}\tinstall ok installed\n" for p in cmd[3:]) if cmd[0] == "dpkg-query" else ""
+        return type("R", (), {"returncode": 0 if ok else 1, "stdout": listed if ok else ""})()
 
     monkeypatch.setattr(packages.subprocess, "run", fake_run)
     monkeypatch.setattr(packages.os, "geteuid", lambda: 0)
