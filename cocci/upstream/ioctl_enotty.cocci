@@ -31,6 +31,8 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """
 targets = {}
 # calls under a case label, calls under default:, defaults that only break
 inner, dcall, dflt = set(), set(), set()
+# (file, function) -> line spans of its switches and loops
+spans = {}
 # (file, function) -> line of a switch whose default: returns first
 turned = {}
 hwdep, leaky, ok = set(), set(), set()
@@ -44,6 +46,10 @@ def follow(q, fn, h, n):
                                   and int(q[0].line) < turned.get(fun(q), 1e9)):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
+def leaves(b):
+    """b breaks out of the switch on the command: it is in no nested switch or loop."""
+    line = int(b[0].line)
+    return at(b) not in dflt and sum(a <= line <= z for a, z in spans.get(fun(b), ())) < 2
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
 def say(p, err):
     return "%s() answers an unknown ioctl command with -%s, use -%s" % (
@@ -148,6 +154,17 @@ fn << t.fn; n << t.n; p << t.p;
 @@
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
+// Switches and loops: a break in one nested in another leaves the inner one only
+// (spatch 1.1.1's flow lets it reach the outer one's end).
+@nest@
+statement S; position s : script:python () { fun(s) in targets };
+@@
+S@s
+@script:python@
+s << nest.s; S << nest.S;
+@@
+if S.startswith(("switch", "for", "while", "do")):
+    spans.setdefault(fun(s), []).append((int(s[0].line), int(s[0].line_end)))
 // default: return -EINVAL; in the switch on the command.
 @dr forall@
 identifier t.fn, t.cmd, F, err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
@@ -207,7 +224,7 @@ fn(...) { ... when any
 ... when any
 }
 @leak exists@
-identifier t.fn, t.cmd, nr.err; position nr.p, q : script:python () { at(q) not in dflt };
+identifier t.fn, t.cmd, nr.err; position nr.p, q : script:python () { leaves(q) };
 @@
 fn(...) { ... when any
 break@q;
@@ -234,7 +251,7 @@ switch (cmd) { case ...: ... when any
 return ret; }
 @nileak exists@
 identifier t.fn, ni.ret, ni.err, l; expression E; type T;
-position ni.p, q, b : script:python () { at(b) not in dflt };
+position ni.p, q, b : script:python () { leaves(b) };
 @@
 fn@q(...) { ... when any
 T ret = -err@p;

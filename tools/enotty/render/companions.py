@@ -42,17 +42,16 @@ RULE_BODY = (
     "and in the static functions the handler hands the command to: the\n"
     "default of a switch on the command, the return after a switch or an\n"
     "if-chain that every known command leaves, an error set before a switch\n"
-    "every case of which replaces it (not yet when a case holds a switch of\n"
-    "its own that breaks, as apm-emulation's does), a test of the command or\n"
-    "its type, and the miss of a table lookup; in patch mode it replaces each\n"
-    "with the answer that interface needs.  A handler is converted whole or\n"
-    "not at all: one that answers -EINVAL to a check of its state before it\n"
-    "looks at the command is left alone (a check of its argument that returns\n"
-    "at once is not: an unknown command with a valid argument then gets\n"
-    "-ENOTTY), and so are the handlers of commands whose -EINVAL the tree's\n"
-    "own tests and hdparm read (the RTC's, ccp's dbc, the HDIO taskfile).\n"
-    "Every change it makes changes what user space sees: check the programs\n"
-    "that use the handler before sending one.\n")
+    "every case of which replaces it, a test of the command or its type, and\n"
+    "the miss of a table lookup; in patch mode it replaces each with the\n"
+    "answer that interface needs.  A handler is converted whole or not at\n"
+    "all: one that answers -EINVAL to a check of its state before it looks at\n"
+    "the command is left alone (a check of its argument that returns at once\n"
+    "is not: an unknown command with a valid argument then gets -ENOTTY), and\n"
+    "so are the handlers of commands whose -EINVAL the tree's own tests and\n"
+    "hdparm read (the RTC's, ccp's dbc, the HDIO taskfile).  Every change\n"
+    "it makes changes what user space sees: check the programs that use the\n"
+    "handler before sending one.\n")
 
 
 def upstream_rule_text() -> str:
