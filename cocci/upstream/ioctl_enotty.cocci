@@ -26,15 +26,14 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """
     usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl
     v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """
     proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl tty_ldisc_ops.ioctl
-    tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl""")) for m in ms.split()}
+    tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
+    net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
 # (file, function) -> (index of cmd, handler, answer): the handlers and their helpers
 targets = {}
 # calls under a case label, calls under default:, defaults that only break
 inner, dcall, dflt = set(), set(), set()
-# (file, function) -> line spans of its switches and loops
-spans = {}
-# (file, function) -> line of a switch whose default: returns first
-turned = {}
+# (file, function) -> line of a switch whose default: returns; spans of switches, loops
+turned, spans = {}, {}
 hwdep, leaky, ok = set(), set(), set()
 # position -> its function; (file, handler) left alone
 sites, blocked = {}, set()
@@ -46,33 +45,38 @@ def follow(q, fn, h, n):
                                   and int(q[0].line) < turned.get(fun(q), 1e9)):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
-def leaves(b):
-    """b breaks out of the switch on the command: it is in no nested switch or loop."""
+def leaves(b):  # b leaves the switch on cmd: it is in no nested switch or loop (nest)
     line = int(b[0].line)
     return at(b) not in dflt and sum(a <= line <= z for a, z in spans.get(fun(b), ())) < 2
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
-def say(p, err):
-    return "%s() answers an unknown ioctl command with -%s, use -%s" % (
-        p[0].current_element, err, answer(p))
+def say(p, err): return "%s() answers an unknown ioctl command with -%s, use -%s" % (
+    p[0].current_element, err, answer(p))
 def answer(p):
     t = targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 
-// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one.
+// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one
+// (last for ndo_siocdevprivate).
 @ops@
 identifier S, x, fn;
 identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl,
-               kernel_ioctl, proc_ioctl, vidioc_default};
+               kernel_ioctl, proc_ioctl, vidioc_default, ndo_siocdevprivate};
 @@
 struct S x = { ..., .F = \(fn\|&fn\), ... };
 @hd@
 identifier ops.fn, cmd, arg; parameter list[n] ps; type T, T2; position p;
 @@
 fn@p(ps, T cmd, T2 arg) { ... }
-@script:python@
-S << ops.S; F << ops.F; fn << ops.fn; n << hd.n; p << hd.p;
+@hl@
+identifier ops.fn, cmd; parameter list[n] ps; type T; position p;
 @@
-if S + "." + F in ANSWER: targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
+fn@p(ps, T cmd) { ... }
+@script:python@
+S << ops.S; F << ops.F; fn << ops.fn;
+n << hd.n = ""; p << hd.p = []; l << hl.n = ""; q << hl.p = [];
+@@
+if F == "ndo_siocdevprivate": n, p = l, q
+if p and S + "." + F in ANSWER: targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
 @hw@
 identifier fn; identifier F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
 @@
@@ -154,8 +158,8 @@ fn << t.fn; n << t.n; p << t.p;
 @@
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
-// Switches and loops: a break in one nested in another leaves the inner one only
-// (spatch 1.1.1's flow lets it reach the outer one's end).
+// A break in a switch or loop nested in another leaves only that one (spatch 1.1.1's
+// flow lets it reach the outer switch's end).
 @nest@
 statement S; position s : script:python () { fun(s) in targets };
 @@
@@ -338,7 +342,7 @@ p << other.p;
 if at(p) not in ok and at(p) not in sites: block(p)
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC, EOPNOTSUPP, ENOTSUPP, EFAULT};
-position p : script:python () { answer(p) is not None };
+position p : script:python (err) { answer(p) not in (None, err) };
 @@
 err@p
 @script:python ans@

@@ -33,7 +33,7 @@ HEADER = ("struct", "field", "cmd_arg", "to", "keep_enoioctlcmd", "dispatch", "e
           "kept_hooks", "compat_field", "compat_pass", "compat_beside", "compat_by_core",
           "compat_callers", "core_filters", "subcommand", "einval_without", "enotty_by", "forward",
           "dispatch_sentence", "reached_only", "reported_cores", "also_from")
-ERRNOS = ("ENOTTY", "ENOIOCTLCMD")
+ERRNOS = ("ENOTTY", "ENOIOCTLCMD", "EOPNOTSUPP")
 # Errnos an also_from cell may name: answers a default gives an unknown
 # command besides -EINVAL and -ENOSYS (which every row converts).
 # -ENOTSUPP (524) is kernel-internal: user space sees "Unknown error 524".

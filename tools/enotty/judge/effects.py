@@ -937,7 +937,12 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
         # beside the commands the core answers itself
         families |= {uapi.commands[n] for n in taken if n in uapi.commands}
     if not families:
-        return ",".join([h for h in helped if h.partition("[")[0] not in labels] + branch) or "-"
+        # no uapi family (sit's SIOCGET6RD is SIOCDEVPRIVATE + 8): a case
+        # that only one #if branch holds still reaches the line without it
+        absent = sorted(f"{name}[{when}]" for name, when in conditional.items()
+                        if re.fullmatch(r"[A-Z][A-Z0-9_]+", name) and "COMPAT" not in when)
+        return ",".join(absent + [h for h in helped if h.partition("[")[0] not in labels]
+                        + branch) or "-"
     # A command another function of the file handles belongs to that
     # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.

@@ -440,7 +440,7 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
         if s.effects is not None:
             _site_sentences(s, s.effects, visible, out, checked, uncased, forwarded)
     out += _checks_sentences(checked, len({s.function for s in visible}))
-    out += _uncased_sentences(uncased)
+    out += _uncased_sentences(uncased, user_sees(visible))
     out += _forwarded_sentences(forwarded, sites)
     leaves = sorted({s.function for s in sites if is_leaf(s)})
     if leaves and any(not is_leaf(s) for s in sites):
@@ -453,6 +453,7 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
               own_type_only: bool) -> list[str]:
     """The first sentences: which callers now get ENOTTY instead of what."""
     out: list[str] = []
+    seen = user_sees(visible)
     if visible:
         before = " or ".join(sorted({s.from_ for s in visible}))
         paths = {s.effects.paths if s.effects else "unknown" for s in visible}
@@ -468,14 +469,14 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
             # the ABIs found for the usual (compat) configuration say nothing of it
             out += [f"The changed line of {f}() is built {b}." for f, b in
                     sorted({(s.function, s.effects.branches) for s in visible if s.effects})]
-            out.append(f"There, callers now get ENOTTY instead of {before} for {command}{on}.")
+            out.append(f"There, callers now get {seen} instead of {before} for {command}{on}.")
         elif "unknown" in paths:
             # which ABIs reach it is not known (dvb_ca's handler is passed to
             # dvb_usercopy()): say it of the command, not of every caller
             out.append(f"{'Such a command' if own_type_only or command_filters(visible) else f'An unknown command{on} that reaches it'}"
-                       f" now gets ENOTTY instead of {before}.")
+                       f" now gets {seen} instead of {before}.")
         else:
-            out.append(f"{who} now get ENOTTY instead of {before} for {command}{on}.")
+            out.append(f"{who} now get {seen} instead of {before} for {command}{on}.")
     elif not without_op:
         out.append("User space sees no change.")
     for s in without_op:
@@ -522,7 +523,7 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
     argument_first = e.reach == "partly" and any(kind == "argument check"
                                                  for _c, _e, kind in _guard_items(e.guard))
     if not is_leaf(s) and not argument_first:
-        always, conditional = uncased_sentences(s.function, e.uncased)
+        always, conditional = uncased_sentences(s.function, e.uncased, user_sees([s]))
         if always:
             uncased[s.function] = always
         out += conditional
@@ -584,7 +585,7 @@ def _checks_sentences(checked: dict[str, list[str]], functions: int = 1) -> list
     return [f"On the way to {f}(), a command still fails with {text}." for f, text in said_checks.items()]
 
 
-def _uncased_sentences(uncased: dict[str, list[str]]) -> list[str]:
+def _uncased_sentences(uncased: dict[str, list[str]], seen: str = "ENOTTY") -> list[str]:
     """The uapi commands no handler of the patch has a case for.  No family
     or header is claimed: the iio buffer fd's handler shares type 'i' with
     events.h, and atyfb's cases come from two headers."""
@@ -602,7 +603,7 @@ def _uncased_sentences(uncased: dict[str, list[str]]) -> list[str]:
         return []
     one = len(names) == 1
     return [f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
-            f"{which}, {'gets' if one else 'get'} ENOTTY too."]
+            f"{which}, {'gets' if one else 'get'} {seen} too."]
 
 
 def _forwarded_sentences(forwarded: list[str], sites: list[Site]) -> list[str]:
@@ -626,7 +627,7 @@ def _some(names: list[str], few: int = 4) -> str:
     return ", ".join(names[:few]) + f" and {len(names) - few} more"
 
 
-def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
+def uncased_sentences(function: str, cell: str, seen: str = "ENOTTY") -> tuple[list[str], list[str]]:
     """What the uncased cell says: the known commands that always reach the
     changed line, and sentences for those whose case an #if leaves out
     (NAME[CONFIG_X=n])."""
@@ -648,14 +649,14 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
             known = sorted(names, key=lambda n: {"TCGETS": 0, "TCSETS": 1}.get(n, 2))   # tcgetattr() first
             out.append(f"{core}() also hands {function}() the commands that {helper}() answers "
                        f"({_some(known, 3)}) when the tty driver does not take them; {function}() "
-                       f"does not call {helper}(), so these get ENOTTY too.")
+                       f"does not call {helper}(), so these get {seen} too.")
             continue
         if when.startswith("branch "):
             # effects.other_branch_commands(): vme_user's commands of one
             # kind of minor sent to another
             selector = when.removeprefix("branch ")
             one = len(names) == 1
-            out.append(f"{_some(names, 3)} also {'gets' if one else 'get'} ENOTTY instead of EINVAL "
+            out.append(f"{_some(names, 3)} also {'gets' if one else 'get'} {seen} instead of EINVAL "
                        f"when the switch on "
                        f"{selector} in {function}() takes a branch that has no case for "
                        f"{'it' if one else 'them'}.")
@@ -669,7 +670,7 @@ def uncased_sentences(function: str, cell: str) -> tuple[list[str], list[str]]:
                 f"when {name} is {'not ' if state == 'undefined' else ''}defined")
         verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
         out.append(f"{cond[0].upper() + cond[1:]}, {_some(names, 2)} "
-                   f"{verbs[0]} no case in {function}() and {verbs[1]} ENOTTY too.")
+                   f"{verbs[0]} no case in {function}() and {verbs[1]} {seen} too.")
     return always, out
 
 
@@ -707,9 +708,20 @@ def entry_files(sites: list[Site]) -> dict[str, str]:
     return out
 
 
+def user_sees(sites: list[Site]) -> str:
+    """The errno user space gets for an unknown command after the patch:
+    -ENOIOCTLCMD reaches it as ENOTTY; an interface whose core answers
+    -EOPNOTSUPP (ndo_siocdevprivate) keeps that value."""
+    return "EOPNOTSUPP" if sites and all(s.to == "EOPNOTSUPP" for s in sites) else "ENOTTY"
+
+
 def why_sentence(froms: set[str], tos: set[str]) -> str:
     """One sentence: what ioctl.rst says, in its own terms ("Some subsystems
-    return -ENOSYS or -EINVAL here for historic reasons, but this is wrong")."""
+    return -ENOSYS or -EINVAL here for historic reasons, but this is wrong");
+    for an interface whose core answers -EOPNOTSUPP, why that value."""
+    if tos == {"EOPNOTSUPP"}:
+        return ("-EINVAL tells user space that the command is known and its argument is "
+                "wrong; -EOPNOTSUPP is what the core answers where no driver handles it.")
     wrong = " or ".join(f"-{f}" for f in sorted(froms) if f in ("EINVAL", "ENOSYS"))
     sentence = (f"{DOC} says that a handler answers an unknown command with -ENOTTY or -ENOIOCTLCMD"
                 + (f", and that {wrong} there is wrong." if wrong else "."))

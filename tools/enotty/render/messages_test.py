@@ -734,3 +734,17 @@ def test_sev_dev_s_psp_check_has_words() -> None:
     # a reviewer: the -ENODEV without a PSP answers first and was not said
     assert (messages._guard_words("!psp_master || !psp_master->sev_data", "state check")
             == "on a machine without a PSP that provides SEV")
+
+
+def test_an_interface_whose_core_answers_eopnotsupp_is_told_that_value() -> None:
+    """ndo_siocdevprivate: dev_siocdevprivate() answers -EOPNOTSUPP for a
+    device without the operation, so the patch gives that value, and every
+    sentence says what user space gets (sit's #ifdef'd 6RD commands too)."""
+    s = _site("net/ipv6/sit.c", 1393, "ipip6_tunnel_siocdevprivate", "net_device_ops.ndo_siocdevprivate",
+              to="EOPNOTSUPP", uncased="SIOCGET6RD[CONFIG_IPV6_SIT_6RD=n]")
+    said = _flat(_msg([s]))
+    assert "now get EOPNOTSUPP instead of EINVAL for an unknown command in the private range" in said
+    assert "SIOCGET6RD has no case in ipip6_tunnel_siocdevprivate() and gets EOPNOTSUPP too." in said
+    assert "answers -EOPNOTSUPP itself for a device that has no ndo_siocdevprivate." in said
+    assert "ENOTTY" not in said.replace("Return -ENOTTY", "")
+    assert messages.why_sentence({"EINVAL"}, {"EOPNOTSUPP"}).startswith("-EINVAL tells user space")
