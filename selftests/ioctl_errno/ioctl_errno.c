@@ -2,13 +2,16 @@
 /*
  * ioctl_errno - what media, CEC and framebuffer nodes answer to ioctls.
  *
- * Unknown commands must fail with ENOTTY ("inappropriate ioctl for
- * device"), not EINVAL: EINVAL means "I know this command, your argument is
- * wrong" (Documentation/driver-api/ioctl.rst), and v4l2-compliance's
- * "test invalid ioctls" asks for ENOTTY.  For every node of the test
- * drivers (vivid: video,
- * vbi, radio, sdr, touch, meta, media, media requests, CEC and its
- * framebuffer; vimc: media and sub-devices) this test checks, table-driven:
+ * A handler called with an unknown command returns -ENOTTY or
+ * -ENOIOCTLCMD, so user space sees ENOTTY; "Some subsystems return -ENOSYS
+ * or -EINVAL here for historic reasons, but this is wrong"
+ * (Documentation/driver-api/ioctl.rst).  v4l2-compliance's "test invalid
+ * ioctls" asks the same of the V4L2 node it tests; this test runs where
+ * kselftests run, also covers the media, CEC and framebuffer nodes, and
+ * checks that a supported ioctl with a bad argument still answers EINVAL.
+ * For every node of the test drivers (vivid: video, vbi, radio, sdr,
+ * touch, meta, media, media requests, CEC and its framebuffer; vimc: media
+ * and sub-devices) it checks, table-driven:
  *
  *   unknown_own_range  unknown command numbers in the node's own ioctl
  *                      range answer ENOTTY

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from . import ctext
+from . import ctext, interfaces
 from .ctext import blank_directives, blank_lexemes, match_close, split_top
 
 
@@ -232,8 +232,11 @@ def command_words(body: str, cmd: str) -> set[str]:
 
 # A function bound to an ioctl-like field: `.unlocked_ioctl = fn`,
 # `ops->ioctl = fn`, `.vidioc_default = fn`, `.ioctl_fn = &fn`.
+# A member named like ioctl, or another member of the interface table
+# (vidioc_default, ndo_siocdevprivate, ndo_tunnel_ctl).
 BINDING = re.compile(
-    r"(\.|->)\s*(\w*ioctl\w*|vidioc_default)\s*=\s*(?:\(\s*\w+\s*\)\s*)?&?\s*([A-Za-z_]\w*)\s*([,;}])")
+    r"(\.|->)\s*(\w*ioctl\w*|" + "|".join(t.decode() for t in interfaces.member_tokens()[1:])
+    + r")\s*=\s*(?:\(\s*\w+\s*\)\s*)?&?\s*([A-Za-z_]\w*)\s*([,;}])")
 
 
 @dataclass(frozen=True)

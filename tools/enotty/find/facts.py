@@ -35,7 +35,7 @@ a function that hands the command to an ops member of a table field, a
 function that files of several other folders bind or call): its own
 answers are its core's, and its helpers are not followed.
 
-Files without `ioctl`/`vidioc_default` only contribute their non-static
+Files without `ioctl` or another member of the table only contribute their non-static
 function definitions (read without cleaning the text, which is the slow
 part), unless one of those takes an integer parameter named like a
 command (cmd, command, req, ...): such a file is read whole, so that a
@@ -74,9 +74,11 @@ from . import csource, ctext, interfaces
 from ..kernel import tree
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-9"
+VERSION = "enotty-facts-10"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
-IOCTL_TOKENS = (b"ioctl", b"vidioc_default")
+# A file that names none of these binds no handler (ipip.c binds its
+# ndo_tunnel_ctl without the word ioctl): the table's members, as the scan's
+IOCTL_TOKENS = interfaces.member_tokens()
 ERRNO_TOKENS = (b"EINVAL", b"ENOSYS", b"ENOIOCTLCMD")
 
 TRYNEXT_ERRNOS = r"-\s*E(?:INVAL|NOIOCTLCMD|NOTTY|NOSYS)\b"

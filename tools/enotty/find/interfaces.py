@@ -290,3 +290,11 @@ def embedded_ops(rows: tuple[Interface, ...] | list[Interface]) -> dict[tuple[st
 def kept_hooks(rows: tuple[Interface, ...] | list[Interface]) -> tuple[str, ...]:
     """The kept hooks of every row, in table order, each once."""
     return tuple(dict.fromkeys(h for i in rows for h in i.kept_hooks))
+
+
+def member_tokens() -> tuple[bytes, ...]:
+    """`ioctl` plus every member of the table whose name lacks it
+    (vidioc_default, ndo_siocdevprivate): a file that names none of these
+    binds no handler."""
+    fields = {i.field.encode() for i in table()}
+    return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))

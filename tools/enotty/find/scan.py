@@ -169,8 +169,7 @@ def ioctl_tokens() -> tuple[bytes, ...]:
     file that names none of these members cannot match.  "ioctl" already
     covers every member whose name contains it.
     """
-    fields = {i.field.encode() for i in interfaces.table()}
-    return (b"ioctl", *sorted(f for f in fields if b"ioctl" not in f))
+    return interfaces.member_tokens()
 
 
 def binding_pattern(tokens: Sequence[bytes]) -> re.Pattern[bytes]:

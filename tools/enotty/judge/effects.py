@@ -36,6 +36,7 @@ Entry point: analyse_sites(sites, tree) -> {Site: Effects}.
 from __future__ import annotations
 
 import collections
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -842,6 +843,43 @@ def absent_when(directive: str, negate: bool) -> str:
     return f"{name}={'n' if on else 'y'}"
 
 
+NEVER = "never"     # a conditional case the file itself never builds
+
+
+@functools.lru_cache(maxsize=None)
+def _arch_deps(root: Path, arch: str) -> kconfig.KconfigDeps:
+    return kconfig.KconfigDeps(root, arch)
+
+
+def _always_built(root: Path, rel: str, when: str) -> bool:
+    """when is CONFIG_X=n for an architecture's X that the file's own build
+    needs: ocxl's #ifdef CONFIG_PPC64 case is always there (OCXL depends on
+    PPC_POWERNV, which depends on PPC64), so no configuration leaves it out."""
+    m = re.fullmatch(r"CONFIG_(\w+)=n", when)
+    if not m:
+        return False
+    arches = [a for a in sorted(os.listdir(root / "arch")) if (root / "arch" / a).is_dir()
+              and m.group(1) in kconfig.arch_symbols(root, a)]
+    if len(arches) != 1:
+        return False
+    try:
+        needed = kconfig.build_symbols(root, rel)
+    except kconfig.DerivationError:
+        return False
+    return m.group(1) in _arch_deps(root, arches[0]).closure(needed)[0]
+
+
+def _never_defined(code: str, name: str) -> bool:
+    """The file #undefs name and #defines it nowhere: its #ifdef is dead."""
+    return re.search(r"^\s*#\s*undef\s+%s\b" % re.escape(name), code, re.M) is not None and \
+        re.search(r"^\s*#\s*define\s+%s\b" % re.escape(name), code, re.M) is None
+
+
+def _tagged(name: str, when: str) -> str:
+    """An uncased command with the configuration that leaves its case out."""
+    return name if when == NEVER else f"{name}[{when}]"
+
+
 def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
     """Case labels of a switch that only one #if branch inside it holds:
     label -> the configuration that leaves it out (absent_when)."""
@@ -859,8 +897,11 @@ def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
             continue
         group, branch = max(inner, key=lambda gb: gb[1][0])     # the innermost
         negate = branch[2].startswith("#else")
-        out[label] = absent_when(group[0][2] if negate else branch[2], negate) \
+        when = absent_when(group[0][2] if negate else branch[2], negate) \
             if branch[2].startswith(("#if", "#else")) else "config"
+        if when.endswith(" undefined") and _never_defined(cf.code, when.split()[0]):
+            when = NEVER     # lp.c: #undef LP_STATS, and no #define of it
+        out[label] = when
     return {k: v for k, v in out.items() if seen[k] == 1}
 
 
@@ -875,6 +916,10 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
         sw = max(inside)
     elif site.rule == "ioctl_switch_no_default" and before:
         sw = before[-1]
+    elif site.rule == "ioctl_switch_no_default" and [s for s in switches(code, fn) if s[0] > off]:
+        # the initialiser before the switch that keeps it (via-pmu's
+        # int error = -EINVAL;): that switch's cases
+        sw = [s for s in switches(code, fn) if s[0] > off][0]
     elif site.rule in ("ioctl_if_chain", "ioctl_cmd_state_split"):
         # ioctl_cmd_state_split: if (cmd != A || S), the commands tested
         # by != are the known ones.
@@ -927,6 +972,8 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     if found is None:
         return ",".join(helped + branch) or "-"
     labels, conditional = found
+    conditional = {name: when for name, when in conditional.items()
+                   if not _always_built(tree.root, cf.path, when)}
     uapi = tree.uapi
     filtered = tree.filtered(site.interface)
     taken = filtered[0] if filtered else set()
@@ -939,7 +986,7 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     if not families:
         # no uapi family (sit's SIOCGET6RD is SIOCDEVPRIVATE + 8): a case
         # that only one #if branch holds still reaches the line without it
-        absent = sorted(f"{name}[{when}]" for name, when in conditional.items()
+        absent = sorted(_tagged(name, when) for name, when in conditional.items()
                         if re.fullmatch(r"[A-Z][A-Z0-9_]+", name) and "COMPAT" not in when)
         return ",".join(absent + [h for h in helped if h.partition("[")[0] not in labels]
                         + branch) or "-"
@@ -976,7 +1023,7 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     # is the native command itself on a 32-bit kernel: nothing to say of it
     # and a command of arch/<arch>/include/uapi is no command where that
     # architecture's #if is false (atyfb's FBIOGTYPE without __sparc__)
-    missing += sorted(f"{name}[{when}]" for name, when in conditional.items()
+    missing += sorted(_tagged(name, when) for name, when in conditional.items()
                       if name in uapi.commands and name not in taken
                       and not ("COMPAT" in when and re.search(r"32$", name))
                       and not _arch_only_absent(uapi.commands[name][0], when))

@@ -911,3 +911,30 @@ def test_numbered_commands_join_their_headers_family_and_if_0_hides_commands(tmp
     assert uapi.commands["FBIO_ALLOC"] == ("include/uapi/linux/fb.h", "'F'")
     assert "FB_TYPE_X" not in uapi.commands and "FBIO_GONE" not in uapi.commands
     assert "TCGETS" not in uapi.commands        # asm-generic's numbers are every file's
+
+
+PINNED = Path.home() / ".cache" / "enotty" / "src" / "linux-source-6.12"
+
+
+@pytest.fixture(scope="module")
+def pinned() -> Path:
+    if not (PINNED / "Kconfig").is_file():
+        pytest.skip("the 6.12 tree is not unpacked (python3 -m enotty.kernel.tree 6.12)")
+    return PINNED
+
+
+@pytest.mark.parametrize("file,line,function,rule,uncased", [
+    # lp.c #undefs LP_STATS: LPGETSTATS's case is never built
+    ("drivers/char/lp.c", 663, "lp_do_ioctl", "ioctl_default_assign", "LPGETSTATS"),
+    # the initialiser before the switch: that switch's #ifdef'd cases
+    ("drivers/macintosh/via-pmu.c", 2355, "pmu_ioctl", "ioctl_switch_no_default",
+     "PMU_IOC_CAN_SLEEP[CONFIG_PPC_PMAC=n],PMU_IOC_GET_BACKLIGHT[CONFIG_PMAC_BACKLIGHT_LEGACY=n],"
+     "PMU_IOC_GRAB_BACKLIGHT[CONFIG_INPUT_ADBHID=n],PMU_IOC_SET_BACKLIGHT[CONFIG_PMAC_BACKLIGHT_LEGACY=n],"
+     "PMU_IOC_SLEEP[CONFIG_PPC_PMAC=n]"),
+    # OCXL needs PPC_POWERNV, which needs PPC64: its #ifdef CONFIG_PPC64 case is always built
+    ("drivers/misc/ocxl/file.c", 281, "afu_ioctl", "ioctl_default_assign", "-"),
+])
+def test_conditional_cases_say_only_configurations_that_exist(pinned, file, line, function, rule,
+                                                              uncased):
+    s = site(file, line, function, rule=rule)
+    assert effects.analyse_sites([s], pinned)[s].uncased == uncased

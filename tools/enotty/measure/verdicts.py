@@ -516,6 +516,17 @@ def rule_kvm_arch(site: Site, root: str) -> Decision | None:
     return None
 
 
+# The OSS API (the emulation in sound/core/oss/ and sound/core/seq/oss/, the
+# drivers of sound/oss/, the synths' *_oss.c callbacks): its programmer's
+# guide gives EINVAL as the answer to an ioctl the implementation does not
+# support and tells applications to probe each ioctl with it
+# (manuals.opensound.com/developer, OSS_GETVERSION and "Possible error codes"),
+# so its defaults are read, not decided by plain-default.
+def oss_api(file: str) -> bool:
+    return file.startswith(("sound/core/oss/", "sound/core/seq/oss/", "sound/oss/")) or \
+        file.startswith("sound/") and file.endswith("_oss.c")
+
+
 def filtered_before(site: Site) -> bool:
     """A top-level `if (x) return` before the site on a value computed from the
     command (`err = md_ioctl_valid(cmd); if (err) return err;`): the commands
@@ -606,7 +617,8 @@ def rule_plain_default(site: Site, root: str) -> Decision | None:
         return None
     if falls_into_labels(site.fn.body, site.at):
         return Decision("MIXED", "fallthrough-default", "a known command falls through into the default")
-    if root.startswith("ndo_") or site.row["file"].startswith(("virt/kvm/", "arch/")) and "/kvm/" in site.row["file"]:
+    if root.startswith("ndo_") or site.row["file"].startswith(("virt/kvm/", "arch/")) and "/kvm/" in site.row["file"] \
+            or oss_api(site.row["file"]):
         return None
     return Decision("REAL", "plain-default", f"default of the switch on {site.command} answers -{site.row['errno']}")
 

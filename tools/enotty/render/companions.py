@@ -166,7 +166,7 @@ def selftest_files(root: Path | None = None) -> dict[str, str]:
     """The new files of the kselftest patch, path -> content (the config
     fragment as root takes it)."""
     return {
-        f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0-only\n"
+        f"{SELFTEST_DIR}/.gitignore": "# SPDX-License-Identifier: GPL-2.0\n"
                                       + "".join(f"{name}\n" for name in SELFTEST_PROGRAMS),
         f"{SELFTEST_DIR}/Makefile": (SELFTEST_SOURCE / "Makefile").read_text(),
         f"{SELFTEST_DIR}/config": config_fragment(root),

@@ -743,7 +743,7 @@ def test_an_interface_whose_core_answers_eopnotsupp_is_told_that_value() -> None
     s = _site("net/ipv6/sit.c", 1393, "ipip6_tunnel_siocdevprivate", "net_device_ops.ndo_siocdevprivate",
               to="EOPNOTSUPP", uncased="SIOCGET6RD[CONFIG_IPV6_SIT_6RD=n]")
     said = _flat(_msg([s]))
-    assert "now get EOPNOTSUPP instead of EINVAL for an unknown command in the private range" in said
+    assert "now get EOPNOTSUPP instead of EINVAL for an unknown command in the private range." in said
     assert "SIOCGET6RD has no case in ipip6_tunnel_siocdevprivate() and gets EOPNOTSUPP too." in said
     assert "answers -EOPNOTSUPP itself for a device that has no ndo_siocdevprivate." in said
     assert "ENOTTY" not in said.replace("Return -ENOTTY", "")
