@@ -294,7 +294,9 @@ def combine(paths: list[str], prefixes: list[str], section: str = "",
     distinct = sorted(set(prefixes), key=prefixes.index)
     if len(distinct) == 1:
         return distinct[0]
-    named = _named_first(distinct, section)
+    # TUN/TAP's tun.c, tap.c and tun_vnet.h: one folder, one driver family;
+    # files of several folders (net/ipv4/ and net/ipv6/) take their folder's row
+    named = _named_first(distinct, section) if len({posixpath.dirname(p) for p in paths}) == 1 else None
     if named:
         return named
     pair = _pair(paths, distinct, load_table() if rows is None else rows)
