@@ -1327,6 +1327,12 @@ def entry(cf: CFile, fn: Function, site: Site, tree: Tree | None = None) -> str:
     bound = set(_bound_to(member).findall(cf.code))
     if fn.name in bound:
         return "-"
+    # the native members of other interfaces with the same answer that bind
+    # a caller too: sunrpc's cache_ioctl() is reached from an
+    # .unlocked_ioctl and a .proc_ioctl of the same file
+    for other in interfaces.table():
+        if other.to == site.to and not other.is_compat and other.field != member:
+            bound |= set(_bound_to(other.field).findall(cf.code)) & chain(cf, fn.name)
     found = sorted((chain(cf, fn.name) - {fn.name}) & bound)
     if not found and tree is not None and site.file.endswith(".h"):
         found = header_entries(tree, cf, fn.name, member)

@@ -938,3 +938,39 @@ def test_conditional_cases_say_only_configurations_that_exist(pinned, file, line
                                                               uncased):
     s = site(file, line, function, rule=rule)
     assert effects.analyse_sites([s], pinned)[s].uncased == uncased
+
+
+def test_a_helper_bound_through_two_native_members_names_both_entries(tmp_path):
+    """sunrpc's cache_ioctl() is reached from an .unlocked_ioctl and a
+    .proc_ioctl of its file: both callers see the change."""
+    code = """
+static int cache_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case FIONREAD:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static long cache_ioctl_procfs(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	return cache_ioctl(filp, cmd, arg);
+}
+
+static long cache_ioctl_pipefs(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	return cache_ioctl(filp, cmd, arg);
+}
+
+static const struct proc_ops cache_channel_proc_ops = {
+	.proc_ioctl	= cache_ioctl_procfs,
+};
+
+static const struct file_operations cache_channel_pipefs_ops = {
+	.unlocked_ioctl	= cache_ioctl_pipefs,
+};
+"""
+    got = analyse_one(tmp_path, "net/sunrpc/cache.c", code, 8, "cache_ioctl", "ioctl_default_return")
+    assert got.entry == "cache_ioctl_pipefs,cache_ioctl_procfs"

@@ -202,6 +202,7 @@ TARGET_WORDS: tuple[tuple[str, str], ...] = (
     (r"^dir:(\S+)$", r"the directory \1"),
     (r"^debugfs:(\S+)$", r"/sys/kernel/debug/\1"),
     (r"^securityfs:(\S+)$", r"/sys/kernel/security/\1"),
+    (r"^proc:(\S+)$", r"/proc/\1"),
     (r"^iio-buffer:(\S+)$", r"the buffer fd of \1"),
     (r"^usb-hub:(\S+)$", r"the hub \1 through USBDEVFS_IOCTL"),
     (r"^gpio-line(event|handle|request):(\S+)$", r"a line\1 fd of \2"),
