@@ -204,6 +204,24 @@ class Guard:
 _IF = re.compile(r"\bif\s*\(")
 
 
+def _conditional_copy(code: str, after: int, limit: int) -> tuple[str, str] | None:
+    """(condition, errno) when the block at after holds only
+    `if (copy_from_user(..)) return -E..;` (or get_user()): a copy that
+    the enclosing test of the command makes for some commands only."""
+    k = after
+    while k < limit and code[k] in " \t\n":
+        k += 1
+    if k >= limit or code[k] != "{":
+        return None
+    end = match_close(code, k)
+    if end < 0 or end > limit:
+        return None
+    m = re.fullmatch(r"\s*if\s*\((.*)\)\s*\{?\s*return\s+-\s*(E[A-Z0-9]+)\s*;\s*\}?\s*", code[k + 1:end], re.S)
+    if not m or not re.search(r"\b(copy_from_user|get_user)\s*\(", m.group(1)):
+        return None
+    return " ".join(m.group(1).split()), m.group(2)
+
+
 def _then_branch(code: str, after: int, limit: int) -> str:
     """The statement an if runs, if it leaves unconditionally (return or goto), else ''."""
     k = after
@@ -360,6 +378,12 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
         if "else" in prev_word:
             continue
         then = _then_branch(code, cond_close + 1, anchor)
+        copy = _conditional_copy(code, cond_close + 1, anchor) if not then and _mentions(cond, cmd) else None
+        if copy:
+            # landisk's gio_ioctl(): `if (cmd & 0x01) { if (copy_from_user(..))
+            # return -EFAULT; }` copies the argument of every odd number
+            found.append(Guard(line, f"{cond} && {copy[0]}", copy[1], "argument check"))
+            continue
         if not re.search(r"\b(return|goto)\b", then):
             continue
         last = cf.line_of(code.find(then, cond_close) + len(then))

@@ -974,3 +974,35 @@ static const struct file_operations cache_channel_pipefs_ops = {
 """
     got = analyse_one(tmp_path, "net/sunrpc/cache.c", code, 8, "cache_ioctl", "ioctl_default_return")
     assert got.entry == "cache_ioctl_pipefs,cache_ioctl_procfs"
+
+
+def test_a_copy_only_some_command_numbers_make_is_an_argument_check(tmp_path):
+    """landisk's gio_ioctl() copies the argument of every odd number first."""
+    code = """
+static long gio_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	unsigned int data;
+
+	if (cmd & 0x01) {
+		if (copy_from_user(&data, (int *)arg, sizeof(int))) {
+			return -EFAULT;
+		}
+	}
+
+	switch (cmd) {
+	case 0x10:
+		return 0;
+	default:
+		return -EFAULT;
+	}
+}
+
+static const struct file_operations gio_fops = {
+	.unlocked_ioctl	= gio_ioctl,
+};
+"""
+    got = analyse_one(tmp_path, "arch/sh/boards/mach-landisk/gio.c", code, 16, "gio_ioctl",
+                      "ioctl_default_return")
+    assert got.reach == "partly"
+    assert got.guard == ("line 6: cmd & 0x01 && copy_from_user(&data, (int *)arg, sizeof(int)) "
+                         "-> -EFAULT (argument check)")

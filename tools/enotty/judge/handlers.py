@@ -580,7 +580,7 @@ def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list
 # The exit a site's rule found, in words: what answers an unknown command
 # that gets past the checks before the dispatch.
 _EXIT_WORDS = {
-    "ioctl_switch_no_default": "the -{errno} it sets before its switch, which no case replaces,",
+    "ioctl_switch_no_default": "the -{errno} it sets before its switch",
     "ioctl_default_return": "the default of its switch",
     "ioctl_default_assign": "the default of its switch",
     "ioctl_if_chain": "the return after its tests of the command",

@@ -563,7 +563,7 @@ def test_a_sibling_kept_by_a_check_first_names_both_of_its_exits(tmp_path: Path)
     kept = handlers.Handler(a.file, "uffd_ioctl", (b,), (why,))
     assert handlers.kept_siblings([a], [handlers.Handler(a.file, "a_ioctl", (a,), ()), kept]) == [
         "uffd_ioctl() keeps -EINVAL: a check before the dispatch (state check; `!ctx`) answers -EINVAL "
-        "first, and the -EINVAL it sets before its switch, which no case replaces, answers an unknown command "
+        "first, and the -EINVAL it sets before its switch answers an unknown command "
         "that passes it; this patch changes neither (testing the command first, as pidfd_ioctl() does, is a "
         "change of its own)."]
 

@@ -48,10 +48,10 @@ RULE_BODY = (
     "all: one that answers -EINVAL to a check of its state before it looks at\n"
     "the command is left alone (a check of its argument that returns at once\n"
     "is not: an unknown command with a valid argument then gets -ENOTTY), and\n"
-    "so are the handlers of commands whose -EINVAL the tree's own tests and\n"
-    "hdparm read (the RTC's, ccp's dbc, the HDIO taskfile).  Every change\n"
-    "it makes changes what user space sees: check the programs that use the\n"
-    "handler before sending one.\n")
+    "so are the handlers whose -EINVAL for an unknown command rtctest,\n"
+    "test_dbc.py and hdparm read (those with an RTC_RD_TIME, DBCIOCNONCE or\n"
+    "HDIO_DRIVE_TASKFILE case).  Every change it makes changes what user\n"
+    "space sees: check the programs that use the handler before sending one.\n")
 
 
 def upstream_rule_text() -> str:

@@ -326,6 +326,8 @@ def _callers_phrase(paths: set[str], compat_functions: list[str], rows: list[Int
 # -EXXX first").  A condition matching none is "a check before the dispatch".
 GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"^!capable\((CAP_\w+)\)$", r"without \1"),
+    (r"^\w+ & (0x[0-9a-fA-F]+|\d+) && \(?copy_from_user\(",
+     r"when its number has \1 set and its argument cannot be copied from user space"),
     (r"copy_from_user\(", "when its argument cannot be copied from user space"),
     (r"^!(argp|arg|p|uarg|data)$", "for a NULL argument"),
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT|->zombie\b",
