@@ -30,8 +30,20 @@ static int wan_siocdevprivate(struct net_device *dev, struct ifreq *ifr,
 	}
 }
 
+/* ndo_tunnel_ctl: ip_tunnel_siocdevprivate() hands it every private command */
+static int tnl_ctl(struct net_device *dev, struct ip_tunnel_parm_kern *p, int cmd)
+{
+	switch (cmd) {
+	case SIOCGETTUNNEL:
+		return tnl_get_parm(dev, p);
+	default:
+		return -EINVAL;
+	}
+}
+
 static const struct net_device_ops tnl_netdev_ops = {
 	.ndo_siocdevprivate	= tnl_siocdevprivate,
+	.ndo_tunnel_ctl		= tnl_ctl,
 };
 
 static const struct net_device_ops wan_netdev_ops = {

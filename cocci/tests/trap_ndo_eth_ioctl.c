@@ -13,16 +13,7 @@ static int xnet_eth_ioctl(struct net_device *dev, struct ifreq *rq, int cmd)
 	}
 }
 
-static int xnet_siocdevprivate(struct net_device *dev, struct ifreq *rq,
-			       void __user *data, int cmd)
-{
-	if (cmd != SIOCDEVPRIVATE)
-		return -EINVAL;
-	return xnet_private(dev, data);
-}
-
 static const struct net_device_ops xnet_netdev_ops = {
 	.ndo_open		= xnet_open,
 	.ndo_eth_ioctl		= xnet_eth_ioctl,
-	.ndo_siocdevprivate	= xnet_siocdevprivate,
 };

@@ -6,8 +6,8 @@
 ///
 // Confidence: Moderate
 // Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in
-//  another file.  It leaves alone the handlers of RTC_RD_TIME, DBCIOCNONCE and
-//  HDIO_DRIVE_TASKFILE, whose -EINVAL rtctest, test_dbc.py and hdparm read.
+//  another file; it leaves alone the handlers of the commands in rule read, whose -EINVAL
+//  rtctest, test_dbc.py, hdparm, Android's binder test and OSS programs read.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -158,8 +158,7 @@ fn << t.fn; n << t.n; p << t.p;
 @@
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
-// A break in a switch or loop nested in another leaves only that one (spatch 1.1.1's
-// flow lets it reach the outer switch's end).
+// A break nested in two switches or loops leaves the inner one (spatch 1.1.1 lets it out).
 @nest@
 statement S; position s : script:python () { fun(s) in targets };
 @@
@@ -314,9 +313,10 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \(return -err@k;\|x = -err@k;\)
 ... when any
 }
-// Left alone: the handlers whose -EINVAL rtctest.c, ccp/test_dbc.py and hdparm read.
+// Left alone: the handlers whose -EINVAL programs read (see Comments).
 @read exists@
-identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE}; position p;
+identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ,
+                      SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@

@@ -49,9 +49,11 @@ RULE_BODY = (
     "the command is left alone (a check of its argument that returns at once\n"
     "is not: an unknown command with a valid argument then gets -ENOTTY), and\n"
     "so are the handlers whose -EINVAL for an unknown command rtctest,\n"
-    "test_dbc.py and hdparm read (those with an RTC_RD_TIME, DBCIOCNONCE or\n"
-    "HDIO_DRIVE_TASKFILE case).  Every change it makes changes what user\n"
-    "space sees: check the programs that use the handler before sending one.\n")
+    "test_dbc.py, hdparm, Android's binder test and OSS programs read (those\n"
+    "with an RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ,\n"
+    "SNDCTL_DSP_RESET or SNDCTL_FM_LOAD_INSTR case).  Every change it makes\n"
+    "changes what user space sees: check the programs that use the handler\n"
+    "before sending one.\n")
 
 
 def upstream_rule_text() -> str:
