@@ -934,16 +934,18 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
     an #if only -> absent_when), or None when the line is in no dispatch."""
     code = cf.code
     off = cf.offset(site.line)
-    inside = [s for s in switches(code, fn) if s[1] < off < s[2]]
-    before = [s for s in switches(code, fn) if s[2] < off]
+    found = switches(code, fn)
+    inside = [s for s in found if s[1] < off < s[2]]
+    before = [s for s in found if s[2] < off]
+    after = [s for s in found if s[0] > off]
     if inside:
         sw = max(inside)
     elif site.rule == "ioctl_switch_no_default" and before:
         sw = before[-1]
-    elif site.rule == "ioctl_switch_no_default" and [s for s in switches(code, fn) if s[0] > off]:
+    elif site.rule == "ioctl_switch_no_default" and after:
         # the initialiser before the switch that keeps it (via-pmu's
         # int error = -EINVAL;): that switch's cases
-        sw = [s for s in switches(code, fn) if s[0] > off][0]
+        sw = after[0]
     elif site.rule in ("ioctl_if_chain", "ioctl_cmd_state_split"):
         # ioctl_cmd_state_split: if (cmd != A || S), the commands tested
         # by != are the known ones.
