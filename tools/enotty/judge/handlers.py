@@ -72,6 +72,12 @@ _FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer
 # switch on the command, so "before the command is looked at" was untrue.
 _CHECK_FIRST = "a check before the dispatch ("
 _STATE_FIX = "; testing the command first, as pidfd_ioctl() does, is a change of its own"
+# A NULL-argument test that answers the old errno first is the exception
+# to the argument checks above: ioctl(fd, cmd, 0), the usual probe of a
+# command, would keep EINVAL (two reviewers of toshiba's tosh_ioctl()
+# called that patch a half conversion).
+_NULL_TEST = re.compile(r"!\s*\(?\s*\w+\s*\)?|\w+\s*==\s*NULL|NULL\s*==\s*\w+")
+_NULL_FIX = "; an unknown command with a NULL argument, the usual probe, would keep it"
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
 # Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
@@ -143,6 +149,12 @@ def _guards(site: Site) -> list[tuple[int, str, str, str]]:
         if m:
             out.append((int(m.group(1)), m.group(2), m.group(3), m.group(4)))
     return out
+
+
+def _null_first(kind: str, text: str, errno: str, site: Site) -> bool:
+    """A NULL-argument test before the dispatch that answers the site's old errno."""
+    return (kind == "argument check" and errno == site.from_ and errno in effects.OLD_ANSWERS
+            and _NULL_TEST.fullmatch(text.strip()) is not None)
 
 
 def _twin(site: Site) -> str:
@@ -467,18 +479,21 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             # an unknown command on a fresh fd with EINVAL: the pidfs shape.
             # iio_ioctl()'s -ENODEV for a device that is gone is no such
             # answer, though its converted exit said -ENODEV too.
-            first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
+            first = sorted({(kind, errno) for s in visible for line, text, errno, kind in _guards(s)
                             if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_
-                                                           and errno in effects.OLD_ANSWERS))
+                                                           and errno in effects.OLD_ANSWERS)
+                                or _null_first(kind, text, errno, s))
                             and line not in lines})
             if first:
                 kinds = sorted({k for k, _e in first})
                 checks = sorted({(line, text) for s in visible for line, text, errno, kind in _guards(s)
-                                 if (kind, errno) in first and line not in lines})
+                                 if (kind, errno) in first and line not in lines
+                                 and (kind != "argument check" or _null_first(kind, text, errno, s))})
                 named = "; ".join(f"line {line}: `{text}`" for line, text in checks)
                 left.append(_CHECK_FIRST + ", ".join(kinds) + f"; {named}) answers "
                             + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first"
-                            + (_STATE_FIX if "state check" in kinds else ""))
+                            + (_STATE_FIX if "state check" in kinds else "")
+                            + (_NULL_FIX if "argument check" in kinds else ""))
             functions = {s.function for s in group}
             for fn_name in sorted({s.function for s in visible}):
                 why = _caller_twin(tree, root, file, fn_name)
