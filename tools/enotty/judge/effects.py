@@ -906,7 +906,10 @@ def _tagged(name: str, when: str) -> str:
 
 def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
     """Case labels of a switch that only one #if branch inside it holds:
-    label -> the configuration that leaves it out (absent_when)."""
+    label -> the configurations that leave it out (absent_when), joined by
+    WHEN_SEP, the innermost last: via-pmu's PMU_IOC_GRAB_BACKLIGHT is under
+    CONFIG_INPUT_ADBHID inside CONFIG_PMAC_BACKLIGHT_LEGACY, so either =n
+    leaves it out."""
     first, last = cf.line_of(sw[1]), cf.line_of(sw[2])
     out: dict[str, str] = {}
     seen: dict[str, int] = {}
@@ -919,14 +922,27 @@ def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
         inner = [(g, b) for g in groups for b in g if b[0] < line < b[1]]
         if not inner:
             continue
-        group, branch = max(inner, key=lambda gb: gb[1][0])     # the innermost
-        negate = branch[2].startswith("#else")
-        when = absent_when(group[0][2] if negate else branch[2], negate) \
-            if branch[2].startswith(("#if", "#else")) else "config"
-        if when.endswith(" undefined") and _never_defined(cf.code, when.split()[0]):
-            when = NEVER     # lp.c: #undef LP_STATS, and no #define of it
-        out[label] = when
+        whens: list[str] = []
+        for group, branch in sorted(inner, key=lambda gb: gb[1][0]):     # the outermost first
+            negate = branch[2].startswith("#else")
+            when = absent_when(group[0][2] if negate else branch[2], negate) \
+                if branch[2].startswith(("#if", "#else")) else "config"
+            if when.endswith(" undefined") and _never_defined(cf.code, when.split()[0]):
+                whens = [NEVER]     # lp.c: #undef LP_STATS, and no #define of it
+                break
+            if when not in whens:
+                whens.append(when)
+        out[label] = WHEN_SEP.join(whens)
     return {k: v for k, v in out.items() if seen[k] == 1}
+
+
+WHEN_SEP = ";"
+
+
+def each_condition(conditional: dict[str, str]) -> list[tuple[str, str]]:
+    """(label, configuration) for every configuration that leaves a
+    conditional_labels() label out."""
+    return [(name, when) for name, whens in conditional.items() for when in whens.split(WHEN_SEP)]
 
 
 def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict[str, str]] | None:
@@ -998,8 +1014,8 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     if found is None:
         return ",".join(helped + branch) or "-"
     labels, conditional = found
-    conditional = {name: when for name, when in conditional.items()
-                   if not _always_built(tree.root, cf.path, when)}
+    built = [(name, when) for name, when in each_condition(conditional)
+             if not _always_built(tree.root, cf.path, when)]
     uapi = tree.uapi
     filtered = tree.filtered(site.interface)
     taken = filtered[0] if filtered else set()
@@ -1012,7 +1028,7 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     if not families:
         # no uapi family (sit's SIOCGET6RD is SIOCDEVPRIVATE + 8): a case
         # that only one #if branch holds still reaches the line without it
-        absent = sorted(_tagged(name, when) for name, when in conditional.items()
+        absent = sorted(_tagged(name, when) for name, when in built
                         if re.fullmatch(r"[A-Z][A-Z0-9_]+", name) and "COMPAT" not in when)
         return ",".join(absent + [h for h in helped if h.partition("[")[0] not in labels]
                         + branch) or "-"
@@ -1049,7 +1065,7 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     # is the native command itself on a 32-bit kernel: nothing to say of it
     # and a command of arch/<arch>/include/uapi is no command where that
     # architecture's #if is false (atyfb's FBIOGTYPE without __sparc__)
-    missing += sorted(_tagged(name, when) for name, when in conditional.items()
+    missing += sorted(_tagged(name, when) for name, when in built
                       if name in uapi.commands and name not in taken
                       and not ("COMPAT" in when and re.search(r"32$", name))
                       and not _arch_only_absent(uapi.commands[name][0], when))
