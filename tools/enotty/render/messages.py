@@ -522,14 +522,19 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
                    "not change it.")
     # A known command a check of the argument answers first (rpmsg_ctrl's
     # copy_from_user() of a struct, for RPMSG_DESTROY_EPT_IOCTL's usual 0)
-    # would not "get ENOTTY too": such a handler's uncased commands are not said.
+    # gets ENOTTY only with an argument that passes it: such a handler's
+    # uncased commands are said with that condition (toshiba's TOSHIBA_ACPI_SCI).
     argument_first = e.reach == "partly" and any(kind == "argument check"
                                                  for _c, _e, kind in _guard_items(e.guard))
-    if not is_leaf(s) and not argument_first:
+    if not is_leaf(s):
         always, conditional = uncased_sentences(s.function, e.uncased, user_sees([s]))
         if always:
-            uncased[s.function] = always
-        out += conditional
+            uncased[s.function + ARGUMENT_FIRST * argument_first] = always
+        if argument_first:
+            # said after the checks they refer to
+            uncased.setdefault(LATER, []).extend(c[:-1] + ARGUMENT_PASSES for c in conditional)
+        else:
+            out += conditional
     if e.forward not in ("-", "unknown"):
         forwarded += [c for c in entries(s) if c not in forwarded]
     if e.fallback not in ("-", "unknown"):
@@ -588,10 +593,19 @@ def _checks_sentences(checked: dict[str, list[str]], functions: int = 1) -> list
     return [f"On the way to {f}(), a command still fails with {text}." for f, text in said_checks.items()]
 
 
+ARGUMENT_FIRST = "|argument-first"     # a key of _uncased_sentences(): its handler checks the argument first
+ARGUMENT_PASSES = " with an argument that passes those checks."
+LATER = "|later"        # a key of _uncased_sentences(): sentences said after the rest
+
+
 def _uncased_sentences(uncased: dict[str, list[str]], seen: str = "ENOTTY") -> list[str]:
     """The uapi commands no handler of the patch has a case for.  No family
     or header is claimed: the iio buffer fd's handler shares type 'i' with
-    events.h, and atyfb's cases come from two headers."""
+    events.h, and atyfb's cases come from two headers.  A key ending in
+    ARGUMENT_FIRST: that handler checks the argument before the command."""
+    later = uncased.pop(LATER, [])
+    checked_first = any(k.endswith(ARGUMENT_FIRST) for k in uncased)
+    uncased = {k.removesuffix(ARGUMENT_FIRST): v for k, v in uncased.items()}
     names: list[str] = []
     if len(uncased) == 1:
         (function, names), = uncased.items()
@@ -603,10 +617,11 @@ def _uncased_sentences(uncased: dict[str, list[str]], seen: str = "ENOTTY") -> l
         names = [n for n in next(iter(uncased.values())) if n in common]
         which = "which none of these handlers has a case for"
     if not names:
-        return []
+        return later
     one = len(names) == 1
     return [f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
-            f"{which}, {'gets' if one else 'get'} {seen} too."]
+            f"{which}, {'gets' if one else 'get'} {seen} too"
+            + (ARGUMENT_PASSES if checked_first else ".")] + later
 
 
 def _forwarded_sentences(forwarded: list[str], sites: list[Site]) -> list[str]:
