@@ -32,6 +32,8 @@ class Driver:
     # its changes are guards in functions that already answer the other
     # unknown commands -ENOIOCTLCMD (luo: a number outside the table)
     partial: bool = False
+    # the handlers' function names, in the order the sites first name them
+    names: tuple[str, ...] = ()
 
     @property
     def answering(self) -> tuple[tuple[str, ...], bool]:
@@ -65,7 +67,8 @@ def drivers(sites: Iterable[Site], module_of: Mapping[str, str],
         order.setdefault(module_of.get(s.file) or _stem(s.file), []).append(s)
     return [Driver(name, len({(s.file, handlers.handler_of(s)) for s in mine}),
                    tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})),
-                   tuple(kept.get(name, ())), all(s.file in partial_files for s in mine))
+                   tuple(kept.get(name, ())), all(s.file in partial_files for s in mine),
+                   tuple(dict.fromkeys(handlers.handler_of(s) for s in mine)))
             for name, mine in order.items()]
 
 
@@ -101,9 +104,13 @@ def old_answers(found: list[Driver]) -> str:
     ((first, partial), lead), *rest = _groups(found, "answering")
     many = _several(lead)
     which = "some commands" if partial else "a command"
-    text = (f"The ioctl handler{'s' if many else ''} of {join([d.name for d in lead])}"
-            f" {'answer' if many else 'answers'} {which} {'they do' if many else 'it does'} not know"
-            f" with {errnos(first)}")
+    # one module's few handlers are named: "the handlers of xe" would
+    # claim all of xe's, where the series changes its two stream files
+    named = len(found) == 1 and 1 < len(found[0].names) <= 3
+    subject = (f"{join([f'{n}()' for n in found[0].names])} of {found[0].name}" if named else
+               f"The ioctl handler{'s' if many else ''} of {join([d.name for d in lead])}")
+    text = (f"{subject} {'answer' if many else 'answers'} {which} {'they do' if many else 'it does'}"
+            f" not know with {errnos(first)}")
     others = [f"{'those' if _several(group) else 'that'} of {join([d.name for d in group])}"
               f"{' (for some commands)' if part else ''} with {errnos(froms)}"
               for (froms, part), group in rest]
