@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// An ioctl handler must answer a command it does not know with -ENOTTY,
-/// or -ENOIOCTLCMD where the core tries another handler next, not -EINVAL
-/// or another error (Documentation/driver-api/ioctl.rst).  A handler is
-/// converted whole, or left alone if it has an exit this cannot convert.
-///
+/// An ioctl handler answers a command it does not know with -ENOTTY or
+/// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst).
+/// This gives each handler its interface's value: -ENOIOCTLCMD where the core
+/// maps it (tty, sockets), -EOPNOTSUPP for ndo_siocdevprivate, the core's own
+/// answer.  A handler is converted whole, or left alone.
 // Confidence: Moderate
 // Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in
 //  another file; it leaves alone the handlers of the commands in rule read, whose -EINVAL
@@ -46,8 +46,7 @@ def follow(q, fn, h, n):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
 def leaves(b):  # b leaves the switch on cmd: it is in no nested switch or loop (nest)
-    line = int(b[0].line)
-    return at(b) not in dflt and sum(a <= line <= z for a, z in spans.get(fun(b), ())) < 2
+    return at(b) not in dflt and sum(a <= int(b[0].line) <= z for a, z in spans.get(fun(b), ())) < 2
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
 def say(p, err): return "%s() answers an unknown ioctl command with -%s, use -%s" % (
     p[0].current_element, err, answer(p))
@@ -55,34 +54,33 @@ def answer(p):
     t = targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 
-// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one
-// (last for ndo_siocdevprivate).
+// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one (or last).
 @ops@
 identifier S, x, fn;
 identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl,
                kernel_ioctl, proc_ioctl, vidioc_default, ndo_siocdevprivate};
 @@
 struct S x = { ..., .F = \(fn\|&fn\), ... };
-@hd@
+@handler@
 identifier ops.fn, cmd, arg; parameter list[n] ps; type T, T2; position p;
 @@
 fn@p(ps, T cmd, T2 arg) { ... }
-@hl@
+@handler_last@
 identifier ops.fn, cmd; parameter list[n] ps; type T; position p;
 @@
 fn@p(ps, T cmd) { ... }
 @script:python@
 S << ops.S; F << ops.F; fn << ops.fn;
-n << hd.n = ""; p << hd.p = []; l << hl.n = ""; q << hl.p = [];
+n << handler.n = ""; p << handler.p = []; l << handler_last.n = ""; q << handler_last.p = [];
 @@
 if F == "ndo_siocdevprivate": n, p = l, q
 if p and S + "." + F in ANSWER: targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
-@hw@
+@hwdep_op@
 identifier fn; identifier F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
 @@
 h->ops.F = fn@q;
 @script:python@
-fn << hw.fn; q << hw.q;
+fn << hwdep_op.fn; q << hwdep_op.q;
 @@
 hwdep.add(fun(q, fn))
 // A call under a case label gets known commands only; one under default: all others.
@@ -94,35 +92,35 @@ switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
 q << cased.q;
 @@
 inner.add(at(q))
-@dc exists@
+@default_call exists@
 identifier cmd, h, x; position q;
 @@
 switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
 @script:python@
-q << dc.q;
+q << default_call.q;
 @@
 dcall.add(at(q))
 // A switch whose default: returns turns unknown commands away from the calls after it (gup_test).
-@df@
+@turns_away@
 identifier cmd; expression R; position f;
 @@
 switch@f (cmd) { default: return R; }
 @script:python@
-f << df.f;
+f << turns_away.f;
 @@
 turned.setdefault(fun(f), int(f[0].line))
 // A default: that only breaks; the return after the switch answers it.
-@db@
+@default_break@
 position d;
 @@
 switch (...) { default: break@d; }
 @script:python@
-d << db.d;
+d << default_break.d;
 @@
 dflt.add(at(d))
 // Static functions a handler (or one of those) returns the value of.
 @call exists@
-identifier ops.fn, hd.cmd, h, ret; expression list[n] es; expression E; position q;
+identifier ops.fn, handler.cmd, h, ret; expression list[n] es; expression E; position q;
 @@
 fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
@@ -149,16 +147,17 @@ h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = [];
 @@
 follow(q, fn, h, n)
 if h2: follow(q2, h, h2, n2)
-@t@
+// The handlers and helpers found above, each with its command parameter.
+@io@
 identifier fn, cmd; parameter list[n] ps; type T; position p;
 @@
 fn@p(ps, T cmd, ...) { ... }
 @script:python@
-fn << t.fn; n << t.n; p << t.p;
+fn << io.fn; n << io.n; p << io.p;
 @@
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
-// A break nested in two switches or loops leaves the inner one (spatch 1.1.1 lets it out).
+// Spans of switches and loops: a break inside two of them leaves the inner one only.
 @nest@
 statement S; position s : script:python () { fun(s) in targets };
 @@
@@ -169,14 +168,14 @@ s << nest.s; S << nest.S;
 if S.startswith(("switch", "for", "while", "do")):
     spans.setdefault(fun(s), []).append((int(s[0].line), int(s[0].line_end)))
 // default: return -EINVAL; in the switch on the command.
-@dr forall@
-identifier t.fn, t.cmd, F, err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
+@default_ret forall@
+identifier io.fn, io.cmd, F, err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
 expression M; position p;
 @@
 fn(...) { <... switch (\(cmd\|F(cmd)\|cmd & M\)) { default: ... return -err@p; } ...> }
 // default: ret = -EINVAL; and ret returned unchanged.
-@da forall@
-identifier t.fn, ret, err = {EINVAL, ENOSYS, EOPNOTSUPP}; expression E; position p;
+@assign forall@
+identifier io.fn, ret, err = {EINVAL, ENOSYS, EOPNOTSUPP}; expression E; position p;
 @@
 fn(...) { <...
 ret = -err@p;
@@ -184,15 +183,16 @@ ret = -err@p;
     when != \(ret == -err\|ret != -err\)
 return ret;
 ...> }
-@dd exists@
-identifier t.fn, t.cmd, da.ret, F, da.err; expression A, M, E; statement S; position da.p, d;
+@default_assign exists@
+identifier io.fn, io.cmd, assign.ret, F, assign.err;
+expression A, M, E; statement S; position assign.p, d;
 @@
 fn(...) { <+... \(switch (\(cmd\|F(cmd)\|cmd & M\))
 { default: \(ret = -err@p@d;\|E; ret = -err@p@d;\) ... }
 \|if (cmd == A) S else ret = -err@p@d;\) ...+> }
 // A test of the command or its type, or the else of an if-chain on it.
-@ty exists@
-identifier t.fn, t.cmd, err = {EINVAL, ENOSYS}; expression A, B, M, N; statement S; position p;
+@cmd_test exists@
+identifier io.fn, io.cmd, err = {EINVAL, ENOSYS}; expression A, B, M, N; statement S; position p;
 @@
 fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|
       (cmd & N) != M\|
@@ -201,8 +201,8 @@ fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) 
 \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \|if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)\) ...+> }
 // A table lookup that returns for every command it knows.
-@lm@
-identifier t.fn, t.cmd, err = {EINVAL, ENOSYS}; expression E; position p;
+@lookup_miss@
+identifier io.fn, io.cmd, err = {EINVAL, ENOSYS}; expression E; position p;
 @@
 fn(...) { ... when any
 for (...; ...; ...) { ... when != break;
@@ -210,16 +210,16 @@ if (<+... *cmd ...+>) { ... when != break;
 return E; } ... when != break;
 } return -err@p; }
 @script:python@
-p << dr.p = []; d << dd.d = []; y << ty.p = []; l << lm.p = [];
+p << default_ret.p = []; d << default_assign.d = []; y << cmd_test.p = []; l << lookup_miss.p = [];
 @@
 [site(v) for v in (p, d, y, l) if v]
 // The return after a switch or an if on cmd that no other break reaches.
-@nr@
-identifier t.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
+@final@
+identifier io.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
 @@
 fn(...) { <... S@s return -err@p; ...> }
-@sw exists@
-identifier t.fn, t.cmd; expression A, B, E, E2, M; position c;
+@dispatch exists@
+identifier io.fn, io.cmd; expression A, B, E, E2, M; position c;
 @@
 fn(...) { ... when any
 \(switch@c (\(cmd\|cmd & M\)) { case E: ... }\|if@c (cmd == A) \(return E;\|{ ... return E; }\)
@@ -227,23 +227,23 @@ fn(...) { ... when any
 ... when any
 }
 @leak exists@
-identifier t.fn, t.cmd, nr.err; position nr.p, q : script:python () { leaves(q) };
+identifier io.fn, io.cmd, final.err; position final.p, q : script:python () { leaves(q) };
 @@
 fn(...) { ... when any
 break@q;
 ... when != cmd
 return -err@p; }
 @script:python@
-p << nr.p; s << nr.s; q << leak.q;
+p << final.p; s << final.s; q << leak.q;
 @@
 if q[0].file == p[0].file and int(q[0].line) > int(s[0].line): leaky.add(at(p))
 @script:python@
-p << nr.p; s << nr.s; c << sw.c;
+p << final.p; s << final.s; c << dispatch.c;
 @@
 if at(s) == at(c) and at(p) not in leaky: site(p)
 // ret = -EINVAL; before a switch that keeps it only past a default: or for no case at all.
-@ni exists@
-identifier t.fn, t.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC}; expression E; type T; position p;
+@init exists@
+identifier io.fn, io.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC}; expression E; type T; position p;
 @@
 fn(...) { ... when any
 T ret = -err@p;
@@ -252,9 +252,9 @@ switch (cmd) { case ...: ... when any
 }
 ... when != ret = E
 return ret; }
-@nileak exists@
-identifier t.fn, ni.ret, ni.err, l; expression E; type T;
-position ni.p, q, b : script:python () { leaves(b) };
+@init_leak exists@
+identifier io.fn, init.ret, init.err, l; expression E; type T;
+position init.p, q, b : script:python () { leaves(b) };
 @@
 fn@q(...) { ... when any
 T ret = -err@p;
@@ -262,30 +262,30 @@ T ret = -err@p;
 \(break@b;\|goto l;\)
 ... when != ret = E
 return ret; }
-@nileak2 exists@
-identifier t.fn, ni.ret, ni.err; expression E; type T; position ni.p, q;
+@init_return exists@
+identifier io.fn, init.ret, init.err; expression E; type T; position init.p, q;
 @@
 fn@q(...) { ... when any
 T ret = -err@p;
 ... when != ret = E
 return ret; }
 @script:python@
-p << ni.p; q << nileak.q = []; q2 << nileak2.q = [];
+p << init.p; q << init_leak.q = []; q2 << init_return.q = [];
 @@
 if q2 and not q: site(p)
-// An -EINVAL for a test of the argument (or a copy of it) answers no command.
+// -EINVAL for a test of the argument (not for NULL: ioctl(fd, cmd, 0)) answers no command.
 @argck exists@
-identifier t.fn, t.cmd, a, x, err = {EINVAL, ENOSYS}; type T, T2, T3; statement S; position p;
+identifier io.fn, io.cmd, a, x, err = {EINVAL, ENOSYS}; type T, T2, T3; statement S; position p;
 @@
 fn(..., T cmd, T2 a, ...) { ... when any
-\(if (<+... a ...+>) \(return -err@p;\|{ return -err@p; }\)
+\(if (!a) S\|if (<+... a ...+>) \(return -err@p;\|{ return -err@p; }\)
 \|\(T3 x = <+... a ...+>;\|x = <+... a ...+>;\|if (<+... copy_from_user(&x, ...) ...+>) S\)
-... if (<+... x ...+>) \(return -err@p;\|{ return -err@p; }\)\)
+... \(if (!x) S\|if (<+... x ...+>) \(return -err@p;\|{ return -err@p; }\)\)\)
 ... when any
 }
 // -EINVAL returned (or set and returned) outside a case or a command test blocks the handler.
 @other exists@
-identifier t.fn, x, err = {EINVAL, ENOSYS}; expression E; type T; position p;
+identifier io.fn, x, err = {EINVAL, ENOSYS}; expression E; type T; position p;
 @@
 fn(...) { ... when any
              when != WARN_ON(...)
@@ -294,7 +294,7 @@ return x;\)
 ... when any
 }
 @known exists@
-identifier t.fn, t.cmd, x, err = {EINVAL, ENOSYS}; expression A, E; statement S; position k;
+identifier io.fn, io.cmd, x, err = {EINVAL, ENOSYS}; expression A, E; statement S; position k;
 @@
 fn(...) { <...
 \(switch (cmd) { case E: ... when any
@@ -305,7 +305,7 @@ fn(...) { <...
 ...> }
 // ... but not one after a test that turned away every unknown command.
 @after exists@
-identifier t.fn, t.cmd, ty.err, x; position ty.p, k;
+identifier io.fn, io.cmd, cmd_test.err, x; position cmd_test.p, k;
 @@
 fn(...) { ... when != cmd
 if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
@@ -315,7 +315,7 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 }
 // Left alone: the handlers whose -EINVAL programs read (see Comments).
 @read exists@
-identifier t.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ,
+identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ,
                       SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR}; position p;
 @@
 fn@p(...) { <+... C ...+> }

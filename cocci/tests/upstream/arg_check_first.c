@@ -1,5 +1,5 @@
 // A check of the argument before the command is looked at (a copy that
-// faults, a NULL pointer, a field of the copy) answers a bad argument:
+// faults, a field of the copy) answers a bad argument:
 // every unknown command with a valid argument then gets -ENOTTY, so the
 // handler converts.
 static long x_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
@@ -11,20 +11,6 @@ static long x_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case 1:
 		return do_one(&req);
-	default:
-		return -EINVAL;
-	}
-}
-
-static long y_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
-{
-	void __user *argp = (void __user *)arg;
-
-	if (!argp)
-		return -EINVAL;
-	switch (cmd) {
-	case 1:
-		return do_two(argp);
 	default:
 		return -EINVAL;
 	}
@@ -47,5 +33,4 @@ static long z_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 }
 
 static const struct file_operations x_fops = { .unlocked_ioctl = x_ioctl, };
-static const struct file_operations y_fops = { .unlocked_ioctl = y_ioctl, };
 static const struct file_operations z_fops = { .unlocked_ioctl = z_ioctl, };
