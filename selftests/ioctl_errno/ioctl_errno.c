@@ -212,7 +212,8 @@ static const struct ioctl_case cases[] = {
 	CASE(BIT_OF(K_MEDIA), C_BAD_ARG, MEDIA_IOC_ENUM_ENTITIES, prep_entity_bad, EINVAL),
 	CASE(BIT_OF(K_MEDIA), C_GOOD_ARG, MEDIA_IOC_DEVICE_INFO, NULL, 0),
 
-	/* Request file descriptors (MEDIA_IOC_REQUEST_ALLOC on vivid's media
+	/*
+	 * Request file descriptors (MEDIA_IOC_REQUEST_ALLOC on vivid's media
 	 * device): media_request_ioctl() answers -ENOIOCTLCMD, which the VFS
 	 * turns into ENOTTY.  Request ioctls take no argument: no bad one.
 	 */
@@ -230,7 +231,8 @@ static const struct ioctl_case cases[] = {
 	CASE(BIT_OF(K_CEC), C_GOOD_ARG, CEC_ADAP_G_CAPS, NULL, 0),
 	CASE(BIT_OF(K_CEC), C_GOOD_ARG, CEC_G_MODE, NULL, 0),
 
-	/* Framebuffer (vivid's output overlay): the fb core hands unknown
+	/*
+	 * Framebuffer (vivid's output overlay): the fb core hands unknown
 	 * commands to the driver's fb_ioctl
 	 */
 	CASE(BIT_OF(K_FB), C_UNKNOWN_OWN, FB_UNUSED_PLAIN, NULL, ENOTTY),

@@ -63,8 +63,9 @@ for prog in ioctl_errno ioctl_errno_32; do
 	fi
 done
 
+# fbcon may have taken vivid's framebuffer: the module then stays
 for mod in $loaded; do
-	modprobe -q -r "$mod"
+	modprobe -q -r "$mod" || echo "# cannot unload $mod: it is in use"
 done
 if [ $ran -eq 0 ]; then
 	echo "SKIP: no ioctl_errno program runs here"
