@@ -596,6 +596,8 @@ enotty_claim(p, fn, err, "ioctl_if_chain")
 // -EINVAL; and if (cmd != A && cmd != B) return -EINVAL; (also under
 // unlikely(), with a braced or parenthesised return), in the body of the
 // function itself: under a test of the state it refuses known commands.
+// if (cmd) return -EINVAL; knows none: every command it has is disabled
+// (atomisp's private ioctls), and V4L2 answers ENOTTY for those too.
 @ine exists@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
@@ -604,7 +606,7 @@ expression C : script:python () { enotty_command_test(C, None, "!=&&") };
 position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) };
 @@
 fn(...) { ... when any
-if (\(cmd != A\|A != cmd\|unlikely(cmd != A)\|C\))
+if (\(cmd != A\|A != cmd\|unlikely(cmd != A)\|cmd\|C\))
 \(return -err@p;\|return (-err@p);\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
 }

@@ -995,7 +995,7 @@ def _arch_only_absent(header: str, when: str) -> bool:
 
 
 def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
-                     calling: list[CFile] | None = None) -> str:
+                     calling: list[tuple[CFile, str]] | None = None) -> str:
     """Known commands of the handled family that reach the converted line,
     comma-separated, or '-': those with no case, and those whose case only
     one #if branch holds, as NAME[CONFIG_X=n] (absent_when).  None for a
@@ -1008,6 +1008,9 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     row = interfaces.row(site.interface)
     if row and row.subcommand:
         return "-"
+    refused = _refused_first(cf, fn, site)
+    if refused:
+        return ",".join(f"{name}[{REFUSED}]" for name in refused)
     helped = helper_commands(tree, cf, fn, site)
     branch = [f"{name}[branch {selector}]" for name, selector in other_branch_commands(cf, fn, site)]
     found = dispatch_labels(cf, fn, site)
@@ -1036,9 +1039,13 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
     mentioned = mentioned_on_path(cf, fn) | set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", cf.code))
-    if calling:
-        # listed only when it reaches the helper through every caller
-        mentioned |= set.union(*(set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", c.code)) for c in calling))
+    # a helper's callers: a command one of them handles reaches the helper
+    # through the others only; it is tagged with each of those
+    # (tap_ioctl()'s fd gets tun's TUNSET*, which tun.c handles)
+    by_caller = [(handler, set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", c.code))) for c, handler in calling or []]
+    own = set(mentioned)
+    if by_caller:
+        mentioned |= set.union(*(names for _h, names in by_caller))
     def handled_by_variant(name: str) -> bool:
         # ppdev handles PPGETTIME as PPGETTIME32/PPGETTIME64: same number, other name
         return any(m.startswith(name) and m[len(name):] in ("32", "64", "_32", "_64", "_OLD",
@@ -1051,10 +1058,13 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
         return (-max(len(os.path.commonprefix([name, lab])) for lab in labels), name)
 
     same_value = {uapi.values[n] for n in taken | set(labels) if n in uapi.values}
-    names = sorted({name for fam in families for name in uapi.families[fam]
-                    if name not in mentioned and name not in taken
-                    and uapi.values.get(name, name) not in same_value
-                    and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
+    candidates = sorted({name for fam in families for name in uapi.families[fam]
+                         if name not in own and name not in taken
+                         and uapi.values.get(name, name) not in same_value
+                         and not name.endswith("_OLD") and not handled_by_variant(name)}, key=kin_first)
+    names = [n for n in candidates if n not in mentioned]
+    through = [f"{n}[{THROUGH}{handler}]" for handler, theirs in by_caller
+               for n in candidates if n in mentioned and n not in theirs]
     # a command of arch/sparc/include/uapi exists on sparc only (atyfb's
     # Sun ioctls beside the <linux/fb.h> ones)
     arch = {name: uapi.commands[name][0].split("/")[1] for name in names
@@ -1072,7 +1082,26 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     missing += [h for h in helped if h.partition("[")[0] not in labels]
     said = {m.partition("[")[0] for m in missing}
     missing += [b for b in branch if b.partition("[")[0] not in said]
+    missing += through
     return ",".join(missing) if missing else "-"
+
+
+THROUGH = "through "     # an uncased command's tag: it reaches the helper through that handler only
+REFUSED = "refused first"   # the tag of a case that `if (cmd) return -EINVAL;` refuses before the switch
+
+
+def _refused_first(cf: CFile, fn: Function, site: Site) -> list[str]:
+    """The case labels of the switches after a site that is the return of
+    `if (cmd)`: every command is refused there, the cased ones too
+    (atomisp's "Disable all private IOCTLs for now!"); [] for any other site."""
+    if site.rule != "ioctl_if_chain":
+        return []
+    at = cf.offset(site.line)
+    before = cf.code[fn.body:at]
+    if not re.search(r"\bif\s*\(\s*%s\s*\)\s*\{?\s*$" % re.escape(cmd_param(fn)), before):
+        return []
+    return sorted({lab for sw in switches(cf.code, fn) if sw[0] > at
+                   for labels, _ in case_groups(cf.code, sw) for lab in labels if lab != "default"})
 
 
 def other_branch_commands(cf: CFile, fn: Function, site: Site) -> list[tuple[str, str]]:
@@ -1456,7 +1485,8 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
     return Effects(
         paths=compat_paths(cf, fn, site, tree), reach=reach, guard=guard,
         branches=twin_branches(cf, fn, site.line, converted),
-        uncased=uncased_commands(tree, cf, fn, site, [f for o in _entry_files(where) if (f := tree.file(o))])
+        uncased=uncased_commands(tree, cf, fn, site, [(f, o.rpartition(":")[2]) for o in where.split(",")
+                                                      if ":" in o and (f := tree.file(o.rpartition(":")[0]))])
         if not is_leaf(site) else "-",
         forward=forward(site), fallback=fallback(cf, fn, site, tree), visible=visible,
         entry=where)

@@ -589,9 +589,9 @@ def test_a_helper_in_a_header_has_the_handlers_of_the_files_beside_it(tmp_path):
     assert got.entry == "drivers/demo/tap.c:tap_ioctl,drivers/demo/tun.c:tun_chr_ioctl"
     assert got.guard == "line 8: !tun -> -EBADFD (state check)" and got.reach == "partly"
     # DEMO_SET: both handle it first; DEMO_TUN_ONLY reaches the helper only
-    # through tap_ioctl(): "get ENOTTY too" would be false for tun, so only
-    # the command no caller names is listed
-    assert got.uncased == "DEMO_NOWHERE"
+    # through tap_ioctl(): "get ENOTTY too" would be false for tun, so it is
+    # tagged with tap_ioctl() (a reviewer asked for tap's TUNSET* by name)
+    assert got.uncased == "DEMO_NOWHERE,DEMO_TUN_ONLY[through tap_ioctl]"
 
 
 AUTOFS = ("static int autofs_root_ioctl_unlocked(struct inode *inode, struct file *filp,\n"
@@ -1008,3 +1008,18 @@ static const struct file_operations gio_fops = {
     assert got.reach == "partly"
     assert got.guard == ("line 6: cmd & 0x01 && copy_from_user(&data, (int *)arg, sizeof(int)) "
                          "-> -EFAULT (argument check)")
+
+
+def test_a_test_that_refuses_every_command_names_the_cases_behind_it(tmp_path):
+    """atomisp's vidioc_default: `if (cmd) return -EINVAL;` before a switch
+    whose cases are all disabled: converting the test changes them too."""
+    code = ("static long cam_default(struct file *file, void *fh, bool valid_prio,\n"
+            "\t\t\tunsigned int cmd, void *arg)\n{\n\tif (cmd)\n\t\treturn -EINVAL;\n\n"
+            "\tswitch (cmd) {\n\tcase CAM_IOC_G_X:\n\t\treturn 0;\n\tcase CAM_IOC_S_X:\n\t\treturn 1;\n"
+            "\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n")
+    write(tmp_path, "drivers/cam.c", code)
+    guard = site("drivers/cam.c", 5, "cam_default", rule="ioctl_if_chain")
+    assert effects.analyse_sites([guard], tmp_path)[guard].uncased == \
+        "CAM_IOC_G_X[refused first],CAM_IOC_S_X[refused first]"
+    other = site("drivers/cam.c", 13, "cam_default", rule="ioctl_default_return")
+    assert "refused first" not in effects.analyse_sites([other], tmp_path)[other].uncased

@@ -72,12 +72,12 @@ _FIRST_ANSWERS = ("command normaliser", "every command", "unknown-command answer
 # switch on the command, so "before the command is looked at" was untrue.
 _CHECK_FIRST = "a check before the dispatch ("
 _STATE_FIX = "; testing the command first, as pidfd_ioctl() does, is a change of its own"
-# A NULL-argument test that answers the old errno first is the exception
-# to the argument checks above: ioctl(fd, cmd, 0), the usual probe of a
-# command, would keep EINVAL (two reviewers of toshiba's tosh_ioctl()
-# called that patch a half conversion).
-_NULL_TEST = re.compile(r"!\s*\(?\s*\w+\s*\)?|\w+\s*==\s*NULL|NULL\s*==\s*\w+")
-_NULL_FIX = "; an unknown command with a NULL argument, the usual probe, would keep it"
+# An argument check that answers the old errno first is the exception to
+# the argument checks above: an unknown command would keep EINVAL with a
+# NULL argument (ioctl(fd, cmd, 0), the usual probe) or a field the check
+# refuses; reviewers called toshiba's `!argp` and aspeed-lpc-ctrl's
+# `map.flags != 0` half conversions.  A copy that faults (-EFAULT) is none.
+_ARGUMENT_FIX = "; an unknown command with such an argument would keep it"
 _GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
 # Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
@@ -151,10 +151,9 @@ def _guards(site: Site) -> list[tuple[int, str, str, str]]:
     return out
 
 
-def _null_first(kind: str, text: str, errno: str, site: Site) -> bool:
-    """A NULL-argument test before the dispatch that answers the site's old errno."""
-    return (kind == "argument check" and errno == site.from_ and errno in effects.OLD_ANSWERS
-            and _NULL_TEST.fullmatch(text.strip()) is not None)
+def _old_errno_argument(kind: str, errno: str, site: Site) -> bool:
+    """An argument check before the dispatch that answers the site's old errno."""
+    return kind == "argument check" and errno == site.from_ and errno in effects.OLD_ANSWERS
 
 
 def _twin(site: Site) -> str:
@@ -479,21 +478,21 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             # an unknown command on a fresh fd with EINVAL: the pidfs shape.
             # iio_ioctl()'s -ENODEV for a device that is gone is no such
             # answer, though its converted exit said -ENODEV too.
-            first = sorted({(kind, errno) for s in visible for line, text, errno, kind in _guards(s)
+            first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
                             if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_
                                                            and errno in effects.OLD_ANSWERS)
-                                or _null_first(kind, text, errno, s))
+                                or _old_errno_argument(kind, errno, s))
                             and line not in lines})
             if first:
                 kinds = sorted({k for k, _e in first})
                 checks = sorted({(line, text) for s in visible for line, text, errno, kind in _guards(s)
                                  if (kind, errno) in first and line not in lines
-                                 and (kind != "argument check" or _null_first(kind, text, errno, s))})
+                                 and (kind != "argument check" or _old_errno_argument(kind, errno, s))})
                 named = "; ".join(f"line {line}: `{text}`" for line, text in checks)
                 left.append(_CHECK_FIRST + ", ".join(kinds) + f"; {named}) answers "
                             + ", ".join(sorted({f"-{e}" for _k, e in first})) + " first"
                             + (_STATE_FIX if "state check" in kinds else "")
-                            + (_NULL_FIX if "argument check" in kinds else ""))
+                            + (_ARGUMENT_FIX if "argument check" in kinds else ""))
             functions = {s.function for s in group}
             for fn_name in sorted({s.function for s in visible}):
                 why = _caller_twin(tree, root, file, fn_name)
@@ -563,6 +562,17 @@ def write_tsv(handlers: Iterable[Handler], series_of: dict[Site, str], fh: TextI
 
 def read_tsv(fh: TextIO) -> list[dict[str, str]]:
     return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def named_in_subject(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
+    """The patch's handlers (up to two) when a handler of one of its files
+    is left out, so that the subject does not promise that one: [] else."""
+    mine = list(patch_sites)
+    files = {s.file for s in mine}
+    names = list(dict.fromkeys(handler_of(s) for s in mine))
+    kept = any(not h.complete and h.left and h.sites and h.file in files and h.name not in names
+               for h in model)
+    return names if kept and len(names) <= 2 else []
 
 
 def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:

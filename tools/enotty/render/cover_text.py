@@ -68,8 +68,17 @@ def drivers(sites: Iterable[Site], module_of: Mapping[str, str],
     return [Driver(name, len({(s.file, handlers.handler_of(s)) for s in mine}),
                    tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})),
                    tuple(kept.get(name, ())), all(s.file in partial_files for s in mine),
-                   tuple(dict.fromkeys(handlers.handler_of(s) for s in mine)))
+                   tuple(dict.fromkeys(n for s in mine for n in _entries(s))))
             for name, mine in order.items()]
+
+
+def _entries(site: Site) -> list[str]:
+    """Every function user space reaches the site through (sunrpc's
+    cache_ioctl() from cache_ioctl_procfs() and cache_ioctl_pipefs())."""
+    entry = site.effects.entry if site.effects else "-"
+    if entry in ("-", "", "unknown"):
+        return [site.function]
+    return [e.rpartition(":")[2] for e in entry.split(",")]
 
 
 def _stem(path: str) -> str:
@@ -169,7 +178,8 @@ def opening(found: list[Driver]) -> str:
 def rule_sentence(reported: int, total: int) -> str:
     """What the semantic patch sent upstream reports of this series' exits
     (total: the exits the series changes, reported: those it reports);
-    '' without exits."""
+    '' without exits.  "Found with Coccinelle" only where it reports them
+    all (a reviewer: it contradicted "reports none of the 4 exits")."""
     if total <= 0:
         return ""
     if total == 1:
@@ -180,5 +190,6 @@ def rule_sentence(reported: int, total: int) -> str:
         count = "reports both exits" if total == 2 else f"reports all {total} exits"
     else:
         count = f"reports {reported} of the {total} exits"
-    return (f"The handlers were found with Coccinelle. The semantic patch sent separately as {RULE_PATH}"
+    found = "The handlers were found with Coccinelle. " if reported == total else ""
+    return (f"{found}The semantic patch sent separately as {RULE_PATH}"
             f" {count} this series changes, run on the files before the change.")

@@ -98,6 +98,9 @@ def test_rule_sentence_counts_what_the_rule_reports() -> None:
     assert "reports both exits" in cover_text.rule_sentence(2, 2)
     assert "reports all 5 exits" in cover_text.rule_sentence(5, 5)
     assert "reports none of the 2 exits" in cover_text.rule_sentence(0, 2)
+    # "found with Coccinelle" only where the offered rule finds them all
+    assert cover_text.rule_sentence(5, 5).startswith("The handlers were found with Coccinelle.")
+    assert "found with Coccinelle" not in cover_text.rule_sentence(0, 4) + cover_text.rule_sentence(3, 4)
     assert "does not report the one exit" in cover_text.rule_sentence(0, 1)
     assert "scripts/coccinelle/api/ioctl_enotty.cocci" in cover_text.rule_sentence(1, 1)
     assert "coccicheck reports the next handler" not in cover_text.rule_sentence(1, 2)

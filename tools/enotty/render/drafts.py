@@ -98,7 +98,7 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
         subject = msg.split("\n", 1)[0]
         mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
         return Draft(series.Patch(pp, subject, msg), prefix, measured=bool(mine))
-    subject = messages.subject(prefix, pp.sites)
+    subject = messages.subject(prefix, pp.sites, handlers.named_in_subject(pp.sites, analysed.model))
     mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
     # the rows name the patch as the audit did (its number may differ)
     tested = messages.tested_line(mine, mine[0]["patch"]) if mine else ""

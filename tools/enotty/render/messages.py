@@ -12,7 +12,7 @@ from typing import Mapping
 from ..partition import doc_updates
 from ..find.interfaces import PLACEHOLDER, Interface
 from ..find.sites import Effects, Site
-from ..judge.effects import COMMAND_FILTER, HAND_OFF
+from ..judge.effects import COMMAND_FILTER, HAND_OFF, REFUSED, THROUGH
 
 WIDTH = 75
 DOC = "Documentation/driver-api/ioctl.rst"
@@ -53,9 +53,15 @@ def errno_phrase(tos: set[str]) -> str:
 LOWER_CASE_SUMMARY = ("Input:",)
 
 
-def subject(prefix: str, sites: list[Site]) -> str:
+def subject(prefix: str, sites: list[Site], handlers: list[str] | None = None) -> str:
+    """handlers: the patch's handlers, named where another handler of its
+    file keeps its answer (a reviewer: "mm/userfaultfd: Return -ENOTTY for
+    unknown ioctl commands" promised userfaultfd_ioctl() too)."""
     verb = "return" if prefix.startswith(LOWER_CASE_SUMMARY) else "Return"
-    return f"{prefix} {verb} {errno_phrase({s.to for s in sites})} for unknown ioctl commands"
+    errno = errno_phrase({s.to for s in sites})
+    if handlers:
+        return f"{prefix} {verb} {errno} from {_join([f'{h}()' for h in handlers])} for unknown commands"
+    return f"{prefix} {verb} {errno} for unknown ioctl commands"
 
 
 def is_leaf(site: Site) -> bool:
@@ -328,6 +334,11 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"^!capable\((CAP_\w+)\)$", r"without \1"),
     (r"^\w+ & (0x[0-9a-fA-F]+|\d+) && \(?copy_from_user\(",
      r"when its number has \1 set and its argument cannot be copied from user space"),
+    # tun's __tun_chr_ioctl() copies a struct ifreq for these only (a reviewer:
+    # tap copies nothing, so "when its argument cannot be copied" was untrue)
+    (r"SOCK_IOC_TYPE && cmd != SIOCGSKNS\)* && copy_from_user\(",
+     "on a tun fd for TUNSETIFF, TUNSETQUEUE or a command of socket-ioctl type (0x89) other than"
+     " SIOCGSKNS whose struct ifreq cannot be copied from user space"),
     (r"copy_from_user\(", "when its argument cannot be copied from user space"),
     (r"^!(argp|arg|p|uarg|data)$", "for a NULL argument"),
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT|->zombie\b",
@@ -532,7 +543,9 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
             uncased[s.function + ARGUMENT_FIRST * argument_first] = always
         if argument_first:
             # said after the checks they refer to
-            uncased.setdefault(LATER, []).extend(c[:-1] + ARGUMENT_PASSES for c in conditional)
+            # (not a helper's caller's: tun's copy is no check on tap's path)
+            uncased.setdefault(LATER, []).extend(c if c.startswith("Through ") else c[:-1] + ARGUMENT_PASSES
+                                                 for c in conditional)
         else:
             out += conditional
     if e.forward not in ("-", "unknown"):
@@ -668,6 +681,20 @@ def uncased_sentences(function: str, cell: str, seen: str = "ENOTTY") -> tuple[l
             out.append(f"{core}() also hands {function}() the commands that {helper}() answers "
                        f"({_some(known, 3)}) when the tty driver does not take them; {function}() "
                        f"does not call {helper}(), so these get {seen} too.")
+            continue
+        if when == REFUSED:
+            # effects._refused_first(): atomisp's `if (cmd) return -EINVAL;`
+            out.append(f"The commands {function}() has cases for ({_some(names, 3)}) get {seen} too: "
+                       "the test before its switch refuses every command, so the device supports none "
+                       "of them.")
+            continue
+        if when.startswith(THROUGH):
+            # effects.uncased_commands(): a helper's command that another of
+            # its callers handles (tap_ioctl()'s fd and tun's TUNSET*)
+            handler = when.removeprefix(THROUGH)
+            verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
+            out.append(f"Through {handler}(), {_some(names, 2)} {verbs[0]} no case there or in "
+                       f"{function}() and {verbs[1]} {seen} too.")
             continue
         if when.startswith("branch "):
             # effects.other_branch_commands(): vme_user's commands of one

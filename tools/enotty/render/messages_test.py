@@ -46,6 +46,9 @@ def test_commit_message_is_wrapped_and_complete() -> None:
                    to="ENOIOCTLCMD")]
     subj = messages.subject("tty: x:", sites)
     assert subj == "tty: x: Return -ENOIOCTLCMD for unknown ioctl commands"
+    # a handler of the file kept: the subject names the patch's own
+    assert messages.subject("mm/userfaultfd:", sites, ["userfaultfd_dev_ioctl"]) == \
+        "mm/userfaultfd: Return -ENOIOCTLCMD from userfaultfd_dev_ioctl() for unknown commands"
     # Input keeps the summary lower case after its "driver -"
     assert messages.subject("Input: joydev -", sites) == \
         "Input: joydev - return -ENOIOCTLCMD for unknown ioctl commands"
@@ -752,3 +755,24 @@ def test_an_interface_whose_core_answers_eopnotsupp_is_told_that_value() -> None
     assert "answers -EOPNOTSUPP itself for a device that has no ndo_siocdevprivate." in said
     assert "ENOTTY" not in said.replace("Return -ENOTTY", "")
     assert messages.why_sentence({"EINVAL"}, {"EOPNOTSUPP"}).startswith("-EINVAL tells user space")
+
+
+def test_a_command_that_reaches_a_header_helper_through_one_caller_is_said_with_it() -> None:
+    """tun_vnet_ioctl(): tap_ioctl()'s fd gets the TUNSET* commands tun.c
+    handles; tun's copy of a struct ifreq applies to some commands only."""
+    s = _site("drivers/net/tun_vnet.h", 108, "tun_vnet_ioctl", "file_operations.unlocked_ioctl",
+              reach="partly", uncased="TUNSETNOCSUM[through tap_ioctl],TUNSETDEBUG[through tap_ioctl]",
+              guard="line 3078: cmd == TUNSETIFF || cmd == TUNSETQUEUE || (_IOC_TYPE(cmd) == SOCK_IOC_TYPE && "
+                    "cmd != SIOCGSKNS) && copy_from_user(&ifr, argp, ifreq_len) -> -EFAULT (argument check)")
+    body = _flat(_sentences([s]))
+    assert ("Through tap_ioctl(), TUNSETNOCSUM and TUNSETDEBUG have no case there or in tun_vnet_ioctl() "
+            "and get ENOTTY too.") in body
+    assert "on a tun fd for TUNSETIFF, TUNSETQUEUE or a command of socket-ioctl type (0x89)" in body
+    assert "when its argument cannot be copied" not in body
+
+
+def test_cases_a_test_refuses_first_are_said_disabled() -> None:
+    s = _site("drivers/staging/media/atomisp/pci/atomisp_ioctl.c", 1361, "atomisp_vidioc_default",
+              "v4l2_ioctl_ops.vidioc_default", uncased="A_G[refused first],A_S[refused first]")
+    assert ("The commands atomisp_vidioc_default() has cases for (A_G and A_S) get ENOTTY too: the test "
+            "before its switch refuses every command, so the device supports none of them.") in _flat(_sentences([s]))

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: GPL-2.0
 // A private-ioctl hook that refuses every command but 0 before its switch
 // (drivers/staging/media/atomisp: "Disable all private IOCTLs for now!"):
-// the guard answers the known commands too, so it stays; the default
-// behind it converts like any other (the effects call it unreachable).
+// every command it has is disabled, so the guard answers ENOTTY, what V4L2
+// answers for an ioctl the driver does not implement; the default behind
+// it converts like any other (the effects call it unreachable).
 #include <media/v4l2-ioctl.h>
 
 static long cam_vidioc_default(struct file *file, void *fh, bool valid_prio,

@@ -1,0 +1,36 @@
+// -EINVAL for the argument before the command is looked at (toshiba's
+// NULL test, aspeed-lpc-ctrl's field of the copy): an unknown command
+// would keep it (ioctl(fd, cmd, 0), the usual probe, or a nonzero field),
+// so the handler is left alone.
+static long n_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	if (!argp)
+		return -EINVAL;
+	switch (cmd) {
+	case 1:
+		return do_two(argp);
+	default:
+		return -EINVAL;
+	}
+}
+
+static long z_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct z_map map;
+
+	if (copy_from_user(&map, (void __user *)arg, sizeof(map)))
+		return -EFAULT;
+	if (map.flags != 0)
+		return -EINVAL;
+	switch (cmd) {
+	case 1:
+		return do_map(&map);
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct file_operations z_fops = { .unlocked_ioctl = z_ioctl, };
+static const struct file_operations n_fops = { .unlocked_ioctl = n_ioctl, };
