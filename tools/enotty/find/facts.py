@@ -74,7 +74,7 @@ from . import csource, ctext, interfaces
 from ..kernel import tree
 
 # Bump when the per-file record changes meaning: it is part of the cache key.
-VERSION = "enotty-facts-10"
+VERSION = "enotty-facts-11"
 DEPTH = 2                     # helper levels below a bound handler, as the rules
 # A file that names none of these binds no handler (ipip.c binds its
 # ndo_tunnel_ctl without the word ioctl): the table's members, as the scan's
@@ -342,6 +342,10 @@ def file_facts(data: bytes, whole: bool = False) -> dict:
     dispatches: [[caller, ops member it hands the command to]]
     trynext:   [functions whose value this file compares with an errno]
     includes:  [the #include lines' names, as written: '"x.h"', '<linux/y.h>']
+    pasted:    {macro: [[field, suffix] of `.field = param ## suffix`, and
+               [other macro, ''] for each it hands its parameter to]}
+    pasted_uses: [[struct, macro, argument]]: a macro of one identifier in
+               an initialiser (FB_DEFAULT_SBUS_OPS(cg3) in cg3.c's fb_ops)
     """
     text = csource.decode(data)
     if not whole and not any(t in data for t in IOCTL_TOKENS):
@@ -350,6 +354,7 @@ def file_facts(data: bytes, whole: bool = False) -> dict:
         # it on further: read such a file whole (118 files in 6.12).
         if not any(_COMMAND_PARAM.search(params) for _, params in defs.values()):
             return {"defs": defs}
+    pasted = pasted_macros(text)
     text = csource.clean(text)
     funcs = csource.functions(text)
     defs = {f.name: [f.static, ", ".join(f.params)] for f in funcs}
@@ -365,7 +370,59 @@ def file_facts(data: bytes, whole: bool = False) -> dict:
         dispatches.extend([fn.name, member] for member in sorted(members))
     return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
             "dispatches": dispatches, "trynext": sorted(trynext),
-            "includes": _INCLUDE.findall(csource.decode(data))}
+            "includes": _INCLUDE.findall(csource.decode(data)),
+            "pasted": pasted, "pasted_uses": pasted_uses(text)}
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(\s*([A-Za-z_]\w*)\s*\)((?:[^\n]*\\\n)*[^\n]*)",
+                     re.M)
+
+
+def pasted_macros(text: str) -> dict[str, list[list[str]]]:
+    """Macros of one parameter that build an ops table's fields by token
+    pasting (sbuslib.h's __FB_DEFAULT_SBUS_OPS_IOCTL(p): `.fb_ioctl =
+    p ## _sbusfb_ioctl`), with the macros they hand the parameter to
+    (FB_DEFAULT_SBUS_OPS(p) -> __FB_DEFAULT_SBUS_OPS_IOCTL(p))."""
+    out: dict[str, list[list[str]]] = {}
+    for m in _DEFINE.finditer(text):
+        name, param, body = m.group(1), re.escape(m.group(2)), m.group(3)
+        fields = [[f, suffix] for f, suffix in
+                  re.findall(r"\.\s*(\w+)\s*=\s*%s\s*##\s*(\w+)" % param, body)]
+        calls = [[other, ""] for other in re.findall(r"\b([A-Z_][A-Z0-9_]*)\s*\(\s*%s\s*\)" % param, body)]
+        for item in fields + calls:
+            if item not in out.setdefault(name, []):
+                out[name].append(item)
+    return {k: v for k, v in out.items() if v}
+
+
+def expand_pasted(uses: Iterable[Sequence[str]], macros: dict[str, list[list[str]]]) -> list[list[str]]:
+    """[struct, field, function, ''] of each use of a pasting macro
+    (pasted_uses()), through the macros it hands its parameter to."""
+    out = []
+    for struct, macro, arg in uses:
+        todo, seen = [macro], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for first, suffix in macros.get(name, ()):
+                if suffix:
+                    out.append([struct, first, arg + suffix, ""])
+                else:
+                    todo.append(first)
+    return out
+
+
+def pasted_uses(text: str) -> list[list[str]]:
+    """[struct, MACRO, argument] of each `MACRO(arg)` that is an element of
+    a struct's static initialiser."""
+    out = []
+    for m in re.finditer(r"[{,]\s*([A-Z_][A-Z0-9_]*)\s*\(\s*([A-Za-z_]\w*)\s*\)\s*(?=[,}])", text):
+        struct = csource._initialiser_struct(text, m.start(1))
+        if struct:
+            out.append([struct, m.group(1), m.group(2)])
+    return out
 
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*("[^"\n]+"|<[^>\n]+>)', re.M)
@@ -805,7 +862,10 @@ class _Walk:
         headers, which neither this nor the rules read."""
         embedded = {f"{c}.{m}": ops for (c, m), ops in interfaces.embedded_ops(interfaces.table()).items()}
         for rel, rec in sorted(self.records.items()):
-            for struct, field, fn, via in rec.get("bindings", ()):
+            # the rules see a binding of the file's text, not one a macro pastes
+            seen_by_rules = [(b, True) for b in rec.get("bindings", [])]
+            for (struct, field, fn, via), visible in seen_by_rules + [(b, False) for b in
+                                                                     self.pasted_bindings(rel, rec)]:
                 struct = embedded.get(via, struct)
                 if (struct, field) in self.table:
                     iface = f"{struct}.{field}"
@@ -816,7 +876,24 @@ class _Walk:
                 owner, member = iface.split(".")
                 cmd_arg = self.table[(owner, member)]
                 for where, _static, params in self.resolve(fn, rel):
-                    self.visit(where, fn, iface, cmd_arg, params, 0, where == rel)
+                    self.visit(where, fn, iface, cmd_arg, params, 0, visible and where == rel)
+
+    def pasted_bindings(self, rel: str, rec: dict) -> list[list[str]]:
+        """[struct, field, function, ''] of the ops tables a token-pasting
+        macro of the file or of a header it includes builds: cg3.c's
+        FB_DEFAULT_SBUS_OPS(cg3) stores cg3_sbusfb_ioctl in .fb_ioctl
+        (sbuslib.h), which no binding of the text shows."""
+        uses = rec.get("pasted_uses", ())
+        if not uses:
+            return []
+        macros: dict[str, list[list[str]]] = {}
+        for spelled in rec.get("includes", ()) if self.headers is not None else ():
+            for header in included_paths(rel, spelled):
+                record = self.headers.record(header) if self.headers is not None else None
+                for name, items in (record or {}).get("pasted", {}).items():
+                    macros.setdefault(name, items)
+        macros.update(rec.get("pasted", {}))
+        return expand_pasted(uses, macros)
 
     def follow_calls(self) -> None:
         """Down the calls and callbacks that pass the command on."""

@@ -554,3 +554,64 @@ def test_a_changed_header_redoes_the_stored_join(tmp_path: Path, monkeypatch) ->
     header = root / "drivers/demo/vnet.h"
     header.write_text(header.read_text().replace("demo_vnet_ioctl", "demo_renamed_ioctl"))
     assert cached_rows(root, cache) == []
+
+
+PASTING_HEADER = """\
+int demofb_ioctl_helper(unsigned long cmd, unsigned long arg, struct fb_info *info);
+
+#define __DEMOFB_OPS_IOCTL(__prefix) \\
+	.fb_ioctl		= __prefix ## _demofb_ioctl
+#define DEMOFB_OPS(__prefix) \\
+	.fb_read		= fb_io_read, \\
+	__DEMOFB_OPS_IOCTL(__prefix)
+"""
+PASTING_DRIVER = """\
+#include "demolib.h"
+
+static int cg9_demofb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg);
+
+static const struct fb_ops cg9_ops = {
+	.owner		= THIS_MODULE,
+	DEMOFB_OPS(cg9),
+};
+
+static int cg9_demofb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	return demofb_ioctl_helper(cmd, arg, info);
+}
+"""
+PASTING_LIB = """\
+#include "demolib.h"
+
+int demofb_ioctl_helper(unsigned long cmd, unsigned long arg, struct fb_info *info)
+{
+	switch (cmd) {
+	case FBIOGTYPE:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL(demofb_ioctl_helper);
+"""
+
+
+def test_an_ops_table_a_token_pasting_macro_builds_binds_its_handler(tmp_path: Path) -> None:
+    """The SBUS framebuffers: FB_DEFAULT_SBUS_OPS(cg3) in cg3.c's fb_ops
+    pastes .fb_ioctl = cg3_sbusfb_ioctl (sbuslib.h), which hands the command
+    to sbusfb_ioctl_helper() in sbuslib.c: both are targets the rules, which
+    see one file's text, cannot find."""
+    root = tmp_path / "tree"
+    folder = root / "drivers/video/demo"
+    folder.mkdir(parents=True)
+    (folder / "demolib.h").write_text(PASTING_HEADER)
+    (folder / "cg9.c").write_text(PASTING_DRIVER)
+    (folder / "demolib.c").write_text(PASTING_LIB)
+    assert facts.pasted_macros(PASTING_HEADER) == {
+        "__DEMOFB_OPS_IOCTL": [["fb_ioctl", "_demofb_ioctl"]], "DEMOFB_OPS": [["__DEMOFB_OPS_IOCTL", ""]]}
+    got = facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache")
+    assert rows(got) == {("drivers/video/demo/cg9.c", "cg9_demofb_ioctl", "fb_ops.fb_ioctl", 1),
+                         ("drivers/video/demo/demolib.c", "demofb_ioctl_helper", "fb_ops.fb_ioctl", 0)}
+    # without the macro's use nothing binds the handler
+    (folder / "cg9.c").write_text(PASTING_DRIVER.replace("\tDEMOFB_OPS(cg9),\n", ""))
+    assert facts.extra_targets(root, sorted(tree.c_files(root)), 1, tmp_path / "cache") == {}

@@ -1407,6 +1407,8 @@ def entry(cf: CFile, fn: Function, site: Site, tree: Tree | None = None) -> str:
     found = sorted((chain(cf, fn.name) - {fn.name}) & bound)
     if not found and tree is not None and site.file.endswith(".h"):
         found = header_entries(tree, cf, fn.name, member)
+    elif not found and tree is not None and not _is_static(cf, fn):
+        found = library_entries(tree, cf, fn.name, member)
     return ",".join(found) if found else "-"
 
 
@@ -1438,6 +1440,48 @@ def header_entries(tree: Tree, header: CFile, name: str, member: str) -> list[st
             reached |= chain(cf, caller)
         found += [f"{rel}:{fn}" for fn in sorted(reached & set(_bound_to(member).findall(cf.code)))]
     return found
+
+
+def _is_static(cf: CFile, fn: Function) -> bool:
+    head = cf.code[max(0, fn.start - 200):fn.start]
+    return re.search(r"\bstatic\b[^;{}()]*$", head) is not None
+
+
+def library_entries(tree: Tree, lib: CFile, name: str, member: str) -> list[str]:
+    """`file:function` of each function bound to member in another .c file
+    of the folder, by the text or by a token-pasting macro of a header it
+    includes (facts.pasted_bindings()), that reaches the exported helper
+    name: sbusfb_ioctl_helper() in sbuslib.c is cg3.c's cg3_sbusfb_ioctl()
+    (FB_DEFAULT_SBUS_OPS(cg3)) and the other SBUS framebuffers'."""
+    folder = Path(lib.path).parent
+    found = []
+    for path in sorted((tree.root / folder).glob("*.c")):
+        rel = str(folder / path.name)
+        cf = tree.file(rel) if rel != lib.path else None
+        if cf is None or not re.search(r"\b%s\s*\(" % re.escape(name), cf.code):
+            continue
+        reached: set[str] = set()
+        for caller in {f.name for f, _ in callers(cf, name)}:
+            reached |= chain(cf, caller)
+        bound = set(_bound_to(member).findall(cf.code)) | _pasted_bound(tree, cf, member)
+        found += [f"{rel}:{fn}" for fn in sorted(reached & bound)]
+    return found
+
+
+def _pasted_bound(tree: Tree, cf: CFile, member: str) -> set[str]:
+    """The functions a token-pasting macro of cf, or of a header cf
+    includes by a quoted name, stores in member."""
+    from ..find import facts     # the extraction of phase 1, read the same way here
+    uses = facts.pasted_uses(csource.clean(cf.raw))
+    if not uses:
+        return set()
+    macros = dict(facts.pasted_macros(cf.raw))
+    for spelled in re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', cf.raw, re.M):
+        header = tree.file(str(Path(cf.path).parent / spelled))
+        if header is not None:
+            for macro, items in facts.pasted_macros(header.raw).items():
+                macros.setdefault(macro, items)
+    return {fn for _struct, field_name, fn, _via in facts.expand_pasted(uses, macros) if field_name == member}
 
 
 # --- the verdict -----------------------------------------------------------------

@@ -1023,3 +1023,15 @@ def test_a_test_that_refuses_every_command_names_the_cases_behind_it(tmp_path):
         "CAM_IOC_G_X[refused first],CAM_IOC_S_X[refused first]"
     other = site("drivers/cam.c", 13, "cam_default", rule="ioctl_default_return")
     assert "refused first" not in effects.analyse_sites([other], tmp_path)[other].uncased
+
+
+def test_an_exported_helper_has_the_pasted_handlers_of_its_folder(tmp_path):
+    """sbusfb_ioctl_helper() in sbuslib.c: the SBUS framebuffers' fb_ioctl,
+    stored by FB_DEFAULT_SBUS_OPS(cg3) (sbuslib.h), return it."""
+    from ..find.facts_test import PASTING_DRIVER, PASTING_HEADER, PASTING_LIB
+    write(tmp_path, "drivers/video/demo/demolib.h", PASTING_HEADER)
+    write(tmp_path, "drivers/video/demo/cg9.c", PASTING_DRIVER)
+    write(tmp_path, "drivers/video/demo/demolib.c", PASTING_LIB)
+    s = site("drivers/video/demo/demolib.c", 9, "demofb_ioctl_helper", interface="fb_ops.fb_ioctl",
+             rule="ioctl_default_return")
+    assert effects.analyse_sites([s], tmp_path)[s].entry == "drivers/video/demo/cg9.c:cg9_demofb_ioctl"

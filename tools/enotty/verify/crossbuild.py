@@ -68,6 +68,10 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("m68k", "m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu", "allmodconfig",
              ("FB=y", "FB_ATARI=y")),
     Platform("sparc64", "sparc64", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "allmodconfig"),
+    # the SBUS framebuffers are bools that need FB=y (sbuslib.c): sparc64's
+    # own defconfig builds them in
+    Platform("sparc64 defconfig", "sparc64", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu",
+             "sparc64_defconfig"),
     Platform("sparc32", "sparc", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu", "sparc32_defconfig",
              ("SUN_OPENPROMIO=m", "TADPOLE_TS102_UCTRL=m")),
     Platform("powerpc64", "powerpc", "powerpc", "powerpc64le-linux-gnu-", "gcc-powerpc64le-linux-gnu",
