@@ -215,8 +215,16 @@ def tree_tag(lists: tuple[str, ...], trees: tuple[str, ...] = ()) -> str:
     """The subject tag the series' list requires ('' for none); not where
     the series has a tree other than that list's."""
     for address in lists:
-        if address in TREE_TAG_LISTS and (not trees or any(LIST_TREES[address] in t for t in trees)):
+        if address not in TREE_TAG_LISTS:
+            continue
+        if not trees or any(LIST_TREES[address] in t for t in trees):
             return TREE_TAG_LISTS[address]
+        # a section of that list with trees of its own names its -next
+        # tree the same way (NETWORKING [IPSEC]: "[PATCH ipsec-next]")
+        for t in trees:
+            m = re.search(r"/([\w.]+-next)(?:\.git)?/?(?:\s|$)", t)
+            if m:
+                return m.group(1)
     return ""
 
 

@@ -197,8 +197,8 @@ def test_one_series_per_tree_and_list() -> None:
         # a folder section with its own tree stays apart although it shares the list
         "iommufd": ("PATCH", ["drivers/iommu/iommufd/main.c"]),
         "iommu-subsystem": ("PATCH", ["drivers/iommu/intel/iommu.c"]),
-        # netdev is on the list, but BPF has its own tree: no net-next tag
-        "bpf-networking": ("PATCH", ["net/core/filter.c"]),
+        # netdev is on the list, but BPF has its own tree: its own -next tag
+        "bpf-networking": ("PATCH bpf-next", ["net/core/filter.c"]),
     }
     net = next(s for s in plans if s.name == "networking-general")
     assert net.subsystem == "NETWORKING [GENERAL]" and net.tree_tag == "net-next"
@@ -278,3 +278,13 @@ def test_a_hunk_holding_a_cleanup_and_a_change_splits_by_line() -> None:
     assert " \t\treturn -ENOTTY;\n #endif" in then
     # hunks that do not mix: split_hunks decides, as before
     assert split.split_lines(diff, {99}) is None
+
+
+def test_a_netdev_section_with_its_own_trees_is_tagged_with_its_next_tree() -> None:
+    """NETWORKING [IPSEC] (L: netdev, T: ipsec.git and ipsec-next.git): a
+    reviewer asked for "[PATCH ipsec-next]", the tag netdev's rules ask of it."""
+    trees = ("git git://git.kernel.org/pub/scm/linux/kernel/git/klassert/ipsec.git",
+             "git git://git.kernel.org/pub/scm/linux/kernel/git/klassert/ipsec-next.git")
+    assert split.tree_tag(("netdev@vger.kernel.org",), trees) == "ipsec-next"
+    assert split.tree_tag(("netdev@vger.kernel.org",), ()) == "net-next"
+    assert split.tree_tag(("linux-usb@vger.kernel.org",), trees) == ""

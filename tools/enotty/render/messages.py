@@ -359,7 +359,10 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"^\(mpt_verify_adapter\(", "when the header's iocnum names no adapter"),
     (r"^!iocp->active$", "while the controller is disabled"),
     # sev-dev's sev_ioctl(): the PSP driver found no PSP with SEV
-    (r"^!psp_master \|\| !psp_master->sev_data$", "on a machine without a PSP that provides SEV"),
+    # (/dev/sev exists only where SEV was found: the state is gone later,
+    # after a failed SEV firmware initialisation, a reviewer noted)
+    (r"^!psp_master \|\| !psp_master->sev_data$", "once the master PSP's SEV state is gone (for example"
+     " after SEV firmware initialisation failed)"),
     (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",
      r"unless the caller is the automount daemon or has \1"),
     # one call and nothing else: a condition joined with && or || is more

@@ -740,7 +740,7 @@ def test_checks_of_one_handler_among_several_name_it() -> None:
 def test_sev_dev_s_psp_check_has_words() -> None:
     # a reviewer: the -ENODEV without a PSP answers first and was not said
     assert (messages._guard_words("!psp_master || !psp_master->sev_data", "state check")
-            == "on a machine without a PSP that provides SEV")
+            == "once the master PSP's SEV state is gone (for example after SEV firmware initialisation failed)")
 
 
 def test_an_interface_whose_core_answers_eopnotsupp_is_told_that_value() -> None:
