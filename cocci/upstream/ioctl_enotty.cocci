@@ -2,12 +2,13 @@
 /// An ioctl handler answers a command it does not know with -ENOTTY or
 /// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst).
 /// This gives each handler its interface's value: -ENOIOCTLCMD where the core
-/// maps it (tty, sockets), -EOPNOTSUPP for ndo_siocdevprivate, the core's own
-/// answer.  A handler is converted whole, or left alone.
+/// maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for ndo_siocdevprivate,
+/// the core's own answer.  A handler is converted whole, or left alone.
 // Confidence: Moderate
 // Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in
-//  another file; it leaves alone the handlers of the commands in rule read, whose -EINVAL
-//  rtctest, test_dbc.py, hdparm, Android's binder test and OSS programs read.
+//  another file; it leaves alone the handlers of the commands in rule user_reads, whose
+//  -EINVAL rtctest, the hid selftest, test_dbc.py, hdparm, Android's binder test and OSS
+//  programs read.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -15,8 +16,10 @@ virtual patch
 virtual context
 virtual org
 virtual report
+
 @initialize:python@
 @@
+import re
 # The value each ioctl member answers a command it does not know with.
 ANSWER = {m: to for to, ms in (("ENOTTY", """
     file_operations.unlocked_ioctl file_operations.compat_ioctl fb_ops.fb_ioctl
@@ -165,7 +168,7 @@ S@s
 @script:python@
 s << nest.s; S << nest.S;
 @@
-if S.startswith(("switch", "for", "while", "do")):
+if re.match(r"(switch|for|while|do)\b", S):
     spans.setdefault(fun(s), []).append((int(s[0].line), int(s[0].line_end)))
 // default: return -EINVAL; in the switch on the command.
 @default_ret forall@
@@ -212,7 +215,8 @@ return E; } ... when != break;
 @script:python@
 p << default_ret.p = []; d << default_assign.d = []; y << cmd_test.p = []; l << lookup_miss.p = [];
 @@
-[site(v) for v in (p, d, y, l) if v]
+for v in (p, d, y, l):
+    if v: site(v)
 // The return after a switch or an if on cmd that no other break reaches.
 @final@
 identifier io.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
@@ -305,9 +309,9 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
 }
 // Left alone: the handlers whose -EINVAL programs read (see Comments).
-@read exists@
+@user_reads exists@
 identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ,
-                      SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR}; position p;
+                      SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@
@@ -320,7 +324,7 @@ c << known.k;
 ok.add(at(c))
 if at(c) in sites: block(c)
 @script:python@
-r << read.p;
+r << user_reads.p;
 @@
 block(r)
 @script:python@

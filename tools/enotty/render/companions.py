@@ -44,15 +44,16 @@ RULE_BODY = (
     "set before a switch every case of which replaces it, a test of the\n"
     "command or its type, and the miss of a table lookup.  In patch mode it\n"
     "gives each the answer its interface needs: -ENOIOCTLCMD where the core\n"
-    "tries another handler (tty, sockets), -EOPNOTSUPP for ndo_siocdevprivate\n"
-    "(the core's answer without one).  A handler is converted whole or not at\n"
-    "all: one that answers -EINVAL to a state check or a NULL argument before\n"
-    "it looks at the command is left alone, and so are the handlers whose\n"
-    "-EINVAL for an unknown command rtctest, test_dbc.py, hdparm, Android's\n"
-    "binder test and OSS programs read (those with an RTC_RD_TIME,\n"
-    "DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ, SNDCTL_DSP_RESET or\n"
-    "SNDCTL_FM_LOAD_INSTR case).  Every change it makes changes what user\n"
-    "space sees: check the programs that use the handler before sending one.\n")
+    "tries another handler (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for\n"
+    "ndo_siocdevprivate (the core's answer without one).  A handler is\n"
+    "converted whole or not at all: one that answers -EINVAL to a check of its\n"
+    "state or argument before it looks at the command is left alone, and so\n"
+    "are the handlers whose -EINVAL for an unknown command rtctest, the hid\n"
+    "selftest, test_dbc.py, hdparm, Android's binder test and OSS programs\n"
+    "read (those with an RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,\n"
+    "BINDER_WRITE_READ, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR or\n"
+    "HIDIOCGRDESCSIZE case).  Every change it makes changes what user space\n"
+    "sees: check the programs that use the handler before sending one.\n")
 
 
 def upstream_rule_text() -> str:
