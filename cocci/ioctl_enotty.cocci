@@ -592,12 +592,10 @@ err << ic.err;
 @@
 enotty_claim(p, fn, err, "ioctl_if_chain")
 
-// A handler that knows one command, or a few: if (cmd != A) return
-// -EINVAL; and if (cmd != A && cmd != B) return -EINVAL; (also under
-// unlikely(), with a braced or parenthesised return), in the body of the
-// function itself: under a test of the state it refuses known commands.
-// if (cmd) return -EINVAL; knows none: every command it has is disabled
-// (atomisp's private ioctls), and V4L2 answers ENOTTY for those too.
+// A handler that knows one command, or a few (if (cmd != A && cmd != B),
+// also under unlikely(), the return braced or parenthesised), or none (if
+// (cmd): atomisp's disabled private ioctls), in the function's own body:
+// under a test of the state it refuses known commands.
 @ine exists@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err = {EINVAL, ENOSYS};
