@@ -901,7 +901,7 @@ def _never_defined(code: str, name: str) -> bool:
 
 def _tagged(name: str, when: str) -> str:
     """An uncased command with the configuration that leaves its case out."""
-    return name if when == NEVER else f"{name}[{when}]"
+    return f"{name}[{when}]"
 
 
 def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
@@ -928,7 +928,8 @@ def conditional_labels(cf: CFile, sw: tuple[int, int, int]) -> dict[str, str]:
             when = absent_when(group[0][2] if negate else branch[2], negate) \
                 if branch[2].startswith(("#if", "#else")) else "config"
             if when.endswith(" undefined") and _never_defined(cf.code, when.split()[0]):
-                whens = [NEVER]     # lp.c: #undef LP_STATS, and no #define of it
+                # lp.c: #undef LP_STATS, and no #define of it ("never LP_STATS")
+                whens = [f"{NEVER} {when.split()[0]}"]
                 break
             if when not in whens:
                 whens.append(when)

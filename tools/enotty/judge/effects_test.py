@@ -925,7 +925,7 @@ def pinned() -> Path:
 
 @pytest.mark.parametrize("file,line,function,rule,uncased", [
     # lp.c #undefs LP_STATS: LPGETSTATS's case is never built
-    ("drivers/char/lp.c", 663, "lp_do_ioctl", "ioctl_default_assign", "LPGETSTATS"),
+    ("drivers/char/lp.c", 663, "lp_do_ioctl", "ioctl_default_assign", "LPGETSTATS[never LP_STATS]"),
     # the initialiser before the switch: that switch's #ifdef'd cases;
     # GRAB_BACKLIGHT's #ifdef CONFIG_INPUT_ADBHID sits inside
     # CONFIG_PMAC_BACKLIGHT_LEGACY's, so either =n leaves it out (a reviewer)

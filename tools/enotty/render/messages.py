@@ -363,8 +363,10 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     # after a failed SEV firmware initialisation, a reviewer noted)
     (r"^!psp_master \|\| !psp_master->sev_data$", "once the master PSP's SEV state is gone (for example"
      " after SEV firmware initialisation failed)"),
+    # autofs_oz_mode(): the daemon's process group, or a catatonic mount (a reviewer)
     (r"^!autofs_oz_mode\(\w+\) && !capable\((CAP_\w+)\)$",
-     r"unless the caller is the automount daemon or has \1"),
+     r"unless the caller is in the automount daemon's process group, the mount is catatonic, or the"
+     r" caller has \1"),
     # one call and nothing else: a condition joined with && or || is more
     # than "the check" of its first function
     (r"^!?(?:unlikely\()?(\w+)\([^&|]*\)$", r"when the \1() check fails"),
@@ -685,6 +687,14 @@ def uncased_sentences(function: str, cell: str, seen: str = "ENOTTY") -> tuple[l
                        f"({_some(known, 3)}) when the tty driver does not take them; {function}() "
                        f"does not call {helper}(), so these get {seen} too.")
             continue
+        if when.startswith("never "):
+            # effects.conditional_labels(): lp.c #undefs LP_STATS (a reviewer:
+            # "no case" was untrue, the case is there but never built)
+            macro = when.removeprefix("never ")
+            verbs = ("has", "gets") if len(names) == 1 else ("have", "get")
+            out.append(f"{_some(names, 2)} {verbs[0]} a case in {function}() that is never built "
+                       f"(the file #undefs {macro}) and {verbs[1]} {seen} too.")
+            continue
         if when == REFUSED:
             # effects._refused_first(): atomisp's `if (cmd) return -EINVAL;`
             out.append(f"The commands {function}() has cases for ({_some(names, 3)}) get {seen} too: "
@@ -854,7 +864,11 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
                         f"{errno_phrase(froms)}.")
         for name in sorted({s.interface for s in visible}):
             named = sorted({c for s in visible if s.interface == name for c in entries(s)})
-            handler = _functions_phrase(named) if len(named) == 1 else "each of them"
+            # "each of them" only where the sentence is about every handler
+            # named before (atomisp: its vidioc_default beside two sensors'
+            # core.ioctl, which alone subdev_do_ioctl() calls)
+            handler = "each of them" if len(named) > 1 and set(named) >= set(callers) else \
+                _functions_phrase(named)
             info = interfaces.get(name)
             if info and named and set(named) <= {d.rpartition(":")[2] for d in info.dispatch.split()}:
                 # the site is in the core itself (atm_dev_ioctl()'s own

@@ -545,8 +545,8 @@ def test_a_joined_condition_is_not_called_the_check_of_its_first_function() -> N
                    reach="partly", guard="line 867: !autofs_oz_mode(sbi) && !capable(CAP_SYS_ADMIN) -> -EPERM "
                                          "(state check)")
     body = _flat(_sentences([autofs]))
-    assert ("A command still fails with -EPERM first unless the caller is the automount daemon or has "
-            "CAP_SYS_ADMIN.") in body
+    assert ("A command still fails with -EPERM first unless the caller is in the automount daemon's process "
+            "group, the mount is catatonic, or the caller has CAP_SYS_ADMIN.") in body
     other = _site("a.c", 1, "f", "file_operations.unlocked_ioctl", reach="partly",
                   guard="line 9: !ready(x) && !capable(CAP_SYS_ADMIN) -> -EPERM (state check)")
     assert "ready() check" not in _flat(_sentences([other]))
@@ -673,7 +673,7 @@ def test_a_command_filter_read_from_the_code_narrows_the_claim() -> None:
             "passes that check.") in body
     assert "Native and 32-bit callers now get ENOTTY instead of EINVAL for such a command." in body
     assert "for an unknown command." not in body and "-ENOTTY first" not in body
-    assert "A command still fails with -EPERM first unless the caller is the automount daemon" in body
+    assert "A command still fails with -EPERM first unless the caller is in the automount daemon's process group" in body
 
 
 def test_commands_the_core_hands_a_handler_that_skips_their_helper_are_said() -> None:
