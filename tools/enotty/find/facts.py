@@ -370,7 +370,7 @@ def file_facts(data: bytes, whole: bool = False) -> dict:
         dispatches.extend([fn.name, member] for member in sorted(members))
     return {"defs": defs, "bindings": bindings, "calls": calls, "callbacks": callbacks,
             "dispatches": dispatches, "trynext": sorted(trynext),
-            "includes": _INCLUDE.findall(csource.decode(data)),
+            "includes": include_names(csource.decode(data)),
             "pasted": pasted, "pasted_uses": pasted_uses(text)}
 
 
@@ -426,6 +426,23 @@ def pasted_uses(text: str) -> list[list[str]]:
 
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*("[^"\n]+"|<[^>\n]+>)', re.M)
+
+
+def include_names(text: str) -> list[str]:
+    """The #include lines' names, as written: '"x.h"', '<linux/y.h>'."""
+    return _INCLUDE.findall(text)
+
+
+def macros_seen(own: dict[str, list[list[str]]],
+                included: Iterable[dict[str, list[list[str]]]]) -> dict[str, list[list[str]]]:
+    """The pasting macros a file sees: its own, else the first included
+    header's of that name."""
+    macros: dict[str, list[list[str]]] = {}
+    for found in included:
+        for name, items in found.items():
+            macros.setdefault(name, items)
+    macros.update(own)
+    return macros
 
 
 def included_paths(rel: str, spelled: str) -> list[str]:
@@ -886,14 +903,11 @@ class _Walk:
         uses = rec.get("pasted_uses", ())
         if not uses:
             return []
-        macros: dict[str, list[list[str]]] = {}
-        for spelled in rec.get("includes", ()) if self.headers is not None else ():
-            for header in included_paths(rel, spelled):
-                record = self.headers.record(header) if self.headers is not None else None
-                for name, items in (record or {}).get("pasted", {}).items():
-                    macros.setdefault(name, items)
-        macros.update(rec.get("pasted", {}))
-        return expand_pasted(uses, macros)
+        headers = self.headers
+        included = ([(headers.record(header) or {}).get("pasted", {})
+                     for spelled in rec.get("includes", ()) for header in included_paths(rel, spelled)]
+                    if headers is not None else [])
+        return expand_pasted(uses, macros_seen(rec.get("pasted", {}), included))
 
     def follow_calls(self) -> None:
         """Down the calls and callbacks that pass the command on."""

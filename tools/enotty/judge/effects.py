@@ -41,7 +41,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import AbstractSet
+from typing import AbstractSet, Callable
 
 from ..find import interfaces
 from ..find.sites import Effects, Site
@@ -1428,19 +1428,8 @@ def header_entries(tree: Tree, header: CFile, name: str, member: str) -> list[st
     tun_vnet_ioctl() in drivers/net/tun_vnet.h is tap.c's tap_ioctl() and,
     through __tun_chr_ioctl(), tun.c's tun_chr_ioctl().  Found the way
     phase 1 found the helper (enotty.find.facts), from the caller's side."""
-    folder = Path(header.path).parent
     include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"%s"' % re.escape(Path(header.path).name), re.M)
-    found = []
-    for path in sorted((tree.root / folder).glob("*.c")):
-        rel = str(folder / path.name)
-        cf = tree.file(rel)
-        if cf is None or not include.search(cf.raw):
-            continue
-        reached: set[str] = set()
-        for caller in {f.name for f, _ in callers(cf, name)}:
-            reached |= chain(cf, caller)
-        found += [f"{rel}:{fn}" for fn in sorted(reached & set(_bound_to(member).findall(cf.code)))]
-    return found
+    return _folder_entries(tree, header, name, member, lambda cf: include.search(cf.raw) is not None)
 
 
 def _is_static(cf: CFile, fn: Function) -> bool:
@@ -1454,34 +1443,41 @@ def library_entries(tree: Tree, lib: CFile, name: str, member: str) -> list[str]
     includes (facts.pasted_bindings()), that reaches the exported helper
     name: sbusfb_ioctl_helper() in sbuslib.c is cg3.c's cg3_sbusfb_ioctl()
     (FB_DEFAULT_SBUS_OPS(cg3)) and the other SBUS framebuffers'."""
-    folder = Path(lib.path).parent
+    calls = re.compile(r"\b%s\s*\(" % re.escape(name))
+    return _folder_entries(tree, lib, name, member, lambda cf: calls.search(cf.code) is not None,
+                           pasted=True)
+
+
+def _folder_entries(tree: Tree, near: CFile, name: str, member: str, wanted: Callable[[CFile], bool],
+                    pasted: bool = False) -> list[str]:
+    """`file:function` of each function bound to member (by a token-pasting
+    macro too, with pasted) in the other .c files of near's folder that
+    wanted keeps, and that reaches name."""
+    folder = Path(near.path).parent
     found = []
     for path in sorted((tree.root / folder).glob("*.c")):
         rel = str(folder / path.name)
-        cf = tree.file(rel) if rel != lib.path else None
-        if cf is None or not re.search(r"\b%s\s*\(" % re.escape(name), cf.code):
+        cf = tree.file(rel) if rel != near.path else None
+        if cf is None or not wanted(cf):
             continue
         reached: set[str] = set()
         for caller in {f.name for f, _ in callers(cf, name)}:
             reached |= chain(cf, caller)
-        bound = set(_bound_to(member).findall(cf.code)) | _pasted_bound(tree, cf, member)
+        bound = set(_bound_to(member).findall(cf.code)) | (_pasted_bound(tree, cf, member) if pasted else set())
         found += [f"{rel}:{fn}" for fn in sorted(reached & bound)]
     return found
 
 
 def _pasted_bound(tree: Tree, cf: CFile, member: str) -> set[str]:
     """The functions a token-pasting macro of cf, or of a header cf
-    includes by a quoted name, stores in member."""
+    includes, stores in member (the headers phase 1 reads for it)."""
     from ..find import facts     # the extraction of phase 1, read the same way here
     uses = facts.pasted_uses(csource.clean(cf.raw))
     if not uses:
         return set()
-    macros = dict(facts.pasted_macros(cf.raw))
-    for spelled in re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', cf.raw, re.M):
-        header = tree.file(str(Path(cf.path).parent / spelled))
-        if header is not None:
-            for macro, items in facts.pasted_macros(header.raw).items():
-                macros.setdefault(macro, items)
+    headers = [h.raw for spelled in facts.include_names(cf.raw)
+               for rel in facts.included_paths(cf.path, spelled) if (h := tree.file(rel)) is not None]
+    macros = facts.macros_seen(facts.pasted_macros(cf.raw), (facts.pasted_macros(h) for h in headers))
     return {fn for _struct, field_name, fn, _via in facts.expand_pasted(uses, macros) if field_name == member}
 
 

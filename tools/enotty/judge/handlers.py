@@ -151,6 +151,15 @@ def _guards(site: Site) -> list[tuple[int, str, str, str]]:
     return out
 
 
+def _answers_first(kind: str, errno: str, site: Site) -> bool:
+    """A check before the dispatch that keeps the handler out: one that
+    answers every command, or the site's old errno for a state or an
+    argument it refuses."""
+    return (kind in _FIRST_ANSWERS or (kind == "state check" and errno == site.from_
+                                       and errno in effects.OLD_ANSWERS)
+            or _old_errno_argument(kind, errno, site))
+
+
 def _old_errno_argument(kind: str, errno: str, site: Site) -> bool:
     """An argument check before the dispatch that answers the site's old errno."""
     return kind == "argument check" and errno == site.from_ and errno in effects.OLD_ANSWERS
@@ -478,15 +487,14 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             # an unknown command on a fresh fd with EINVAL: the pidfs shape.
             # iio_ioctl()'s -ENODEV for a device that is gone is no such
             # answer, though its converted exit said -ENODEV too.
-            first = sorted({(kind, errno) for s in visible for line, _text, errno, kind in _guards(s)
-                            if (kind in _FIRST_ANSWERS or (kind == "state check" and errno == s.from_
-                                                           and errno in effects.OLD_ANSWERS)
-                                or _old_errno_argument(kind, errno, s))
-                            and line not in lines})
+            answering = [(line, text, errno, kind, s) for s in visible
+                         for line, text, errno, kind in _guards(s) if line not in lines]
+            first = sorted({(kind, errno) for _line, _text, errno, kind, s in answering
+                            if _answers_first(kind, errno, s)})
             if first:
                 kinds = sorted({k for k, _e in first})
-                checks = sorted({(line, text) for s in visible for line, text, errno, kind in _guards(s)
-                                 if (kind, errno) in first and line not in lines
+                checks = sorted({(line, text) for line, text, errno, kind, s in answering
+                                 if (kind, errno) in first
                                  and (kind != "argument check" or _old_errno_argument(kind, errno, s))})
                 named = "; ".join(f"line {line}: `{text}`" for line, text in checks)
                 left.append(_CHECK_FIRST + ", ".join(kinds) + f"; {named}) answers "

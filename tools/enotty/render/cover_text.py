@@ -68,17 +68,9 @@ def drivers(sites: Iterable[Site], module_of: Mapping[str, str],
     return [Driver(name, len({(s.file, handlers.handler_of(s)) for s in mine}),
                    tuple(sorted({s.from_ for s in mine})), tuple(sorted({s.to for s in mine})),
                    tuple(kept.get(name, ())), all(s.file in partial_files for s in mine),
-                   tuple(dict.fromkeys(n for s in mine for n in _entries(s))))
+                   # every entry (sunrpc's cache_ioctl() has cache_ioctl_procfs() and _pipefs())
+                   tuple(dict.fromkeys(n for s in mine for n in messages.entries(s))))
             for name, mine in order.items()]
-
-
-def _entries(site: Site) -> list[str]:
-    """Every function user space reaches the site through (sunrpc's
-    cache_ioctl() from cache_ioctl_procfs() and cache_ioctl_pipefs())."""
-    entry = site.effects.entry if site.effects else "-"
-    if entry in ("-", "", "unknown"):
-        return [site.function]
-    return [e.rpartition(":")[2] for e in entry.split(",")]
 
 
 def _stem(path: str) -> str:

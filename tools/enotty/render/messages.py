@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..partition import doc_updates
@@ -453,7 +454,7 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
     visible = [s for s in visible if s not in without_op]
     out = _who_sees(visible, without_op, interfaces, own_type_only)
     forwarded: list[str] = []
-    uncased: dict[str, list[str]] = {}
+    uncased = _Uncased()
     checked: dict[str, list[str]] = {}
     for s in sorted(sites, key=Site.sort_key):
         if s.effects is not None:
@@ -506,7 +507,7 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
 
 
 def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
-                    checked: dict[str, list[str]], uncased: dict[str, list[str]],
+                    checked: dict[str, list[str]], uncased: "_Uncased",
                     forwarded: list[str]) -> None:
     """What one site adds, in the order of the sites: the sentences of a
     check that comes first or an #if branch go to out at once; the checks,
@@ -545,12 +546,13 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
     if not is_leaf(s):
         always, conditional = uncased_sentences(s.function, e.uncased, user_sees([s]))
         if always:
-            uncased[s.function + ARGUMENT_FIRST * argument_first] = always
+            uncased.names[s.function] = always
+            uncased.checked_first |= argument_first
         if argument_first:
             # said after the checks they refer to
             # (not a helper's caller's: tun's copy is no check on tap's path)
-            uncased.setdefault(LATER, []).extend(c if c.startswith("Through ") else c[:-1] + ARGUMENT_PASSES
-                                                 for c in conditional)
+            uncased.after_checks += [c if c.startswith("Through ") else c[:-1] + ARGUMENT_PASSES
+                                     for c in conditional]
         else:
             out += conditional
     if e.forward not in ("-", "unknown"):
@@ -611,19 +613,23 @@ def _checks_sentences(checked: dict[str, list[str]], functions: int = 1) -> list
     return [f"On the way to {f}(), a command still fails with {text}." for f, text in said_checks.items()]
 
 
-ARGUMENT_FIRST = "|argument-first"     # a key of _uncased_sentences(): its handler checks the argument first
 ARGUMENT_PASSES = " with an argument that passes those checks."
-LATER = "|later"        # a key of _uncased_sentences(): sentences said after the rest
 
 
-def _uncased_sentences(uncased: dict[str, list[str]], seen: str = "ENOTTY") -> list[str]:
-    """The uapi commands no handler of the patch has a case for.  No family
-    or header is claimed: the iio buffer fd's handler shares type 'i' with
-    events.h, and atyfb's cases come from two headers.  A key ending in
-    ARGUMENT_FIRST: that handler checks the argument before the command."""
-    later = uncased.pop(LATER, [])
-    checked_first = any(k.endswith(ARGUMENT_FIRST) for k in uncased)
-    uncased = {k.removesuffix(ARGUMENT_FIRST): v for k, v in uncased.items()}
+@dataclass
+class _Uncased:
+    """The uncased commands of a patch's sites, gathered to be said once."""
+    names: dict[str, list[str]] = field(default_factory=dict)   # function -> its uapi commands
+    checked_first: bool = False     # one of those functions checks the argument first
+    after_checks: list[str] = field(default_factory=list)   # conditional sentences said last
+
+
+def _uncased_sentences(found: _Uncased, seen: str = "ENOTTY") -> list[str]:
+    """The uapi commands no handler of the patch has a case for, then the
+    conditional sentences of handlers that check the argument first.  No
+    family or header is claimed: the iio buffer fd's handler shares type
+    'i' with events.h, and atyfb's cases come from two headers."""
+    uncased = found.names
     names: list[str] = []
     if len(uncased) == 1:
         (function, names), = uncased.items()
@@ -635,11 +641,11 @@ def _uncased_sentences(uncased: dict[str, list[str]], seen: str = "ENOTTY") -> l
         names = [n for n in next(iter(uncased.values())) if n in common]
         which = "which none of these handlers has a case for"
     if not names:
-        return later
+        return found.after_checks
     one = len(names) == 1
     return [f"The uapi command{'' if one else 's'} {_some(names, 3)}, "
             f"{which}, {'gets' if one else 'get'} {seen} too"
-            + (ARGUMENT_PASSES if checked_first else ".")] + later
+            + (ARGUMENT_PASSES if found.checked_first else ".")] + found.after_checks
 
 
 def _forwarded_sentences(forwarded: list[str], sites: list[Site]) -> list[str]:
