@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// An ioctl handler answers a command it does not know with -ENOTTY or
 /// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst).
-/// This gives each handler its interface's value: -ENOIOCTLCMD where the core
-/// maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for ndo_siocdevprivate,
-/// the core's own answer.  A handler is converted whole, or left alone.
+/// This gives each handler its interface's value: -ENOIOCTLCMD where the
+/// core maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for
+/// ndo_siocdevprivate, the core's own answer.  A handler is converted
+/// whole, or left alone.
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL, nor ops or callers in
-//  another file; it leaves alone the handlers of the commands in rule user_reads, whose
-//  -EINVAL rtctest, the hid selftest, test_dbc.py, hdparm, Android's binder test and OSS
-//  programs read.
+// Comments: It cannot see a program that reads the -EINVAL, nor ops or
+//  callers in another file; it leaves alone the handlers of the commands
+//  in rule user_reads, whose -EINVAL rtctest, the hid selftest,
+//  test_dbc.py, hdparm, Android's binder test and OSS programs read.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -22,22 +23,25 @@ virtual report
 import re
 # The value each ioctl member answers a command it does not know with.
 ANSWER = {m: to for to, ms in (("ENOTTY", """
-    file_operations.unlocked_ioctl file_operations.compat_ioctl fb_ops.fb_ioctl
-    fb_ops.fb_compat_ioctl block_device_operations.ioctl block_device_operations.compat_ioctl
-    snd_hwdep_ops.ioctl snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl
+    file_operations.unlocked_ioctl file_operations.compat_ioctl
+    fb_ops.fb_ioctl fb_ops.fb_compat_ioctl block_device_operations.ioctl
+    block_device_operations.compat_ioctl snd_hwdep_ops.ioctl
+    snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl
     scsi_host_template.compat_ioctl dvb_device.kernel_ioctl atmdev_ops.ioctl
-    usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl proc_ops.proc_ioctl
-    v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """
-    proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl tty_ldisc_ops.ioctl
-    tty_ldisc_ops.compat_ioctl v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
+    usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl
+    proc_ops.proc_ioctl v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """
+    proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl
+    tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
+    v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
     net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
-# (file, function) -> (index of cmd, handler, answer): the handlers and their helpers
+# (file, function) -> (index of cmd, handler, answer): handlers and helpers
 targets = {}
-# calls under a case label, calls under default:, defaults that only break
-inner, dcall, dflt = set(), set(), set()
-# (file, function) -> line of a switch whose default: returns; spans of switches, loops
+# calls under a case label or under default:, defaults that only break,
+# snd_hwdep handlers, final returns that a break of a case reaches
+inner, dcall, dflt, hwdep, leaky = set(), set(), set(), set(), set()
+# (file, function) -> line of a switch whose default: returns; line spans
+# of its switches and loops
 turned, spans = {}, {}
-hwdep, leaky, ok = set(), set(), set()
 # position -> its function; (file, handler) left alone
 sites, blocked = {}, set()
 def at(p): return (p[0].file, p[0].line, p[0].column)
@@ -48,22 +52,28 @@ def follow(q, fn, h, n):
                                   and int(q[0].line) < turned.get(fun(q), 1e9)):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
-def leaves(b):  # b leaves the switch on cmd: it is in no nested switch or loop (nest)
-    return at(b) not in dflt and sum(a <= int(b[0].line) <= z for a, z in spans.get(fun(b), ())) < 2
+def leaves(b):
+    """b leaves the switch on cmd: no default: break, nor in an inner one."""
+    inside = sum(a <= int(b[0].line) <= z for a, z in spans.get(fun(b), ()))
+    return at(b) not in dflt and inside < 2
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
-def say(p, err): return "%s() answers an unknown ioctl command with -%s, use -%s" % (
-    p[0].current_element, err, answer(p))
+def say(p, err):
+    return "%s() answers an unknown ioctl command with -%s, use -%s" % (
+        p[0].current_element, err, answer(p))
 def answer(p):
     t = targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 
-// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one (or last).
+// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one
+// (or last).
 @ops@
 identifier S, x, fn;
-identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl, fb_compat_ioctl,
-               kernel_ioctl, proc_ioctl, vidioc_default, ndo_siocdevprivate};
+identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl,
+               fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default,
+               ndo_siocdevprivate};
 @@
 struct S x = { ..., .F = \(fn\|&fn\), ... };
+
 @handler@
 identifier ops.fn, cmd, arg; parameter list[n] ps; type T, T2; position p;
 @@
@@ -74,19 +84,25 @@ identifier ops.fn, cmd; parameter list[n] ps; type T; position p;
 fn@p(ps, T cmd) { ... }
 @script:python@
 S << ops.S; F << ops.F; fn << ops.fn;
-n << handler.n = ""; p << handler.p = []; l << handler_last.n = ""; q << handler_last.p = [];
+n << handler.n = ""; p << handler.p = [];
+l << handler_last.n = ""; q << handler_last.p = [];
 @@
 if F == "ndo_siocdevprivate": n, p = l, q
-if p and S + "." + F in ANSWER: targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
+if p and S + "." + F in ANSWER:
+    targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
+
 @hwdep_op@
-identifier fn; identifier F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
+identifier fn; identifier F = {ioctl, ioctl_compat};
+struct snd_hwdep *h; position q;
 @@
 h->ops.F = fn@q;
 @script:python@
 fn << hwdep_op.fn; q << hwdep_op.q;
 @@
 hwdep.add(fun(q, fn))
-// A call under a case label gets known commands only; one under default: all others.
+
+// A call under a case label gets known commands only; one under
+// default: all others.
 @cased exists@
 identifier cmd, h, x; expression E; position q;
 @@
@@ -95,6 +111,7 @@ switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
 q << cased.q;
 @@
 inner.add(at(q))
+
 @default_call exists@
 identifier cmd, h, x; position q;
 @@
@@ -103,7 +120,9 @@ switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
 q << default_call.q;
 @@
 dcall.add(at(q))
-// A switch whose default: returns turns unknown commands away from the calls after it (gup_test).
+
+// A switch whose default: returns turns unknown commands away from the
+// calls after it (gup_test).
 @turns_away@
 identifier cmd; expression R; position f;
 @@
@@ -112,6 +131,7 @@ switch@f (cmd) { default: return R; }
 f << turns_away.f;
 @@
 turned.setdefault(fun(f), int(f[0].line))
+
 // A default: that only breaks; the return after the switch answers it.
 @default_break@
 position d;
@@ -121,9 +141,11 @@ switch (...) { default: break@d; }
 d << default_break.d;
 @@
 dflt.add(at(d))
+
 // Static functions a handler (or one of those) returns the value of.
 @call exists@
-identifier ops.fn, handler.cmd, h, ret; expression list[n] es; expression E; position q;
+identifier ops.fn, handler.cmd, h, ret;
+expression list[n] es; expression E; position q;
 @@
 fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
@@ -136,7 +158,8 @@ identifier call.h, c; parameter list[call.n] ps; type T, T2;
 @@
 static T2 h(ps, T c, ...) { ... }
 @call2 exists@
-identifier call.h, helper.c, h2, ret; expression list[n] es; expression E; position q;
+identifier call.h, helper.c, h2, ret;
+expression list[n] es; expression E; position q;
 @@
 h(...) { <...
 \(return h2@q(es, \(c\|&c\), ...);
@@ -150,6 +173,7 @@ h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = [];
 @@
 follow(q, fn, h, n)
 if h2: follow(q2, h, h2, n2)
+
 // The handlers and helpers found above, each with its command parameter.
 @io@
 identifier fn, cmd; parameter list[n] ps; type T; position p;
@@ -160,7 +184,9 @@ fn << io.fn; n << io.n; p << io.p;
 @@
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
-// Spans of switches and loops: a break inside two of them leaves the inner one only.
+
+// Spans of switches and loops: a break inside two of them leaves the inner
+// one only, though spatch's paths let it out of the outer switch too.
 @nest@
 statement S; position s : script:python () { fun(s) in targets };
 @@
@@ -170,15 +196,21 @@ s << nest.s; S << nest.S;
 @@
 if re.match(r"(switch|for|while|do)\b", S):
     spans.setdefault(fun(s), []).append((int(s[0].line), int(s[0].line_end)))
+
 // default: return -EINVAL; in the switch on the command.
 @default_ret forall@
-identifier io.fn, io.cmd, F, err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
+identifier io.fn, io.cmd, F;
+identifier err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
 expression M; position p;
 @@
-fn(...) { <... switch (\(cmd\|F(cmd)\|cmd & M\)) { default: ... return -err@p; } ...> }
+fn(...) { <...
+switch (\(cmd\|F(cmd)\|cmd & M\)) { default: ... return -err@p; }
+...> }
+
 // default: ret = -EINVAL; and ret returned unchanged.
 @assign forall@
-identifier io.fn, ret, err = {EINVAL, ENOSYS, EOPNOTSUPP}; expression E; position p;
+identifier io.fn, ret, err = {EINVAL, ENOSYS, EOPNOTSUPP};
+expression E; position p;
 @@
 fn(...) { <...
 ret = -err@p;
@@ -186,6 +218,7 @@ ret = -err@p;
     when != \(ret == -err\|ret != -err\)
 return ret;
 ...> }
+
 @default_assign exists@
 identifier io.fn, io.cmd, assign.ret, F, assign.err;
 expression A, M, E; statement S; position assign.p, d;
@@ -193,16 +226,19 @@ expression A, M, E; statement S; position assign.p, d;
 fn(...) { <+... \(switch (\(cmd\|F(cmd)\|cmd & M\))
 { default: \(ret = -err@p@d;\|E; ret = -err@p@d;\) ... }
 \|if (cmd == A) S else ret = -err@p@d;\) ...+> }
+
 // A test of the command or its type, or the else of an if-chain on it.
 @cmd_test exists@
-identifier io.fn, io.cmd, err = {EINVAL, ENOSYS}; expression A, B, M, N; statement S; position p;
+identifier io.fn, io.cmd, err = {EINVAL, ENOSYS};
+expression A, B, M, N; statement S; position p;
 @@
-fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|!((cmd & N) == M)\|
-      (cmd & N) != M\|
-      _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|cmd != A\|
-      cmd != A && cmd != B\|cmd\))
+fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|
+      !((cmd & N) == M)\|(cmd & N) != M\|
+      _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|
+      cmd != A\|cmd != A && cmd != B\|cmd\))
 \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \|if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)\) ...+> }
+
 // A table lookup that returns for every command it knows.
 @lookup_miss@
 identifier io.fn, io.cmd, err = {EINVAL, ENOSYS}; expression E; position p;
@@ -213,10 +249,12 @@ if (<+... *cmd ...+>) { ... when != break;
 return E; } ... when != break;
 } return -err@p; }
 @script:python@
-p << default_ret.p = []; d << default_assign.d = []; y << cmd_test.p = []; l << lookup_miss.p = [];
+p << default_ret.p = []; d << default_assign.d = [];
+y << cmd_test.p = []; l << lookup_miss.p = [];
 @@
 for v in (p, d, y, l):
     if v: site(v)
+
 // The return after a switch or an if on cmd that no other break reaches.
 @final@
 identifier io.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
@@ -226,12 +264,14 @@ fn(...) { <... S@s return -err@p; ...> }
 identifier io.fn, io.cmd; expression A, B, E, E2, M; position c;
 @@
 fn(...) { ... when any
-\(switch@c (\(cmd\|cmd & M\)) { case E: ... }\|if@c (cmd == A) \(return E;\|{ ... return E; }\)
+\(switch@c (\(cmd\|cmd & M\)) { case E: ... }
+\|if@c (cmd == A) \(return E;\|{ ... return E; }\)
 \|if@c (cmd == A) { ... return E; } else if (cmd == B) { ... return E2; }\)
 ... when any
 }
 @leak exists@
-identifier io.fn, io.cmd, final.err; position final.p, q : script:python () { leaves(q) };
+identifier io.fn, io.cmd, final.err;
+position final.p, q : script:python () { leaves(q) };
 @@
 fn(...) { ... when any
 break@q;
@@ -245,9 +285,12 @@ if q[0].file == p[0].file and int(q[0].line) > int(s[0].line): leaky.add(at(p))
 p << final.p; s << final.s; c << dispatch.c;
 @@
 if at(s) == at(c) and at(p) not in leaky: site(p)
-// ret = -EINVAL; before a switch that keeps it only past a default: or for no case at all.
+
+// ret = -EINVAL; before a switch that keeps it only past a default: or for
+// no case at all.
 @init exists@
-identifier io.fn, io.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC}; expression E; type T; position p;
+identifier io.fn, io.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC};
+expression E; type T; position p;
 @@
 fn(...) { ... when any
 T ret = -err@p;
@@ -277,19 +320,12 @@ return ret; }
 p << init.p; q << init_leak.q = []; q2 << init_return.q = [];
 @@
 if q2 and not q: site(p)
-// -EINVAL returned (or set and returned) outside a case or a command test blocks the handler:
-// a check of the state or the argument first (ioctl(fd, cmd, 0) would keep it).
-@other exists@
-identifier io.fn, x, err = {EINVAL, ENOSYS}; expression E; type T; position p;
-@@
-fn(...) { ... when any
-             when != WARN_ON(...)
-\(return -err@p;\|\(T x = -err@p;\|x = -err@p;\) ... when != x = E
-return x;\)
-... when any
-}
+
+// A -EINVAL under a case label answers a known command: where the rules
+// above took it for a site, the handler is left alone.
 @known exists@
-identifier io.fn, io.cmd, x, err = {EINVAL, ENOSYS}; expression A, E; statement S; position k;
+identifier io.fn, io.cmd, x, err = {EINVAL, ENOSYS};
+expression A, E; statement S; position k;
 @@
 fn(...) { <...
 \(switch (cmd) { case E: ... when any
@@ -298,7 +334,12 @@ fn(...) { <...
 \|if (cmd == A) { <+... return -err@k; ...+> } else S
 \|if (cmd == A) { <+... return -err@k; ...+> }\)
 ...> }
-// ... but not one after a test that turned away every unknown command.
+@script:python@
+k << known.k;
+@@
+if at(k) in sites: block(k)
+
+// So does one after a test that turned away every unknown command.
 @after exists@
 identifier io.fn, io.cmd, cmd_test.err, x; position cmd_test.p, k;
 @@
@@ -308,29 +349,37 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \(return -err@k;\|x = -err@k;\)
 ... when any
 }
+
+// Any other -EINVAL returned (or set and returned) blocks the handler: a
+// check of the state or the argument first (ioctl(fd, cmd, 0) keeps it).
+@other exists@
+identifier io.fn, x, err = {EINVAL, ENOSYS}; expression E; type T;
+position p != {known.k, after.k};
+@@
+fn(...) { ... when any
+             when != WARN_ON(...)
+\(return -err@p;\|\(T x = -err@p;\|x = -err@p;\) ... when != x = E
+return x;\)
+... when any
+}
+@script:python@
+p << other.p;
+@@
+if at(p) not in sites: block(p)
+
 // Left alone: the handlers whose -EINVAL programs read (see Comments).
 @user_reads exists@
-identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ,
-                      SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE}; position p;
+identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
+                      BINDER_WRITE_READ, SNDCTL_DSP_RESET,
+                      SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE};
+position p;
 @@
 fn@p(...) { <+... C ...+> }
-@script:python@
-k << after.k;
-@@
-ok.add(at(k))
-@script:python@
-c << known.k;
-@@
-ok.add(at(c))
-if at(c) in sites: block(c)
 @script:python@
 r << user_reads.p;
 @@
 block(r)
-@script:python@
-p << other.p;
-@@
-if at(p) not in ok and at(p) not in sites: block(p)
+
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC, EOPNOTSUPP, ENOTSUPP, EFAULT};
 position p : script:python (err) { answer(p) not in (None, err) };
@@ -340,11 +389,13 @@ err@p
 p << found.p; to;
 @@
 coccinelle.to = cocci.make_ident(answer(p))
+
 @depends on patch@
 identifier found.err, ans.to; position found.p;
 @@
 - err@p
 + to
+
 @depends on context@
 identifier found.err; position found.p;
 @@
