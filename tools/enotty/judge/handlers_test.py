@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from . import effects, handlers
-from ..find.sites import Site
+from ..find.sites import Effects, Site
 
 FOPS = "file_operations.unlocked_ioctl"
 
@@ -737,3 +737,23 @@ def test_a_restructured_exit_is_named_when_its_handler_is_left_out():
     # dispatch; "its own answer after the dispatch" would misname it
     from ..find import sites
     assert set(sites.RESTRUCTURES) <= set(handlers._EXIT_WORDS)
+
+
+def test_a_program_the_change_helps_is_named_once_with_its_commands() -> None:
+    """cpwd: systemd's hardware watchdog takes ENOTTY as "not supported";
+    a row it calls unreached, and a command with a case, say nothing."""
+    from .consumers import Consumer
+    rows = [Consumer("WDIOC_SETTIMEOUT", "systemd PID 1 hardware watchdog (cpwd only)", "-", "-", keep=False),
+            Consumer("WDIOC_GETTIMEOUT", "systemd PID 1 hardware watchdog (cpwd only)", "-", "-", keep=False),
+            Consumer("WDIOC_SETPRETIMEOUT", "systemd PID 1 hardware watchdog (not reached in practice)", "-",
+                     "-", keep=False),
+            Consumer("WDIOC_GETTEMP", "somebody (keeps)", "-", "-", keep=True)]
+    bare = Site("drivers/watchdog/cpwd.c", 470, "cpwd_ioctl", "file_operations.unlocked_ioctl", "EINVAL",
+                "ENOTTY", "ioctl_default_return")
+    site = dataclasses.replace(bare, effects=Effects(
+        "both", "yes", "-", "all", "WDIOC_GETTIMEOUT,WDIOC_SETPRETIMEOUT,WDIOC_SETTIMEOUT,WDIOC_GETTEMP",
+        "-", "-", "yes"))
+    assert handlers.helped_consumers([site], rows) == [
+        'systemd PID 1 hardware watchdog takes ENOTTY from WDIOC_GETTIMEOUT and WDIOC_SETTIMEOUT as '
+        '"not supported", where EINVAL was an error.']
+    assert handlers.helped_consumers([bare], rows) == []

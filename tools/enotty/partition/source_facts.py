@@ -57,7 +57,9 @@ def annotated(root: Path, change: FileChange) -> FileChange:
     text = csource.decode(path.read_bytes())
     src = Source.of(text)
     return replace(change, guards=partial_guards(src, change.sites), cites=uapi_errnos(root, text),
-                   notes=change.notes + kept_internal_answers(src, change.sites))
+                   notes=change.notes + kept_internal_answers(src, change.sites)
+                   + advertised_but_uncased(src, change.sites),
+                   guard_reads=reads_before_lookup(src, change.sites))
 
 
 # kernel-internal values (include/linux/errno.h: "should never be seen by
@@ -104,6 +106,65 @@ def partial_guards(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
             condition = condition_above(src.clean, at, fn.body_start)
             if condition and condition not in out:
                 out.append(condition)
+    return tuple(out)
+
+
+# A capability flag of struct watchdog_info and the commands it promises
+# (Documentation/watchdog/watchdog-api.rst): WDIOF_SETTIMEOUT says that
+# WDIOC_SETTIMEOUT works.
+_PROMISES = {"WDIOF_SETTIMEOUT": ("WDIOC_SETTIMEOUT",), "WDIOF_PRETIMEOUT": ("WDIOC_SETPRETIMEOUT",
+                                                                           "WDIOC_GETPRETIMEOUT")}
+
+
+def advertised_but_uncased(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
+    """A sentence for each command the converted handler has no case for
+    although its own struct watchdog_info advertises it (cpwd_ioctl():
+    `.options = WDIOF_SETTIMEOUT` and no WDIOC_SETTIMEOUT case): a program
+    that trusts the flag sees the new answer for a command it was promised
+    (a reviewer asked that it be said)."""
+    out: list[str] = []
+    for s in sites:
+        uncased = set(s.effects.uncased_commands()) if s.effects else set()
+        fn = next((f for f in src.functions if f.name == s.function), None)
+        options = re.search(r"\.options\s*=([^,;}]*)", src.clean)
+        if fn is None or options is None:
+            continue
+        for flag, commands in _PROMISES.items():
+            missing = [c for c in commands if c in uncased]
+            if re.search(r"\b%s\b" % flag, options.group(1)) and missing:
+                named = " or ".join(missing)
+                sentence = (f"{s.function}()'s struct watchdog_info sets {flag}, though it has no {named}"
+                            f" case: a program that trusts the flag gets ENOTTY from {named} now, where it"
+                            f" got {s.from_}.")
+                if sentence not in out:
+                    out.append(sentence)
+    return tuple(out)
+
+
+# calls that read an ioctl's argument from user space, -EFAULT when they cannot
+_USER_READ = re.compile(r"\b(get_user|copy_from_user|copy_struct_from_user|memdup_user)\s*\(")
+
+
+def reads_before_lookup(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
+    """The user-space reads (get_user(), ...) between a guard site and the
+    -ENOIOCTLCMD or -ENOTTY that its function answers the commands past the
+    guard with: luo_ioctl() reads the size word its argument starts with
+    before it compares the command with its table's, so a number inside the
+    table with an argument it cannot read fails with -EFAULT (a review)."""
+    out: list[str] = []
+    for s in sites:
+        if s.rule != GUARD_RULE or s.line > len(src.lines.starts):
+            continue
+        at = src.lines.offset(s.line)
+        fn = src.function_at(at)
+        if fn is None:
+            continue
+        later = _ALREADY_ENOTTY.search(src.clean, src.clean.find("\n", at), fn.body_end)
+        if later is None:
+            continue
+        for m in _USER_READ.finditer(src.clean, at, later.start()):
+            if m.group(1) + "()" not in out:
+                out.append(m.group(1) + "()")
     return tuple(out)
 
 

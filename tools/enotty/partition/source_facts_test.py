@@ -3,10 +3,11 @@ other unknown commands -ENOIOCTLCMD already; a uapi header's ENOTTY line is
 quoted only when the file includes that header."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from . import source_facts
-from ..find.sites import Site
+from ..find.sites import Effects, Site
 
 # luo_ioctl()'s shape (kernel/liveupdate/luo_core.c, 7.2)
 LUO = """\
@@ -70,6 +71,20 @@ def test_a_table_bound_beside_an_enoioctlcmd_answer_is_partial() -> None:
         ("nr - LIVEUPDATE_CMD_BASE >= ARRAY_SIZE(luo_ioctl_ops)",)
 
 
+# luo_ioctl() as 7.2 has it: the size word is read before the command is
+# compared with the table's
+LUO_READS = LUO.replace("\top = &luo_ioctl_ops", "\terr = get_user(ucmd.user_size, (u32 __user *)arg);\n"
+                        "\tif (err)\n\t\treturn err;\n\top = &luo_ioctl_ops")
+
+
+def test_a_read_between_the_guard_and_the_lookup_is_named() -> None:
+    """A reviewer: an unknown number inside the table with an argument
+    get_user() cannot read fails with EFAULT, not ENOTTY."""
+    site = _guard(LUO_READS, "luo_ioctl")
+    assert source_facts.reads_before_lookup(source_facts.Source.of(LUO_READS), (site,)) == ("get_user()",)
+    assert source_facts.reads_before_lookup(source_facts.Source.of(LUO), (_guard(LUO, "luo_ioctl"),)) == ()
+
+
 def test_a_braced_guard_with_a_logging_call_is_read_through() -> None:
     guard = _guard(ORANGEFS, "check_ioctl_command")
     assert source_facts.partial_guards(source_facts.Source.of(ORANGEFS), (guard,)) == \
@@ -125,3 +140,38 @@ def test_a_kept_internal_answer_is_said() -> None:
     # the converted line alone: nothing left to say
     only = FRONTEND.replace("\tint err = -ENOTSUPP;", "\tint err = 0;")
     assert source_facts.kept_internal_answers(source_facts.Source.of(only), (site,)) == ()
+
+
+# cpwd_ioctl(): it advertises WDIOF_SETTIMEOUT and has no WDIOC_SETTIMEOUT case
+CPWD = """\
+static long cpwd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+\tstatic const struct watchdog_info info = {
+\t\t.options\t\t= WDIOF_SETTIMEOUT,
+\t\t.identity\t\t= DRIVER_NAME,
+\t};
+
+\tswitch (cmd) {
+\tcase WDIOC_GETSUPPORT:
+\t\treturn 0;
+\tdefault:
+\t\treturn -EINVAL;
+\t}
+}
+"""
+
+
+def _uncased(site: Site, names: str) -> Site:
+    return dataclasses.replace(site, effects=Effects("both", "yes", "-", "all", names, "-", "-", "yes"))
+
+
+def test_a_promised_command_without_a_case_is_said() -> None:
+    site = _guard(CPWD, "cpwd_ioctl")
+    said = source_facts.advertised_but_uncased(source_facts.Source.of(CPWD),
+                                               (_uncased(site, "WDIOC_GETTEMP,WDIOC_SETTIMEOUT"),))
+    assert said == ("cpwd_ioctl()'s struct watchdog_info sets WDIOF_SETTIMEOUT, though it has no "
+                    "WDIOC_SETTIMEOUT case: a program that trusts the flag gets ENOTTY from WDIOC_SETTIMEOUT "
+                    "now, where it got EINVAL.",)
+    # a command it was not promised is no news
+    assert source_facts.advertised_but_uncased(source_facts.Source.of(CPWD),
+                                               (_uncased(site, "WDIOC_GETTEMP"),)) == ()

@@ -78,6 +78,10 @@ class FileChange:
     # unknown commands -ENOTTY already, and the uapi headers' own ENOTTY line
     guards: tuple[str, ...] = ()
     cites: tuple[str, ...] = ()
+    # source_facts: the calls that read the argument after such a guard and
+    # before the function tells a known command from an unknown one
+    # (luo_ioctl()'s get_user()): their -EFAULT comes first
+    guard_reads: tuple[str, ...] = ()
 
 
 @dataclass

@@ -105,9 +105,11 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
     msg = messages.commit_message(subject, pp.sites, interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
                                   tested=tested, docs=[d.path for d in pp.docs],
                                   own_type_only=bool(tested) and messages.only_own_type_changed(mine),
-                                  kept=handlers.kept_siblings(pp.sites, analysed.model),
+                                  kept=handlers.kept_siblings(pp.sites, analysed.model)
+                                  + handlers.helped_consumers(pp.sites),
                                   notes=[n for f in pp.files for n in f.notes],
                                   guards=tuple(dict.fromkeys(g for f in pp.files for g in f.guards)),
+                                  guard_reads=tuple(dict.fromkeys(r for f in pp.files for r in f.guard_reads)),
                                   cites=tuple(dict.fromkeys(c for f in pp.files for c in f.cites)))
     return Draft(series.Patch(pp, subject, msg), prefix, tested=bool(tested), measured=bool(mine))
 

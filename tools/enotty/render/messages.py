@@ -337,11 +337,15 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
      r"when its number has \1 set and its argument cannot be copied from user space"),
     # tun's __tun_chr_ioctl() copies a struct ifreq for these only (a reviewer:
     # tap copies nothing, so "when its argument cannot be copied" was untrue)
+    # (and of its known TUNSETIFF and TUNSETQUEUE, which an unknown command is not:
+    # a reviewer asked that they go)
     (r"SOCK_IOC_TYPE && cmd != SIOCGSKNS\)* && copy_from_user\(",
-     "on a tun fd for TUNSETIFF, TUNSETQUEUE or a command of socket-ioctl type (0x89) other than"
-     " SIOCGSKNS whose struct ifreq cannot be copied from user space"),
+     "on a tun fd for a command of socket-ioctl type (0x89) other than SIOCGSKNS whose struct"
+     " ifreq cannot be copied from user space"),
     (r"copy_from_user\(", "when its argument cannot be copied from user space"),
     (r"^!(argp|arg|p|uarg|data)$", "for a NULL argument"),
+    # evdev: `!evdev->exist || client->revoked` (EVIOCREVOKE, a reviewer)
+    (r"->exist\b.*->revoked\b", "once the device is gone or the client has been revoked"),
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT|->zombie\b",
      "once the device is gone"),
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
@@ -798,7 +802,7 @@ def why_sentence(froms: set[str], tos: set[str]) -> str:
 
 def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
                 own_type_only: bool = False, guards: tuple[str, ...] = (),
-                cites: tuple[str, ...] = ()) -> list[str]:
+                cites: tuple[str, ...] = (), guard_reads: tuple[str, ...] = ()) -> list[str]:
     """What the handlers answered, what the core does with it, and why: one
     paragraph.  guards: the conditions that alone answered -EINVAL where
     the function answers other unknown commands -ENOIOCTLCMD already
@@ -849,9 +853,13 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
         elif guards:
             # luo_ioctl(): only the table bound answered -EINVAL; a number
             # inside the table without an entry got -ENOIOCTLCMD already
+            # luo_ioctl() reads its argument's size word (get_user()) before
+            # it tells a known command from an unknown one
+            read = (f", once {_join(list(guard_reads))} has read the argument (-EFAULT when "
+                    "it cannot)") if guard_reads else ""
             text.append(f"{who} {verb} -EINVAL for {filter_words(list(guards))}, and "
                         f"-ENOIOCTLCMD, which the ioctl system call turns into -ENOTTY, for the "
-                        f"other commands {'it does' if len(callers) == 1 else 'they do'} not know.")
+                        f"other commands {'it does' if len(callers) == 1 else 'they do'} not know{read}.")
         elif own_type_only:
             # measured: commands of other types got ENOTTY already
             text.append(f"{who} {verb} some unknown ioctl commands of "
@@ -923,7 +931,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
                    rules: list[str], signoff: str, tested: str = "",
                    docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
                    kept: list[str] | tuple[str, ...] = (), notes: list[str] | tuple[str, ...] = (),
-                   guards: tuple[str, ...] = (), cites: tuple[str, ...] = ()) -> str:
+                   guards: tuple[str, ...] = (), cites: tuple[str, ...] = (),
+                   guard_reads: tuple[str, ...] = ()) -> str:
     """Subject, body wrapped at 75 columns and Signed-off-by.
 
     The body says what the handlers answered and why that changes, who
@@ -935,7 +944,7 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     patch changes too (enotty.partition.doc_updates); notes are sentences
     about the other edits of its diff (enotty.partition.comment_updates).
     """
-    paras = explanation(sites, interfaces, own_type_only, guards, cites)
+    paras = explanation(sites, interfaces, own_type_only, guards, cites, guard_reads)
     who = " ".join(effects_sentences(sites, interfaces, own_type_only or bool(guards)))
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))

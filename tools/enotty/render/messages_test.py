@@ -601,6 +601,9 @@ def test_numbered_targets_that_answer_alike_are_named_together() -> None:
      "A command still fails with -EPERM first unless the file was opened for writing with CAP_SYS_ADMIN."),
     ("line 2086: data->zombie -> -ENODEV (state check)",
      "A command still fails with -ENODEV first once the device is gone."),
+    # evdev: EVIOCREVOKE also turns a client away (a reviewer)
+    ("line 1272: !evdev->exist || client->revoked -> -ENODEV (state check)",
+     "A command still fails with -ENODEV first once the device is gone or the client has been revoked."),
     # mptctl: three checks before the dispatch, each said (three reviews asked)
     ("line 628: copy_from_user(&khdr, uhdr, sizeof(khdr)) -> -EFAULT (argument check); "
      "line 640: (mpt_verify_adapter(iocnumX, &iocp) < 0) || (iocp == NULL) -> -ENODEV (state check); "
@@ -767,7 +770,8 @@ def test_a_command_that_reaches_a_header_helper_through_one_caller_is_said_with_
     body = _flat(_sentences([s]))
     assert ("Through tap_ioctl(), TUNSETNOCSUM and TUNSETDEBUG have no case there or in tun_vnet_ioctl() "
             "and get ENOTTY too.") in body
-    assert "on a tun fd for TUNSETIFF, TUNSETQUEUE or a command of socket-ioctl type (0x89)" in body
+    assert "on a tun fd for a command of socket-ioctl type (0x89) other than SIOCGSKNS" in body
+    assert "TUNSETIFF" not in body.split("Through")[0]
     assert "when its argument cannot be copied" not in body
 
 
