@@ -18,6 +18,9 @@ of another tree:
 
 keep=no rows name consumers that take ENOTTY as "not supported" (systemd's
 watchdog code): they are documentation and never keep a handler out.
+keep=cased rows name consumers that test a command the handler has a case
+for (QEMU's TUNSETVNETLE, libevdev's EVIOCGPROP): the patch does not touch
+that answer, and its message says so (source_facts.unaffected_consumers()).
 """
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ class Consumer:
     evidence: str = "program"
     test: str = "-"        # in-tree, mainline: the test's path in a kernel tree
     since: str = "-"       # mainline: the first tree version this table read the test in
+    cased: bool = False    # keep=cased: it tests a command the handler has a case for
 
 
 def read(path: Path = TABLE) -> list[Consumer]:
@@ -60,7 +64,8 @@ def read(path: Path = TABLE) -> list[Consumer]:
             raise UsageError(f"{path.name}: row {n} ({row.get('command')}): evidence must be one of "
                              f"{', '.join(EVIDENCE)}, with a test path (and for mainline a since version)")
         out.append(Consumer(row["command"], row["consumer"], row["reads"], row["source"],
-                            row.get("keep", "yes") != "no", evidence, test, since))
+                            row.get("keep", "yes") not in ("no", "cased"), evidence, test, since,
+                            row.get("keep") == "cased"))
     return out
 
 
@@ -86,6 +91,8 @@ def expects_einval(root: Path, test: str, command: str = "") -> bool:
 
 def decide(row: Consumer, root: Path, version: str) -> tuple[Consumer | None, str]:
     """(the row as it holds on the tree at root, or None; why)."""
+    if row.cased:
+        return None, "tests a command the handler has a case for"
     if not row.keep:
         return None, "takes ENOTTY as not supported"
     if row.evidence == "program":

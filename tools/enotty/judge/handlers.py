@@ -619,7 +619,8 @@ def helped_consumers(patch_sites: Iterable[Site], rows: Iterable[Consumer] | Non
     uncased = {c for s in patch_sites for c in (s.effects.uncased_commands() if s.effects else [])}
     by_who: dict[str, list[str]] = {}
     for c in consumers_table.read() if rows is None else rows:
-        if not c.keep and c.evidence == "program" and c.command in uncased and "not reached" not in c.consumer:
+        if not c.keep and not c.cased and c.evidence == "program" and c.command in uncased \
+                and "not reached" not in c.consumer:
             by_who.setdefault(c.consumer.split(" (")[0], []).append(c.command)
     return [f"{who} takes ENOTTY from {_and(sorted(set(cmds)))} as \"not supported\", where EINVAL was an"
             " error." for who, cmds in sorted(by_who.items())]

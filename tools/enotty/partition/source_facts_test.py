@@ -175,3 +175,35 @@ def test_a_promised_command_without_a_case_is_said() -> None:
     # a command it was not promised is no news
     assert source_facts.advertised_but_uncased(source_facts.Source.of(CPWD),
                                                (_uncased(site, "WDIOC_GETTEMP"),)) == ()
+
+
+# tun_vnet_ioctl()'s shape: QEMU tests two commands it handles for EINVAL
+VNET = """\
+static long tun_vnet_ioctl(int *vnet_hdr_sz, unsigned int *flags, unsigned int cmd, int __user *sp)
+{
+\tswitch (cmd) {
+\tcase TUNSETVNETLE:
+\t\treturn 0;
+\tcase TUNSETVNETBE:
+\t\treturn -EINVAL;
+\tdefault:
+\t\treturn -EINVAL;
+\t}
+}
+"""
+
+
+def test_a_program_testing_commands_the_handler_handles_is_said_unaffected() -> None:
+    from ..judge.consumers import Consumer
+    rows = [Consumer(c, "QEMU's tap backend (tap_fd_set_vnet_x())", "-", "-", False, cased=True)
+            for c in ("TUNSETVNETLE", "TUNSETVNETBE")]
+    rows.append(Consumer("EVIOCGPROP", "libevdev (libevdev_set_fd())", "-", "-", False, cased=True))
+    rows.append(Consumer("TUNSETVNETLE", "systemd (helps)", "-", "-", False))
+    site = _guard(VNET.replace("\tdefault:\n\t\treturn -EINVAL;", "\tdefault:\n\t\treturn -EINVAL; /* x */"),
+                  "tun_vnet_ioctl")
+    src = source_facts.Source.of(VNET)
+    assert source_facts.unaffected_consumers(src, (site,), rows) == (
+        "QEMU's tap backend tests TUNSETVNETBE and TUNSETVNETLE for EINVAL; tun_vnet_ioctl() handles both "
+        "itself, and this patch leaves their answers alone.",)
+    # a command the handler has no case for is no such program's
+    assert source_facts.unaffected_consumers(src, (_uncased(site, "TUNSETVNETLE,TUNSETVNETBE"),), rows) == ()
