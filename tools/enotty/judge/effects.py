@@ -151,6 +151,32 @@ def on_path(code: str, start: int, pos: int, anchor: int) -> bool:
     return not ctext.top_labels(code, pos, anchor)
 
 
+def _enclosing_if(code: str, start: int, pos: int, anchor: int) -> str:
+    """The condition of the `if (C) {` block that holds pos, when that block
+    is one level deep, has no else, and its if is on the way to anchor;
+    '' otherwise (a loop, a switch, an else branch, deeper nesting)."""
+    prof = depth_profile(code, start, anchor + 1)
+    d = prof[pos - start]
+    brace = code.rfind("{", start, pos)
+    while brace > start and prof[brace - start] != d - 1:
+        brace = code.rfind("{", start, brace)
+    if brace <= start or d != 2:
+        return ""
+    close = match_close(code, brace)
+    head = code[code.rfind("\n", start, brace) + 1:brace]
+    m = re.match(r"\s*if\s*\(", head)
+    if close < 0 or close > anchor or not m or re.match(r"\s*else\b", code[close + 1:]):
+        return ""
+    if_at = code.rfind("\n", start, brace) + 1 + len(head) - len(head.lstrip())
+    cond_open = code.find("(", if_at)
+    cond_close = match_close(code, cond_open)
+    if cond_close < 0 or cond_close > brace or code[cond_close + 1:brace].strip():
+        return ""
+    if not on_path(code, start, if_at, anchor):
+        return ""
+    return " ".join(code[cond_open + 1:cond_close].split())
+
+
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
     """(keyword offset, '{', '}') of each switch in a body."""
     return [(sw.keyword, sw.brace, sw.end) for sw in ctext.switches(code, fn.body, fn.end)
@@ -367,13 +393,20 @@ def guards(cf: CFile, fn: Function, anchor: int, skip_lines: set[int]) -> list[G
     argument = argument_names(code, fn) - {cmd}
     found = []
     for m in _IF.finditer(code, fn.body, anchor):
+        outer = ""
         if not on_path(code, fn.body, m.start(), anchor):
-            continue
+            # usbtest_ioctl(): `if (dev->info->alt >= 0) { if (...) { retval =
+            # -ENODEV; goto free_mutex; } ... }`: a check one plain if deep
+            outer = _enclosing_if(code, fn.body, m.start(), anchor)
+            if not outer:
+                continue
         line = cf.line_of(m.start())
         cond_close = match_close(code, m.end() - 1)
         if cond_close < 0 or cond_close > anchor:
             continue
         cond = " ".join(code[m.end():cond_close].split())
+        if outer:
+            cond = f"{outer} && {cond}"
         prev_word = code[max(fn.body, m.start() - 6):m.start()]
         if "else" in prev_word:
             continue

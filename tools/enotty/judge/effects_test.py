@@ -1035,3 +1035,47 @@ def test_an_exported_helper_has_the_pasted_handlers_of_its_folder(tmp_path):
     s = site("drivers/video/demo/demolib.c", 9, "demofb_ioctl_helper", interface="fb_ops.fb_ioctl",
              rule="ioctl_default_return")
     assert effects.analyse_sites([s], tmp_path)[s].entry == "drivers/video/demo/cg9.c:cg9_demofb_ioctl"
+
+
+NESTED = """\
+static long t_ioctl(struct file *f, unsigned int code, void *buf)
+{
+	int retval = -EOPNOTSUPP;
+
+	if (dev->alt >= 0) {
+		if (intf->number) {
+			retval = -ENODEV;
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (busy(i))
+			return -EBUSY;
+	}
+	if (x) {
+	} else {
+		if (y)
+			return -EIO;
+	}
+	switch (code) {
+	case 1:
+		retval = 0;
+		break;
+	default:
+		retval = -EOPNOTSUPP;
+	}
+out:
+	return retval;
+}
+"""
+
+
+def test_a_check_one_plain_if_deep_is_a_guard_with_both_conditions():
+    """usbtest_ioctl(): a reviewer named its -ENODEV for an interface other
+    than the first, inside `if (dev->info->alt >= 0) { ... }`; a check in a
+    loop or an else branch is no such guard."""
+    cf = effects.CFile("x.c", NESTED)
+    (fn,) = effects.functions(cf, "t_ioctl")
+    anchor = cf.offset(NESTED.splitlines().index("\t\tretval = -EOPNOTSUPP;") + 1)
+    got = effects.guards(cf, fn, anchor, set())
+    assert [(g.text, g.errno) for g in got] == [("dev->alt >= 0 && intf->number", "ENODEV")]

@@ -349,6 +349,9 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
     (r"->exist\b|->present\b|revoked|->chip\)|_SHUTDOWN_BIT|->zombie\b",
      "once the device is gone"),
     (r"pci_channel_offline\(", "while the PCI channel is offline"),
+    # usbtest_ioctl(): a device whose tests need an alternate setting (a reviewer)
+    (r"->alt >= 0 && intf->altsetting->desc\.bInt",
+     "on an interface other than the first of a device whose tests need an alternate setting"),
     # dvb_frontend_do_ioctl(): a read-only fd takes only _IOR() commands
     (r"O_RDONLY && \(_IOC_DIR\(", "on a read-only fd for a command not encoded as _IOR()"),
     (r"->exit != DVB_FE_NO_EXIT$", "while the frontend shuts down"),
