@@ -59,7 +59,8 @@ def annotated(root: Path, change: FileChange) -> FileChange:
     src = Source.of(text)
     return replace(change, guards=partial_guards(src, change.sites), cites=uapi_errnos(root, text),
                    notes=change.notes + kept_internal_answers(src, change.sites)
-                   + advertised_but_uncased(src, change.sites) + unaffected_consumers(src, change.sites),
+                   + advertised_but_uncased(src, change.sites),
+                   unaffected=unaffected_consumers(src, change.sites),
                    guard_reads=reads_before_lookup(src, change.sites))
 
 
@@ -143,29 +144,21 @@ def advertised_but_uncased(src: Source, sites: tuple[Site, ...]) -> tuple[str, .
 
 
 def unaffected_consumers(src: Source, sites: tuple[Site, ...],
-                         rows: "list[consumers.Consumer] | None" = None) -> tuple[str, ...]:
-    """A sentence for each program that tests a command for EINVAL which a
-    converted function handles itself (consumers.tsv keep=cased: QEMU's tap
-    backend and TUNSETVNETLE, libevdev and EVIOCGPROP): reviewers asked that
-    the message say such a program is not affected.  The function handles
+                         rows: "list[consumers.Consumer] | None" = None) -> tuple[tuple[str, str, str], ...]:
+    """(program, command, function) for each program that tests a command
+    for EINVAL which a converted function handles itself (consumers.tsv
+    keep=cased: QEMU's tap backend and TUNSETVNETLE, libevdev and
+    EVIOCGPROP): reviewers asked that the message say such a program is
+    not affected (messages.unaffected_sentences()).  The function handles
     the command when its body names it and no site lists it as uncased."""
     uncased = {c for s in sites for c in (s.effects.uncased_commands() if s.effects else [])}
     bodies = {f.name: src.clean[f.body_start:f.body_end] for f in src.functions
               if f.name in {s.function for s in sites}}
-    found: dict[tuple[str, str], list[str]] = {}
+    out: list[tuple[str, str, str]] = []
     for row in consumers.read() if rows is None else rows:
-        if not row.cased or row.command in uncased:
-            continue
-        for name, body in sorted(bodies.items()):
-            if re.search(r"\b%s\b" % re.escape(row.command), body):
-                found.setdefault((row.consumer.split(" (")[0], name), []).append(row.command)
-                break
-    out = []
-    for (who, name), commands in found.items():
-        one = len(set(commands)) == 1
-        out.append(f"{who} tests {' and '.join(sorted(set(commands)))} for EINVAL; {name}() handles "
-                   f"{'that command' if one else 'both' if len(set(commands)) == 2 else 'them'} itself, and "
-                   f"this patch leaves {'its' if one else 'their'} answers alone.")
+        if row.cased and row.command not in uncased:
+            out += [(row.consumer.split(" (")[0], row.command, name) for name, body in sorted(bodies.items())
+                    if re.search(r"\b%s\b" % re.escape(row.command), body)]
     return tuple(out)
 
 

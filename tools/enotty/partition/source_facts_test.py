@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from . import source_facts
+from ..render import messages
 from ..find.sites import Effects, Site
 
 # luo_ioctl()'s shape (kernel/liveupdate/luo_core.c, 7.2)
@@ -202,8 +203,11 @@ def test_a_program_testing_commands_the_handler_handles_is_said_unaffected() -> 
     site = _guard(VNET.replace("\tdefault:\n\t\treturn -EINVAL;", "\tdefault:\n\t\treturn -EINVAL; /* x */"),
                   "tun_vnet_ioctl")
     src = source_facts.Source.of(VNET)
-    assert source_facts.unaffected_consumers(src, (site,), rows) == (
-        "QEMU's tap backend tests TUNSETVNETBE and TUNSETVNETLE for EINVAL; tun_vnet_ioctl() handles both "
-        "itself, and this patch leaves their answers alone.",)
+    found = source_facts.unaffected_consumers(src, (site,), rows)
+    assert found == (("QEMU's tap backend", "TUNSETVNETLE", "tun_vnet_ioctl"),
+                     ("QEMU's tap backend", "TUNSETVNETBE", "tun_vnet_ioctl"))
+    assert messages.unaffected_sentences(list(found) + [("QEMU's tap backend", "TUNSETVNETLE", "tap_ioctl")]) == [
+        "QEMU's tap backend tests TUNSETVNETBE and TUNSETVNETLE for EINVAL; tun_vnet_ioctl() and tap_ioctl() "
+        "handle both themselves, and this patch leaves their answers alone."]
     # a command the handler has no case for is no such program's
     assert source_facts.unaffected_consumers(src, (_uncased(site, "TUNSETVNETLE,TUNSETVNETBE"),), rows) == ()

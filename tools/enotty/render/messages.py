@@ -786,6 +786,26 @@ def user_sees(sites: list[Site]) -> str:
     return "EOPNOTSUPP" if sites and all(s.to == "EOPNOTSUPP" for s in sites) else "ENOTTY"
 
 
+def unaffected_sentences(rows: list[tuple[str, str, str]]) -> list[str]:
+    """One sentence per program that tests commands the patch's functions
+    handle themselves (source_facts.unaffected_consumers()), the functions
+    of all its files together (tun's tap_ioctl() and __tun_chr_ioctl())."""
+    found: dict[str, tuple[list[str], list[str]]] = {}
+    for who, command, function in rows:
+        commands, functions = found.setdefault(who, ([], []))
+        commands += [command] if command not in commands else []
+        functions += [function] if function not in functions else []
+    out = []
+    for who, (commands, functions) in found.items():
+        cmds, alone = sorted(commands), len(functions) == 1
+        out.append(f"{who} tests {_join(cmds)} for EINVAL; {_functions_phrase(functions)} "
+                   f"{'handles' if alone else 'handle'} "
+                   f"{'that command' if len(cmds) == 1 else 'both' if len(cmds) == 2 else 'them'} "
+                   f"{'itself' if alone else 'themselves'}, and this patch leaves "
+                   f"{'its' if len(cmds) == 1 else 'their'} answers alone.")
+    return out
+
+
 def why_sentence(froms: set[str], tos: set[str]) -> str:
     """One sentence: what ioctl.rst says, in its own terms ("Some subsystems
     return -ENOSYS or -EINVAL here for historic reasons, but this is wrong");
