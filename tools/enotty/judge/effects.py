@@ -1072,7 +1072,8 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
     # A command another function of the file handles belongs to that
     # function's fd (vduse_dev_ioctl()'s VDUSE_DEV_* beside the control
     # device's vduse_ioctl()): a reviewer reads it as broken if listed here.
-    mentioned = mentioned_on_path(cf, fn) | set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", cf.code))
+    mentioned = mentioned_on_path(cf, fn) | (set(re.findall(r"\b[A-Z_][A-Z0-9_]+\b", cf.code))
+                                             - _only_forwarded(cf, fn))
     # a helper's callers: a command one of them handles reaches the helper
     # through the others only; it is tagged with each of those
     # (tap_ioctl()'s fd gets tun's TUNSET*, which tun.c handles)
@@ -1122,6 +1123,26 @@ def uncased_commands(tree: Tree, cf: CFile, fn: Function, site: Site,
 
 THROUGH = "through "     # an uncased command's tag: it reaches the helper through that handler only
 REFUSED = "refused first"   # the tag of a case that `if (cmd) return -EINVAL;` refuses before the switch
+
+
+def _only_forwarded(cf: CFile, fn: Function) -> set[str]:
+    """Names the file mentions only as case labels of another function's
+    switch whose arm hands the command on to an ioctl operation or to fn
+    (sbuslib's sbusfb_compat_ioctl(): `case FBIOSATTR: ... return
+    info->fbops->fb_ioctl(info, cmd, arg);`): the 32-bit path passes them
+    to the handler, it does not handle them (a reviewer found them missing
+    from sbuslib's list)."""
+    code = cf.code
+    hands_on = re.compile(r"->\s*\w*ioctl\s*\(|\b%s\s*\(" % re.escape(fn.name))
+    counted: collections.Counter[str] = collections.Counter()
+    for other in functions(cf):
+        if other.name == fn.name:
+            continue
+        for sw in switches(code, other):
+            for labels, text in case_groups(code, sw):
+                if hands_on.search(text):
+                    counted.update(lab for lab in labels if re.fullmatch(r"[A-Z_][A-Z0-9_]+", lab))
+    return {name for name, n in counted.items() if len(re.findall(r"\b%s\b" % name, code)) == n}
 
 
 def _refused_first(cf: CFile, fn: Function, site: Site) -> list[str]:

@@ -1079,3 +1079,37 @@ def test_a_check_one_plain_if_deep_is_a_guard_with_both_conditions():
     anchor = cf.offset(NESTED.splitlines().index("\t\tretval = -EOPNOTSUPP;") + 1)
     got = effects.guards(cf, fn, anchor, set())
     assert [(g.text, g.errno) for g in got] == [("dev->alt >= 0 && intf->number", "ENODEV")]
+
+
+FORWARDING = """\
+int helper_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case FBIOGTYPE:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int compat_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case FBIOGTYPE:
+	case FBIOSATTR:
+		return info->fbops->fb_ioctl(info, cmd, arg);
+	case FBIOPUTCMAP32:
+		return put_cmap(info, arg);
+	default:
+		return -ENOIOCTLCMD;
+	}
+}
+"""
+
+
+def test_a_label_only_forwarded_by_the_compat_path_is_not_handled():
+    """sbuslib: sbusfb_compat_ioctl() hands FBIOSATTR on to the helper,
+    which has no case for it (a reviewer); FBIOPUTCMAP32 is handled there."""
+    cf = effects.CFile("x.c", FORWARDING)
+    (fn,) = effects.functions(cf, "helper_ioctl")
+    assert effects._only_forwarded(cf, fn) == {"FBIOSATTR"}
