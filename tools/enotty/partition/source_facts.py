@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Iterator
 
 from ..find import csource
 from ..judge import consumers
@@ -91,17 +92,21 @@ def kept_internal_answers(src: Source, sites: tuple[Site, ...]) -> tuple[str, ..
     return tuple(out)
 
 
+def _guard_sites(src: Source, sites: tuple[Site, ...]) -> Iterator[tuple[int, csource.Function]]:
+    """(offset, function) of each guard site of the file."""
+    for s in sites:
+        if s.rule == GUARD_RULE and s.line <= len(src.lines.starts):
+            at = src.lines.offset(s.line)
+            fn = src.function_at(at)
+            if fn is not None:
+                yield at, fn
+
+
 def partial_guards(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
     """The conditions of the guard sites whose function answers some other
     unknown command -ENOIOCTLCMD or -ENOTTY already, each once, in order."""
     out: list[str] = []
-    for s in sites:
-        if s.rule != GUARD_RULE or s.line > len(src.lines.starts):
-            continue
-        at = src.lines.offset(s.line)
-        fn = src.function_at(at)
-        if fn is None:
-            continue
+    for at, fn in _guard_sites(src, sites):
         body = src.clean[fn.body_start:fn.body_end]
         own = src.clean[at:src.clean.find("\n", at)]
         if len(_ALREADY_ENOTTY.findall(body)) > len(_ALREADY_ENOTTY.findall(own)):
@@ -173,13 +178,7 @@ def reads_before_lookup(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]
     before it compares the command with its table's, so a number inside the
     table with an argument it cannot read fails with -EFAULT (a review)."""
     out: list[str] = []
-    for s in sites:
-        if s.rule != GUARD_RULE or s.line > len(src.lines.starts):
-            continue
-        at = src.lines.offset(s.line)
-        fn = src.function_at(at)
-        if fn is None:
-            continue
+    for at, fn in _guard_sites(src, sites):
         later = _ALREADY_ENOTTY.search(src.clean, src.clean.find("\n", at), fn.body_end)
         if later is None:
             continue
