@@ -7,9 +7,9 @@
 /// whole, or left alone.
 // Confidence: Moderate
 // Comments: It cannot see a program that reads the -EINVAL, nor ops or
-//  callers in another file; it leaves alone the handlers of the commands
-//  in rule user_reads, whose -EINVAL rtctest, the hid selftest,
-//  test_dbc.py, hdparm, Android's binder test and OSS programs read.
+//  callers in another file; it leaves alone the handlers of the commands in
+//  rule user_reads, whose -EINVAL rtctest, the hid selftest, test_dbc.py,
+//  hdparm, Android's binder test, OSS programs and iproute2 read.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -371,7 +371,7 @@ if at(p) not in sites: block(p)
 @user_reads exists@
 identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
                       BINDER_WRITE_READ, SNDCTL_DSP_RESET,
-                      SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE};
+                      SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE, SIOCGET6RD};
 position p;
 @@
 fn@p(...) { <+... C ...+> }

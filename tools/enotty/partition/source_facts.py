@@ -149,9 +149,10 @@ def advertised_but_uncased(src: Source, sites: tuple[Site, ...]) -> tuple[str, .
 
 
 def unaffected_consumers(src: Source, sites: tuple[Site, ...],
-                         rows: "list[consumers.Consumer] | None" = None) -> tuple[tuple[str, str, str], ...]:
-    """(program, command, function) for each program that tests a command
-    for EINVAL which a converted function handles itself (consumers.tsv
+                         rows: "list[consumers.Consumer] | None" = None) -> tuple[tuple[str, str, str, str], ...]:
+    """(program, command, function, errno) for each program that tests a
+    command for an errno (EINVAL, or the one its row's `reads` starts
+    with: testusb's EOPNOTSUPP) which a converted function handles itself (consumers.tsv
     keep=cased: QEMU's tap backend and TUNSETVNETLE, libevdev and
     EVIOCGPROP): reviewers asked that the message say such a program is
     not affected (messages.unaffected_sentences()).  The function handles
@@ -159,10 +160,11 @@ def unaffected_consumers(src: Source, sites: tuple[Site, ...],
     uncased = {c for s in sites for c in (s.effects.uncased_commands() if s.effects else [])}
     bodies = {f.name: src.clean[f.body_start:f.body_end] for f in src.functions
               if f.name in {s.function for s in sites}}
-    out: list[tuple[str, str, str]] = []
+    out: list[tuple[str, str, str, str]] = []
     for row in consumers.read() if rows is None else rows:
         if row.cased and row.command not in uncased:
-            out += [(row.consumer.split(" (")[0], row.command, name) for name, body in sorted(bodies.items())
+            errno = m.group(0) if (m := re.match(r"E[A-Z0-9]+(?=:)", row.reads)) else "EINVAL"
+            out += [(row.consumer.split(" (")[0], row.command, name, errno) for name, body in sorted(bodies.items())
                     if re.search(r"\b%s\b" % re.escape(row.command), body)]
     return tuple(out)
 

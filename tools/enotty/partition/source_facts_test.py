@@ -204,9 +204,10 @@ def test_a_program_testing_commands_the_handler_handles_is_said_unaffected() -> 
                   "tun_vnet_ioctl")
     src = source_facts.Source.of(VNET)
     found = source_facts.unaffected_consumers(src, (site,), rows)
-    assert found == (("QEMU's tap backend", "TUNSETVNETLE", "tun_vnet_ioctl"),
-                     ("QEMU's tap backend", "TUNSETVNETBE", "tun_vnet_ioctl"))
-    assert messages.unaffected_sentences(list(found) + [("QEMU's tap backend", "TUNSETVNETLE", "tap_ioctl")]) == [
+    assert found == (("QEMU's tap backend", "TUNSETVNETLE", "tun_vnet_ioctl", "EINVAL"),
+                     ("QEMU's tap backend", "TUNSETVNETBE", "tun_vnet_ioctl", "EINVAL"))
+    more = [("QEMU's tap backend", "TUNSETVNETLE", "tap_ioctl", "EINVAL")]
+    assert messages.unaffected_sentences(list(found) + more) == [
         "QEMU's tap backend tests TUNSETVNETBE and TUNSETVNETLE for EINVAL; tun_vnet_ioctl() and tap_ioctl() "
         "handle both themselves, and this patch leaves their answers alone."]
     # a command the handler has no case for is no such program's

@@ -82,9 +82,9 @@ class FileChange:
     # before the function tells a known command from an unknown one
     # (luo_ioctl()'s get_user()): their -EFAULT comes first
     guard_reads: tuple[str, ...] = ()
-    # source_facts: (program, command, function) of the programs that test a
+    # source_facts: (program, command, function, errno) of the programs that test a
     # command the converted functions handle themselves (QEMU's TUNSETVNETLE)
-    unaffected: tuple[tuple[str, str, str], ...] = ()
+    unaffected: tuple[tuple[str, str, str, str], ...] = ()
 
 
 @dataclass

@@ -49,11 +49,12 @@ RULE_BODY = (
     "converted whole or not at all: one that answers -EINVAL to a check of its\n"
     "state or argument before it looks at the command is left alone, and so\n"
     "are the handlers whose -EINVAL for an unknown command rtctest, the hid\n"
-    "selftest, test_dbc.py, hdparm, Android's binder test and OSS programs\n"
-    "read (those with an RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,\n"
-    "BINDER_WRITE_READ, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR or\n"
-    "HIDIOCGRDESCSIZE case).  Every change it makes changes what user space\n"
-    "sees: check the programs that use the handler before sending one.\n")
+    "selftest, test_dbc.py, hdparm, Android's binder test, OSS programs and\n"
+    "iproute2 read (those with an RTC_RD_TIME, DBCIOCNONCE,\n"
+    "HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ, SNDCTL_DSP_RESET,\n"
+    "SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE or SIOCGET6RD case).  Every\n"
+    "change it makes changes what user space sees: check the programs that\n"
+    "use the handler before sending one.\n")
 
 
 def upstream_rule_text() -> str:

@@ -786,19 +786,20 @@ def user_sees(sites: list[Site]) -> str:
     return "EOPNOTSUPP" if sites and all(s.to == "EOPNOTSUPP" for s in sites) else "ENOTTY"
 
 
-def unaffected_sentences(rows: list[tuple[str, str, str]]) -> list[str]:
-    """One sentence per program that tests commands the patch's functions
-    handle themselves (source_facts.unaffected_consumers()), the functions
-    of all its files together (tun's tap_ioctl() and __tun_chr_ioctl())."""
-    found: dict[str, tuple[list[str], list[str]]] = {}
-    for who, command, function in rows:
-        commands, functions = found.setdefault(who, ([], []))
+def unaffected_sentences(rows: list[tuple[str, str, str, str]]) -> list[str]:
+    """One sentence per program and errno for the commands it tests that
+    the patch's functions handle themselves (source_facts.unaffected_consumers()),
+    the functions of all its files together (tun's tap_ioctl() and
+    __tun_chr_ioctl())."""
+    found: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for who, command, function, errno in rows:
+        commands, functions = found.setdefault((who, errno), ([], []))
         commands += [command] if command not in commands else []
         functions += [function] if function not in functions else []
     out = []
-    for who, (commands, functions) in found.items():
+    for (who, errno), (commands, functions) in found.items():
         cmds, alone = sorted(commands), len(functions) == 1
-        out.append(f"{who} tests {_join(cmds)} for EINVAL; {_functions_phrase(functions)} "
+        out.append(f"{who} tests {_join(cmds)} for {errno}; {_functions_phrase(functions)} "
                    f"{'handles' if alone else 'handle'} "
                    f"{'that command' if len(cmds) == 1 else 'both' if len(cmds) == 2 else 'them'} "
                    f"{'itself' if alone else 'themselves'}, and this patch leaves "
