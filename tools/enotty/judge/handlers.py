@@ -46,7 +46,7 @@ from . import consumers as consumers_table
 from . import effects, operations
 from .consumers import Consumer
 from ..find.sites import Site
-from ..find import ctext
+from ..find import ctext, interfaces
 from ..kernel import kconfig
 from ..kernel.tree import kernel_version
 
@@ -181,6 +181,41 @@ def _unreachable(site: Site) -> str:
     checks = [(line, text) for line, text, _errno, kind in _guards(site) if kind in _FIRST_ANSWERS]
     where = f" (line {checks[0][0]}: `{checks[0][1]}`)" if checks else ""
     return f"a check before it{where} answers every unknown command first"
+
+
+def _core_filtered(tree: effects.Tree, site: Site) -> str:
+    """Why a member its core calls (interfaces.tsv dispatch: ndo_tunnel_ctl,
+    called by ip_tunnel_siocdevprivate()) gets known commands only in this
+    file: the file does not bind the core itself, and calls it only under
+    case labels of its own switch (sit's ipip6_tunnel_siocdevprivate() hands
+    ip_tunnel_siocdevprivate() SIOCGETTUNNEL..SIOCDELTUNNEL, so
+    ipip6_tunnel_ctl()'s default answers no one: a reviewer); '' otherwise."""
+    row = interfaces.row(site.interface)
+    cf = tree.file(site.file)
+    if row is None or ":" not in row.dispatch or cf is None:
+        return ""
+    core = row.dispatch.rpartition(":")[2]
+    code = cf.code
+    if core not in code or re.search(r"=\s*&?\s*%s\b" % core, code):
+        return ""
+    callers = []
+    for fn in effects.functions(cf):
+        if fn.name == core or not re.search(r"\b%s\s*\(" % core, code[fn.body:fn.end]):
+            continue
+        groups = [(labels, text) for sw in effects.switches(code, fn) for labels, text in effects.case_groups(code, sw)]
+        calling = [labels for labels, text in groups if re.search(r"\b%s\s*\(" % core, text)]
+        outside = len(re.findall(r"\b%s\s*\(" % core, code[fn.body:fn.end])) > len(calling)
+        if outside or not calling or any("default" in labels for labels in calling):
+            return ""
+        callers.append(fn.name)
+    if not callers:
+        return ""
+    return (f"{_join_names(callers)} hands {core}() only the commands {'it has' if len(callers) == 1 else 'they have'}"
+            f" cases for, so no unknown command reaches the {site.interface.partition('.')[2]} of this file")
+
+
+def _join_names(names: list[str]) -> str:
+    return " and ".join(f"{n}()" for n in names)
 
 
 def _without_operation(tree: effects.Tree, site: Site, functions: set[str]) -> tuple[str, str]:
@@ -460,7 +495,7 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
         kept_by_operations: list[str] = []
         for s in group:
             quiet, keep = _without_operation(tree, s, all_functions)
-            why_unseen = dead.get(s) or quiet or _unreachable(s)
+            why_unseen = dead.get(s) or quiet or _unreachable(s) or _core_filtered(tree, s)
             if why_unseen:
                 unseen[s] = why_unseen
             if keep and keep not in kept_by_operations:

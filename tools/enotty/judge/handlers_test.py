@@ -757,3 +757,23 @@ def test_a_program_the_change_helps_is_named_once_with_its_commands() -> None:
         'systemd PID 1 hardware watchdog takes ENOTTY from WDIOC_GETTIMEOUT and WDIOC_SETTIMEOUT as '
         '"not supported", where EINVAL was an error.']
     assert handlers.helped_consumers([bare], rows) == []
+
+
+def test_a_member_whose_core_the_file_feeds_known_commands_only_is_unseen(tmp_path: Path) -> None:
+    """sit: ipip6_tunnel_siocdevprivate() calls ip_tunnel_siocdevprivate()
+    under its four tunnel cases only, so ipip6_tunnel_ctl()'s default (the
+    file's ndo_tunnel_ctl) answers no one (a reviewer); ipip binds the core
+    itself and stays reachable."""
+    code = ("static int t_ctl(struct net_device *dev, struct ip_tunnel_parm_kern *p, int cmd)\n{\n"
+            "\tswitch (cmd) {\n\tcase SIOCGETTUNNEL:\n\t\treturn 0;\n\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n"
+            "static int t_priv(struct net_device *dev, struct ifreq *ifr, void __user *data, int cmd)\n{\n"
+            "\tswitch (cmd) {\n\tcase SIOCGETTUNNEL:\n\t\treturn ip_tunnel_siocdevprivate(dev, ifr, data, cmd);\n"
+            "\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n"
+            "static const struct net_device_ops ops = {\n\t.ndo_siocdevprivate = t_priv,\n\t.ndo_tunnel_ctl = t_ctl,\n};\n")
+    (tmp_path / "sit.c").write_text(code)
+    (tmp_path / "ipip.c").write_text(code.replace("= t_priv", "= ip_tunnel_siocdevprivate"))
+    tree = effects.Tree(tmp_path)
+    site = Site("sit.c", 7, "t_ctl", "net_device_ops.ndo_tunnel_ctl", "EINVAL", "EOPNOTSUPP", "ioctl_default_return")
+    assert "t_priv() hands ip_tunnel_siocdevprivate() only the commands it has cases for" in \
+        handlers._core_filtered(tree, site)
+    assert handlers._core_filtered(tree, dataclasses.replace(site, file="ipip.c")) == ""
