@@ -34,16 +34,13 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """
     tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
     net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
-# (file, function) -> (index of cmd, handler, answer): handlers and helpers
-targets = {}
-# calls under a case label or under default:, defaults that only break,
-# snd_hwdep handlers, final returns that a break of a case reaches
-inner, dcall, dflt, hwdep, leaky = set(), set(), set(), set(), set()
-# (file, function) -> line of a switch whose default: returns; line spans
-# of its switches and loops
-turned, spans = {}, {}
-# position -> its function; (file, handler) left alone
-sites, blocked = {}, set()
+# (file, function) -> (index of cmd, handler, answer) of handlers and
+# helpers, -> line of a switch whose default: returns, -> line spans of its
+# switches and loops; site position -> its function.  Calls under a case
+# label, under default:; defaults that only break; snd_hwdep handlers;
+# final returns that a break of a case reaches; (file, handler) left alone.
+targets, turned, spans, sites = {}, {}, {}, {}
+inner, dcall, dflt, hwdep, leaky, blocked = (set() for _ in range(6))
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):
@@ -52,8 +49,7 @@ def follow(q, fn, h, n):
                                   and int(q[0].line) < turned.get(fun(q), 1e9)):
         targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
 def site(p): sites.setdefault(at(p), fun(p))
-def leaves(b):
-    """b leaves the switch on cmd: no default: break, nor in an inner one."""
+def leaves(b):  # b leaves the switch on cmd: no default: break, no inner one
     inside = sum(a <= int(b[0].line) <= z for a, z in spans.get(fun(b), ()))
     return at(b) not in dflt and inside < 2
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
@@ -64,8 +60,7 @@ def answer(p):
     t = targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 
-// Handlers in an initializer or a snd_hwdep's ops; cmd is last but one
-// (or last).
+// Handlers in an initializer or snd_hwdep ops; cmd is last but one (or last).
 @ops@
 identifier S, x, fn;
 identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl,
@@ -121,8 +116,7 @@ q << default_call.q;
 @@
 dcall.add(at(q))
 
-// A switch whose default: returns turns unknown commands away from the
-// calls after it (gup_test).
+// After a switch whose default: returns, calls get known commands (gup_test).
 @turns_away@
 identifier cmd; expression R; position f;
 @@
@@ -286,8 +280,7 @@ p << final.p; s << final.s; c << dispatch.c;
 @@
 if at(s) == at(c) and at(p) not in leaky: site(p)
 
-// ret = -EINVAL; before a switch that keeps it only past a default: or for
-// no case at all.
+// ret = -EINVAL; kept by a switch only past a default: or for no case.
 @init exists@
 identifier io.fn, io.cmd, ret, err = {EINVAL, ENOSYS, EBADRQC};
 expression E; type T; position p;
@@ -321,8 +314,7 @@ p << init.p; q << init_leak.q = []; q2 << init_return.q = [];
 @@
 if q2 and not q: site(p)
 
-// A -EINVAL under a case label answers a known command: where the rules
-// above took it for a site, the handler is left alone.
+// A site under a case label answers a known command: its handler stays.
 @known exists@
 identifier io.fn, io.cmd, x, err = {EINVAL, ENOSYS};
 expression A, E; statement S; position k;
@@ -370,9 +362,8 @@ if at(p) not in sites: block(p)
 // Left alone: the handlers whose -EINVAL programs read (see Comments).
 @user_reads exists@
 identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
-                      BINDER_WRITE_READ, SNDCTL_DSP_RESET,
-                      SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE, SIOCGET6RD};
-position p;
+  BINDER_WRITE_READ, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE,
+  SIOCGET6RD}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@
@@ -395,7 +386,6 @@ identifier found.err, ans.to; position found.p;
 @@
 - err@p
 + to
-
 @depends on context@
 identifier found.err; position found.p;
 @@
