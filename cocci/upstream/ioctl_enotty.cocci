@@ -9,7 +9,7 @@
 // Comments: It cannot see a program that reads the -EINVAL, nor ops or
 //  callers in another file; it leaves alone the handlers of the commands in
 //  rule user_reads, whose -EINVAL rtctest, the hid selftest, test_dbc.py,
-//  hdparm, Android's binder test, OSS programs and iproute2 read.
+//  hdparm, Android's binder test, OSS programs and iproute2 (sit) read.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -359,11 +359,11 @@ p << other.p;
 @@
 if at(p) not in sites: block(p)
 
-// Left alone: the handlers whose -EINVAL programs read (see Comments).
+// Left alone: handlers whose -EINVAL programs read (sit: its SIOCGETPRL).
 @user_reads exists@
 identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
   BINDER_WRITE_READ, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE,
-  SIOCGET6RD}; position p;
+  SIOCGETPRL}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@

@@ -52,7 +52,8 @@ RULE_BODY = (
     "selftest, test_dbc.py, hdparm, Android's binder test, OSS programs and\n"
     "iproute2 read (those with an RTC_RD_TIME, DBCIOCNONCE,\n"
     "HDIO_DRIVE_TASKFILE, BINDER_WRITE_READ, SNDCTL_DSP_RESET,\n"
-    "SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE or SIOCGET6RD case).  Every\n"
+    "SNDCTL_FM_LOAD_INSTR or HIDIOCGRDESCSIZE case, and sit's, whose\n"
+    "SIOCGET6RD case sits under an #ifdef, by its SIOCGETPRL case).  Every\n"
     "change it makes changes what user space sees: check the programs that\n"
     "use the handler before sending one.\n")
 
