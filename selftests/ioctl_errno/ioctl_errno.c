@@ -621,46 +621,69 @@ static int run_cases(const struct node *nodes, int count, enum kind kind, enum c
 	return wrong;
 }
 
-/*
- * Runs the @check cases on the @count @nodes of @kind and expects each
- * answer the table gives; a kind with no such case skips.
- */
-static void check_nodes(struct __test_metadata *_metadata, const struct node *nodes,
-			int count, enum kind kind, enum check check)
+TEST_F(node, unknown_own_range)
 {
 	int ran = 0, wrong;
 
-	wrong = run_cases(nodes, count, kind, check, &ran);
+	wrong = run_cases(self->nodes, self->count, variant->kind,
+			  C_UNKNOWN_OWN, &ran);
 	/* a node that does not open fails the case: it is no skip */
 	ASSERT_LE(0, wrong);
 	if (!ran)
-		SKIP(return, "no case for %s", kind_names[kind]);
+		SKIP(return, "no case for %s", kind_names[variant->kind]);
 	EXPECT_EQ(0, wrong);
-}
-
-TEST_F(node, unknown_own_range)
-{
-	check_nodes(_metadata, self->nodes, self->count, variant->kind, C_UNKNOWN_OWN);
 }
 
 TEST_F(node, unknown_foreign)
 {
-	check_nodes(_metadata, self->nodes, self->count, variant->kind, C_UNKNOWN_FOREIGN);
+	int ran = 0, wrong;
+
+	wrong = run_cases(self->nodes, self->count, variant->kind,
+			  C_UNKNOWN_FOREIGN, &ran);
+	/* a node that does not open fails the case: it is no skip */
+	ASSERT_LE(0, wrong);
+	if (!ran)
+		SKIP(return, "no case for %s", kind_names[variant->kind]);
+	EXPECT_EQ(0, wrong);
 }
 
 TEST_F(node, known_unsupported)
 {
-	check_nodes(_metadata, self->nodes, self->count, variant->kind, C_KNOWN_UNSUPPORTED);
+	int ran = 0, wrong;
+
+	wrong = run_cases(self->nodes, self->count, variant->kind,
+			  C_KNOWN_UNSUPPORTED, &ran);
+	/* a node that does not open fails the case: it is no skip */
+	ASSERT_LE(0, wrong);
+	if (!ran)
+		SKIP(return, "no case for %s", kind_names[variant->kind]);
+	EXPECT_EQ(0, wrong);
 }
 
 TEST_F(node, bad_argument)
 {
-	check_nodes(_metadata, self->nodes, self->count, variant->kind, C_BAD_ARG);
+	int ran = 0, wrong;
+
+	wrong = run_cases(self->nodes, self->count, variant->kind,
+			  C_BAD_ARG, &ran);
+	/* a node that does not open fails the case: it is no skip */
+	ASSERT_LE(0, wrong);
+	if (!ran)
+		SKIP(return, "no case for %s", kind_names[variant->kind]);
+	EXPECT_EQ(0, wrong);
 }
 
 TEST_F(node, good_argument)
 {
-	check_nodes(_metadata, self->nodes, self->count, variant->kind, C_GOOD_ARG);
+	int ran = 0, wrong;
+
+	wrong = run_cases(self->nodes, self->count, variant->kind,
+			  C_GOOD_ARG, &ran);
+	/* a node that does not open fails the case: it is no skip */
+	ASSERT_LE(0, wrong);
+	if (!ran)
+		SKIP(return, "no case for %s", kind_names[variant->kind]);
+	EXPECT_EQ(0, wrong);
 }
 
 TEST_HARNESS_MAIN
