@@ -130,11 +130,11 @@ def advertised_but_uncased(src: Source, sites: tuple[Site, ...]) -> tuple[str, .
     that trusts the flag sees the new answer for a command it was promised
     (a reviewer asked that it be said)."""
     out: list[str] = []
+    options = re.search(r"\.options\s*=([^,;}]*)", src.clean)
+    defined = {f.name for f in src.functions}
     for s in sites:
         uncased = set(s.effects.uncased_commands()) if s.effects else set()
-        fn = next((f for f in src.functions if f.name == s.function), None)
-        options = re.search(r"\.options\s*=([^,;}]*)", src.clean)
-        if fn is None or options is None:
+        if options is None or s.function not in defined:
             continue
         for flag, commands in _PROMISES.items():
             missing = [c for c in commands if c in uncased]
