@@ -210,12 +210,8 @@ def _core_filtered(tree: effects.Tree, site: Site) -> str:
         callers.append(fn.name)
     if not callers:
         return ""
-    return (f"{_join_names(callers)} hands {core}() only the commands {'it has' if len(callers) == 1 else 'they have'}"
+    return (f"{' and '.join(f'{n}()' for n in callers)} hands {core}() only the commands {'it has' if len(callers) == 1 else 'they have'}"
             f" cases for, so no unknown command reaches the {site.interface.partition('.')[2]} of this file")
-
-
-def _join_names(names: list[str]) -> str:
-    return " and ".join(f"{n}()" for n in names)
 
 
 def _without_operation(tree: effects.Tree, site: Site, functions: set[str]) -> tuple[str, str]:
@@ -645,24 +641,21 @@ def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list
     return sorted(set(out))
 
 
-def helped_consumers(patch_sites: Iterable[Site], rows: Iterable[Consumer] | None = None) -> list[str]:
-    """Sentences for the programs outside the kernel that take ENOTTY from a
-    command the patch's handlers have no case for as "not supported", where
-    EINVAL was an error (consumers.tsv rows with keep=no: systemd's hardware
-    watchdog and cpwd's WDIOC_SETTIMEOUT, a reviewer asked that it be said).
-    A row its own words call unreached is left out."""
+def helped_consumers(patch_sites: Iterable[Site],
+                     rows: Iterable[Consumer] | None = None) -> list[tuple[str, list[str]]]:
+    """(program, commands) for the programs outside the kernel that take
+    ENOTTY from a command the patch's handlers have no case for as "not
+    supported", where EINVAL was an error (consumers.tsv rows with keep=no:
+    systemd's hardware watchdog and cpwd's WDIOC_SETTIMEOUT, a reviewer asked
+    that it be said; messages.helped_sentences() words them).  A row its own
+    words call unreached is left out."""
     uncased = {c for s in patch_sites for c in (s.effects.uncased_commands() if s.effects else [])}
     by_who: dict[str, list[str]] = {}
     for c in consumers_table.read() if rows is None else rows:
         if not c.keep and not c.cased and c.evidence == "program" and c.command in uncased \
                 and "not reached" not in c.consumer:
             by_who.setdefault(c.consumer.split(" (")[0], []).append(c.command)
-    return [f"{who} takes ENOTTY from {_and(sorted(set(cmds)))} as \"not supported\", where EINVAL was an"
-            " error." for who, cmds in sorted(by_who.items())]
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return [(who, sorted(set(cmds))) for who, cmds in sorted(by_who.items())]
 
 
 # The exit a site's rule found, in words: what answers an unknown command

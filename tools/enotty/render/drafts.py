@@ -106,7 +106,7 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
                                   tested=tested, docs=[d.path for d in pp.docs],
                                   own_type_only=bool(tested) and messages.only_own_type_changed(mine),
                                   kept=handlers.kept_siblings(pp.sites, analysed.model)
-                                  + handlers.helped_consumers(pp.sites)
+                                  + messages.helped_sentences(handlers.helped_consumers(pp.sites))
                                   + messages.unaffected_sentences([u for f in pp.files for u in f.unaffected]),
                                   notes=[n for f in pp.files for n in f.notes],
                                   guards=tuple(dict.fromkeys(g for f in pp.files for g in f.guards)),

@@ -786,6 +786,13 @@ def user_sees(sites: list[Site]) -> str:
     return "EOPNOTSUPP" if sites and all(s.to == "EOPNOTSUPP" for s in sites) else "ENOTTY"
 
 
+def helped_sentences(rows: list[tuple[str, list[str]]]) -> list[str]:
+    """A sentence per program that takes ENOTTY as "not supported" for the
+    patch's uncased commands (handlers.helped_consumers())."""
+    return [f"{who} takes ENOTTY from {_join(cmds)} as \"not supported\", where EINVAL was an error."
+            for who, cmds in rows]
+
+
 def unaffected_sentences(rows: list[tuple[str, str, str, str]]) -> list[str]:
     """One sentence per program and errno for the commands it tests that
     the patch's functions handle themselves (source_facts.unaffected_consumers()),

@@ -780,3 +780,9 @@ def test_cases_a_test_refuses_first_are_said_disabled() -> None:
               "v4l2_ioctl_ops.vidioc_default", uncased="A_G[refused first],A_S[refused first]")
     assert ("The commands atomisp_vidioc_default() has cases for (A_G and A_S) get ENOTTY too: the test "
             "before its switch refuses every command, so the device supports none of them.") in _flat(_sentences([s]))
+
+
+def test_a_program_the_change_helps_is_said_once_with_its_commands() -> None:
+    assert messages.helped_sentences([("systemd PID 1 hardware watchdog", ["WDIOC_GETTIMEOUT", "WDIOC_SETTIMEOUT"])]) == [
+        'systemd PID 1 hardware watchdog takes ENOTTY from WDIOC_GETTIMEOUT and WDIOC_SETTIMEOUT as '
+        '"not supported", where EINVAL was an error.']
