@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// An ioctl handler answers a command it does not know with -ENOTTY or
 /// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst).
-/// This gives each handler its interface's value: -ENOIOCTLCMD where the
-/// core maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for
-/// ndo_siocdevprivate, the core's own answer.  A handler is converted
-/// whole, or left alone.
+/// This gives each handler its interface's value: -ENOIOCTLCMD where the core
+/// maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for
+/// ndo_siocdevprivate, the core's own.  A handler is converted whole, or not.
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL, nor ops or
-//  callers in another file; it leaves alone the handlers of the commands in
-//  rule user_reads, whose -EINVAL rtctest, the hid selftest, test_dbc.py,
-//  hdparm, Android's binder test, OSS programs and iproute2 (sit) read.
+// Comments: It cannot see a program that reads the -EINVAL, a comment, ops
+//  or callers in another file, an if on cmd between two switches, or a
+//  command a loop of sub-handlers under default: took falling out; it
+//  leaves alone the handlers of the commands in rule user_reads, whose
+//  -EINVAL rtctest, the hid selftest, test_dbc.py, hdparm, Android's binder
+//  test, OSS programs and iproute2 (sit) read.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -20,7 +21,6 @@ virtual report
 
 @initialize:python@
 @@
-import re
 # The value each ioctl member answers a command it does not know with.
 ANSWER = {m: to for to, ms in (("ENOTTY", """
     file_operations.unlocked_ioctl file_operations.compat_ioctl
@@ -34,24 +34,20 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """
     tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
     net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
-# (file, function) -> (index of cmd, handler, answer) of handlers and
-# helpers, -> line of a switch whose default: returns, -> line spans of its
-# switches and loops; site position -> its function.  Calls under a case
-# label, under default:; defaults that only break; snd_hwdep handlers;
-# final returns that a break of a case reaches; (file, handler) left alone.
-targets, turned, spans, sites = {}, {}, {}, {}
-inner, dcall, dflt, hwdep, leaky, blocked = (set() for _ in range(6))
+# targets: (file, function) -> (index of cmd, handler, answer).
+targets, turned, sites, rets = {}, {}, {}, {}
+inner, dcall, arms, brks, hwdep, no, blocked = (set() for _ in range(7))
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):
     """h, called at q in fn with the command as its argument n, is a helper."""
     if fun(q, fn) in targets and (at(q) in dcall or at(q) not in inner
                                   and int(q[0].line) < turned.get(fun(q), 1e9)):
-        targets.setdefault(fun(q, h), (int(n),) + targets[fun(q, fn)][1:])
-def site(p): sites.setdefault(at(p), fun(p))
-def leaves(b):  # b leaves the switch on cmd: no default: break, no inner one
-    inside = sum(a <= int(b[0].line) <= z for a, z in spans.get(fun(b), ()))
-    return at(b) not in dflt and inside < 2
+        t = (int(n),) + targets[fun(q, fn)][1:]
+        if targets.setdefault(fun(q, h), t)[2] != t[2]:   # two interfaces
+            targets[fun(q, h)] = t[:2] + (None,)
+def site(p): at(p) in no or sites.setdefault(at(p), fun(p))
+def drop(p): no.add(at(p)); sites.pop(at(p), None)
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
 def say(p, err):
     return "%s() answers an unknown ioctl command with -%s, use -%s" % (
@@ -87,8 +83,7 @@ if p and S + "." + F in ANSWER:
     targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
 
 @hwdep_op@
-identifier fn; identifier F = {ioctl, ioctl_compat};
-struct snd_hwdep *h; position q;
+identifier fn, F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
 @@
 h->ops.F = fn@q;
 @script:python@
@@ -96,12 +91,13 @@ fn << hwdep_op.fn; q << hwdep_op.q;
 @@
 hwdep.add(fun(q, fn))
 
-// A call under a case label gets known commands only; one under
-// default: all others.
+// Calls under a case label or an if on cmd get known commands only.
 @cased exists@
-identifier cmd, h, x; expression E; position q;
+identifier cmd, h, x; expression A, B, E; position q;
 @@
-switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
+\(switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
+\|if (\(cmd == A\|cmd == A || cmd == B\)) \(return h@q(...);\|
+  { <+... \(return h@q(...);\|x = h@q(...);\) ...+> }\)\)
 @script:python@
 q << cased.q;
 @@
@@ -126,16 +122,6 @@ f << turns_away.f;
 @@
 turned.setdefault(fun(f), int(f[0].line))
 
-// A default: that only breaks; the return after the switch answers it.
-@default_break@
-position d;
-@@
-switch (...) { default: break@d; }
-@script:python@
-d << default_break.d;
-@@
-dflt.add(at(d))
-
 // Static functions a handler (or one of those) returns the value of.
 @call exists@
 identifier ops.fn, handler.cmd, h, ret;
@@ -145,6 +131,7 @@ fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
 \|ret = h@q(es, \(cmd\|&cmd\), ...);
   ... when != ret = E
+      when != -EINVAL
   \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
 @helper@
@@ -179,17 +166,24 @@ fn << io.fn; n << io.n; p << io.p;
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
 
-// Spans of switches and loops: a break inside two of them leaves the inner
-// one only, though spatch's paths let it out of the outer switch too.
-@nest@
-statement S; position s : script:python () { fun(s) in targets };
+// Statements a known command runs (case or if arms); a break of the switch
+// binds b, as spatch lets one of an inner switch out of both switches.
+@arm exists@
+identifier io.fn, io.cmd; expression E, M; statement S, S2; position s, b;
 @@
-S@s
+fn(...) { ... when any
+\(switch (\(cmd\|cmd & M\)) { case E: ... when any
+\(break@b;\|S@s\)
+... when any
+}
+\|if (cmd == E) S@s\|if (cmd == E) S@s else S2\)
+... when any
+}
 @script:python@
-s << nest.s; S << nest.S;
+s << arm.s = []; b << arm.b = [];
 @@
-if re.match(r"(switch|for|while|do)\b", S):
-    spans.setdefault(fun(s), []).append((int(s[0].line), int(s[0].line_end)))
+arms.update(at(x) for x in (s, b) if x)
+if b: brks.add(at(b))
 
 // default: return -EINVAL; in the switch on the command.
 @default_ret forall@
@@ -232,6 +226,11 @@ fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|
       cmd != A\|cmd != A && cmd != B\|cmd\))
 \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \|if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)\) ...+> }
+@under exists@
+identifier fn, cmd_test.err; expression C; statement S; position cmd_test.p, u;
+@@
+fn(...) { <+... \(if (C) { <+... if@u (...) return -err@p; ...+> } else S
+\|if (C) { <+... if@u (...) return -err@p; ...+> }\) ...+> }
 
 // A table lookup that returns for every command it knows.
 @lookup_miss@
@@ -244,12 +243,13 @@ return E; } ... when != break;
 } return -err@p; }
 @script:python@
 p << default_ret.p = []; d << default_assign.d = [];
-y << cmd_test.p = []; l << lookup_miss.p = [];
+y << cmd_test.p = []; l << lookup_miss.p = []; u << under.u = [];
 @@
+if u: drop(y)   # a test under one of the state
 for v in (p, d, y, l):
     if v: site(v)
 
-// The return after a switch or an if on cmd that no other break reaches.
+// The return after a switch or an if on cmd that no known command reaches.
 @final@
 identifier io.fn, err = {EINVAL, ENOSYS, EBADRQC}; statement S; position p, s;
 @@
@@ -263,22 +263,19 @@ fn(...) { ... when any
 \|if@c (cmd == A) { ... return E; } else if (cmd == B) { ... return E2; }\)
 ... when any
 }
-@leak exists@
-identifier io.fn, io.cmd, final.err;
-position final.p, q : script:python () { leaves(q) };
+@falls exists@
+identifier final.err; statement S;
+position final.p, s : script:python () { at(s) in arms };
 @@
-fn(...) { ... when any
-break@q;
-... when != cmd
-return -err@p; }
-@script:python@
-p << final.p; s << final.s; q << leak.q;
-@@
-if q[0].file == p[0].file and int(q[0].line) > int(s[0].line): leaky.add(at(p))
+S@s
+...
+return -err@p;
 @script:python@
 p << final.p; s << final.s; c << dispatch.c;
+f << falls.s = [];
 @@
-if at(s) == at(c) and at(p) not in leaky: site(p)
+if f: drop(p)
+elif at(s) == at(c): site(p)
 
 // ret = -EINVAL; kept by a switch only past a default: or for no case.
 @init exists@
@@ -294,7 +291,7 @@ switch (cmd) { case ...: ... when any
 return ret; }
 @init_leak exists@
 identifier io.fn, init.ret, init.err, l; expression E; type T;
-position init.p, q, b : script:python () { leaves(b) };
+position init.p, q, b : script:python () { at(b) in brks };
 @@
 fn@q(...) { ... when any
 T ret = -err@p;
@@ -303,16 +300,20 @@ T ret = -err@p;
 ... when != ret = E
 return ret; }
 @init_return exists@
-identifier io.fn, init.ret, init.err; expression E; type T; position init.p, q;
+identifier io.fn, init.ret, init.err; expression E; type T; position init.p, r;
 @@
-fn@q(...) { ... when any
+fn(...) { ... when any
 T ret = -err@p;
 ... when != ret = E
-return ret; }
+return@r ret;
+... when any
+}
 @script:python@
-p << init.p; q << init_leak.q = []; q2 << init_return.q = [];
+p << init.p; q << init_leak.q = []; r << init_return.r = [];
 @@
-if q2 and not q: site(p)
+if r and not q: site(p)
+if r: rets.setdefault(at(p), set()).add(at(r))
+if len(rets.get(at(p), ())) > 1: block(p)   # a case returns it too
 
 // A site under a case label answers a known command: its handler stays.
 @known exists@
@@ -330,7 +331,6 @@ fn(...) { <...
 k << known.k;
 @@
 if at(k) in sites: block(k)
-
 // So does one after a test that turned away every unknown command.
 @after exists@
 identifier io.fn, io.cmd, cmd_test.err, x; position cmd_test.p, k;
@@ -342,8 +342,7 @@ if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
 }
 
-// Any other -EINVAL returned (or set and returned) blocks the handler: a
-// check of the state or the argument first (ioctl(fd, cmd, 0) keeps it).
+// Any other -EINVAL returned (or set and returned) blocks the handler.
 @other exists@
 identifier io.fn, x, err = {EINVAL, ENOSYS}; expression E; type T;
 position p != {known.k, after.k};
@@ -373,7 +372,8 @@ block(r)
 
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC, EOPNOTSUPP, ENOTSUPP, EFAULT};
-position p : script:python (err) { answer(p) not in (None, err) };
+position p : script:python (err) { answer(p) not in (None, err) and
+  (err in ("EINVAL", "ENOSYS", "EBADRQC") or answer(p) == "ENOTTY") };
 @@
 err@p
 @script:python ans@
