@@ -5,12 +5,12 @@
 /// maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for
 /// ndo_siocdevprivate, the core's own.  A handler is converted whole, or not.
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL, a comment, ops
-//  or callers in another file, an if on cmd between two switches, or a
-//  command a loop of sub-handlers under default: took falling out; it
-//  leaves alone the handlers of the commands in rule user_reads, whose
-//  -EINVAL rtctest, the hid selftest, test_dbc.py, hdparm, Android's binder
-//  test, OSS programs and iproute2 (sit) read.
+// Comments: It cannot see a program that reads the -EINVAL (rule user_reads
+//  names those known: rtctest, the hid selftest, test_dbc.py, hdparm,
+//  Android's binder test, OSS programs, iproute2), a comment, ops or callers
+//  in another file, an if on cmd between two switches, or a handled command
+//  falling out of a sub-handler loop under default:.  A default that does
+//  more than log before the final return converts.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
@@ -39,21 +39,19 @@ targets, turned, sites, rets = {}, {}, {}, {}
 inner, dcall, arms, brks, hwdep, no, blocked = (set() for _ in range(7))
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
-def follow(q, fn, h, n):
-    """h, called at q in fn with the command as its argument n, is a helper."""
+def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
     if fun(q, fn) in targets and (at(q) in dcall or at(q) not in inner
                                   and int(q[0].line) < turned.get(fun(q), 1e9)):
         t = (int(n),) + targets[fun(q, fn)][1:]
         if targets.setdefault(fun(q, h), t)[2] != t[2]:   # two interfaces
             targets[fun(q, h)] = t[:2] + (None,)
-def site(p): at(p) in no or sites.setdefault(at(p), fun(p))
-def drop(p): no.add(at(p)); sites.pop(at(p), None)
+def site(p): sites.setdefault(at(p), fun(p))
+def drop(p): no.add(at(p))   # a known command reaches it: no site
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
-def say(p, err):
-    return "%s() answers an unknown ioctl command with -%s, use -%s" % (
-        p[0].current_element, err, answer(p))
+def say(p, err): return "%s() answers an unknown ioctl command with -%s, " \
+    "use -%s" % (p[0].current_element, err, answer(p))
 def answer(p):
-    t = targets.get(sites.get(at(p)))
+    t = at(p) not in no and targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 
 // Handlers in an initializer or snd_hwdep ops; cmd is last but one (or last).
@@ -81,7 +79,6 @@ l << handler_last.n = ""; q << handler_last.p = [];
 if F == "ndo_siocdevprivate": n, p = l, q
 if p and S + "." + F in ANSWER:
     targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
-
 @hwdep_op@
 identifier fn, F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
 @@
@@ -149,10 +146,10 @@ h(...) { <...
   \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
 @script:python@
-fn << ops.fn; h << call.h; n << call.n; q << call.q;
+fn << ops.fn; h << call.h; n << call.n; q << call.q; c << helper.c = "";
 h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = [];
 @@
-follow(q, fn, h, n)
+if c: follow(q, fn, h, n)   # a static function
 if h2: follow(q2, h, h2, n2)
 
 // The handlers and helpers found above, each with its command parameter.
@@ -315,7 +312,8 @@ if r and not q: site(p)
 if r: rets.setdefault(at(p), set()).add(at(r))
 if len(rets.get(at(p), ())) > 1: block(p)   # a case returns it too
 
-// A site under a case label answers a known command: its handler stays.
+// A site under a case label answers a known command: its handler stays;
+// if (WARN_ON(...)) return -EINVAL; is a kernel bug, not a check of state.
 @known exists@
 identifier io.fn, io.cmd, x, err = {EINVAL, ENOSYS};
 expression A, E; statement S; position k;
@@ -325,18 +323,21 @@ fn(...) { <...
 \(return -err@k;\|x = -err@k;\) ... when any
 }
 \|if (cmd == A) { <+... return -err@k; ...+> } else S
-\|if (cmd == A) { <+... return -err@k; ...+> }\)
+\|if (cmd == A) { <+... return -err@k; ...+> }
+\|if (WARN_ON(E)) return -err@k;\)
 ...> }
 @script:python@
 k << known.k;
 @@
 if at(k) in sites: block(k)
-// So does one after a test that turned away every unknown command.
+// So does one after a test that turned away every other command.
 @after exists@
-identifier io.fn, io.cmd, cmd_test.err, x; position cmd_test.p, k;
+identifier io.fn, io.cmd, cmd_test.err, x; expression A, B;
+position cmd_test.p, k;
 @@
 fn(...) { ... when != cmd
-if (...) \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
+if (\(cmd\|cmd != A\|cmd != A && cmd != B\))
+\(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 ... when any
 \(return -err@k;\|x = -err@k;\)
 ... when any
@@ -348,7 +349,6 @@ identifier io.fn, x, err = {EINVAL, ENOSYS}; expression E; type T;
 position p != {known.k, after.k};
 @@
 fn(...) { ... when any
-             when != WARN_ON(...)
 \(return -err@p;\|\(T x = -err@p;\|x = -err@p;\) ... when != x = E
 return x;\)
 ... when any
@@ -356,7 +356,7 @@ return x;\)
 @script:python@
 p << other.p;
 @@
-if at(p) not in sites: block(p)
+if at(p) not in sites or at(p) in no: block(p)
 
 // Left alone: handlers whose -EINVAL programs read (sit: its SIOCGETPRL).
 @user_reads exists@
