@@ -11,7 +11,6 @@
 //  in another file, an if on cmd between two switches, or a handled command
 //  falling out of a sub-handler loop under default:.  A default that does
 //  more than log before the final return converts.
-// URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 
 virtual patch
@@ -79,6 +78,7 @@ l << handler_last.n = ""; q << handler_last.p = [];
 if F == "ndo_siocdevprivate": n, p = l, q
 if p and S + "." + F in ANSWER:
     targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
+
 @hwdep_op@
 identifier fn, F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
 @@
@@ -95,19 +95,11 @@ identifier cmd, h, x; expression A, B, E; position q;
 \(switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
 \|if (\(cmd == A\|cmd == A || cmd == B\)) \(return h@q(...);\|
   { <+... \(return h@q(...);\|x = h@q(...);\) ...+> }\)\)
-@script:python@
-q << cased.q;
-@@
-inner.add(at(q))
 
 @default_call exists@
 identifier cmd, h, x; position q;
 @@
 switch (cmd) { default: ... \(return h@q(...);\|x = h@q(...);\) ... }
-@script:python@
-q << default_call.q;
-@@
-dcall.add(at(q))
 
 // After a switch whose default: returns, calls get known commands (gup_test).
 @turns_away@
@@ -115,9 +107,11 @@ identifier cmd; expression R; position f;
 @@
 switch@f (cmd) { default: return R; }
 @script:python@
-f << turns_away.f;
+q << cased.q = []; d << default_call.q = []; f << turns_away.f = [];
 @@
-turned.setdefault(fun(f), int(f[0].line))
+if q: inner.add(at(q))
+if d: dcall.add(at(d))
+if f: turned.setdefault(fun(f), int(f[0].line))
 
 // Static functions a handler (or one of those) returns the value of.
 @call exists@
@@ -143,14 +137,20 @@ h(...) { <...
 \(return h2@q(es, \(c\|&c\), ...);
 \|ret = h2@q(es, \(c\|&c\), ...);
   ... when != ret = E
+      when != -EINVAL
   \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
+@helper2@
+identifier call2.h2, c2; parameter list[call2.n] ps; type T, T2;
+@@
+static T2 h2(ps, T c2, ...) { ... }
 @script:python@
 fn << ops.fn; h << call.h; n << call.n; q << call.q; c << helper.c = "";
 h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = [];
+c2 << helper2.c2 = "";
 @@
-if c: follow(q, fn, h, n)   # a static function
-if h2: follow(q2, h, h2, n2)
+if c: follow(q, fn, h, n)   # static functions only
+if c2: follow(q2, h, h2, n2)
 
 // The handlers and helpers found above, each with its command parameter.
 @io@
