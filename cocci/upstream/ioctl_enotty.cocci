@@ -122,7 +122,7 @@ fn(...) { <...
 \(return h@q(es, \(cmd\|&cmd\), ...);
 \|ret = h@q(es, \(cmd\|&cmd\), ...);
   ... when != ret = E
-      when != -EINVAL
+      when != \(-EINVAL\|-ENOSYS\|-EBADRQC\|-EOPNOTSUPP\|-ENOTSUPP\|-EFAULT\)
   \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
 @helper@
@@ -137,7 +137,7 @@ h(...) { <...
 \(return h2@q(es, \(c\|&c\), ...);
 \|ret = h2@q(es, \(c\|&c\), ...);
   ... when != ret = E
-      when != -EINVAL
+      when != \(-EINVAL\|-ENOSYS\|-EBADRQC\|-EOPNOTSUPP\|-ENOTSUPP\|-EFAULT\)
   \(return ret;\|if (ret) return ret;\|if (ret) { ... return ret; }\)
 \) ...> }
 @helper2@

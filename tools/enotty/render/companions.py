@@ -38,7 +38,7 @@ RULE_BODY = (
     "Add a semantic patch that finds these answers (and -ENOSYS or -EBADRQC,\n"
     "and -EOPNOTSUPP, -ENOTSUPP or -EFAULT where -ENOTTY is due) in a handler\n"
     "stored in an ioctl member of an ops structure in the same file, and in\n"
-    "the static functions it hands the command to (and those hand it on to):\n"
+    "the static functions it hands the command to (and one level further):\n"
     "the default of a switch on the command, the return after a switch or an\n"
     "if-chain that no known command reaches, an error set before a switch\n"
     "that no case returns or leaves by break or goto unreplaced, a test of\n"
