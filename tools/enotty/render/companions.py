@@ -44,7 +44,7 @@ RULE_BODY = (
     "that no case returns or leaves by break or goto unreplaced, a test of\n"
     "the command or its type, and the miss of a table lookup.  In\n"
     "patch mode it gives each the answer its interface needs: -ENOIOCTLCMD\n"
-    "where the core tries another handler (tty, sockets, V4L2 sub-devices),\n"
+    "where the core maps it to ENOTTY (tty, sockets, V4L2 sub-devices),\n"
     "-EOPNOTSUPP for ndo_siocdevprivate (the core's answer without one).  A\n"
     "handler is converted whole or not at all: one that answers -EINVAL to a\n"
     "check of its state or argument before it looks at the command is left\n"
