@@ -741,6 +741,13 @@ def _case_value(label: str) -> str:
     return label[len("case"):-1].strip()
 
 
+def arms_matching(code: str, fn: Function, pattern: re.Pattern[str]) -> list[list[str]]:
+    """The labels of each case group of fn's switches whose body matches
+    pattern (a call that hands the command on)."""
+    return [labels for sw in switches(code, fn) for labels, text in case_groups(code, sw)
+            if pattern.search(text)]
+
+
 def case_groups(code: str, sw: tuple[int, int, int]) -> list[tuple[list[str], str]]:
     """(labels, body) of each case group of a switch, default as 'default'.
 
@@ -1136,12 +1143,9 @@ def _only_forwarded(cf: CFile, fn: Function) -> set[str]:
     hands_on = re.compile(r"->\s*\w*ioctl\s*\(|\b%s\s*\(" % re.escape(fn.name))
     counted: collections.Counter[str] = collections.Counter()
     for other in functions(cf):
-        if other.name == fn.name:
-            continue
-        for sw in switches(code, other):
-            for labels, text in case_groups(code, sw):
-                if hands_on.search(text):
-                    counted.update(lab for lab in labels if re.fullmatch(r"[A-Z_][A-Z0-9_]+", lab))
+        if other.name != fn.name:
+            for labels in arms_matching(code, other, hands_on):
+                counted.update(lab for lab in labels if re.fullmatch(r"[A-Z_][A-Z0-9_]+", lab))
     return {name for name, n in counted.items() if len(re.findall(r"\b%s\b" % name, code)) == n}
 
 

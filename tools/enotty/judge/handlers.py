@@ -198,13 +198,14 @@ def _core_filtered(tree: effects.Tree, site: Site) -> str:
     code = cf.code
     if core not in code or re.search(r"=\s*&?\s*%s\b" % core, code):
         return ""
+    calls_core = re.compile(r"\b%s\s*\(" % core)
     callers = []
     for fn in effects.functions(cf):
-        if fn.name == core or not re.search(r"\b%s\s*\(" % core, code[fn.body:fn.end]):
+        body = code[fn.body:fn.end]
+        if fn.name == core or not calls_core.search(body):
             continue
-        groups = [(labels, text) for sw in effects.switches(code, fn) for labels, text in effects.case_groups(code, sw)]
-        calling = [labels for labels, text in groups if re.search(r"\b%s\s*\(" % core, text)]
-        outside = len(re.findall(r"\b%s\s*\(" % core, code[fn.body:fn.end])) > len(calling)
+        calling = effects.arms_matching(code, fn, calls_core)
+        outside = len(calls_core.findall(body)) > len(calling)
         if outside or not calling or any("default" in labels for labels in calling):
             return ""
         callers.append(fn.name)
