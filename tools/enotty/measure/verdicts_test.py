@@ -9,6 +9,7 @@ import pytest
 from . import verdicts
 from ..judge import recall
 from ..find.ctext import tokenize
+from ..kernel import tree
 from .census import CENSUS_COLUMNS, write_tsv
 
 DRIVER = """\
@@ -240,3 +241,17 @@ def test_committed_misses_are_the_real_rows_the_output_does_not_hold(tmp_path: P
     assert read == ["census-7.2.1.tsv", "verdicts-7.2.1.tsv"]
     # no census of that version: nothing to say
     assert recall.committed_misses("6.1.1", sites, tmp_path) == ([], [])
+
+
+def test_the_committed_612_verdicts_are_a_fresh_carry_of_the_72_ones() -> None:
+    """verdicts-6.12.118.tsv is derived, not read: after a reading of the
+    7.2.13 census changes, it must be carried again (it once kept uacce's
+    and mixer_oss's old REAL verdicts after 7.2.13's reading corrected them)."""
+    folder = recall.RECALL
+    new = verdicts.Tree(tree.resolve(None, kver="newest"))
+    old = verdicts.Tree(tree.resolve(None, kver="6.12"))
+    assert new.root != old.root
+    out, _ = verdicts.carry(new, old, verdicts.load(folder / "verdicts-7.2.13.tsv", verdicts.VERDICT_COLUMNS),
+                            verdicts.load(folder / "census-6.12.118.tsv", CENSUS_COLUMNS))
+    fresh = write_tsv(verdicts.VERDICT_COLUMNS, out)
+    assert (folder / "verdicts-6.12.118.tsv").read_text(encoding="utf-8") == fresh
