@@ -18,7 +18,8 @@ rule: a rule that is wrong is fixed or dropped, not patched around.
 is `-`); a report without a `series` column counts every listed site as
 converted.  Columns: file line function errno verdict-class reason
 (the reading's reason, a guess at why the output misses it); counts on
-stderr.
+stderr.  A REAL row no rule reports that ``kept.tsv`` (beside the first
+census) names is "kept by a" consumer, state or core, not a miss.
 
 `carry` gives a row of OLD_CENSUS the verdict of the same statement in the
 same function of DIR's verdicts where the function's text is identical in
@@ -43,7 +44,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..find.ctext import Token, tokenize
-from ..judge.recall import missed
+from ..judge.recall import missed, read_kept
 from .census import CENSUS_COLUMNS, UsageError, command_param, param_name, read_text, split_params, write_tsv
 
 VERDICT_COLUMNS = ("file", "line", "function", "verdict", "class", "reason", "how")
@@ -853,9 +854,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             *pairs, sites = a.tables
             loaded = [(load(pairs[i], ("file", "line", "errno")), load(pairs[i + 1], VERDICT_COLUMNS))
                       for i in range(0, len(pairs), 2)]
-            out, counts = missed(loaded, load(sites, ("file", "line")))
+            out, counts = missed(loaded, load(sites, ("file", "line")), read_kept(pairs[0].parent / "kept.tsv"))
             print(f"REAL {counts['REAL']}, MIXED {counts['MIXED']}, STAYS {counts['STAYS']}; REAL found "
-                  f"{counts['found']}, converted {counts['converted']}, not converted {len(out)}", file=sys.stderr)
+                  f"{counts['found']}, converted {counts['converted']}, not converted {len(out)}"
+                  f" (left out {counts['found'] - counts['converted']}, kept without a rule {counts['kept']},"
+                  f" not found {len(out) - counts['found'] + counts['converted'] - counts['kept']})", file=sys.stderr)
             sys.stdout.write(write_tsv(("file", "line", "function", "errno", "reason-guess"), out))
             return 0
         p.add_argument("verdicts", type=Path)

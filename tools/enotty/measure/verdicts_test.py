@@ -10,6 +10,7 @@ from . import verdicts
 from ..judge import recall
 from ..find.ctext import tokenize
 from ..kernel import tree
+from ..errors import UsageError
 from .census import CENSUS_COLUMNS, write_tsv
 
 DRIVER = """\
@@ -241,6 +242,50 @@ def test_committed_misses_are_the_real_rows_the_output_does_not_hold(tmp_path: P
     assert read == ["census-7.2.1.tsv", "verdicts-7.2.1.tsv"]
     # no census of that version: nothing to say
     assert recall.committed_misses("6.1.1", sites, tmp_path) == ([], [])
+
+
+def test_a_real_exit_kept_tsv_names_carries_its_keeper_and_is_no_miss(tmp_path: Path) -> None:
+    census = [{"file": "b.c", "line": "20", "errno": "ENOSYS"}, {"file": "e.c", "line": "50", "errno": "EINVAL"}]
+    rows = [("b.c", "20", "b_ioctl", "REAL", "try-next-leak", "-ENOSYS after the switch", "read"),
+            ("e.c", "50", "e_ioctl", "REAL", "final-return", "after the switch", "read")]
+    (tmp_path / "census-7.2.1.tsv").write_text(
+        "file\tline\terrno\n" + "".join(f"{r['file']}\t{r['line']}\t{r['errno']}\n" for r in census))
+    (tmp_path / "verdicts-7.2.1.tsv").write_text(
+        "\t".join(verdicts.VERDICT_COLUMNS) + "\n" + "".join("\t".join(r) + "\n" for r in rows))
+    kept = tmp_path / "kept.tsv"
+    kept.write_text("file\tfunction\terrno\tkeeper\treason\n"
+                    "b.c\tb_ioctl\tENOSYS\tcore\tthe core's documented answer\n"
+                    "e.c\te_ioctl\tEFAULT\tconsumer\ta row for another errno keeps nothing\n")
+    misses, _ = recall.committed_misses("7.2.1", [], tmp_path)
+    assert [(m.function, m.keeper, m.why) for m in misses] == [
+        ("b_ioctl", "core", "the core's documented answer"), ("e_ioctl", "", "final-return: after the switch")]
+    pairs = [(recall._rows(tmp_path / "census-7.2.1.tsv"), recall._rows(tmp_path / "verdicts-7.2.1.tsv"))]
+    out, counts = recall.missed(pairs, [], recall.read_kept(kept))
+    assert counts["kept"] == 1 and [o[4].split("; ")[1] for o in out] == ["kept by a core", "not found"]
+
+
+@pytest.mark.parametrize("row, said", [
+    ("b.c\tb_ioctl\tENOSYS\tmaintainer\twhy", "keeper 'maintainer' is none of consumer, state, core"),
+    ("b.c\tb_ioctl\tENOSYS\tcore", "a row needs file, function, errno, keeper, reason"),
+])
+def test_a_bad_kept_row_is_one_line_naming_it(tmp_path: Path, row: str, said: str) -> None:
+    kept = tmp_path / "kept.tsv"
+    kept.write_text("file\tfunction\terrno\tkeeper\treason\n" + row + "\n")
+    with pytest.raises(UsageError, match=f"kept.tsv:2: {said}"):
+        recall.read_kept(kept)
+
+
+def test_every_committed_kept_row_names_a_real_exit_no_rule_reports() -> None:
+    """A kept row that matches no REAL exit of the census is stale."""
+    folder = recall.RECALL
+    real = set()
+    for census, verdict_file in (("census-7.2.13.tsv", "verdicts-7.2.13.tsv"),
+                                 ("census2-7.2.13.tsv", "verdicts2-7.2.13.tsv")):
+        errno = {(c["file"], c["line"]): c["errno"] for c in recall._rows(folder / census)}
+        real |= {(v["function"], v["file"], errno[v["file"], v["line"]])
+                 for v in recall._rows(folder / verdict_file) if v["verdict"] == "REAL"}
+    kept = recall.read_kept(folder / "kept.tsv")
+    assert kept and all((k.function, k.file, k.errno) in real for k in kept.values())
 
 
 def test_the_committed_612_verdicts_are_a_fresh_carry_of_the_72_ones() -> None:

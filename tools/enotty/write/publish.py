@@ -187,13 +187,22 @@ def summary(written: Written, version: str, cmdline: str, no_build: bool,
 
 
 def _recall_misses(w: Callable[[str], object], misses: list[recall.Miss], census: list[str]) -> None:
-    """The census's REAL exits that the rules do not find (cocci/recall/README.rst)."""
+    """The census's REAL exits that the rules do not find (cocci/recall/README.rst):
+    those kept.tsv keeps, with what keeps them, then the misses to fix."""
+    kept = [m for m in misses if m.keeper]
+    if kept:
+        w(f"\n## Kept without a rule\n\nThe committed census of this tree classifies"
+          f" {series.count(len(kept), 'more exit')} as answering only unknown commands; no rule reports"
+          " them, and cocci/recall/kept.tsv names what keeps each at its errno:\n\n")
+        for m in kept:
+            w(f"- {m.file}: {m.function}() (-{m.errno}) kept by a {m.keeper}: {_md(m.why)}\n")
+    misses = [m for m in misses if not m.keeper]
     if not misses:
         return
     w(f"\n## Recall misses\n\nThe committed census of this tree ({', '.join('cocci/recall/' + c for c in census)})"
       f" classifies {series.count(len(misses), 'exit')} as answering only unknown commands that the rules do not"
       " report, so no series converts them and no line above gives a reason; the census's reading of each"
-      " (a new rule, a patch by hand, or a reason to keep it):\n\n")
+      " (a new rule or a patch by hand):\n\n")
     for m in misses:
         w(f"- {m.file}: {m.function}() (-{m.errno}): {_md(m.why)}\n")
 

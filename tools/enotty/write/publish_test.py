@@ -1,5 +1,6 @@
 from ..find import scan
 from . import publish
+from ..judge import recall
 
 
 def test_failed_tsv_lists_the_files_the_scan_could_not_read_by_file() -> None:
@@ -13,3 +14,17 @@ def test_failed_tsv_lists_the_files_the_scan_could_not_read_by_file() -> None:
 
 def test_failed_tsv_of_a_clean_scan_is_its_header() -> None:
     assert publish.failed_tsv([]) == "file\tstatus\treason\n"
+
+
+def test_kept_exits_are_said_with_their_keeper_apart_from_the_misses() -> None:
+    out: list[str] = []
+    publish._recall_misses(out.append, [
+        recall.Miss("a.c", "10", "a_ioctl", "EINVAL", "the SCSI midlayer's answer", "core"),
+        recall.Miss("b.c", "20", "b_ioctl", "EINVAL", "init-no-default: `ret = -EINVAL`, no default")],
+        ["census-7.2.1.tsv", "verdicts-7.2.1.tsv"])
+    text = "".join(out)
+    kept, _, misses = text.partition("## Recall misses")
+    assert "## Kept without a rule" in kept and "1 more exit as" in kept
+    assert "- a.c: a_ioctl() (-EINVAL) kept by a core: the SCSI midlayer's answer" in kept
+    assert "b_ioctl" not in kept and "- b.c: b_ioctl() (-EINVAL): init-no-default" in misses
+    assert "classifies 1 exit as" in misses and "a_ioctl" not in misses
