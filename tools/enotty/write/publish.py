@@ -11,6 +11,7 @@ import io
 import json
 import shlex
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -194,8 +195,10 @@ def _recall_misses(w: Callable[[str], object], misses: list[recall.Miss], census
         w(f"\n## Kept without a rule\n\nThe committed census of this tree classifies"
           f" {series.count(len(kept), 'more exit')} as answering only unknown commands; no rule reports"
           " them, and cocci/recall/kept.tsv names what keeps each at its errno:\n\n")
-        for m in kept:
-            w(f"- {m.file}: {m.function}() (-{m.errno}) kept by a {m.keeper}: {_md(m.why)}\n")
+        exits = Counter((m.file, m.function, m.errno, m.keeper, m.why) for m in kept)
+        for (file, function, errno, keeper, why), n in exits.items():
+            many = f", {n} exits" if n > 1 else ""
+            w(f"- {file}: {function}() (-{errno}{many}) kept by a {keeper}: {_md(why)}\n")
     misses = [m for m in misses if not m.keeper]
     if not misses:
         return
