@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from enotty.find import interfaces, rules
-from enotty.find.sites import RESTRUCTURES
+from enotty.find.sites import ADDS_DEFAULT, RESTRUCTURES
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = sorted(TESTS.glob("*.c"))
@@ -133,6 +133,15 @@ def test_site_lines_match_the_diff(work, c):
     owned: set[int] = set()
     for f in whole:
         n = int(f[2])
+        if f[7] == ADDS_DEFAULT:
+            # the initialiser stays; the first change after it is its own,
+            # and adds nothing but `default:` and the new answer
+            blocks = [b for b in changes(before, after) if b[0] >= n]
+            assert blocks and blocks[0][0] == blocks[0][1], f"{c.name}:{n}: no default added: {f}"
+            added = [line.strip() for line in after.split("\n")[blocks[0][2]:blocks[0][3]]]
+            assert added[0] == "default:" and re.fullmatch(rf"\w+ = -{f[6]};", added[1]), added
+            assert len(added) == 2, added
+            continue
         blocks = [(i1, i2, j1, j2) for i1, i2, j1, j2 in changes(before, after) if i1 < n <= i2 + 1]
         assert len(blocks) == 1, f"{c.name}:{n}: no change of its own: {f}"
         i1, i2, j1, j2 = blocks[0]

@@ -619,6 +619,77 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
     return enotty_cases_assign([seg for _label, seg in split], ret)
 
 
+def enotty_needs_default(pos: Pos, ret: object) -> bool:
+    """The switch on the command after the initialiser at pos has no
+    default label, and a case leaves with ret as initialised too (a known
+    command with a bad argument: PCITEST_BAR of pci_endpoint_test_ioctl()
+    with a BAR out of range): no token fixes that initialiser, a default
+    that answers the answer of the interface does (ioctl_switch_add_default).
+    The other switches of enotty_every_case_assigns, on the same terms."""
+    cmd = enotty_cmd(pos)
+    body = enotty_switch_after(pos, cmd) if cmd else None
+    split = cases(body) if body is not None else None
+    if not split or any(label.startswith("default") for label, _seg in split):
+        return False
+    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd):
+        return False
+    return not enotty_cases_assign([seg for _label, seg in split], ret)
+
+
+def enotty_added_default(ps: Pos) -> str | None:
+    """The default that the output adds for the ioctl_switch_add_default
+    site ps (`default:` and an assignment of the answer of the
+    interface to the initialised variable), or None for another site."""
+    site = enotty_site_of(ps)
+    if site is None or site[4] != ADDS_DEFAULT:
+        return None
+    m = re.search(r"\b([A-Za-z_]\w*)\s*=[\s(\-]*$", enotty_stripped(ps[0].file)[:enotty_site_offset(ps)])
+    return f"default:\n\t{m.group(1)} = -{site[3]};" if m else None
+
+
+class EnottySiteAt:
+    """The position of a claimed site, rebuilt from the site table: the rule that
+    adds a default runs after the token rule has changed the file, and
+    spatch lets no rule inherit a position over a change."""
+    def __init__(self, file: str, key: tuple[str, str], fn: str) -> None:
+        self.file = file
+        self.line, self.column = key
+        self.current_element = fn
+
+
+def enotty_added_site(q: Pos) -> Pos | None:
+    """The ioctl_switch_add_default site in the file of q whose switch the
+    statement at q ends (enotty_ends_switch), or None."""
+    for key, site in enotty_sites.get(q[0].file, {}).items():
+        ps = [EnottySiteAt(q[0].file, key, site[0])]
+        if site[4] == ADDS_DEFAULT and enotty_ends_switch(q, ps):
+            return ps
+    return None
+
+
+def enotty_ends_switch(q: Pos, ps: Pos) -> bool:
+    """Whether the statement at q is the last one of the body of the switch
+    on the command after the ioctl_switch_add_default site ps, and no
+    statement holds it (not the branch of an if, which spatch would brace
+    before adding the default after it, nor the statement of a case label)."""
+    site = enotty_site_of(ps)
+    cmd = enotty_cmd(ps)
+    if site is None or site[4] != ADDS_DEFAULT or cmd is None or q[0].file != ps[0].file:
+        return False
+    text = enotty_stripped(ps[0].file)
+    head = re.compile(switch_head(cmd, only_nr=True) + r"\{").search(text, enotty_site_offset(ps))
+    close = match_close(text, head.end() - 1) if head else -1
+    lines = enotty_file_lines(q[0].file)
+    start = enotty_site_offset(q)
+    end = sum(len(line) + 1 for line in lines[:int(q[0].line_end) - 1]) + int(q[0].column_end)
+    if head is None or close < 0 or not head.end() <= start < end <= close:
+        return False
+    # the last case label has a statement of its own in spatch, which
+    # ends where its last statement does
+    return (not text[end:close].strip() and text[:start].rstrip()[-1:] in (";", "}", ":", "{")
+            and re.match(r"(?:case|default)\b", text[start:]) is None)
+
+
 def enotty_later_switch(pos: Pos, cmd: str | None) -> bool:
     """Whether the function around pos has a second switch on the command
     after the first one following pos: the initialiser then also reaches
@@ -940,7 +1011,10 @@ def enotty_state_test(cond: object, cmd: str | None) -> bool:
     return re.search(r"(?<![=!<>])=(?!=)|\+\+|--", text) is None
 
 
-RESTRUCTURES = ("ioctl_cmd_state_split",)
+# ioctl_switch_add_default changes no token either: its output adds a
+# default to the switch after its site (enotty_added_default).
+ADDS_DEFAULT = "ioctl_switch_add_default"
+RESTRUCTURES = ("ioctl_cmd_state_split", ADDS_DEFAULT)
 
 
 def enotty_restructured(ps: Pos) -> bool:

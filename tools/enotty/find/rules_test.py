@@ -23,8 +23,8 @@ def cocci_copy(tmp_path: Path) -> Path:
 
 SHAPES = ["ioctl_cmd_state_split", "ioctl_default_assign", "ioctl_default_return", "ioctl_default_twin", "ioctl_if_chain",
           "ioctl_ioc_chain", "ioctl_ioc_guard", "ioctl_leaf_enoioctlcmd", "ioctl_lookup_miss",
-          "ioctl_missing_operation", "ioctl_subhandler_miss", "ioctl_switch_chain",
-          "ioctl_switch_no_default"]
+          "ioctl_missing_operation", "ioctl_subhandler_miss", "ioctl_switch_add_default",
+          "ioctl_switch_chain", "ioctl_switch_no_default"]
 
 
 def test_one_rule_file_and_the_shapes_that_name_sites():
@@ -188,8 +188,9 @@ def test_rule_file_layout():
     # One output: each mode has one rule, not one per shape.
     assert len(re.findall(r"^@script:python depends on (?:tsv|report|org)@$", text, re.M)) == 3
     # (the patch rule disables the paren isomorphism: (C) || S is split
-    # with C's own parentheses dropped, C || S as it stands)
-    assert len(re.findall(r"^@depends on (?:context|patch(?: disable paren)?)@$", text, re.M)) == 2
+    # with C's own parentheses dropped, C || S as it stands), and one more
+    # patch rule adds the defaults of ioctl_switch_add_default after it
+    assert len(re.findall(r"^@depends on (?:context|patch(?: disable paren)?)@$", text, re.M)) == 3
     # The SmPL first, the Python it calls last: after the initialize block
     # no rule starts.
     python = text[text.index("\n@initialize:python@\n@@\n"):]
@@ -323,3 +324,9 @@ def test_library_python_has_no_stray_quotes():
     block = embedded_block(rules.assembled())
     odd = [line for line in block.splitlines() if line.count("'") % 2]
     assert odd == []
+
+
+def test_no_line_of_the_rule_file_is_a_spatch_directive():
+    """spatch takes a line `# spatch ...` of a semantic patch, a Python
+    comment too, as command-line options ("also: No such file")."""
+    assert re.findall(r"^\s*#\s*spatch\b.*$", rules.assembled(), re.M) == []

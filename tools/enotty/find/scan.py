@@ -30,7 +30,7 @@ from ..kernel import tree
 from ..errors import UsageError
 from ..requests import ScanRequest
 from . import ctext
-from .sites import RESTRUCTURES, Site, is_site_line, parse_site_line, sort_sites
+from .sites import ADDS_DEFAULT, RESTRUCTURES, Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
 CACHE_FORMAT = "enotty-scan-5"
@@ -479,7 +479,7 @@ def parse_stdout(text: str) -> _Stdout:
                     i += 1
                 if old > 0 or new > 0:
                     out.noise.append(f"{path}: diff hunk cut short")
-            out.hunks[path] = out.hunks.get(path, "") + "".join(body)
+            out.hunks[path] = out.hunks.get(path, "") + "".join(indent_added_labels(body))
         else:
             if line.strip():
                 out.noise.append(line.rstrip("\n"))
@@ -590,6 +590,19 @@ def _file_result(rel: str, outcome: _Outcome | None, stdout: _Stdout, timeout: i
     return FileResult(rel, OK, "", sites, hunks)
 
 
+def indent_added_labels(body: list[str]) -> list[str]:
+    """spatch prints a label it adds (ioctl_switch_add_default's
+    `default:`) in column 0; kernel style, and checkpatch, put it at the
+    indentation of its switch, which the closing brace after it has."""
+    out = list(body)
+    for i, line in enumerate(out):
+        if re.fullmatch(r"\+default:\n?", line):
+            brace = next((b for b in out[i + 1:] if re.fullmatch(r" [ \t]*\}\n?", b)), None)
+            if brace is not None:
+                out[i] = "+" + brace[1:len(brace) - len(brace[1:].lstrip())] + line[1:]
+    return out
+
+
 def removed_lines(hunks: str) -> set[int]:
     """Line numbers, in the unmodified file, of the lines a diff removes."""
     removed: set[int] = set()
@@ -615,6 +628,18 @@ def hunk_ranges(hunks: str) -> list[range]:
     return out
 
 
+def default_hunks(hunks: str) -> list[int]:
+    """The old-file start line of each hunk that adds a `default:` label."""
+    out: list[int] = []
+    start = 0
+    for line in hunks.split("\n"):
+        if m := _HUNK_START.match(line):
+            start = int(m.group(1))
+        elif re.fullmatch(r"\+\s*default:", line) and start not in out:
+            out.append(start)
+    return out
+
+
 _HUNK_START = re.compile(r"^@@ -(\d+)(?:,(\d+))? ")
 
 
@@ -629,11 +654,15 @@ def disagreement(result: FileResult) -> str:
     changed = removed_lines(result.hunks)
     named = {s.line for s in result.sites if s.rule not in RESTRUCTURES}
     whole = [r for r in hunk_ranges(result.hunks)
-             if any(s.line in r for s in result.sites if s.rule in RESTRUCTURES)]
+             if any(s.line in r for s in result.sites if s.rule in RESTRUCTURES and s.rule != ADDS_DEFAULT)]
     changed -= {n for r in whole for n in r}
     problems = []
     uncovered = sorted(s.line for s in result.sites
-                       if s.rule in RESTRUCTURES and not any(s.line in r for r in whole))
+                       if s.rule in RESTRUCTURES and s.rule != ADDS_DEFAULT and not any(s.line in r for r in whole))
+    added = default_hunks(result.hunks)
+    for s in result.sites:
+        if s.rule == ADDS_DEFAULT and not any(start > s.line for start in added):
+            problems.append(f"no default added after site line {s.line}")
     if uncovered:
         problems.append("site line(s) " + ", ".join(map(str, uncovered)) + " in no hunk")
     if changed - named:

@@ -481,6 +481,24 @@ def test_disagreement_of_a_restructured_site():
         "x.c: site line(s) 1200 in no hunk; the diff changes line(s) 998 that no site names")
 
 
+def test_an_added_default_is_indented_and_owned_by_its_site():
+    """ioctl_switch_add_default keeps its site (the initialiser) and adds a
+    default further down, which spatch prints in column 0."""
+    body = ["@@ -1204,6 +1204,8 @@ static long pci_endpoint_test_ioctl(\n",
+            " \t\tret = pci_endpoint_test_doorbell(test);\n", " \t\tbreak;\n",
+            "+default:\n", "+\t\tret = -ENOTTY;\n", " \t}\n", " \n", "ret:\n"]
+    fixed = scan.indent_added_labels(body)
+    assert fixed[3] == "+\tdefault:\n" and fixed[:3] + fixed[4:] == body[:3] + body[4:]
+    hunks = "".join(fixed)
+    site = Site("x.c", 1147, "pci_endpoint_test_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
+                "ioctl_switch_add_default")
+    assert scan.default_hunks(hunks) == [1204]
+    assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[site], hunks=hunks)) == ""
+    late = dataclasses.replace(site, line=1300)
+    assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[late], hunks=hunks)) == (
+        "x.c: no default added after site line 1300")
+
+
 # ---------------------------------------------------------------- macros
 
 HANDLER = """

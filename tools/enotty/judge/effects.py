@@ -177,6 +177,12 @@ def _enclosing_if(code: str, start: int, pos: int, anchor: int) -> str:
     return " ".join(code[cond_open + 1:cond_close].split())
 
 
+# Shapes whose site is the initialiser that a switch without default,
+# further down, returns for what no case took: ioctl_switch_no_default
+# changes it, ioctl_switch_add_default adds the default instead.
+INITIALISERS = ("ioctl_switch_no_default", "ioctl_switch_add_default")
+
+
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:
     """(keyword offset, '{', '}') of each switch in a body."""
     return [(sw.keyword, sw.brace, sw.end) for sw in ctext.switches(code, fn.body, fn.end)
@@ -997,9 +1003,9 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
     after = [s for s in found if s[0] > off]
     if inside:
         sw = max(inside)
-    elif site.rule == "ioctl_switch_no_default" and before:
+    elif site.rule in INITIALISERS and before:
         sw = before[-1]
-    elif site.rule == "ioctl_switch_no_default" and after:
+    elif site.rule in INITIALISERS and after:
         # the initialiser before the switch that keeps it (via-pmu's
         # int error = -EINVAL;): that switch's cases
         sw = after[0]
@@ -1553,7 +1559,7 @@ def analyse(tree: Tree, site: Site, converted: set[int]) -> Effects:
         return Effects("unknown", "unknown", "-", "unknown", "-", forward(site), "unknown",
                        "invisible" if is_leaf(site) else "unknown")
     anchor = anchor_of(cf, fn, site.line, initialiser="chain" if site.rule == "ioctl_switch_chain"
-                       else site.rule == "ioctl_switch_no_default")
+                       else site.rule in INITIALISERS)
     found = guards(cf, fn, anchor, converted)
     for caller, call in callers(cf, fn.name):
         found += guards(cf, caller, call, converted)

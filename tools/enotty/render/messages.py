@@ -533,6 +533,12 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
             said = f"-{errno} first {words}" if words else ""
             if said and said not in checked.setdefault(s.function, []):
                 checked[s.function].append(said)
+    if s.rule == ADDS_DEFAULT:
+        said = (f"The -{s.from_} that {s.function}() sets before its switch also answers a known"
+                f" command that leaves the switch without a value of its own, so it stays; a new"
+                f" default answers -{s.to} instead.")
+        if said not in out:
+            out.append(said)
     if s.rule == SUBHANDLER_MISS and SUBHANDLER_SENTENCE not in out:
         # dfl's afu_ioctl(): DFL_FPGA_PORT_ERR_* on a port without the
         # error feature is a command this device does not implement
@@ -571,6 +577,7 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
 
 
 SUBHANDLER_MISS = "ioctl_subhandler_miss"
+ADDS_DEFAULT = "ioctl_switch_add_default"
 SUBHANDLER_SENTENCE = ("A command that only a sub-feature's ioctl handles now fails with ENOTTY"
                        " too on a device without that sub-feature, as no sub-feature takes it.")
 

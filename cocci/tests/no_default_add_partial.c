@@ -3,7 +3,8 @@
 
 /*
  * CFG_WRITE rejects a bad length with the initial -EINVAL: changing the
- * initialiser would change that answer, so the rules leave this alone.
+ * initialiser would change that answer, so it stays, and a default added
+ * after the last case answers -ENOTTY (ioctl_switch_add_default).
  */
 static long cfg2_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {

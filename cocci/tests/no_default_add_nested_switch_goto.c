@@ -1,6 +1,7 @@
-// Trap: the inner switch of the case leaves the case by goto before err
-// is assigned (its break is its own, the goto is not): a known command
-// can return the initialiser, which stays.
+// The inner switch of the case leaves the case by goto before err is
+// assigned (its break is its own, the goto is not): a known command can
+// return the initialiser, which stays; a default added after the last
+// case answers -ENOTTY (ioctl_switch_add_default).
 #include <linux/fs.h>
 
 static long apm_ioctl(struct file *filp, u_int cmd, u_long arg)
