@@ -424,6 +424,39 @@ err << iss.err;
 @@
 enotty_claim(p, fn, err, "ioctl_cmd_state_split")
 
+// ---- shapes/ioctl_default_add_assign.smpl
+
+// The initialiser of ioctl_switch_no_default when its switch has a
+// default that lets what it does not take leave with it, and a case of a
+// known command leaves with it too (hiddev_ioctl(): HIDIOCAPPLICATION
+// with an index out of range): the token must stay, and the output sets
+// the answer of the interface first thing in the default
+// (enotty_default_lets_out decides).
+@da2 forall@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err = {EINVAL, ENOSYS, EBADRQC};
+identifier ret;
+type T;
+expression E;
+position p : script:python (ret) { enotty_site_ok(p) and enotty_default_lets_out(p, ret) };
+@@
+fn(...) {
+... when any
+T ret = -err@p;
+... when != ret
+switch (cmd) { case ...: ... when any
+}
+... when != ret = E
+return ret;
+}
+
+@script:python@
+p << da2.p;
+fn << enotty_target.fn;
+err << da2.err;
+@@
+enotty_claim(p, fn, err, "ioctl_default_add_assign")
+
 // ---- shapes/ioctl_default_assign.smpl
 
 // default: ret = -EINVAL; then break, goto out or falling out of the
@@ -1109,6 +1142,28 @@ statement S;
 S@q
 + s
 
+// ioctl_default_add_assign: the initialiser stays, and the answer of the
+// interface is set before the first statement of the default.
+@enotty_assign_at depends on patch@
+statement S;
+position q : script:python () { enotty_added_site(q, "ioctl_default_add_assign") is not None };
+@@
+S@q
+
+@script:python enotty_assign depends on patch@
+q << enotty_assign_at.q;
+s;
+@@
+coccinelle.s = cocci.make_stmt(enotty_added_default(enotty_added_site(q, "ioctl_default_add_assign")))
+
+@depends on patch@
+position enotty_assign_at.q;
+statement enotty_assign.s;
+statement S;
+@@
++ s
+S@q
+
 // ---- tools/enotty/find/ctext.py and tools/enotty/find/rule_python.py: the Python the rules above call
 
 @initialize:python@
@@ -1499,6 +1554,12 @@ class Location(Protocol):
     line: str
     column: str
     current_element: str
+
+
+class Span(Location, Protocol):
+    """A position that spatch gives with its end (that of a statement)."""
+    line_end: str
+    column_end: str
 
 
 Pos = Sequence[Location]
@@ -2168,15 +2229,54 @@ def enotty_needs_default(pos: Pos, ret: object) -> bool:
     return not enotty_cases_assign([seg for _label, seg in split], ret)
 
 
+def enotty_default_lets_out(pos: Pos, ret: object) -> bool:
+    """The switch on the command after the initialiser at pos has a default
+    that lets a command it does not take leave with ret as initialised, and
+    a case leaves with it too (hiddev_ioctl(): HIDIOCAPPLICATION with an
+    index out of range): the token stays, and the output sets the answer of
+    the interface first thing in the default (ioctl_default_add_assign).
+    Only a default whose commands keep their answers: each break in it
+    follows an assignment of ret in its block, is the branch of an if on
+    the command, or ends the default; no goto, loop or return of ret."""
+    cmd = enotty_cmd(pos)
+    body = enotty_switch_after(pos, cmd) if cmd else None
+    split = cases(body) if body is not None else None
+    if cmd is None or body is None or not split or enotty_default_fallen_into(body):
+        return False
+    defaults = [seg for label, seg in split if label.startswith("default")]
+    others = [seg for label, seg in split if not label.startswith("default")]
+    if len(defaults) != 1 or not others or enotty_cases_assign(others, ret):
+        return False
+    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd):
+        return False
+    name = re.escape(str(ret))
+    seg = enotty_blank_inner_switches(defaults[0])
+    if re.search(r"\b(?:goto|for|while|do)\b|\breturn\s*\(?\s*" + name + r"\b", seg):
+        return False
+    assign = re.compile(r"\b" + name + r"\s*=(?!=)")
+    on_cmd = re.compile(r"\bif\s*\((?=[^;]*\b" + re.escape(cmd) + r"\b)[^;]*\)\s*$")
+    for brk in re.finditer(r"\bbreak\s*;", seg):
+        block = enclosing_brace(seg, brk.start()) + 1
+        if assign.search(seg[block:brk.start()]) or on_cmd.search(seg[:brk.start()]) \
+                or (block == 0 and not seg[brk.end():].strip()):
+            continue
+        return False
+    return True
+
+
 def enotty_added_default(ps: Pos) -> str | None:
-    """The default that the output adds for the ioctl_switch_add_default
-    site ps (`default:` and an assignment of the answer of the
-    interface to the initialised variable), or None for another site."""
+    """What the output adds for the site ps: for ioctl_switch_add_default a
+    default (`default:` and an assignment of the answer of the interface
+    to the initialised variable), for ioctl_default_add_assign that
+    assignment alone; None for another site."""
     site = enotty_site_of(ps)
-    if site is None or site[4] != ADDS_DEFAULT:
+    if site is None or site[4] not in ADDS:
         return None
     m = re.search(r"\b([A-Za-z_]\w*)\s*=[\s(\-]*$", enotty_stripped(ps[0].file)[:enotty_site_offset(ps)])
-    return f"default:\n\t{m.group(1)} = -{site[3]};" if m else None
+    if m is None:
+        return None
+    assign = f"{m.group(1)} = -{site[3]};"
+    return "default:\n\t" + assign if site[4] == ADDS_DEFAULT else assign
 
 
 class EnottySiteAt:
@@ -2189,17 +2289,19 @@ class EnottySiteAt:
         self.current_element = fn
 
 
-def enotty_added_site(q: Pos) -> Pos | None:
-    """The ioctl_switch_add_default site in the file of q whose switch the
-    statement at q ends (enotty_ends_switch), or None."""
+def enotty_added_site(q: Sequence[Span], rule: str = "ioctl_switch_add_default") -> Pos | None:
+    """The site of rule in the file of q whose addition goes at q: after the
+    statement that ends its switch (ioctl_switch_add_default), before the
+    first statement of its default (ioctl_default_add_assign); or None."""
+    where = enotty_ends_switch if rule == ADDS_DEFAULT else enotty_starts_default
     for key, site in enotty_sites.get(q[0].file, {}).items():
         ps = [EnottySiteAt(q[0].file, key, site[0])]
-        if site[4] == ADDS_DEFAULT and enotty_ends_switch(q, ps):
+        if site[4] == rule and where(q, ps):
             return ps
     return None
 
 
-def enotty_ends_switch(q: Pos, ps: Pos) -> bool:
+def enotty_ends_switch(q: Sequence[Span], ps: Pos) -> bool:
     """Whether the statement at q is the last one of the body of the switch
     on the command after the ioctl_switch_add_default site ps, and no
     statement holds it (not the branch of an if, which spatch would brace
@@ -2220,6 +2322,23 @@ def enotty_ends_switch(q: Pos, ps: Pos) -> bool:
     # ends where its last statement does
     return (not text[end:close].strip() and text[:start].rstrip()[-1:] in (";", "}", ":", "{")
             and re.match(r"(?:case|default)\b", text[start:]) is None)
+
+
+def enotty_starts_default(q: Pos, ps: Pos) -> bool:
+    """Whether the statement at q is the first one after the default label
+    of the switch on the command after the site ps."""
+    cmd = enotty_cmd(ps)
+    if cmd is None or q[0].file != ps[0].file:
+        return False
+    text = enotty_stripped(ps[0].file)
+    head = re.compile(switch_head(cmd, only_nr=True) + r"\{").search(text, enotty_site_offset(ps))
+    close = match_close(text, head.end() - 1) if head else -1
+    start = enotty_site_offset(q)
+    if head is None or close < 0 or not head.end() <= start < close:
+        return False
+    labels = [head.end() + end for _start, end, is_default in top_labels(text[head.end():close]) if is_default]
+    return len(labels) == 1 and labels[0] <= start and not text[labels[0]:start].strip() \
+        and re.match(r"(?:case|default)\b", text[start:]) is None
 
 
 def enotty_later_switch(pos: Pos, cmd: str | None) -> bool:
@@ -2546,7 +2665,10 @@ def enotty_state_test(cond: object, cmd: str | None) -> bool:
 # ioctl_switch_add_default changes no token either: its output adds a
 # default to the switch after its site (enotty_added_default).
 ADDS_DEFAULT = "ioctl_switch_add_default"
-RESTRUCTURES = ("ioctl_cmd_state_split", ADDS_DEFAULT)
+# ioctl_default_add_assign neither: its output sets the answer first thing
+# in the default of that switch.
+ADDS = (ADDS_DEFAULT, "ioctl_default_add_assign")
+RESTRUCTURES = ("ioctl_cmd_state_split", *ADDS)
 
 
 def enotty_restructured(ps: Pos) -> bool:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from enotty.find import interfaces, rules
-from enotty.find.sites import ADDS_DEFAULT, RESTRUCTURES
+from enotty.find.sites import ADDS, ADDS_DEFAULT, RESTRUCTURES
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = sorted(TESTS.glob("*.c"))
@@ -133,14 +133,17 @@ def test_site_lines_match_the_diff(work, c):
     owned: set[int] = set()
     for f in whole:
         n = int(f[2])
-        if f[7] == ADDS_DEFAULT:
+        if f[7] in ADDS:
             # the initialiser stays; the first change after it is its own,
-            # and adds nothing but `default:` and the new answer
+            # and adds nothing but the new answer (after `default:` for
+            # ioctl_switch_add_default)
             blocks = [b for b in changes(before, after) if b[0] >= n]
-            assert blocks and blocks[0][0] == blocks[0][1], f"{c.name}:{n}: no default added: {f}"
+            assert blocks and blocks[0][0] == blocks[0][1], f"{c.name}:{n}: nothing added: {f}"
             added = [line.strip() for line in after.split("\n")[blocks[0][2]:blocks[0][3]]]
-            assert added[0] == "default:" and re.fullmatch(rf"\w+ = -{f[6]};", added[1]), added
-            assert len(added) == 2, added
+            if f[7] == ADDS_DEFAULT:
+                assert added[0] == "default:", added
+                added = added[1:]
+            assert len(added) == 1 and re.fullmatch(rf"\w+ = -{f[6]};", added[0]), added
             continue
         blocks = [(i1, i2, j1, j2) for i1, i2, j1, j2 in changes(before, after) if i1 < n <= i2 + 1]
         assert len(blocks) == 1, f"{c.name}:{n}: no change of its own: {f}"

@@ -30,7 +30,7 @@ from ..kernel import tree
 from ..errors import UsageError
 from ..requests import ScanRequest
 from . import ctext
-from .sites import ADDS_DEFAULT, RESTRUCTURES, Site, is_site_line, parse_site_line, sort_sites
+from .sites import ADDS, RESTRUCTURES, Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
 CACHE_FORMAT = "enotty-scan-5"
@@ -628,15 +628,20 @@ def hunk_ranges(hunks: str) -> list[range]:
     return out
 
 
-def default_hunks(hunks: str) -> list[int]:
-    """The old-file start line of each hunk that adds a `default:` label."""
+def adding_hunks(hunks: str) -> list[int]:
+    """The old-file start line of each hunk that adds lines and removes
+    none (what ioctl_switch_add_default and ioctl_default_add_assign
+    change)."""
     out: list[int] = []
-    start = 0
-    for line in hunks.split("\n"):
+    start, adds, removes = 0, False, False
+    for line in hunks.split("\n") + ["@@ -0 "]:
         if m := _HUNK_START.match(line):
-            start = int(m.group(1))
-        elif re.fullmatch(r"\+\s*default:", line) and start not in out:
-            out.append(start)
+            if adds and not removes:
+                out.append(start)
+            start, adds, removes = int(m.group(1)), False, False
+        else:
+            adds |= line.startswith("+")
+            removes |= line.startswith("-")
     return out
 
 
@@ -654,15 +659,15 @@ def disagreement(result: FileResult) -> str:
     changed = removed_lines(result.hunks)
     named = {s.line for s in result.sites if s.rule not in RESTRUCTURES}
     whole = [r for r in hunk_ranges(result.hunks)
-             if any(s.line in r for s in result.sites if s.rule in RESTRUCTURES and s.rule != ADDS_DEFAULT)]
+             if any(s.line in r for s in result.sites if s.rule in RESTRUCTURES and s.rule not in ADDS)]
     changed -= {n for r in whole for n in r}
     problems = []
     uncovered = sorted(s.line for s in result.sites
-                       if s.rule in RESTRUCTURES and s.rule != ADDS_DEFAULT and not any(s.line in r for r in whole))
-    added = default_hunks(result.hunks)
+                       if s.rule in RESTRUCTURES and s.rule not in ADDS and not any(s.line in r for r in whole))
+    added = adding_hunks(result.hunks)
     for s in result.sites:
-        if s.rule == ADDS_DEFAULT and not any(start > s.line for start in added):
-            problems.append(f"no default added after site line {s.line}")
+        if s.rule in ADDS and not any(start > s.line for start in added):
+            problems.append(f"nothing added after site line {s.line}")
     if uncovered:
         problems.append("site line(s) " + ", ".join(map(str, uncovered)) + " in no hunk")
     if changed - named:

@@ -492,11 +492,11 @@ def test_an_added_default_is_indented_and_owned_by_its_site():
     hunks = "".join(fixed)
     site = Site("x.c", 1147, "pci_endpoint_test_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
                 "ioctl_switch_add_default")
-    assert scan.default_hunks(hunks) == [1204]
+    assert scan.adding_hunks(hunks) == [1204]
     assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[site], hunks=hunks)) == ""
     late = dataclasses.replace(site, line=1300)
     assert scan.disagreement(scan.FileResult("x.c", "ok", sites=[late], hunks=hunks)) == (
-        "x.c: no default added after site line 1300")
+        "x.c: nothing added after site line 1300")
 
 
 # ---------------------------------------------------------------- macros

@@ -15,9 +15,10 @@ from typing import Iterable, TextIO
 # RESTRUCTURES (rule_python.py, which the rule file embeds): shapes whose
 # output rewrites the statement of the site rather than its errno token
 # (cocci/lib/output.smpl); their diff may keep the site line as context and
-# change the lines around it, in the hunk that covers it.  ADDS_DEFAULT
-# keeps its site line and adds a default to the switch after it instead.
-from .rule_python import ADDS_DEFAULT, RESTRUCTURES
+# change the lines around it, in the hunk that covers it.  ADDS keep their
+# site line (an initialiser) and add to the switch after it instead: a
+# default (ADDS_DEFAULT), or the answer first thing in its default.
+from .rule_python import ADDS, ADDS_DEFAULT, RESTRUCTURES
 from .rules import SITE_MARKER
 
 REPORT_COLUMNS = ("file", "line", "function", "interface", "from", "to", "rule")

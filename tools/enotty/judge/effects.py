@@ -177,10 +177,11 @@ def _enclosing_if(code: str, start: int, pos: int, anchor: int) -> str:
     return " ".join(code[cond_open + 1:cond_close].split())
 
 
-# Shapes whose site is the initialiser that a switch without default,
-# further down, returns for what no case took: ioctl_switch_no_default
-# changes it, ioctl_switch_add_default adds the default instead.
-INITIALISERS = ("ioctl_switch_no_default", "ioctl_switch_add_default")
+# Shapes whose site is the initialiser that the switch further down
+# returns for what no case took: ioctl_switch_no_default changes it,
+# ioctl_switch_add_default adds a default instead, ioctl_default_add_assign
+# sets the answer in the default that lets the command out.
+INITIALISERS = ("ioctl_switch_no_default", "ioctl_switch_add_default", "ioctl_default_add_assign")
 
 
 def switches(code: str, fn: Function) -> list[tuple[int, int, int]]:

@@ -664,6 +664,7 @@ def helped_consumers(patch_sites: Iterable[Site],
 _EXIT_WORDS = {
     "ioctl_switch_no_default": "the -{errno} it sets before its switch",
     "ioctl_switch_add_default": "the -{errno} it sets before its switch",
+    "ioctl_default_add_assign": "the -{errno} it sets before its switch",
     "ioctl_default_return": "the default of its switch",
     "ioctl_default_assign": "the default of its switch",
     "ioctl_if_chain": "the return after its tests of the command",

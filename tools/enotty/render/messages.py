@@ -12,7 +12,7 @@ from typing import Mapping
 
 from ..partition import doc_updates
 from ..find.interfaces import PLACEHOLDER, Interface
-from ..find.sites import Effects, Site
+from ..find.sites import ADDS, ADDS_DEFAULT, Effects, Site
 from ..judge.effects import COMMAND_FILTER, HAND_OFF, REFUSED, THROUGH
 
 WIDTH = 75
@@ -533,10 +533,11 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
             said = f"-{errno} first {words}" if words else ""
             if said and said not in checked.setdefault(s.function, []):
                 checked[s.function].append(said)
-    if s.rule == ADDS_DEFAULT:
-        said = (f"The -{s.from_} that {s.function}() sets before its switch also answers a known"
-                f" command that leaves the switch without a value of its own, so it stays; a new"
-                f" default answers -{s.to} instead.")
+    if s.rule in ADDS:
+        added = "a default added to the switch" if s.rule == ADDS_DEFAULT else "its default"
+        said = (f"The -{s.from_} that {s.function}() sets before its switch stays, since a known"
+                f" command whose case sets no value of its own still answers it; {added}"
+                f" now answers -{s.to}.")
         if said not in out:
             out.append(said)
     if s.rule == SUBHANDLER_MISS and SUBHANDLER_SENTENCE not in out:
@@ -577,7 +578,6 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
 
 
 SUBHANDLER_MISS = "ioctl_subhandler_miss"
-ADDS_DEFAULT = "ioctl_switch_add_default"
 SUBHANDLER_SENTENCE = ("A command that only a sub-feature's ioctl handles now fails with ENOTTY"
                        " too on a device without that sub-feature, as no sub-feature takes it.")
 

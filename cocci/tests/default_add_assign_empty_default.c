@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // A recognised command that breaks before assigning ret answers -EINVAL
-// too: the initialiser is not only the unknown-command answer, so it stays.
+// too: the initialiser is not only the unknown-command answer, so it
+// stays, and `default: break;` sets -ENOTTY first
+// (ioctl_default_add_assign).
 #include <linux/fs.h>
 
 static long vk_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

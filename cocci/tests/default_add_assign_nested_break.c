@@ -1,5 +1,6 @@
-// Trap: a case that can break (nested in an if) before it assigns ret
-// leaves with the initialiser for a known command: it stays.
+// A case that can break (nested in an if) before it assigns ret leaves
+// with the initialiser for a known command: it stays, and `default:
+// break;` sets -ENOTTY first (ioctl_default_add_assign).
 #include <linux/fs.h>
 
 static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
