@@ -667,8 +667,17 @@ def enotty_default_lets_out(pos: Pos, ret: object) -> bool:
     if re.search(r"\b(?:goto|for|while|do)\b|\breturn\s*\(?\s*" + name + r"\b", seg):
         return False
     assign = re.compile(r"\b" + name + r"\s*=(?!=)")
+    # a command leaves it with ret unset: by a break that no assignment
+    # precedes, or at its end, which no return or break ends and no
+    # assignment outside a block precedes (kvm_dev_ioctl() returns what
+    # kvm_arch_dev_ioctl() answers; ipmi_ioctl() sets -ENOTTY itself)
+    breaks = list(re.finditer(r"\bbreak\s*;", seg))
+    falls_out = re.search(r"\b(?:return|break)\b[^;{}]*;\s*$", seg) is None and not any(
+        enclosing_brace(seg, m.start()) < 0 for m in assign.finditer(seg))
+    if not falls_out and all(assign.search(seg[:brk.start()]) for brk in breaks):
+        return False
     on_cmd = re.compile(r"\bif\s*\((?=[^;]*\b" + re.escape(cmd) + r"\b)[^;]*\)\s*$")
-    for brk in re.finditer(r"\bbreak\s*;", seg):
+    for brk in breaks:
         block = enclosing_brace(seg, brk.start()) + 1
         if assign.search(seg[block:brk.start()]) or on_cmd.search(seg[:brk.start()]) \
                 or (block == 0 and not seg[brk.end():].strip()):
