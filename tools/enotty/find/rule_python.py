@@ -635,9 +635,14 @@ def enotty_needs_default(pos: Pos, ret: object) -> bool:
     cmd = enotty_cmd(pos)
     body = enotty_switch_after(pos, cmd) if cmd else None
     split = cases(body) if body is not None else None
-    if not split or any(label.startswith("default") for label, _seg in split):
+    if cmd is None or not split or any(label.startswith("default") for label, _seg in split):
         return False
-    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd):
+    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd) \
+            or enotty_cmd_after_switch(pos, cmd):
+        return False
+    # the last case must leave: one that falls out would fall into the
+    # added default and get its answer (S_GET in a case a reviewer made)
+    if not enotty_ends_leaving(enotty_blank_inner_switches(split[-1][1])):
         return False
     return not enotty_cases_assign([seg for _label, seg in split], ret)
 
@@ -660,11 +665,13 @@ def enotty_default_lets_out(pos: Pos, ret: object) -> bool:
     others = [seg for label, seg in split if not label.startswith("default")]
     if len(defaults) != 1 or not others or enotty_cases_assign(others, ret):
         return False
-    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd):
+    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd) \
+            or enotty_cmd_after_switch(pos, cmd):
         return False
     name = re.escape(str(ret))
     seg = enotty_blank_inner_switches(defaults[0])
-    if re.search(r"\b(?:goto|for|while|do)\b|\breturn\s*\(?\s*" + name + r"\b", seg):
+    # a helper handed &ret may set it for a command it takes (a review)
+    if re.search(r"\b(?:goto|for|while|do)\b|\breturn\s*\(?\s*" + name + r"\b|&\s*" + name + r"\b", seg):
         return False
     assign = re.compile(r"\b" + name + r"\s*=(?!=)")
     # a command leaves it with ret unset: by a break that no assignment
@@ -676,7 +683,10 @@ def enotty_default_lets_out(pos: Pos, ret: object) -> bool:
         enclosing_brace(seg, m.start()) < 0 for m in assign.finditer(seg))
     if not falls_out and all(assign.search(seg[:brk.start()]) for brk in breaks):
         return False
-    on_cmd = re.compile(r"\bif\s*\((?=[^;]*\b" + re.escape(cmd) + r"\b)[^;]*\)\s*$")
+    # an if on the command right before the break, no block between them,
+    # and no size of the command: a known command with a short buffer
+    # keeps its answer (cases of a review)
+    on_cmd = re.compile(r"\bif\s*\((?=[^;{}]*\b" + re.escape(cmd) + r"\b)(?![^;{}]*_IOC_SIZE)[^;{}]*\)\s*$")
     for brk in breaks:
         block = enclosing_brace(seg, brk.start()) + 1
         if assign.search(seg[block:brk.start()]) or on_cmd.search(seg[:brk.start()]) \
@@ -684,6 +694,18 @@ def enotty_default_lets_out(pos: Pos, ret: object) -> bool:
             continue
         return False
     return True
+
+
+def enotty_ends_leaving(seg: str) -> bool:
+    """Whether the statements of a case end in a break, continue, goto or
+    return that nothing makes conditional (not the branch of an if or an
+    else), also inside a bare block that ends the case."""
+    seg = seg.strip()
+    if seg.endswith("}"):
+        start = match_open(seg, len(seg) - 1)
+        before = seg[:start].rstrip() if start >= 0 else ")"
+        return (not before or before[-1] in ";:}") and enotty_ends_leaving(seg[start + 1:-1])
+    return re.search(r"(?:^|[;{}:])\s*(?:break|continue|goto\s+\w+|return\b[^;{}]*)\s*;$", seg) is not None
 
 
 def enotty_added_default(ps: Pos) -> str | None:
@@ -786,6 +808,22 @@ def enotty_later_switch(pos: Pos, cmd: str | None) -> bool:
         return False
     close = match_close(text, first.end() - 1)
     return close < 0 or head.search(text, close, end) is not None
+
+
+def enotty_cmd_after_switch(pos: Pos, cmd: str) -> bool:
+    """Whether the function around pos names the command after the first
+    switch on it following pos: a command handled there (if (cmd ==
+    T_RESET) { if (arg) goto out; ... }) may leave with the initialiser
+    too, which an added answer would change (a case of a review)."""
+    offset = enotty_site_offset(pos)
+    text = enotty_stripped(pos[0].file)
+    body_open = enclosing_brace(text, offset) if offset >= 0 else -1
+    while body_open >= 0 and enclosing_brace(text, body_open) >= 0:
+        body_open = enclosing_brace(text, body_open)
+    end = match_close(text, body_open) if body_open >= 0 else -1
+    first = re.compile(switch_head(cmd) + r"\{").search(text, offset, end) if end >= 0 else None
+    close = match_close(text, first.end() - 1) if first else -1
+    return close < 0 or re.search(r"\b" + re.escape(cmd) + r"\b", text[close:end]) is not None
 
 
 def enotty_cases_assign(segs: list[str], ret: object) -> bool:

@@ -534,10 +534,11 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
             if said and said not in checked.setdefault(s.function, []):
                 checked[s.function].append(said)
     if s.rule in ADDS:
-        added = "a default added to the switch" if s.rule == ADDS_DEFAULT else "its default"
+        added = ("a default added to the switch now answers -{to}" if s.rule == ADDS_DEFAULT
+                 else "its default now answers -{to} to a command it does not take")
         said = (f"The -{s.from_} that {s.function}() sets before its switch stays, since a known"
-                f" command whose case sets no value of its own still answers it; {added}"
-                f" now answers -{s.to}.")
+                f" command whose case sets no value of its own still answers it; "
+                + added.format(to=s.to) + ".")
         if said not in out:
             out.append(said)
     if s.rule == SUBHANDLER_MISS and SUBHANDLER_SENTENCE not in out:

@@ -786,3 +786,20 @@ def test_a_program_the_change_helps_is_said_once_with_its_commands() -> None:
     assert messages.helped_sentences([("systemd PID 1 hardware watchdog", ["WDIOC_GETTIMEOUT", "WDIOC_SETTIMEOUT"])]) == [
         'systemd PID 1 hardware watchdog takes ENOTTY from WDIOC_GETTIMEOUT and WDIOC_SETTIMEOUT as '
         '"not supported", where EINVAL was an error.']
+
+
+@pytest.mark.parametrize("rule, added", [
+    ("ioctl_switch_add_default", "a default added to the switch now answers -ENOTTY."),
+    ("ioctl_default_add_assign", "its default now answers -ENOTTY to a command it does not take."),
+])
+def test_a_kept_initialiser_says_why_it_stays_and_what_answers_now(rule: str, added: str) -> None:
+    """pci_endpoint_test and hiddev keep their -EINVAL initialiser: the
+    message says why, and what the patch adds (a review asked for "to a
+    command it does not take": hiddev's default also takes HIDIOCGNAME)."""
+    site = _site("drivers/hid/usbhid/hiddev.c", 606, "hiddev_ioctl", "file_operations.unlocked_ioctl",
+                 rule=rule, paths="native")
+    text = _flat(_sentences([site]))
+    assert ("The -EINVAL that hiddev_ioctl() sets before its switch stays, since a known command whose"
+            " case sets no value of its own still answers it; " + added) in text
+    plain = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", paths="native")
+    assert "sets before its switch stays" not in _flat(_sentences([plain]))
