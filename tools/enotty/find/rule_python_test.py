@@ -394,3 +394,20 @@ def test_facts_add_targets_but_not_kept_hooks(tmp_path: Path):
     assert rp.enotty_fact("/tree/drivers/x.c", "f") == ("file_operations.unlocked_ioctl", 1)
     assert rp.enotty_fact("drivers/x.c", "kvm_arch_vm_ioctl") is None
     assert rp.enotty_fact("drivers/x.c", "g") is None and rp.enotty_fact("drivers/x.c", "h") is None
+
+
+@pytest.mark.parametrize("seg, leaves", [
+    ("ret = f(); break;", True),
+    ("return f(arg);", True),
+    ("if (x) goto out; ret = 1; goto out;", True),
+    ("{ int a = 1; ret = a; break; }", True),
+    ("ret = s_get();", False),                                  # falls out
+    ("if (a) ret = 1; else ret = 2;", False),                    # falls out
+    ("if (a) return 1;", False),                                 # only when a holds
+    ("if (a) { return 1; }", False),
+    ("if (a) ret = 1; else return 2;", False),
+])
+def test_a_case_ends_leaving_only_by_an_unconditional_exit(seg: str, leaves: bool) -> None:
+    """ioctl_switch_add_default adds its default after the last case only
+    when that case cannot fall into it (a review: S_GET fell in)."""
+    assert rp.enotty_ends_leaving(seg) is leaves
