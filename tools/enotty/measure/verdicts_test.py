@@ -293,8 +293,8 @@ def test_the_committed_612_verdicts_are_a_fresh_carry_of_the_72_ones() -> None:
     7.2.13 census changes, it must be carried again (it once kept uacce's
     and mixer_oss's old REAL verdicts after 7.2.13's reading corrected them)."""
     folder = recall.RECALL
-    new = verdicts.Tree(tree.resolve(None, kver="newest"))
-    old = verdicts.Tree(tree.resolve(None, kver="6.12"))
+    new = verdicts.Tree(tree.for_version("7.2.13"))
+    old = verdicts.Tree(tree.for_version("6.12.118"))
     assert new.root != old.root
     out, _ = verdicts.carry(new, old, verdicts.load(folder / "verdicts-7.2.13.tsv", verdicts.VERDICT_COLUMNS),
                             verdicts.load(folder / "census-6.12.118.tsv", CENSUS_COLUMNS))
