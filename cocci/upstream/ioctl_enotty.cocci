@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// An ioctl handler answers a command it does not know with -ENOTTY or
-/// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst).
-/// This gives each handler its interface's value: -ENOIOCTLCMD where the core
-/// maps it (tty, sockets, V4L2 sub-devices), -EOPNOTSUPP for
-/// ndo_siocdevprivate, the core's own.  A handler is converted whole, or not.
+/// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst):
+/// -ENOIOCTLCMD where the core maps it (tty, sockets, V4L2 sub-devices),
+/// -EOPNOTSUPP for ndo_siocdevprivate.  A handler is converted whole, or not;
+/// a preset -EINVAL that a case answers too is reported: add a default.
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL (rule user_reads
-//  names those known: rtctest, the hid selftest, test_dbc.py, hdparm,
-//  Android's binder test, OSS programs, iproute2), a comment, ops or callers
-//  in another file, an if on cmd between two switches, or a handled command
-//  falling out of a sub-handler loop under default:.  A default that does
-//  more than log before the final return converts.
+// Comments: It cannot see a program that reads the -EINVAL (user_reads:
+//  rtctest, the hid selftest, test_dbc.py, hdparm, Android's binder test,
+//  OSS programs, iproute2), a comment, ops or callers in another file, an
+//  if on cmd between two switches, a handled command falling out of a
+//  sub-handler loop under default:, or a default that does more than log.
 // Options: --no-includes --include-headers
-
 virtual patch
 virtual context
 virtual org
@@ -35,7 +33,7 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """
     net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
 # targets: (file, function) -> (index of cmd, handler, answer).
 targets, turned, sites, rets = {}, {}, {}, {}
-inner, dcall, arms, brks, hwdep, no, blocked = (set() for _ in range(7))
+inner, dcall, arms, brks, hwdep, no, blocked, adds = (set() for _ in range(8))
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
@@ -47,18 +45,22 @@ def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
 def site(p): sites.setdefault(at(p), fun(p))
 def drop(p): no.add(at(p))   # a known command reaches it: no site
 def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
-def say(p, err): return "%s() answers an unknown ioctl command with -%s, " \
-    "use -%s" % (p[0].current_element, err, answer(p))
+def say(p, e): return "%s() answers an unknown ioctl command with -%s, use " \
+    "-%s" % (fun(p)[1], e, answer(p)) + " in a default" * (at(p) in adds)
+def lets_out(p, r):  # between preset p and return r no default:, or one a
+    s = open(p[0].file).readlines()[int(p[0].line):int(r[0].line)]  # command
+    d = "".join(s).split("default:")             # leaves by break, not return
+    t = d[-1].replace("return", "\0").replace("= -E", "\0") + "\0"
+    return len(d) == 1 or len(d) == 2 and -1 < t.find("break") < t.find("\0")
 def answer(p):
     t = at(p) not in no and targets.get(sites.get(at(p)))
     return t[2] if t and (p[0].file, t[1]) not in blocked else None
 
 // Handlers in an initializer or snd_hwdep ops; cmd is last but one (or last).
 @ops@
-identifier S, x, fn;
-identifier F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat, fb_ioctl,
-               fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default,
-               ndo_siocdevprivate};
+identifier S, x, fn, F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat,
+  fb_ioctl, fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default,
+  ndo_siocdevprivate};
 @@
 struct S x = { ..., .F = \(fn\|&fn\), ... };
 
@@ -71,8 +73,7 @@ identifier ops.fn, cmd; parameter list[n] ps; type T; position p;
 @@
 fn@p(ps, T cmd) { ... }
 @script:python@
-S << ops.S; F << ops.F; fn << ops.fn;
-n << handler.n = ""; p << handler.p = [];
+S << ops.S; F << ops.F; fn << ops.fn; n << handler.n = ""; p << handler.p = [];
 l << handler_last.n = ""; q << handler_last.p = [];
 @@
 if F == "ndo_siocdevprivate": n, p = l, q
@@ -184,9 +185,8 @@ if b: brks.add(at(b))
 
 // default: return -EINVAL; in the switch on the command.
 @default_ret forall@
-identifier io.fn, io.cmd, F;
+identifier io.fn, io.cmd, F; expression M; position p;
 identifier err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
-expression M; position p;
 @@
 fn(...) { <...
 switch (\(cmd\|F(cmd)\|cmd & M\)) { default: ... return -err@p; }
@@ -268,8 +268,7 @@ S@s
 ...
 return -err@p;
 @script:python@
-p << final.p; s << final.s; c << dispatch.c;
-f << falls.s = [];
+p << final.p; s << final.s; c << dispatch.c; f << falls.s = [];
 @@
 if f: drop(p)
 elif at(s) == at(c): site(p)
@@ -308,7 +307,8 @@ return@r ret;
 @script:python@
 p << init.p; q << init_leak.q = []; r << init_return.r = [];
 @@
-if r and not q: site(p)
+if r and q and lets_out(p, r): adds.add(at(p))   # reported, never changed
+if r and (not q or at(p) in adds): site(p)
 if r: rets.setdefault(at(p), set()).add(at(r))
 if len(rets.get(at(p), ())) > 1: block(p)   # a case returns it too
 
@@ -377,9 +377,9 @@ position p : script:python (err) { answer(p) not in (None, err) and
 @@
 err@p
 @script:python ans@
-p << found.p; to;
+p << found.p; e << found.err; to;
 @@
-coccinelle.to = cocci.make_ident(answer(p))
+coccinelle.to = cocci.make_ident(e if at(p) in adds else answer(p))
 
 @depends on patch@
 identifier found.err, ans.to; position found.p;

@@ -1,9 +1,9 @@
 // A case that jumps to the exit without setting ret also answers -EINVAL,
 // for a known command (pci_endpoint_test's PCITEST_BAR with a bad BAR):
-// the handler stays as it is.
+// the preset stays as it is, and the rule reports it (add a default).
 static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	int ret = -EINVAL;
+	int ret = -EINVAL;	/* reported only */
 
 	mutex_lock(&ctl_mutex);
 	switch (cmd) {
