@@ -2,14 +2,13 @@
 /// An ioctl handler answers a command it does not know with -ENOTTY or
 /// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst):
 /// -ENOIOCTLCMD where the core maps it (tty, sockets, V4L2 sub-devices),
-/// -EOPNOTSUPP for ndo_siocdevprivate.  A handler is converted whole, or not;
-/// a preset -EINVAL that a case answers too is reported: add a default.
+/// -EOPNOTSUPP for ndo_siocdevprivate.  A handler is converted whole, or not; a
+/// preset -EINVAL a case answers too is only reported.
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL (user_reads:
-//  rtctest, the hid selftest, test_dbc.py, hdparm, Android's binder test,
-//  OSS programs, iproute2), a comment, ops or callers in another file, an
-//  if on cmd between two switches, a handled command falling out of a
-//  sub-handler loop under default:, or a default that does more than log.
+// Comments: It cannot see a program that reads the -EINVAL but those
+//  user_reads names, a comment, ops or callers in another file, an if on cmd
+//  between two switches, a command a sub-handler loop under default: took
+//  falling out, a default doing more than log before the final return.
 // Options: --no-includes --include-headers
 virtual patch
 virtual context
@@ -31,9 +30,9 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """
     tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
     net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
-# targets: (file, function) -> (index of cmd, handler, answer).
+import re   # targets: (file, function) -> (index of cmd, handler, answer)
 targets, turned, sites, rets = {}, {}, {}, {}
-inner, dcall, arms, brks, hwdep, no, blocked, adds = (set() for _ in range(8))
+inner, dcall, arms, brks, hwdep, no, held, adds = (set() for _ in range(8))
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
@@ -43,18 +42,20 @@ def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
         if targets.setdefault(fun(q, h), t)[2] != t[2]:   # two interfaces
             targets[fun(q, h)] = t[:2] + (None,)
 def site(p): sites.setdefault(at(p), fun(p))
-def drop(p): no.add(at(p))   # a known command reaches it: no site
-def block(p): blocked.add((p[0].file, targets[fun(p)][1]))
+def block(p): held.add((p[0].file, targets[fun(p)][1]))
 def say(p, e): return "%s() answers an unknown ioctl command with -%s, use " \
     "-%s" % (fun(p)[1], e, answer(p)) + " in a default" * (at(p) in adds)
-def lets_out(p, r):  # between preset p and return r no default:, or one a
-    s = open(p[0].file).readlines()[int(p[0].line):int(r[0].line)]  # command
-    d = "".join(s).split("default:")             # leaves by break, not return
-    t = d[-1].replace("return", "\0").replace("= -E", "\0") + "\0"
-    return len(d) == 1 or len(d) == 2 and -1 < t.find("break") < t.find("\0")
-def answer(p):
-    t = at(p) not in no and targets.get(sites.get(at(p)))
-    return t[2] if t and (p[0].file, t[1]) not in blocked else None
+def lets_out(p, r, c):  # preset p, returned at r, reaches a switch on cmd c
+    s = "".join(open(p[0].file).readlines()[int(p[0].line):int(r[0].line)])
+    h, _, b = re.sub(r"/\*.*?\*/|//[^\n]*", "", s, flags=re.S).partition(
+        "switch (%s)" % c)   # untested, and it has no default or one whose
+    d = re.split(r"\bdefault\s*:", b)   # first statement may leave by break
+    m = re.search(r"[{};]|[^!<>=]=[^=]|\b(for|while|do|switch|break)\b", d[-1])
+    return not re.search(r"\b%s\b" % c, h) and (
+        len(d) == 1 or len(d) == 2 and m and m.group(1) == "break")
+def answer(p):  # a held handler (a preset a case leaves with) changes nothing
+    t = at(p) not in no and targets.get(sites.get(at(p))) or (0, 0, None)
+    return t[2] if at(p) in adds or (p[0].file, t[1]) not in held else None
 
 // Handlers in an initializer or snd_hwdep ops; cmd is last but one (or last).
 @ops@
@@ -218,9 +219,8 @@ identifier io.fn, io.cmd, err = {EINVAL, ENOSYS};
 expression A, B, M, N; statement S; position p;
 @@
 fn(...) { <+... \(if (\(_IOC_TYPE(cmd) != M\|((cmd >> 8) & N) != M\|
-      !((cmd & N) == M)\|(cmd & N) != M\|
-      _IOC_TYPE(cmd) != M && cmd != A\|(_IOC_TYPE(cmd) != M) && (cmd != A)\|
-      cmd != A\|cmd != A && cmd != B\|cmd\))
+    !((cmd & N) == M)\|(cmd & N) != M\|_IOC_TYPE(cmd) != M && cmd != A\|
+    (_IOC_TYPE(cmd) != M) && (cmd != A)\|cmd != A\|cmd != A && cmd != B\|cmd\))
 \(return -err@p;\|{ return -err@p; }\|{ return (-err@p); }\)
 \|if (cmd == A) S else \(return -err@p;\|{ return -err@p; }\)\) ...+> }
 @under exists@
@@ -242,7 +242,7 @@ return E; } ... when != break;
 p << default_ret.p = []; d << default_assign.d = [];
 y << cmd_test.p = []; l << lookup_miss.p = []; u << under.u = [];
 @@
-if u: drop(y)   # a test under one of the state
+if u: no.add(at(y))   # a test under one of the state: no site
 for v in (p, d, y, l):
     if v: site(v)
 
@@ -270,7 +270,7 @@ return -err@p;
 @script:python@
 p << final.p; s << final.s; c << dispatch.c; f << falls.s = [];
 @@
-if f: drop(p)
+if f: no.add(at(p))   # a known command reaches it: no site
 elif at(s) == at(c): site(p)
 
 // ret = -EINVAL; kept by a switch only past a default: or for no case.
@@ -305,10 +305,10 @@ return@r ret;
 ... when any
 }
 @script:python@
-p << init.p; q << init_leak.q = []; r << init_return.r = [];
+p << init.p; q << init_leak.q = []; r << init_return.r = []; c << io.cmd;
 @@
-if r and q and lets_out(p, r): adds.add(at(p))   # reported, never changed
-if r and (not q or at(p) in adds): site(p)
+if r and q and lets_out(p, r, c): adds.add(at(p)); site(p); block(p)
+if r and not q: site(p)
 if r: rets.setdefault(at(p), set()).add(at(r))
 if len(rets.get(at(p), ())) > 1: block(p)   # a case returns it too
 
