@@ -18,14 +18,13 @@ virtual report
 @initialize:python@
 @@
 # The value each ioctl member answers a command it does not know with.
-ANSWER = {m: to for to, ms in (("ENOTTY", """
-    file_operations.unlocked_ioctl file_operations.compat_ioctl
-    fb_ops.fb_ioctl fb_ops.fb_compat_ioctl block_device_operations.ioctl
-    block_device_operations.compat_ioctl snd_hwdep_ops.ioctl
-    snd_hwdep_ops.ioctl_compat scsi_host_template.ioctl
-    scsi_host_template.compat_ioctl dvb_device.kernel_ioctl atmdev_ops.ioctl
-    usb_driver.unlocked_ioctl uacce_ops.ioctl snd_seq_oss_callback.ioctl
-    proc_ops.proc_ioctl v4l2_ioctl_ops.vidioc_default"""), ("ENOIOCTLCMD", """
+ANSWER = {m: to for to, ms in (("ENOTTY", """uacce_ops.ioctl
+    file_operations.unlocked_ioctl file_operations.compat_ioctl atmdev_ops.ioctl
+    block_device_operations.ioctl block_device_operations.compat_ioctl
+    scsi_host_template.ioctl scsi_host_template.compat_ioctl proc_ops.proc_ioctl
+    snd_hwdep_ops.ioctl snd_hwdep_ops.ioctl_compat snd_seq_oss_callback.ioctl
+    fb_ops.fb_ioctl fb_ops.fb_compat_ioctl v4l2_ioctl_ops.vidioc_default
+    usb_driver.unlocked_ioctl dvb_device.kernel_ioctl"""), ("ENOIOCTLCMD", """
     proto_ops.ioctl proto_ops.compat_ioctl tty_operations.ioctl
     tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
@@ -42,7 +41,7 @@ def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
         if targets.setdefault(fun(q, h), t)[2] != t[2]:   # two interfaces
             targets[fun(q, h)] = t[:2] + (None,)
 def site(p): sites.setdefault(at(p), fun(p))
-def block(p): held.add((p[0].file, targets[fun(p)][1]))
+def block(p, s=held): s.add((p[0].file, targets[fun(p)][1]))  # veto, or hold
 def say(p, e): return "%s() answers an unknown ioctl command with -%s, use " \
     "-%s" % (fun(p)[1], e, answer(p)) + " in a default" * (at(p) in adds)
 def lets_out(p, r, c):  # preset p, returned at r, reaches a switch on cmd c
@@ -55,7 +54,8 @@ def lets_out(p, r, c):  # preset p, returned at r, reaches a switch on cmd c
         len(d) == 1 or len(d) == 2 and m and m.group(1) == "break")
 def answer(p):  # a held handler (a preset a case leaves with) changes nothing
     t = at(p) not in no and targets.get(sites.get(at(p))) or (0, 0, None)
-    return t[2] if at(p) in adds or (p[0].file, t[1]) not in held else None
+    h = (p[0].file, t[1])
+    return t[2] if h not in held and (at(p) in adds or h not in adds) else None
 
 // Handlers in an initializer or snd_hwdep ops; cmd is last but one (or last).
 @ops@
@@ -307,7 +307,7 @@ return@r ret;
 @script:python@
 p << init.p; q << init_leak.q = []; r << init_return.r = []; c << io.cmd;
 @@
-if r and q and lets_out(p, r, c): adds.add(at(p)); site(p); block(p)
+if r and q and lets_out(p, r, c): adds.add(at(p)); site(p); block(p, adds)
 if r and not q: site(p)
 if r: rets.setdefault(at(p), set()).add(at(r))
 if len(rets.get(at(p), ())) > 1: block(p)   # a case returns it too

@@ -177,9 +177,10 @@ def test_checkpatch_verdicts_are_cached_by_patch_and_script(tmp_path: Path,
 
 def test_a_checkpatch_killed_by_a_signal_is_an_interruption_not_a_verdict(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # checkpatch runs in a worker thread, which sees ^C only as its child's death
+    # checkpatch runs in a worker thread, which sees ^C only as its child's death;
+    # the default handler first: a shell runs a background job with SIGINT ignored
     monkeypatch.setenv("ENOTTY_CACHE", str(tmp_path / "cache"))
-    root = fake_kernel(tmp_path, "#!/usr/bin/perl\nkill 'INT', $$;\nsleep 5;\n")
+    root = fake_kernel(tmp_path, "#!/usr/bin/perl\n$SIG{INT} = 'DEFAULT';\nkill 'INT', $$;\nsleep 5;\n")
     patch = tmp_path / "a.patch"
     patch.write_text("+ok\n")
     with pytest.raises(KeyboardInterrupt):
