@@ -2212,6 +2212,21 @@ def enotty_every_case_assigns(pos: Pos, ret: object) -> bool:
     return enotty_cases_assign([seg for _label, seg in split], ret)
 
 
+def enotty_preset_switch(pos: Pos, ret: object) -> tuple[str, str, list[tuple[str, str]]] | None:
+    """(command, body, cases) of the switch on the command after the
+    initialiser at pos, where that switch alone decides who leaves with it
+    (enotty_needs_default, enotty_default_lets_out): no goto before it
+    jumps out with it, no second switch on the command follows, and no
+    test of the command after it; else None."""
+    cmd = enotty_cmd(pos)
+    body = enotty_switch_after(pos, cmd) if cmd else None
+    split = cases(body) if body is not None else None
+    if cmd is None or body is None or not split or not enotty_early_exits_assign(pos, cmd, ret) \
+            or enotty_later_switch(pos, cmd) or enotty_cmd_after_switch(pos, cmd):
+        return None
+    return cmd, body, split
+
+
 def enotty_needs_default(pos: Pos, ret: object) -> bool:
     """The switch on the command after the initialiser at pos has no
     default label, and a case leaves with ret as initialised too (a known
@@ -2219,13 +2234,11 @@ def enotty_needs_default(pos: Pos, ret: object) -> bool:
     with a BAR out of range): no token fixes that initialiser, a default
     that answers the answer of the interface does (ioctl_switch_add_default).
     The other switches of enotty_every_case_assigns, on the same terms."""
-    cmd = enotty_cmd(pos)
-    body = enotty_switch_after(pos, cmd) if cmd else None
-    split = cases(body) if body is not None else None
-    if cmd is None or not split or any(label.startswith("default") for label, _seg in split):
+    found = enotty_preset_switch(pos, ret)
+    if found is None:
         return False
-    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd) \
-            or enotty_cmd_after_switch(pos, cmd):
+    _cmd, _body, split = found
+    if any(label.startswith("default") for label, _seg in split):
         return False
     # the last case must leave: one that falls out would fall into the
     # added default and get its answer (S_GET in a case a reviewer made)
@@ -2243,17 +2256,13 @@ def enotty_default_lets_out(pos: Pos, ret: object) -> bool:
     Only a default whose commands keep their answers: each break in it
     follows an assignment of ret in its block, is the branch of an if on
     the command, or ends the default; no goto, loop or return of ret."""
-    cmd = enotty_cmd(pos)
-    body = enotty_switch_after(pos, cmd) if cmd else None
-    split = cases(body) if body is not None else None
-    if cmd is None or body is None or not split or enotty_default_fallen_into(body):
+    found = enotty_preset_switch(pos, ret)
+    if found is None or enotty_default_fallen_into(found[1]):
         return False
+    cmd, _body, split = found
     defaults = [seg for label, seg in split if label.startswith("default")]
     others = [seg for label, seg in split if not label.startswith("default")]
     if len(defaults) != 1 or not others or enotty_cases_assign(others, ret):
-        return False
-    if not enotty_early_exits_assign(pos, cmd, ret) or enotty_later_switch(pos, cmd) \
-            or enotty_cmd_after_switch(pos, cmd):
         return False
     name = re.escape(str(ret))
     seg = enotty_blank_inner_switches(defaults[0])
@@ -2341,18 +2350,29 @@ def enotty_ends_switch(q: Sequence[Span], ps: Pos) -> bool:
     cmd = enotty_cmd(ps)
     if site is None or site[4] != ADDS_DEFAULT or cmd is None or q[0].file != ps[0].file:
         return False
-    text = enotty_stripped(ps[0].file)
-    head = re.compile(switch_head(cmd, only_nr=True) + r"\{").search(text, enotty_site_offset(ps))
-    close = match_close(text, head.end() - 1) if head else -1
+    found = enotty_switch_body(ps, cmd)
+    if found is None:
+        return False
+    text, open_, close = found
     lines = enotty_file_lines(q[0].file)
     start = enotty_site_offset(q)
     end = sum(len(line) + 1 for line in lines[:int(q[0].line_end) - 1]) + int(q[0].column_end)
-    if head is None or close < 0 or not head.end() <= start < end <= close:
+    if not open_ <= start < end <= close:
         return False
     # the last case label has a statement of its own in spatch, which
     # ends where its last statement does
     return (not text[end:close].strip() and text[:start].rstrip()[-1:] in (";", "}", ":", "{")
             and re.match(r"(?:case|default)\b", text[start:]) is None)
+
+
+def enotty_switch_body(ps: Pos, cmd: str) -> tuple[str, int, int] | None:
+    """(stripped text of the file, offset after the '{', offset of the '}')
+    of the first switch on cmd after the site ps, as enotty_switch_after
+    finds it; None without one."""
+    text = enotty_stripped(ps[0].file)
+    head = re.compile(switch_head(cmd, only_nr=True) + r"\{").search(text, enotty_site_offset(ps))
+    close = match_close(text, head.end() - 1) if head else -1
+    return (text, head.end(), close) if head and close >= 0 else None
 
 
 def enotty_starts_default(q: Pos, ps: Pos) -> bool:
@@ -2361,13 +2381,12 @@ def enotty_starts_default(q: Pos, ps: Pos) -> bool:
     cmd = enotty_cmd(ps)
     if cmd is None or q[0].file != ps[0].file:
         return False
-    text = enotty_stripped(ps[0].file)
-    head = re.compile(switch_head(cmd, only_nr=True) + r"\{").search(text, enotty_site_offset(ps))
-    close = match_close(text, head.end() - 1) if head else -1
+    found = enotty_switch_body(ps, cmd)
     start = enotty_site_offset(q)
-    if head is None or close < 0 or not head.end() <= start < close:
+    if found is None or not found[1] <= start < found[2]:
         return False
-    labels = [head.end() + end for _start, end, is_default in top_labels(text[head.end():close]) if is_default]
+    text, open_, close = found
+    labels = [open_ + end for _start, end, is_default in top_labels(text[open_:close]) if is_default]
     return len(labels) == 1 and labels[0] <= start and not text[labels[0]:start].strip() \
         and re.match(r"(?:case|default)\b", text[start:]) is None
 
@@ -2379,22 +2398,31 @@ def enotty_later_switch(pos: Pos, cmd: str | None) -> bool:
     the commands of the second switch with it,
     tests/trap_switch_chain_initialiser.c c_ioctl()), which
     enotty_switch_chain_assigns decides."""
-    offset = enotty_site_offset(pos)
-    if cmd is None or offset < 0:
+    found = enotty_first_switch(pos, cmd) if cmd is not None else None
+    if found is None:
         return True
+    text, first, end = found
+    if first is None:
+        return False
+    close = match_close(text, first.end() - 1)
+    return close < 0 or first.re.search(text, close, end) is not None
+
+
+def enotty_first_switch(pos: Pos, cmd: str) -> tuple[str, re.Match[str] | None, int] | None:
+    """(stripped text of the file, the head of the first switch on cmd
+    after pos in the function around it or None, the end of that
+    function), or None where the function cannot be bounded."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return None
     text = enotty_stripped(pos[0].file)
     body_open = enclosing_brace(text, offset)
     while body_open >= 0 and enclosing_brace(text, body_open) >= 0:
         body_open = enclosing_brace(text, body_open)
     end = match_close(text, body_open) if body_open >= 0 else -1
     if end < 0:
-        return True
-    head = re.compile(switch_head(cmd) + r"\{")
-    first = head.search(text, offset, end)
-    if first is None:
-        return False
-    close = match_close(text, first.end() - 1)
-    return close < 0 or head.search(text, close, end) is not None
+        return None
+    return text, re.compile(switch_head(cmd) + r"\{").search(text, offset, end), end
 
 
 def enotty_cmd_after_switch(pos: Pos, cmd: str) -> bool:
@@ -2402,14 +2430,13 @@ def enotty_cmd_after_switch(pos: Pos, cmd: str) -> bool:
     switch on it following pos: a command handled there (if (cmd ==
     T_RESET) { if (arg) goto out; ... }) may leave with the initialiser
     too, which an added answer would change (a case of a review)."""
-    offset = enotty_site_offset(pos)
-    text = enotty_stripped(pos[0].file)
-    body_open = enclosing_brace(text, offset) if offset >= 0 else -1
-    while body_open >= 0 and enclosing_brace(text, body_open) >= 0:
-        body_open = enclosing_brace(text, body_open)
-    end = match_close(text, body_open) if body_open >= 0 else -1
-    first = re.compile(switch_head(cmd) + r"\{").search(text, offset, end) if end >= 0 else None
-    close = match_close(text, first.end() - 1) if first else -1
+    found = enotty_first_switch(pos, cmd)
+    if found is None:
+        return True
+    text, first, end = found
+    if first is None:
+        return True
+    close = match_close(text, first.end() - 1)
     return close < 0 or re.search(r"\b" + re.escape(cmd) + r"\b", text[close:end]) is not None
 
 

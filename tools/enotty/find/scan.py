@@ -658,12 +658,11 @@ def disagreement(result: FileResult) -> str:
     """
     changed = removed_lines(result.hunks)
     named = {s.line for s in result.sites if s.rule not in RESTRUCTURES}
-    whole = [r for r in hunk_ranges(result.hunks)
-             if any(s.line in r for s in result.sites if s.rule in RESTRUCTURES and s.rule not in ADDS)]
+    rewritten = [s.line for s in result.sites if s.rule in RESTRUCTURES and s.rule not in ADDS]
+    whole = [r for r in hunk_ranges(result.hunks) if any(line in r for line in rewritten)]
     changed -= {n for r in whole for n in r}
     problems = []
-    uncovered = sorted(s.line for s in result.sites
-                       if s.rule in RESTRUCTURES and s.rule not in ADDS and not any(s.line in r for r in whole))
+    uncovered = sorted(line for line in rewritten if not any(line in r for r in whole))
     added = adding_hunks(result.hunks)
     for s in result.sites:
         if s.rule in ADDS and not any(start > s.line for start in added):

@@ -662,9 +662,7 @@ def helped_consumers(patch_sites: Iterable[Site],
 # The exit a site's rule found, in words: what answers an unknown command
 # that gets past the checks before the dispatch.
 _EXIT_WORDS = {
-    "ioctl_switch_no_default": "the -{errno} it sets before its switch",
-    "ioctl_switch_add_default": "the -{errno} it sets before its switch",
-    "ioctl_default_add_assign": "the -{errno} it sets before its switch",
+    **{rule: "the -{errno} it sets before its switch" for rule in effects.INITIALISERS},
     "ioctl_default_return": "the default of its switch",
     "ioctl_default_assign": "the default of its switch",
     "ioctl_if_chain": "the return after its tests of the command",

@@ -19,7 +19,7 @@ def missed(pairs: Sequence[tuple[Sequence[dict[str, str]], Sequence[dict[str, st
            ) -> tuple[list[tuple[str, ...]], Counter[str]]:
     """REAL rows of every (census, verdicts) pair that the output leaves at
     their errno, and the counts (real, found, converted, kept: not found
-    but named in kept.tsv)."""
+    but named in kept.tsv, not found: neither)."""
     listed = {(r["file"], r["line"]): r for r in sites}
     kept = kept or {}
     counts: Counter[str] = Counter()
@@ -40,6 +40,7 @@ def missed(pairs: Sequence[tuple[Sequence[dict[str, str]], Sequence[dict[str, st
             counts["converted"] += converted
             keeper = kept.get((v["file"], v["function"], errno.get(key, "?"))) if hit is None else None
             counts["kept"] += keeper is not None
+            counts["not found"] += hit is None and keeper is None
             if not converted:
                 state = "found, in no series" if hit else f"kept by a {keeper.keeper}" if keeper else "not found"
                 out.append((v["file"], v["line"], v["function"], errno.get(key, "?"),
@@ -108,10 +109,10 @@ def committed_misses(version: str, site_rows: Sequence[dict[str, str]],
     out, _ = missed(pairs, site_rows, kept)
     misses = []
     for f, line, fn, errno, why in out:
-        k = kept.get((f, fn, errno))
         if "; not found; " in why:
             misses.append(Miss(f, line, fn, errno, why.replace("; not found; ", ": ", 1)))
-        elif k and "; kept by a " in why:
+        elif "; kept by a " in why:
+            k = kept[(f, fn, errno)]
             misses.append(Miss(f, line, fn, errno, k.reason, k.keeper))
     return misses, names
 

@@ -858,7 +858,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"REAL {counts['REAL']}, MIXED {counts['MIXED']}, STAYS {counts['STAYS']}; REAL found "
                   f"{counts['found']}, converted {counts['converted']}, not converted {len(out)}"
                   f" (left out {counts['found'] - counts['converted']}, kept without a rule {counts['kept']},"
-                  f" not found {len(out) - counts['found'] + counts['converted'] - counts['kept']})", file=sys.stderr)
+                  f" not found {counts['not found']})", file=sys.stderr)
             sys.stdout.write(write_tsv(("file", "line", "function", "errno", "reason-guess"), out))
             return 0
         p.add_argument("verdicts", type=Path)
