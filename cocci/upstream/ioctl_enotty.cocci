@@ -85,10 +85,6 @@ if p and S + "." + F in ANSWER:
 identifier fn, F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
 @@
 h->ops.F = fn@q;
-@script:python@
-fn << hwdep_op.fn; q << hwdep_op.q;
-@@
-hwdep.add(fun(q, fn))
 
 // Calls under a case label or an if on cmd get known commands only.
 @cased exists@
@@ -97,7 +93,6 @@ identifier cmd, h, x; expression A, B, E; position q;
 \(switch (cmd) { case E: ... \(return h@q(...);\|x = h@q(...);\) ... }
 \|if (\(cmd == A\|cmd == A || cmd == B\)) \(return h@q(...);\|
   { <+... \(return h@q(...);\|x = h@q(...);\) ...+> }\)\)
-
 @default_call exists@
 identifier cmd, h, x; position q;
 @@
@@ -110,7 +105,9 @@ identifier cmd; expression R; position f;
 switch@f (cmd) { default: return R; }
 @script:python@
 q << cased.q = []; d << default_call.q = []; f << turns_away.f = [];
+h << hwdep_op.fn = ""; w << hwdep_op.q = [];
 @@
+if w: hwdep.add(fun(w, h))
 if q: inner.add(at(q))
 if d: dcall.add(at(d))
 if f: turned.setdefault(fun(f), int(f[0].line))
@@ -243,8 +240,7 @@ p << default_ret.p = []; d << default_assign.d = [];
 y << cmd_test.p = []; l << lookup_miss.p = []; u << under.u = [];
 @@
 if u: no.add(at(y))   # a test under one of the state: no site
-for v in (p, d, y, l):
-    if v: site(v)
+[site(v) for v in (p, d, y, l) if v]
 
 // The return after a switch or an if on cmd that no known command reaches.
 @final@
@@ -264,9 +260,7 @@ fn(...) { ... when any
 identifier final.err; statement S;
 position final.p, s : script:python () { at(s) in arms };
 @@
-S@s
-...
-return -err@p;
+S@s ... return -err@p;
 @script:python@
 p << final.p; s << final.s; c << dispatch.c; f << falls.s = [];
 @@
@@ -343,20 +337,25 @@ if (\(cmd\|cmd != A\|cmd != A && cmd != B\))
 ... when any
 }
 
+// An argument check before the command: a valid argument gets past it.
+@argument exists@
+identifier io.fn, io.cmd, a, x, m, f; expression N; type T; position p;
+@@
+fn(...) { ... when != cmd
+\(T x = (T)a; ... when != cmd
+if (!x) return -EINVAL@p;\|if (copy_from_user(&m, ...)) return -EFAULT;
+if (m.f != N) return -EINVAL@p;\) ... }
+
 // Any other -EINVAL returned (or set and returned) blocks the handler.
 @other exists@
 identifier io.fn, x, err = {EINVAL, ENOSYS}; expression E; type T;
-position p != {known.k, after.k};
+position p != {known.k, after.k, argument.p};
 @@
 fn(...) { ... when any
 \(return -err@p;\|\(T x = -err@p;\|x = -err@p;\) ... when != x = E
 return x;\)
 ... when any
 }
-@script:python@
-p << other.p;
-@@
-if at(p) not in sites or at(p) in no: block(p)
 
 // Left alone: handlers whose -EINVAL programs read (sit: its SIOCGETPRL).
 @user_reads exists@
@@ -366,9 +365,10 @@ identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@
-r << user_reads.p;
+p << other.p = []; r << user_reads.p = [];
 @@
-block(r)
+if p and (at(p) not in sites or at(p) in no): block(p)
+if r: block(r)
 
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC, EOPNOTSUPP, ENOTSUPP, EFAULT};

@@ -149,21 +149,21 @@ def test_an_argument_read_before_the_command_does_not_keep_the_handler_out(tmp_p
     assert handlers.left_out([h]) == {}
 
 
-def test_an_argument_check_answering_the_old_errno_first_keeps_the_handler_out(tmp_path: Path) -> None:
+def test_an_argument_check_answering_the_old_errno_first_does_not_keep_the_handler_out(tmp_path: Path) -> None:
     """toshiba's tosh_ioctl(): `if (!argp) return -EINVAL;` before the
-    switch leaves ioctl(fd, cmd, 0), the usual probe, at EINVAL (and
-    aspeed-lpc-ctrl's `map.flags != 0` a nonzero field): reviewers called
-    both patches half conversions.  A check that answers -EFAULT is an
-    argument check like the copy above."""
+    switch leaves ioctl(fd, cmd, 0) at EINVAL, but every unknown command
+    with an argument answers ENOTTY (issue 31: not a half conversion; the
+    message names the check).  A state check in its place keeps it out."""
     code = ARGUMENT_FIRST.replace("\tif (copy_from_user", "\tif (!arg)\n\t\treturn -EINVAL;\n\tif (copy_from_user")
     found = analysed(tmp_path, "r.c", code, [(line_of(code, "ret = -EINVAL"), "r_ioctl", "ioctl_default_assign")])
     assert found[0].effects is not None and "!arg -> -EINVAL (argument check)" in found[0].effects.guard
     (h,) = handlers.model(found, tmp_path, consumers={})
-    assert h.left == ("a check before the dispatch (argument check; line 6: `!arg`) answers -EINVAL first"
-                      "; an unknown command with such an argument would keep it",)
-    code = code.replace("\t\treturn -EINVAL;\n\tif (copy", "\t\treturn -EFAULT;\n\tif (copy")
-    found = analysed(tmp_path, "r.c", code, [(line_of(code, "ret = -EINVAL"), "r_ioctl", "ioctl_default_assign")])
-    assert handlers.model(found, tmp_path, consumers={})[0].complete
+    assert h.complete and h.left == ()
+    state = code.replace("if (!arg)", "if (!f->private_data)")
+    found = analysed(tmp_path, "r.c", state, [(line_of(state, "ret = -EINVAL"), "r_ioctl", "ioctl_default_assign")])
+    assert found[0].effects is not None and "(state check)" in found[0].effects.guard
+    (h,) = handlers.model(found, tmp_path, consumers={})
+    assert h.left and h.left[0].startswith("a check before the dispatch (state check; line 6:")
 
 
 def test_some_direction_checks_converted_and_others_not(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 // -EINVAL for the argument before the command is looked at (toshiba's
-// NULL test, aspeed-lpc-ctrl's field of the copy): an unknown command
-// would keep it (ioctl(fd, cmd, 0), the usual probe, or a nonzero field),
-// so the handler is left alone.
+// NULL test, aspeed-lpc-ctrl's field of the copy): every unknown command
+// with a valid argument then gets -ENOTTY, so the handler converts (the
+// V4L2 core reads the argument first too).
 static long n_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
