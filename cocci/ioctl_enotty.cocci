@@ -393,6 +393,36 @@ if enotty_takes_cmd(p[0].file, fn, n):
 else:
     cocci.include_match(False)
 
+// ---- shapes/ioctl_cmd_range_split.smpl
+
+// if (S || \(cmd < A\|(cmd < A)\) || \(cmd > B\|(cmd > B)\)) return -E; (S a test of the argument or the
+// state that names no command, calls nothing and assigns nothing), in the
+// body of the function itself: esas2r tests its argument for NULL and the
+// range of its own command numbers in one if, and answers -ENOTSUPP to both.
+// Every command outside the range is unknown.  The output tests the range
+// first, with the interface's answer, then S with its old errno: S has no
+// side effect, so testing it only for commands in the range changes
+// nothing but the answer to an unknown command.
+@icr exists@
+identifier enotty_target.fn, enotty_target.cmd;
+identifier err;
+expression A, B;
+expression S : script:python () { enotty_pure_test(S) };
+position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) and enotty_split_converts(p) };
+@@
+fn(...) { ... when any
+if (S || \(cmd < A\|(cmd < A)\) || \(cmd > B\|(cmd > B)\))
+return -err@p;
+... when any
+}
+
+@script:python@
+p << icr.p;
+fn << enotty_target.fn;
+err << icr.err;
+@@
+enotty_claim(p, fn, err, "ioctl_cmd_range_split")
+
 // ---- shapes/ioctl_cmd_state_split.smpl
 
 // if (cmd != A || S) return -EINVAL; (S a test of the state that does not
@@ -1087,18 +1117,34 @@ position enotty_site.p;
 // The sites a token cannot fix (RESTRUCTURES in rule_python.py) are
 // rewritten whole: ioctl_cmd_state_split splits if (cmd != A || S) return
 // -EINVAL; into the command test, which gets the interface's answer, and
-// the state test, which keeps the old one.  One rule: a position cannot
+// the state test, which keeps the old one; ioctl_cmd_range_split does the
+// same to if (S || cmd < A || cmd > B), testing the range first.  One rule: a position cannot
 // be inherited over a modification.
 @depends on patch disable paren@
 identifier enotty_site.err;
 identifier enotty_answer.to;
 position enotty_site.p;
-position r : script:python () { enotty_restructured(r) };
+position r : script:python () { enotty_restructured(r) and not enotty_restructured(r, RANGE_SPLIT) };
+position q : script:python () { enotty_restructured(q, RANGE_SPLIT) };
 position n : script:python () { not enotty_restructured(n) };
-expression C, S;
+expression C, C2, S;
 expression B : script:python () { unparen(str(B)) == str(B).strip() };
 @@
 (
+- if ((S) || C || C2)
+-   return -err@p@q;
++ if (C || C2)
++   return -to;
++ if (S)
++   return -err;
+|
+- if (S || C || C2)
+-   return -err@p@q;
++ if (C || C2)
++   return -to;
++ if (S)
++   return -err;
+|
 - if ((C) || S)
 -   return -err@p@r;
 + if (C)
@@ -1640,7 +1686,7 @@ ENOTTY_EMBEDDED_OPS = {
     ("video_device", "ioctl_ops"): "v4l2_ioctl_ops",
 }
 ENOTTY_KEPT_HOOKS = {"kvm_arch_vm_ioctl", "kvm_arch_vcpu_ioctl", "kvm_arch_dev_ioctl"}
-ENOTTY_ALSO_FROM = {"file_operations.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "file_operations.compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_ioctl_ops.vidioc_default": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_hwdep_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_hwdep_ops.ioctl_compat": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "fb_ops.fb_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_file_operations.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_file_operations.compat_ioctl32": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "media_file_operations.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "media_file_operations.compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "dvb_device.kernel_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_rawmidi_global_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_info_entry_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "fb_ops.fb_compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "usb_driver.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "vfio_device_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "vfio_iommu_driver_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "uacce_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "proc_ops.proc_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "proc_ops.proc_compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "posix_clock_operations.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "hypfs_dbfs_file.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "thread_with_stdio_ops.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}}
+ENOTTY_ALSO_FROM = {"file_operations.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "file_operations.compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_ioctl_ops.vidioc_default": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_hwdep_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_hwdep_ops.ioctl_compat": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "fb_ops.fb_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_file_operations.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "v4l2_file_operations.compat_ioctl32": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "media_file_operations.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "media_file_operations.compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "dvb_device.kernel_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_rawmidi_global_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "snd_info_entry_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "fb_ops.fb_compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "scsi_host_template.ioctl": {"ENOTSUPP"}, "scsi_host_template.compat_ioctl": {"ENOTSUPP"}, "usb_driver.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "vfio_device_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "vfio_iommu_driver_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "uacce_ops.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "proc_ops.proc_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "proc_ops.proc_compat_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "posix_clock_operations.ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "hypfs_dbfs_file.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}, "thread_with_stdio_ops.unlocked_ioctl": {"ENOTSUPP", "EOPNOTSUPP", "EFAULT"}}
 
 enotty_handlers: dict[str, dict[str, str]] = {}   # file -> {function: interface}
 enotty_helpers: dict[str, dict[str, Target | None]] = {}    # file -> {function: (interface, cmd index)}
@@ -2742,14 +2788,24 @@ ADDS_DEFAULT = "ioctl_switch_add_default"
 # ioctl_default_add_assign neither: its output sets the answer first thing
 # in the default of that switch.
 ADDS = (ADDS_DEFAULT, "ioctl_default_add_assign")
-RESTRUCTURES = ("ioctl_cmd_state_split", *ADDS)
+# ioctl_cmd_range_split rewrites its if too, the range tested first.
+RANGE_SPLIT = "ioctl_cmd_range_split"
+RESTRUCTURES = ("ioctl_cmd_state_split", RANGE_SPLIT, *ADDS)
 
 
-def enotty_restructured(ps: Pos) -> bool:
+def enotty_restructured(ps: Pos, rule: str | None = None) -> bool:
     """Whether the site at ps is the errno of a statement the output
-    rewrites whole (RESTRUCTURES) rather than a token it replaces."""
+    rewrites whole (RESTRUCTURES, or the one rule named) rather than a
+    token it replaces."""
     site = enotty_site_of(ps)
-    return site is not None and site[4] in RESTRUCTURES
+    return site is not None and (site[4] == rule if rule else site[4] in RESTRUCTURES)
+
+
+def enotty_pure_test(cond: object) -> bool:
+    """A state test (enotty_state_test) that calls nothing either: the
+    command range of ioctl_cmd_range_split can be tested before it and it
+    only for the commands in the range (arg == NULL in esas2r)."""
+    return enotty_state_test(cond, None) and re.search(r"\w\s*\(", str(cond)) is None
 
 
 def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:
@@ -2967,6 +3023,16 @@ def enotty_from_converts(pos: Pos) -> bool:
     if found is None or errno not in ENOTTY_ALSO_FROM.get(found[0], set()):
         return False
     return enotty_under_default(pos, enotty_cmd(pos))
+
+
+def enotty_split_converts(pos: Pos) -> bool:
+    """Whether the answer at pos, of an if that joins the command range with
+    a state test before the dispatch, converts: -EINVAL and -ENOSYS, or an
+    errno the interface lists (also_from); the state test keeps it."""
+    errno = enotty_token_at(pos)
+    found = enotty_lookup(pos[0].file, pos[0].current_element)
+    return errno in ("EINVAL", "ENOSYS") or (
+        found is not None and errno in ENOTTY_ALSO_FROM.get(found[0], set()))
 
 
 def enotty_site_ok(pos: Pos) -> bool:

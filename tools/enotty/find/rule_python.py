@@ -1155,14 +1155,24 @@ ADDS_DEFAULT = "ioctl_switch_add_default"
 # ioctl_default_add_assign neither: its output sets the answer first thing
 # in the default of that switch.
 ADDS = (ADDS_DEFAULT, "ioctl_default_add_assign")
-RESTRUCTURES = ("ioctl_cmd_state_split", *ADDS)
+# ioctl_cmd_range_split rewrites its if too, the range tested first.
+RANGE_SPLIT = "ioctl_cmd_range_split"
+RESTRUCTURES = ("ioctl_cmd_state_split", RANGE_SPLIT, *ADDS)
 
 
-def enotty_restructured(ps: Pos) -> bool:
+def enotty_restructured(ps: Pos, rule: str | None = None) -> bool:
     """Whether the site at ps is the errno of a statement the output
-    rewrites whole (RESTRUCTURES) rather than a token it replaces."""
+    rewrites whole (RESTRUCTURES, or the one rule named) rather than a
+    token it replaces."""
     site = enotty_site_of(ps)
-    return site is not None and site[4] in RESTRUCTURES
+    return site is not None and (site[4] == rule if rule else site[4] in RESTRUCTURES)
+
+
+def enotty_pure_test(cond: object) -> bool:
+    """A state test (enotty_state_test) that calls nothing either: the
+    command range of ioctl_cmd_range_split can be tested before it and it
+    only for the commands in the range (arg == NULL in esas2r)."""
+    return enotty_state_test(cond, None) and re.search(r"\w\s*\(", str(cond)) is None
 
 
 def enotty_command_test(cond: object, cmd: str | None, kind: str) -> bool:
@@ -1380,6 +1390,16 @@ def enotty_from_converts(pos: Pos) -> bool:
     if found is None or errno not in ENOTTY_ALSO_FROM.get(found[0], set()):
         return False
     return enotty_under_default(pos, enotty_cmd(pos))
+
+
+def enotty_split_converts(pos: Pos) -> bool:
+    """Whether the answer at pos, of an if that joins the command range with
+    a state test before the dispatch, converts: -EINVAL and -ENOSYS, or an
+    errno the interface lists (also_from); the state test keeps it."""
+    errno = enotty_token_at(pos)
+    found = enotty_lookup(pos[0].file, pos[0].current_element)
+    return errno in ("EINVAL", "ENOSYS") or (
+        found is not None and errno in ENOTTY_ALSO_FROM.get(found[0], set()))
 
 
 def enotty_site_ok(pos: Pos) -> bool:

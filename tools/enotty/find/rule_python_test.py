@@ -270,6 +270,22 @@ def test_state_test_without_a_name_excludes_every_command_parameter():
     assert not rp.enotty_state_test("ioc > 4", None)
 
 
+@pytest.mark.parametrize("cond, holds", [
+    ("(arg == NULL)", True),                      # esas2r: tested after the range now
+    ("!dev->open", True),
+    ("!capable(CAP_SYS_ADMIN)", False),           # a call the range would skip
+    ("unlikely(!arg)", False),
+    ("ioc > 4", False),                           # names a command
+    ("!(d = f->private_data)", False),            # assigns
+])
+def test_pure_test(cond, holds):
+    """ioctl_cmd_range_split tests the range first: the state test it
+    moves behind the range must have no side effect to skip."""
+    rp.enotty_cmd_of.clear()
+    rp.enotty_cmd_of.update({"f": "cmd", "g": "ioc"})
+    assert rp.enotty_pure_test(cond) is holds
+
+
 def test_every_case_assigns(tmp_path: Path):
     path = c_file(tmp_path, """\
 static long f(struct file *file, unsigned int cmd, unsigned long arg)

@@ -21,7 +21,7 @@ def cocci_copy(tmp_path: Path) -> Path:
     return dest
 
 
-SHAPES = ["ioctl_cmd_state_split", "ioctl_default_add_assign", "ioctl_default_assign", "ioctl_default_return", "ioctl_default_twin", "ioctl_if_chain",
+SHAPES = ["ioctl_cmd_range_split", "ioctl_cmd_state_split", "ioctl_default_add_assign", "ioctl_default_assign", "ioctl_default_return", "ioctl_default_twin", "ioctl_if_chain",
           "ioctl_ioc_chain", "ioctl_ioc_guard", "ioctl_leaf_enoioctlcmd", "ioctl_lookup_miss",
           "ioctl_missing_operation", "ioctl_subhandler_miss", "ioctl_switch_add_default",
           "ioctl_switch_chain", "ioctl_switch_no_default"]

@@ -1010,6 +1010,10 @@ def dispatch_labels(cf: CFile, fn: Function, site: Site) -> tuple[set[str], dict
         # the initialiser before the switch that keeps it (via-pmu's
         # int error = -EINVAL;): that switch's cases
         sw = after[0]
+    elif site.rule == "ioctl_cmd_range_split":
+        # if (S || cmd < A || cmd > B): the commands inside the range are
+        # known ones, and no name says which
+        return set(), {}
     elif site.rule in ("ioctl_if_chain", "ioctl_cmd_state_split"):
         # ioctl_cmd_state_split: if (cmd != A || S), the commands tested
         # by != are the known ones.

@@ -656,6 +656,7 @@ _EXIT_WORDS = {
     "ioctl_default_assign": "the default of its switch",
     "ioctl_if_chain": "the return after its tests of the command",
     "ioctl_cmd_state_split": "the test that joins the command with a state",
+    "ioctl_cmd_range_split": "the test that joins its command range with a state",
 }
 
 
