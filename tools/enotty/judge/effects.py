@@ -1264,8 +1264,10 @@ def chain(cf: CFile, name: str, depth: int = 3) -> set[str]:
     return seen
 
 
-def initialisers(cf: CFile, field_name: str, value_in: set[str]) -> list[str]:
-    """Texts of the brace initialisers (or assignment statements) binding field to a name in value_in."""
+def initialisers(cf: CFile, field_name: str, value_in: set[str], struct: str = "") -> list[str]:
+    """Texts of the brace initialisers (or assignment statements) binding
+    field to a name in value_in; with struct, only brace initialisers of a
+    variable of that struct type (a snd_hwdep_ops' .ioctl is no SCSI host's)."""
     out = []
     for m in re.finditer(r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(field_name), cf.code):
         if m.group(1) not in value_in:
@@ -1281,6 +1283,9 @@ def initialisers(cf: CFile, field_name: str, value_in: set[str]) -> list[str]:
                     break
                 depth -= 1
         end = match_close(cf.code, k) if cf.code[k] == "{" else -1
+        if struct and not (end > 0 and re.search(r"\bstruct\s+%s\s+\w+(?:\s*\[\s*\])?\s*=\s*$"
+                                                 % re.escape(struct), cf.code[max(0, k - 200):k])):
+            continue
         out.append(cf.code[k:end + 1] if end > 0 else cf.code[m.start():m.end()])
     return out
 
@@ -1350,18 +1355,12 @@ def _in_siblings(tree: "Tree", cf: CFile, fn: Function, site: Site) -> list[tupl
     (cxlflash/main.c: .ioctl = cxlflash_ioctl, defined in superpipe.c) or
     call it (rfcomm/sock.c calls rfcomm/tty.c's rfcomm_dev_ioctl()), each
     with the function to judge there: fn itself, or its caller."""
-    folder = os.path.dirname(cf.path)
-    try:
-        names = sorted(os.listdir(tree.root / folder))
-    except OSError:
-        return []
     member = re.escape(site.interface.partition(".")[2])
     bound = re.compile(r"\.\s*%s\s*=\s*&?\s*%s\b" % (member, re.escape(fn.name)))
     call = re.compile(r"\b%s\s*\(" % re.escape(fn.name))
     out = []
-    for name in names:
-        rel = os.path.join(folder, name)
-        if not name.endswith(".c") or rel == site.file:
+    for rel in _sibling_files(tree, cf):
+        if rel == site.file:
             continue
         other = tree.file(rel)
         if other is None:
@@ -1431,7 +1430,50 @@ def forward(site: Site) -> str:
 def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
     """Where the core still answers -EINVAL after the driver: the
     interface's einval_without member missing from the handler's ops
-    table, answered by the dispatch of that member's row."""
+    table, answered by the dispatch of that member's row.  An exported
+    helper also reached through another interface's member, bound in
+    another file of the folder, is judged for that entry too."""
+    own = _fallback_for(cf, fn, site, tree)
+    if own != "-" or tree is None or _is_static(cf, fn):
+        return own
+    for row in interfaces.table():
+        if row.is_compat or row.to != site.to or not row.einval_without \
+                or f"{row.struct}.{row.field}" == site.interface:
+            continue
+        # esas2r_ioctl_handler(): esas2r_main.c binds esas2r_ioctl() of the
+        # helper's file to the SCSI host's .ioctl, with no .compat_ioctl
+        reaching = chain(cf, fn.name)
+        for rel in _sibling_files(tree, cf):
+            other = tree.file(rel)
+            blocks = initialisers(other, row.field, reaching, row.struct) if other is not None else []
+            if blocks and not any(re.search(r"\.\s*%s\s*=" % row.einval_without, b) for b in blocks):
+                core = interfaces.row(f"{row.struct}.{row.einval_without}")
+                if core is None:
+                    continue
+                names = sorted({m for b in blocks for m in re.findall(
+                    r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(row.field), b)} & reaching)
+                file, _, function = core.dispatch.partition(":")
+                return (f"{'compat' if core.is_compat else 'native'}: through {_functions_phrase(names)}, "
+                        f"{function}() in {file} answers -EINVAL (no .{row.einval_without})")
+    return own
+
+
+def _functions_phrase(names: list[str]) -> str:
+    return " and ".join(f"{n}()" for n in names)
+
+
+def _sibling_files(tree: "Tree", cf: CFile) -> list[str]:
+    """The other .c files of cf's folder."""
+    folder = os.path.dirname(cf.path)
+    try:
+        names = sorted(os.listdir(tree.root / folder))
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if n.endswith(".c") and os.path.join(folder, n) != cf.path]
+
+
+def _fallback_for(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) -> str:
+    """fallback() through the site's own interface."""
     row = interfaces.row(site.interface)
     missing = row.einval_without if row else ""
     core = interfaces.row(f"{row.struct}.{missing}") if row and missing else None
@@ -1470,16 +1512,36 @@ def entry(cf: CFile, fn: Function, site: Site, tree: Tree | None = None) -> str:
         return "-"
     # the native members of other interfaces with the same answer that bind
     # a caller too: sunrpc's cache_ioctl() is reached from an
-    # .unlocked_ioctl and a .proc_ioctl of the same file
-    for other in interfaces.table():
-        if other.to == site.to and not other.is_compat and other.field != member:
-            bound |= set(_bound_to(other.field).findall(cf.code)) & chain(cf, fn.name)
-    found = sorted((chain(cf, fn.name) - {fn.name}) & bound)
+    # .unlocked_ioctl and a .proc_ioctl of the same file, esas2r's
+    # esas2r_ioctl_handler() from an .unlocked_ioctl and a SCSI host's .ioctl
+    # in another file
+    members = [member] + [other.field for other in interfaces.table()
+                          if other.to == site.to and not other.is_compat and other.field != member]
+    for other_member in members[1:]:
+        bound |= set(_bound_to(other_member).findall(cf.code)) & chain(cf, fn.name)
+    callers_here = chain(cf, fn.name) - {fn.name}
+    found = sorted(callers_here & bound)
     if not found and tree is not None and site.file.endswith(".h"):
         found = header_entries(tree, cf, fn.name, member)
-    elif not found and tree is not None and not _is_static(cf, fn):
-        found = library_entries(tree, cf, fn.name, member)
+    elif tree is not None and not site.file.endswith(".h") and not _is_static(cf, fn):
+        # an exported helper: callers of this file that another file of the
+        # folder binds (esas2r_ioctl(), the SCSI host's .ioctl), and the
+        # bound callers of the other files (esas2r_proc_ioctl())
+        found = sorted(set(found) | (_folder_bound(tree, cf, members) & callers_here)) + sorted(
+            {e for m in members for e in library_entries(tree, cf, fn.name, m)})
     return ",".join(found) if found else "-"
+
+
+def _folder_bound(tree: Tree, near: CFile, members: list[str]) -> set[str]:
+    """The names the other .c files of near's folder bind to any of members."""
+    folder = Path(near.path).parent
+    names: set[str] = set()
+    for path in sorted((tree.root / folder).glob("*.c")):
+        rel = str(folder / path.name)
+        cf = tree.file(rel) if rel != near.path else None
+        if cf is not None:
+            names |= {n for m in members for n in _bound_to(m).findall(cf.code)}
+    return names
 
 
 def _entry_files(entry_cell: str) -> list[str]:

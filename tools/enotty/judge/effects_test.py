@@ -1037,6 +1037,53 @@ def test_an_exported_helper_has_the_pasted_handlers_of_its_folder(tmp_path):
     assert effects.analyse_sites([s], tmp_path)[s].entry == "drivers/video/demo/cg9.c:cg9_demofb_ioctl"
 
 
+def test_an_exported_helper_names_the_entries_of_every_native_member_of_its_folder(tmp_path):
+    """esas2r_ioctl_handler() in esas2r_ioctl.c: esas2r_main.c binds
+    esas2r_proc_ioctl() to a file_operations' .unlocked_ioctl and
+    esas2r_ioctl() of esas2r_ioctl.c to the SCSI host template's .ioctl;
+    both reach it, so the message names both."""
+    write(tmp_path, "drivers/scsi/demo/demo_ioctl.c", """\
+int demo_ioctl_handler(void *hostdata, unsigned int cmd, void __user *arg)
+{
+	if (cmd < 0x4500 || cmd > 0x450F)
+		return -EINVAL;
+	return 0;
+}
+
+int demo_ioctl(struct scsi_device *sd, unsigned int cmd, void __user *arg)
+{
+	return demo_ioctl_handler(sd->host->hostdata, cmd, arg);
+}
+""")
+    write(tmp_path, "drivers/scsi/demo/demo_main.c", """\
+static const struct scsi_host_template demo_template = {
+	.ioctl = demo_ioctl,
+};
+
+long demo_proc_ioctl(struct file *fp, unsigned int cmd, unsigned long arg)
+{
+	return demo_ioctl_handler(NULL, cmd, (void __user *)arg);
+}
+
+static const struct file_operations demo_fops = {
+	.unlocked_ioctl = demo_proc_ioctl,
+};
+""")
+    s = site("drivers/scsi/demo/demo_ioctl.c", 4, "demo_ioctl_handler", rule="ioctl_cmd_guard")
+    got = effects.analyse_sites([s], tmp_path)[s]
+    assert got.entry == "demo_ioctl,drivers/scsi/demo/demo_main.c:demo_proc_ioctl"
+    # the SCSI host template has no .compat_ioctl: scsi_ioctl() answers a
+    # 32-bit caller through demo_ioctl() itself
+    assert got.fallback == ("compat: through demo_ioctl(), scsi_ioctl() in drivers/scsi/scsi_ioctl.c"
+                            " answers -EINVAL (no .compat_ioctl)")
+    main = (tmp_path / "drivers/scsi/demo/demo_main.c").read_text()
+    for other in (main.replace(".ioctl = demo_ioctl,", ".ioctl = demo_ioctl,\n\t.compat_ioctl = demo_ioctl,"),
+                  # wavefront: the .ioctl of a struct of another interface
+                  main.replace("struct scsi_host_template demo_template", "struct snd_hwdep_ops demo_template")):
+        write(tmp_path, "drivers/scsi/demo/demo_main.c", other)
+        assert effects.analyse_sites([s], tmp_path)[s].fallback == "-"
+
+
 NESTED = """\
 static long t_ioctl(struct file *f, unsigned int code, void *buf)
 {

@@ -575,6 +575,10 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
     if e.fallback not in ("-", "unknown"):
         path, _, rest = e.fallback.partition(": ")
         who = "32-bit callers on a 64-bit kernel" if path == "compat" else "native callers"
+        # esas2r: "through esas2r_ioctl(), scsi_ioctl() ... answers -EINVAL"
+        via, comma, said = rest.partition("(), ")
+        if via.startswith("through ") and comma:
+            who, rest = f"{who} {via}()", said
         out.append(f"{who[0].upper() + who[1:]} still get EINVAL: {without_line_numbers(rest)}.")
 
 
@@ -849,10 +853,12 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
     visible = [s for s in sites if not is_leaf(s)]
     text: list[str] = []
     if visible:
-        callers = sorted({c for s in visible for c in entries(s)})
+        files = entry_files(visible)
+        # an entry of another file first, so that "in FILE" names its file
+        # alone: "esas2r_proc_ioctl() in .../esas2r_main.c and esas2r_ioctl()"
+        callers = sorted({c for s in visible for c in entries(s)}, key=lambda c: (c not in files, c))
         froms = {s.from_ for s in visible}
         verb = "answers" if len(callers) == 1 else "answer"
-        files = entry_files(visible)
 
         def in_file(caller: str) -> str:
             return f"{caller}()" + (f" in {files[caller]}" if caller in files else "")

@@ -156,6 +156,11 @@ def test_uncased_forward_fallback_twin_and_guard_sentences() -> None:
                 fallback="compat: scsi_ioctl() in drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl)")
     assert ("32-bit callers on a 64-bit kernel still get EINVAL: scsi_ioctl() in "
             "drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl).") in _flat(_sentences([pqi]))
+    esas2r = _site("drivers/scsi/esas2r/esas2r_ioctl.c", 1, "esas2r_ioctl_handler", "file_operations.unlocked_ioctl",
+                   paths="both", fallback="compat: through esas2r_ioctl(), scsi_ioctl() in "
+                   "drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl)")
+    assert ("32-bit callers on a 64-bit kernel through esas2r_ioctl() still get EINVAL: scsi_ioctl() in "
+            "drivers/scsi/scsi_ioctl.c answers -EINVAL (no .compat_ioctl).") in _flat(_sentences([esas2r]))
     sis = _site("drivers/video/fbdev/sis/sis_main.c", 1832, "sisfb_ioctl", "fb_ops.fb_ioctl",
                 from_="ENOIOCTLCMD", rule="ioctl_leaf_enoioctlcmd", visible="invisible",
                 branches="#else branch (of #ifdef SIS_NEW_CONFIG_COMPAT) keeps -EINVAL at line 1834")
