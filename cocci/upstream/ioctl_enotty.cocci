@@ -339,11 +339,10 @@ if (\(cmd\|cmd != A\|cmd != A && cmd != B\))
 
 // An argument check before the command: a valid argument gets past it.
 @argument exists@
-identifier io.fn, io.cmd, a, x, m, f; expression N; type T; position p;
+identifier io.fn, io.cmd, m, f, x =~ "^u?argp?$"; expression N; position p;
 @@
 fn(...) { ... when != cmd
-\(T x = (T)a; ... when != cmd
-if (!x) return -EINVAL@p;\|if (copy_from_user(&m, ...)) return -EFAULT;
+\(if (!x) return -EINVAL@p;\|if (copy_from_user(&m, ...)) return -EFAULT;
 if (m.f != N) return -EINVAL@p;\) ... }
 
 // Any other -EINVAL returned (or set and returned) blocks the handler.

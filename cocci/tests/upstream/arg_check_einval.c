@@ -32,5 +32,27 @@ static long z_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	}
 }
 
+/* aspeed-lpc-ctrl: the pointer declared from the argument, the field tested
+ * right after the copy, and the final return after a switch without default */
+static long a_ioctl(struct file *f, unsigned int cmd, unsigned long param)
+{
+	void __user *p = (void __user *)param;
+	struct z_map map;
+
+	if (copy_from_user(&map, p, sizeof(map)))
+		return -EFAULT;
+
+	if (map.flags != 0)
+		return -EINVAL;
+
+	switch (cmd) {
+	case 1:
+		return do_map(&map);
+	}
+
+	return -EINVAL;
+}
+
 static const struct file_operations z_fops = { .unlocked_ioctl = z_ioctl, };
 static const struct file_operations n_fops = { .unlocked_ioctl = n_ioctl, };
+static const struct file_operations a_fops = { .unlocked_ioctl = a_ioctl, };
