@@ -395,23 +395,26 @@ else:
 
 // ---- shapes/ioctl_cmd_range_split.smpl
 
-// if (S || \(cmd < A\|(cmd < A)\) || \(cmd > B\|(cmd > B)\)) return -E; (S a test of the argument or the
+// if (S || cmd < A || cmd > B) return -E; (S a test of the argument or the
 // state that names no command, calls nothing and assigns nothing), in the
 // body of the function itself: esas2r tests its argument for NULL and the
 // range of its own command numbers in one if, and answers -ENOTSUPP to both.
 // Every command outside the range is unknown.  The output tests the range
 // first, with the interface's answer, then S with its old errno: S has no
 // side effect, so testing it only for commands in the range changes
-// nothing but the answer to an unknown command.
+// nothing but the answer to an unknown command.  Only an if that stands
+// alone in the body, with no test of or assignment to the command before
+// it and no preprocessor line in it (enotty_split_if_alone).
 @icr exists@
 identifier enotty_target.fn, enotty_target.cmd;
 identifier err;
 expression A, B;
 expression S : script:python () { enotty_pure_test(S) };
 position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) and enotty_split_converts(p) };
+position i : script:python () { enotty_split_if_alone(i) };
 @@
 fn(...) { ... when any
-if (S || \(cmd < A\|(cmd < A)\) || \(cmd > B\|(cmd > B)\))
+if@i (S || \(cmd < A\|(cmd < A)\) || \(cmd > B\|(cmd > B)\))
 return -err@p;
 ... when any
 }
@@ -440,9 +443,10 @@ expression A;
 expression S : script:python () { enotty_state_test(S, None) };
 expression C : script:python () { enotty_command_test(C, None, "!=&&") };
 position p : script:python () { enotty_site_ok(p) and enotty_top_level(p) };
+position i : script:python () { enotty_split_if_alone(i) };
 @@
 fn(...) { ... when any
-if (\(cmd != A\|C\) || S)
+if@i (\(cmd != A\|C\) || S)
 return -err@p;
 ... when any
 }
@@ -3023,6 +3027,31 @@ def enotty_from_converts(pos: Pos) -> bool:
     if found is None or errno not in ENOTTY_ALSO_FROM.get(found[0], set()):
         return False
     return enotty_under_default(pos, enotty_cmd(pos))
+
+
+def enotty_split_if_alone(pos: Pos) -> bool:
+    """Whether the if at pos (ioctl_cmd_range_split, ioctl_cmd_state_split)
+    stands alone in the function body: not the body of an if, else or loop without braces
+    (enotty_top_level sees braces only), no command test or assignment to
+    the command before it (a known command that left a switch, or cmd =
+    r.op, would meet the range), and no preprocessor line in it."""
+    offset = enotty_site_offset(pos)
+    cmd = enotty_cmd(pos)
+    if offset < 0 or cmd is None:
+        return False
+    text = enotty_stripped(pos[0].file)
+    before = text[:offset].rstrip()
+    brace = enclosing_brace(text, offset)
+    if brace < 0 or not before or before[-1] not in ";{}" or re.search(r"\belse$", before):
+        return False
+    c = re.escape(cmd)
+    if re.search(r"\bswitch\s*\(\s*%s\b|\bif\s*\([^;{}]*\b%s\b|\b%s\s*(?:[-+*/%%&|^]?=(?!=)|\+\+|--)"
+                 % (c, c, c), text[brace + 1:offset]):
+        return False
+    lines = enotty_file_lines(pos[0].file)
+    first = int(pos[0].line) - 1
+    last = next((i for i in range(first, len(lines)) if re.search(r"\breturn\b", lines[i])), first)
+    return not any(line.lstrip().startswith("#") for line in lines[first:last + 1])
 
 
 def enotty_split_converts(pos: Pos) -> bool:

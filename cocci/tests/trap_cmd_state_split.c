@@ -52,6 +52,17 @@ static long qux_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	return qux_get(qux, cmd, arg);
 }
 
+/* the if under another without braces: a reviewer's case of the range split */
+static long raw_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct raw_dev *raw = filp->private_data;
+
+	if (raw->locked)
+		if (cmd != RAW_GET || !raw->open)
+			return -EINVAL;
+	return raw_get(raw, cmd, arg);
+}
+
 static const struct file_operations foo_fops = {
 	.unlocked_ioctl = foo_ioctl,
 };
@@ -66,4 +77,8 @@ static const struct file_operations baz_fops = {
 
 static const struct file_operations qux_fops = {
 	.unlocked_ioctl = qux_ioctl,
+};
+
+static const struct file_operations raw_fops = {
+	.unlocked_ioctl = raw_ioctl,
 };

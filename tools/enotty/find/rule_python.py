@@ -1392,6 +1392,31 @@ def enotty_from_converts(pos: Pos) -> bool:
     return enotty_under_default(pos, enotty_cmd(pos))
 
 
+def enotty_split_if_alone(pos: Pos) -> bool:
+    """Whether the if at pos (ioctl_cmd_range_split, ioctl_cmd_state_split)
+    stands alone in the function body: not the body of an if, else or loop without braces
+    (enotty_top_level sees braces only), no command test or assignment to
+    the command before it (a known command that left a switch, or cmd =
+    r.op, would meet the range), and no preprocessor line in it."""
+    offset = enotty_site_offset(pos)
+    cmd = enotty_cmd(pos)
+    if offset < 0 or cmd is None:
+        return False
+    text = enotty_stripped(pos[0].file)
+    before = text[:offset].rstrip()
+    brace = enclosing_brace(text, offset)
+    if brace < 0 or not before or before[-1] not in ";{}" or re.search(r"\belse$", before):
+        return False
+    c = re.escape(cmd)
+    if re.search(r"\bswitch\s*\(\s*%s\b|\bif\s*\([^;{}]*\b%s\b|\b%s\s*(?:[-+*/%%&|^]?=(?!=)|\+\+|--)"
+                 % (c, c, c), text[brace + 1:offset]):
+        return False
+    lines = enotty_file_lines(pos[0].file)
+    first = int(pos[0].line) - 1
+    last = next((i for i in range(first, len(lines)) if re.search(r"\breturn\b", lines[i])), first)
+    return not any(line.lstrip().startswith("#") for line in lines[first:last + 1])
+
+
 def enotty_split_converts(pos: Pos) -> bool:
     """Whether the answer at pos, of an if that joins the command range with
     a state test before the dispatch, converts: -EINVAL and -ENOSYS, or an
