@@ -1386,18 +1386,23 @@ def enotty_from_converts(pos: Pos) -> bool:
     errno = enotty_token_at(pos)
     if errno in ("EINVAL", "ENOSYS", "EBADRQC"):
         return True
+    return enotty_also_from(pos, errno) and enotty_under_default(pos, enotty_cmd(pos))
+
+
+def enotty_also_from(pos: Pos, errno: str) -> bool:
+    """Whether the interface of the function holding pos lists errno
+    among the answers it converts besides -EINVAL and -ENOSYS (also_from)."""
     found = enotty_lookup(pos[0].file, pos[0].current_element)
-    if found is None or errno not in ENOTTY_ALSO_FROM.get(found[0], set()):
-        return False
-    return enotty_under_default(pos, enotty_cmd(pos))
+    return found is not None and errno in ENOTTY_ALSO_FROM.get(found[0], set())
 
 
 def enotty_split_if_alone(pos: Pos) -> bool:
     """Whether the if at pos (ioctl_cmd_range_split, ioctl_cmd_state_split)
-    stands alone in the function body: not the body of an if, else or loop without braces
-    (enotty_top_level sees braces only), no command test or assignment to
-    the command before it (a known command that left a switch, or cmd =
-    r.op, would meet the range), and no preprocessor line in it."""
+    stands alone in the function body: not the body of an if, else or loop
+    without braces (enotty_top_level sees braces only), no command test or
+    assignment to the command before it (a known command that left a
+    switch, or cmd = r.op, would meet the range), and no preprocessor line
+    in it."""
     offset = enotty_site_offset(pos)
     cmd = enotty_cmd(pos)
     if offset < 0 or cmd is None:
@@ -1422,9 +1427,7 @@ def enotty_split_converts(pos: Pos) -> bool:
     a state test before the dispatch, converts: -EINVAL and -ENOSYS, or an
     errno the interface lists (also_from); the state test keeps it."""
     errno = enotty_token_at(pos)
-    found = enotty_lookup(pos[0].file, pos[0].current_element)
-    return errno in ("EINVAL", "ENOSYS") or (
-        found is not None and errno in ENOTTY_ALSO_FROM.get(found[0], set()))
+    return errno in ("EINVAL", "ENOSYS") or enotty_also_from(pos, errno)
 
 
 def enotty_site_ok(pos: Pos) -> bool:

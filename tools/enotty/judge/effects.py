@@ -1436,16 +1436,16 @@ def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) ->
     own = _fallback_for(cf, fn, site, tree)
     if own != "-" or tree is None or _is_static(cf, fn):
         return own
+    reaching = chain(cf, fn.name)
+    siblings = [other for rel in _sibling_files(tree, cf) if (other := tree.file(rel)) is not None]
     for row in interfaces.table():
         if row.is_compat or row.to != site.to or not row.einval_without \
                 or f"{row.struct}.{row.field}" == site.interface:
             continue
         # esas2r_ioctl_handler(): esas2r_main.c binds esas2r_ioctl() of the
         # helper's file to the SCSI host's .ioctl, with no .compat_ioctl
-        reaching = chain(cf, fn.name)
-        for rel in _sibling_files(tree, cf):
-            other = tree.file(rel)
-            blocks = initialisers(other, row.field, reaching, row.struct) if other is not None else []
+        for other in siblings:
+            blocks = initialisers(other, row.field, reaching, row.struct)
             if blocks and not any(re.search(r"\.\s*%s\s*=" % row.einval_without, b) for b in blocks):
                 core = interfaces.row(f"{row.struct}.{row.einval_without}")
                 if core is None:
@@ -1453,13 +1453,10 @@ def fallback(cf: CFile, fn: Function, site: Site, tree: "Tree | None" = None) ->
                 names = sorted({m for b in blocks for m in re.findall(
                     r"\.\s*%s\s*=\s*&?(\w+)" % re.escape(row.field), b)} & reaching)
                 file, _, function = core.dispatch.partition(":")
-                return (f"{'compat' if core.is_compat else 'native'}: through {_functions_phrase(names)}, "
+                through = " and ".join(f"{n}()" for n in names)
+                return (f"{'compat' if core.is_compat else 'native'}: through {through}, "
                         f"{function}() in {file} answers -EINVAL (no .{row.einval_without})")
     return own
-
-
-def _functions_phrase(names: list[str]) -> str:
-    return " and ".join(f"{n}()" for n in names)
 
 
 def _sibling_files(tree: "Tree", cf: CFile) -> list[str]:
@@ -1517,9 +1514,9 @@ def entry(cf: CFile, fn: Function, site: Site, tree: Tree | None = None) -> str:
     # in another file
     members = [member] + [other.field for other in interfaces.table()
                           if other.to == site.to and not other.is_compat and other.field != member]
-    for other_member in members[1:]:
-        bound |= set(_bound_to(other_member).findall(cf.code)) & chain(cf, fn.name)
-    callers_here = chain(cf, fn.name) - {fn.name}
+    reaching = chain(cf, fn.name)
+    bound |= _bound_names(cf, members[1:]) & reaching
+    callers_here = reaching - {fn.name}
     found = sorted(callers_here & bound)
     if not found and tree is not None and site.file.endswith(".h"):
         found = header_entries(tree, cf, fn.name, member)
@@ -1527,21 +1524,13 @@ def entry(cf: CFile, fn: Function, site: Site, tree: Tree | None = None) -> str:
         # an exported helper: callers of this file that another file of the
         # folder binds (esas2r_ioctl(), the SCSI host's .ioctl), and the
         # bound callers of the other files (esas2r_proc_ioctl())
-        found = sorted(set(found) | (_folder_bound(tree, cf, members) & callers_here)) + sorted(
-            {e for m in members for e in library_entries(tree, cf, fn.name, m)})
+        bound_there: set[str] = set()
+        for rel in _sibling_files(tree, cf):
+            other = tree.file(rel)
+            bound_there |= _bound_names(other, members) if other is not None else set()
+        found = sorted(set(found) | (bound_there & callers_here)) + sorted(
+            set(library_entries(tree, cf, fn.name, members)))
     return ",".join(found) if found else "-"
-
-
-def _folder_bound(tree: Tree, near: CFile, members: list[str]) -> set[str]:
-    """The names the other .c files of near's folder bind to any of members."""
-    folder = Path(near.path).parent
-    names: set[str] = set()
-    for path in sorted((tree.root / folder).glob("*.c")):
-        rel = str(folder / path.name)
-        cf = tree.file(rel) if rel != near.path else None
-        if cf is not None:
-            names |= {n for m in members for n in _bound_to(m).findall(cf.code)}
-    return names
 
 
 def _entry_files(entry_cell: str) -> list[str]:
@@ -1560,7 +1549,7 @@ def header_entries(tree: Tree, header: CFile, name: str, member: str) -> list[st
     through __tun_chr_ioctl(), tun.c's tun_chr_ioctl().  Found the way
     phase 1 found the helper (enotty.find.facts), from the caller's side."""
     include = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"%s"' % re.escape(Path(header.path).name), re.M)
-    return _folder_entries(tree, header, name, member, lambda cf: include.search(cf.raw) is not None)
+    return _folder_entries(tree, header, name, [member], lambda cf: include.search(cf.raw) is not None)
 
 
 def _is_static(cf: CFile, fn: Function) -> bool:
@@ -1568,40 +1557,43 @@ def _is_static(cf: CFile, fn: Function) -> bool:
     return re.search(r"\bstatic\b[^;{}()]*$", head) is not None
 
 
-def library_entries(tree: Tree, lib: CFile, name: str, member: str) -> list[str]:
-    """`file:function` of each function bound to member in another .c file
+def library_entries(tree: Tree, lib: CFile, name: str, members: list[str]) -> list[str]:
+    """`file:function` of each function bound to one of members in another .c file
     of the folder, by the text or by a token-pasting macro of a header it
     includes (facts.pasted_bindings()), that reaches the exported helper
     name: sbusfb_ioctl_helper() in sbuslib.c is cg3.c's cg3_sbusfb_ioctl()
     (FB_DEFAULT_SBUS_OPS(cg3)) and the other SBUS framebuffers'."""
     calls = re.compile(r"\b%s\s*\(" % re.escape(name))
-    return _folder_entries(tree, lib, name, member, lambda cf: calls.search(cf.code) is not None,
+    return _folder_entries(tree, lib, name, members, lambda cf: calls.search(cf.code) is not None,
                            pasted=True)
 
 
-def _folder_entries(tree: Tree, near: CFile, name: str, member: str, wanted: Callable[[CFile], bool],
+def _folder_entries(tree: Tree, near: CFile, name: str, members: list[str], wanted: Callable[[CFile], bool],
                     pasted: bool = False) -> list[str]:
-    """`file:function` of each function bound to member (by a token-pasting
-    macro too, with pasted) in the other .c files of near's folder that
-    wanted keeps, and that reaches name."""
-    folder = Path(near.path).parent
+    """`file:function` of each function bound to one of members (by a
+    token-pasting macro too, with pasted) in the other .c files of near's
+    folder that wanted keeps, and that reaches name."""
     found = []
-    for path in sorted((tree.root / folder).glob("*.c")):
-        rel = str(folder / path.name)
-        cf = tree.file(rel) if rel != near.path else None
+    for rel in _sibling_files(tree, near):
+        cf = tree.file(rel)
         if cf is None or not wanted(cf):
             continue
         reached: set[str] = set()
         for caller in {f.name for f, _ in callers(cf, name)}:
             reached |= chain(cf, caller)
-        bound = set(_bound_to(member).findall(cf.code)) | (_pasted_bound(tree, cf, member) if pasted else set())
+        bound = _bound_names(cf, members) | (_pasted_bound(tree, cf, members) if pasted else set())
         found += [f"{rel}:{fn}" for fn in sorted(reached & bound)]
     return found
 
 
-def _pasted_bound(tree: Tree, cf: CFile, member: str) -> set[str]:
+def _bound_names(cf: CFile, members: list[str]) -> set[str]:
+    """The names cf binds to any of members."""
+    return {n for m in members for n in _bound_to(m).findall(cf.code)}
+
+
+def _pasted_bound(tree: Tree, cf: CFile, members: list[str]) -> set[str]:
     """The functions a token-pasting macro of cf, or of a header cf
-    includes, stores in member (the headers phase 1 reads for it)."""
+    includes, stores in one of members (the headers phase 1 reads for it)."""
     from ..find import facts     # the extraction of phase 1, read the same way here
     uses = facts.pasted_uses(csource.clean(cf.raw))
     if not uses:
@@ -1609,7 +1601,7 @@ def _pasted_bound(tree: Tree, cf: CFile, member: str) -> set[str]:
     headers = [h.raw for spelled in facts.include_names(cf.raw)
                for rel in facts.included_paths(cf.path, spelled) if (h := tree.file(rel)) is not None]
     macros = facts.macros_seen(facts.pasted_macros(cf.raw), (facts.pasted_macros(h) for h in headers))
-    return {fn for _struct, field_name, fn, _via in facts.expand_pasted(uses, macros) if field_name == member}
+    return {fn for _struct, field_name, fn, _via in facts.expand_pasted(uses, macros) if field_name in members}
 
 
 # --- the verdict -----------------------------------------------------------------
