@@ -437,11 +437,18 @@ static long h_ioctl(struct file *file, unsigned int ucmd, unsigned long arg)
 
 
 def test_a_dispatch_a_state_check_refuses_keeps_the_handler_out(tmp_path: Path) -> None:
-    # nbd_ioctl(): a netlink-bound device answers -EINVAL to every command
-    found = analysed(tmp_path, "a.c", NBD, [(line_of(NBD, "return -EINVAL"), "x_ioctl", "ioctl_ioc_guard")])
+    # an initialiser the netlink-bound device leaves every command with
+    found = analysed(tmp_path, "a.c", NBD, [(line_of(NBD, "int error = -EINVAL"), "x_ioctl", "ioctl_switch_no_default")])
     (h,) = handlers.model(found, tmp_path)
     assert h.left == ("x_ioctl() calls __x_ioctl() only when a check of the state passes, and answers "
                       "-EINVAL to every other command first",)
+
+
+def test_a_type_guard_above_the_refused_dispatch_answers_before_the_state_check(tmp_path: Path) -> None:
+    # nbd_ioctl(): a foreign command meets the guard before the netlink check
+    found = analysed(tmp_path, "a.c", NBD, [(line_of(NBD, "return -EINVAL"), "x_ioctl", "ioctl_ioc_guard")])
+    (h,) = handlers.model(found, tmp_path)
+    assert h.left == ()
 
 
 def test_a_table_picked_by_number_alone_keeps_the_handler_out(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
     tested = messages.tested_line(mine, mine[0]["patch"]) if mine else ""
     msg = messages.commit_message(subject, pp.sites, interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
                                   tested=tested, docs=[d.path for d in pp.docs],
-                                  own_type_only=bool(tested) and messages.only_own_type_changed(mine),
+                                  changed_type=messages.changed_type(mine) if tested else "",
                                   kept=handlers.kept_siblings(pp.sites, analysed.model)
                                   + messages.helped_sentences(handlers.helped_consumers(pp.sites))
                                   + messages.unaffected_sentences([u for f in pp.files for u in f.unaffected]),

@@ -450,16 +450,17 @@ def _guard_words(condition: str, kind: str = "") -> str:
 
 
 def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
-                      own_type_only: bool = False) -> list[str]:
+                      such_commands: bool = False) -> list[str]:
     """Who sees the difference, from the effect columns of a patch's sites;
     interfaces: the table's rows by name (their reached_only: where the core
     hands a handler an unknown command only under conditions of its own);
-    own_type_only: only_own_type_changed() of the patch's audit rows."""
+    such_commands: the opening paragraph named which unknown commands
+    change (by a measured type, or by the checks that answered first)."""
     visible = [s for s in sites if not is_leaf(s) and
                (s.effects is None or s.effects.visible not in ("invisible", "unreachable"))]
     without_op = [s for s in visible if s.effects and s.effects.reach == "no-operation"]
     visible = [s for s in visible if s not in without_op]
-    out = _who_sees(visible, without_op, interfaces, own_type_only)
+    out = _who_sees(visible, without_op, interfaces, such_commands)
     forwarded: list[str] = []
     uncased = _Uncased()
     checked: dict[str, list[str]] = {}
@@ -477,7 +478,7 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
 
 
 def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[str, Interface],
-              own_type_only: bool) -> list[str]:
+              such_commands: bool) -> list[str]:
     """The first sentences: which callers now get ENOTTY instead of what."""
     out: list[str] = []
     seen = user_sees(visible)
@@ -489,7 +490,8 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
         who = "Callers" if "unknown" in paths else _callers_phrase(paths, compat, rows)
         only = sorted({r.reached_only for r in rows if r and r.reached_only})
         on = f" {' or '.join(only)}" if only else ""
-        command = "such a command" if own_type_only or command_filters(visible) else "an unknown command"
+        such = such_commands or bool(command_filters(visible))
+        command = "such a command" if such else "an unknown command"
         if all(s.effects and s.effects.branches.startswith("only with ")
                and "COMPAT" in s.effects.branches.split("(")[0] for s in visible):
             # sis: the changed line is the #else of SIS_NEW_CONFIG_COMPAT, so
@@ -500,7 +502,7 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
         elif "unknown" in paths:
             # which ABIs reach it is not known (dvb_ca's handler is passed to
             # dvb_usercopy()): say it of the command, not of every caller
-            out.append(f"{'Such a command' if own_type_only or command_filters(visible) else f'An unknown command{on} that reaches it'}"
+            out.append(f"{'Such a command' if such else f'An unknown command{on} that reaches it'}"
                        f" now gets {seen} instead of {before}.")
         else:
             out.append(f"{who} now get {seen} instead of {before} for {command}{on}.")
@@ -844,7 +846,7 @@ def why_sentence(froms: set[str], tos: set[str]) -> str:
 
 
 def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
-                own_type_only: bool = False, guards: tuple[str, ...] = (),
+                changed_type: str = "", guards: tuple[str, ...] = (),
                 cites: tuple[str, ...] = (), guard_reads: tuple[str, ...] = ()) -> list[str]:
     """What the handlers answered, what the core does with it, and why: one
     paragraph.  guards: the conditions that alone answered -EINVAL where
@@ -905,11 +907,16 @@ def explanation(sites: list[Site], interfaces: Mapping[str, Interface],
             text.append(f"{who} {verb} -EINVAL for {filter_words(list(guards))}, and "
                         f"-ENOIOCTLCMD, which the ioctl system call turns into -ENOTTY, for the "
                         f"other commands {'it does' if len(callers) == 1 else 'they do'} not know{read}.")
-        elif own_type_only:
+        elif changed_type == "own":
             # measured: commands of other types got ENOTTY already
             text.append(f"{who} {verb} some unknown ioctl commands of "
                         f"{'its' if len(callers) == 1 else 'their'} own type with "
                         f"{errno_phrase(froms)}; commands of other types already get -ENOTTY.")
+        elif changed_type == "foreign":
+            # measured: nbd's unknown commands of its own type got ENOTTY
+            # already, from __nbd_ioctl(); said of the other types alone,
+            # since a device bound through netlink still refuses its own
+            text.append(f"{who} {verb} an ioctl command of another type with {errno_phrase(froms)}.")
         elif len(callers) > 1 and len(froms) > 1 and all(
                 len(_froms_of(visible, c)) == 1 for c in callers):
             # dvb-core: the CA device's -EINVAL, the frontend's -ENOTSUPP
@@ -960,21 +967,26 @@ def _froms_of(sites: list[Site], caller: str) -> set[str]:
     return {s.from_ for s in sites if caller in entries(s)}
 
 
-def only_own_type_changed(rows: list[dict[str, str]]) -> bool:
-    """The audit measured a foreign command answered ENOTTY before and after
-    on every ABI, and an unused command of the driver's own type changing:
-    the handler's range check already answered the rest (autofs)."""
+def changed_type(rows: list[dict[str, str]]) -> str:
+    """Which of the audit's unknown commands changed: "own" when a foreign
+    command answered ENOTTY before and after on every ABI and an unused
+    command of the driver's own type changed (autofs's range check already
+    answered the rest), "foreign" the other way round (nbd_ioctl()'s type
+    guard: __nbd_ioctl() already answered its own type), else ""."""
     unknown = [r for r in rows if _check(r) in ("foreign", "own")
                and r["before"] not in NOT_MEASURED and r["after"] not in NOT_MEASURED]
-    foreign = [r for r in unknown if _check(r) == "foreign"]
-    own = [r for r in unknown if _check(r) == "own"]
-    return bool(foreign and own) and all(r["before"] == r["after"] == "ENOTTY" for r in foreign) \
-        and any(r["before"] != r["after"] for r in own)
+    for changed, same in (("own", "foreign"), ("foreign", "own")):
+        kept = [r for r in unknown if _check(r) == same]
+        moved = [r for r in unknown if _check(r) == changed]
+        if kept and moved and all(r["before"] == r["after"] == "ENOTTY" for r in kept) \
+                and any(r["before"] != r["after"] for r in moved):
+            return changed
+    return ""
 
 
 def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str, Interface],
                    rules: list[str], signoff: str, tested: str = "",
-                   docs: list[str] | tuple[str, ...] = (), own_type_only: bool = False,
+                   docs: list[str] | tuple[str, ...] = (), changed_type: str = "",
                    kept: list[str] | tuple[str, ...] = (), notes: list[str] | tuple[str, ...] = (),
                    guards: tuple[str, ...] = (), cites: tuple[str, ...] = (),
                    guard_reads: tuple[str, ...] = ()) -> str:
@@ -989,8 +1001,8 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     patch changes too (enotty.partition.doc_updates); notes are sentences
     about the other edits of its diff (enotty.partition.comment_updates).
     """
-    paras = explanation(sites, interfaces, own_type_only, guards, cites, guard_reads)
-    who = " ".join(effects_sentences(sites, interfaces, own_type_only or bool(guards)))
+    paras = explanation(sites, interfaces, changed_type, guards, cites, guard_reads)
+    who = " ".join(effects_sentences(sites, interfaces, bool(changed_type or guards)))
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
     if kept:

@@ -570,12 +570,26 @@ def test_a_range_check_measured_answering_enotty_narrows_the_claim() -> None:
     rows = [{"target": "dir:/autofs", "source": "fs/autofs/root.c", "function": "f", "command": c,
              "abi": abi, "before": b, "after": "ENOTTY", "patch": "p"}
             for c, b in (("foreign:X", "ENOTTY"), ("own:Y", "EINVAL")) for abi in ("native", "compat")]
-    assert messages.only_own_type_changed(rows)
-    assert not messages.only_own_type_changed([dict(r, before="EINVAL") for r in rows])
+    assert messages.changed_type(rows) == "own"
+    assert messages.changed_type([dict(r, before="EINVAL") for r in rows]) == ""
     s = _site("fs/autofs/root.c", 1, "autofs_root_ioctl", "file_operations.unlocked_ioctl")
-    body = _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>", own_type_only=True))
+    body = _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>", changed_type="own"))
     assert ("autofs_root_ioctl() answers some unknown ioctl commands of its own type with -EINVAL; "
             "commands of other types already get -ENOTTY.") in body
+    assert "Such a command now gets ENOTTY instead of EINVAL." in body
+
+
+def test_a_type_guard_measured_changing_foreign_commands_alone_says_so() -> None:
+    # nbd: __nbd_ioctl() answered an unused nbd command ENOTTY before the patch
+    rows = [{"target": "/dev/nbd0", "source": "drivers/block/nbd.c", "function": "f", "command": c,
+             "abi": abi, "before": b, "after": "ENOTTY", "patch": "p"}
+            for c, b in (("foreign:X", "EINVAL"), ("own:Y", "ENOTTY")) for abi in ("native", "compat")]
+    assert messages.changed_type(rows) == "foreign"
+    assert messages.changed_type([dict(r, before="ENOTTY") for r in rows]) == ""
+    s = _site("drivers/block/nbd.c", 1, "nbd_ioctl", "file_operations.unlocked_ioctl")
+    body = _flat(messages.commit_message("s", [s], TABLE, ["r"], "A <a@b.c>", changed_type="foreign"))
+    assert "nbd_ioctl() answers an ioctl command of another type with -EINVAL." in body
+    assert "does not know" not in body
     assert "Such a command now gets ENOTTY instead of EINVAL." in body
 
 
