@@ -111,6 +111,9 @@ class Handler:
     # sites no user-space call reaches, each with why (_unseen): every
     # uacce_ops sets .ioctl, so uacce_fops_unl_ioctl()'s -EINVAL answers no one
     unseen: tuple[tuple[Site, str], ...] = ()
+    # sentences the message of a patch converting it must carry: what the
+    # conversion leaves as it was (dma-heap's lookup by number alone)
+    caveats: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -400,7 +403,9 @@ _NUMBER_ONLY = re.compile(r"\b_IOC_NR\s*\(")
 def _number_only(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
     """The handler picks its command from a table by _IOC_NR alone and no
     function of the file looks at _IOC_TYPE: a command of another type
-    whose number is in the table is taken for the table's (dma-heap)."""
+    whose number is in the table is taken for the table's (dma-heap).  The
+    converted bound answers every command past the table all the same, so
+    this is said in the message, not a reason to leave the handler out."""
     found = _function(tree, file, fn_name, line)
     if found is None:
         return ""
@@ -411,8 +416,12 @@ def _number_only(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
                          % ((re.escape(cmd),) * 3), body)
     if _NUMBER_ONLY.search(body) and re.search(r"\[\s*\w+\s*\]", body) and not compared \
             and not re.search(r"\b_IOC_TYPE\s*\(", cf.code):
-        return (f"{fn_name}() selects the command by its number alone, so a command of another "
-                "type whose number is in its table is taken for that command")
+        nr = re.search(r"\b(\w+)\s*=\s*_IOC_NR\s*\(", body)
+        table = re.search(r"\b(\w+)\s*\[\s*%s\s*\]" % re.escape(nr.group(1)), body) if nr else None
+        where = f"in {table.group(1)}[] " if table else ""
+        return ("The exception is a command of another type with the number of a known one: "
+                f"{fn_name}() looks a command up {where}by its number alone, so such a command "
+                "still runs the known one, as before.")
     return ""
 
 
@@ -496,6 +505,7 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
         visible = [s for s in seen if s not in kept_out]
         held = sorted({kept_out[s] for s in seen if s in kept_out})
         left: list[str] = []
+        caveats: list[str] = []
         if (file, name) in CORES:
             left.append(CORES[(file, name)])
         left += kept_by_operations
@@ -532,10 +542,12 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 if why and why not in left:
                     left.append(why)
             for s in visible:
-                for why in (_dispatch_refused(tree, s.file, s.function, s.line),
-                            _number_only(tree, s.file, s.function, s.line)):
-                    if why and why not in left:
-                        left.append(why)
+                why = _dispatch_refused(tree, s.file, s.function, s.line)
+                if why and why not in left:
+                    left.append(why)
+                caveat = _number_only(tree, s.file, s.function, s.line)
+                if caveat and caveat not in caveats:
+                    caveats.append(caveat)
             for s in visible:
                 if s.rule == "ioctl_ioc_guard":
                     why = _handed_on(tree, s.file, s.function, s.line, functions)
@@ -554,7 +566,8 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
             if held:
                 left.append("another site of it stays: " + held[0])
         out.append(Handler(file, name, tuple(group), tuple(left), kconfig.module_name(root, file),
-                           () if visible else tuple(held), tuple(sorted(unseen.items(), key=lambda i: i[0].sort_key()))))
+                           () if visible else tuple(held), tuple(sorted(unseen.items(), key=lambda i: i[0].sort_key())),
+                           tuple(caveats)))
     return out
 
 
@@ -606,6 +619,12 @@ def named_in_subject(patch_sites: Iterable[Site], model: Iterable[Handler]) -> l
     kept = any(not h.complete and h.left and h.sites and h.file in files and h.name not in names
                for h in model)
     return names if kept and len(names) <= 2 else []
+
+
+def caveats(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
+    """The caveats of the converted handlers a patch changes."""
+    keys = {key for s in patch_sites for key in handlers_of(s)}
+    return [c for h in model if (h.file, h.name) in keys and h.complete for c in h.caveats]
 
 
 def kept_siblings(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:

@@ -451,16 +451,21 @@ def test_a_type_guard_above_the_refused_dispatch_answers_before_the_state_check(
     assert h.left == ()
 
 
-def test_a_table_picked_by_number_alone_keeps_the_handler_out(tmp_path: Path) -> None:
-    # dma_heap_ioctl(): a command of another type numbered 0 is taken for ALLOC
-    found = analysed(tmp_path, "a.c", HEAP, [(line_of(HEAP, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
+def test_a_table_picked_by_number_alone_is_said_in_the_message(tmp_path: Path) -> None:
+    # dma_heap_ioctl(): every number past the table changes; a command of
+    # another type numbered 0 is still taken for ALLOC, as before
+    site = (line_of(HEAP, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")
+    found = analysed(tmp_path, "a.c", HEAP, [site])
     (h,) = handlers.model(found, tmp_path)
-    assert h.left == ("h_ioctl() selects the command by its number alone, so a command of another type "
-                      "whose number is in its table is taken for that command",)
-    # with a type check in the file, or the command compared first, it is whole
+    assert h.complete
+    assert h.caveats == ("The exception is a command of another type with the number of a known one: h_ioctl() "
+                         "looks a command up in h_cmds[] by its number alone, so such a command still runs "
+                         "the known one, as before.",)
+    assert handlers.caveats(h.sites, [h]) == list(h.caveats)
+    # with a type check in the file, or the command compared first, nothing to say
     typed = HEAP.replace("\tint nr", "\tif (_IOC_TYPE(ucmd) != 'H')\n\t\treturn -ENOTTY;\n\tint nr")
     found = analysed(tmp_path, "b.c", typed, [(line_of(typed, "return -EINVAL"), "h_ioctl", "ioctl_ioc_guard")])
-    assert handlers.model(found, tmp_path)[0].complete
+    assert handlers.model(found, tmp_path)[0].caveats == ()
 
 
 def test_a_header_site_is_in_the_row_of_each_handler_it_changes(tmp_path: Path) -> None:

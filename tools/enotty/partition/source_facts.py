@@ -18,7 +18,7 @@ from typing import Iterator
 
 from ..find import csource
 from ..judge import consumers
-from ..find.ctext import Lines, match_close
+from ..find.ctext import Lines, match_close, switches
 from ..find.sites import Site
 from .split import FileChange, SeriesPlan, each_converting_file
 
@@ -102,14 +102,29 @@ def _guard_sites(src: Source, sites: tuple[Site, ...]) -> Iterator[tuple[int, cs
                 yield at, fn
 
 
+def _answers_unknown_already(clean: str, fn: csource.Function, own_start: int, own_end: int) -> bool:
+    """fn has an -ENOIOCTLCMD or -ENOTTY besides the guard's own line that
+    a command the guard lets through can reach: not one in a switch on a
+    value the handler looked up itself (dma_heap_ioctl()'s `switch (kcmd)`:
+    every number of its table is a known command, so its default is not
+    an answer to an unknown one)."""
+    params = set(fn.param_names())
+    bodies = [sw for sw in switches(clean, fn.body_start, fn.body_end) if sw.brace >= 0 and sw.end >= 0]
+    for m in _ALREADY_ENOTTY.finditer(clean, fn.body_start, fn.body_end):
+        if own_start <= m.start() < own_end:
+            continue
+        heads = [clean[sw.open_paren:sw.close_paren + 1] for sw in bodies if sw.brace < m.start() < sw.end]
+        if all(params & set(re.findall(r"\w+", head)) for head in heads):
+            return True
+    return False
+
+
 def partial_guards(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
     """The conditions of the guard sites whose function answers some other
     unknown command -ENOIOCTLCMD or -ENOTTY already, each once, in order."""
     out: list[str] = []
     for at, fn in _guard_sites(src, sites):
-        body = src.clean[fn.body_start:fn.body_end]
-        own = src.clean[at:src.clean.find("\n", at)]
-        if len(_ALREADY_ENOTTY.findall(body)) > len(_ALREADY_ENOTTY.findall(own)):
+        if _answers_unknown_already(src.clean, fn, at, src.clean.find("\n", at)):
             condition = condition_above(src.clean, at, fn.body_start)
             if condition and condition not in out:
                 out.append(condition)

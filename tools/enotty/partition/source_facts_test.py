@@ -96,6 +96,35 @@ def test_a_guard_that_is_the_only_unknown_command_answer_is_not_partial() -> Non
     assert source_facts.partial_guards(source_facts.Source.of(WHOLE), (_guard(WHOLE, "evdev_ioctl"),)) == ()
 
 
+# dma_heap_ioctl(): the table holds every known command, so the default of
+# the switch on the looked-up command answers no unknown one
+HEAP = """\
+static long dma_heap_ioctl(struct file *file, unsigned int ucmd, unsigned long arg)
+{
+\tint nr = _IOC_NR(ucmd);
+
+\tif (nr >= ARRAY_SIZE(dma_heap_ioctl_cmds))
+\t\treturn -EINVAL;
+\tkcmd = dma_heap_ioctl_cmds[nr];
+\tswitch (kcmd) {
+\tcase DMA_HEAP_IOCTL_ALLOC:
+\t\tret = alloc(file, kdata);
+\t\tbreak;
+\tdefault:
+\t\tret = -ENOTTY;
+\t}
+\treturn ret;
+}
+"""
+
+
+def test_a_default_on_the_looked_up_command_is_not_an_unknown_command_answer() -> None:
+    assert source_facts.partial_guards(source_facts.Source.of(HEAP), (_guard(HEAP, "dma_heap_ioctl"),)) == ()
+    on_ucmd = HEAP.replace("switch (kcmd)", "switch (ucmd)")
+    assert source_facts.partial_guards(source_facts.Source.of(on_ucmd), (_guard(on_ucmd, "dma_heap_ioctl"),)) == \
+        ("nr >= ARRAY_SIZE(dma_heap_ioctl_cmds)",)
+
+
 def test_a_site_of_another_rule_is_never_a_guard() -> None:
     site = _guard(LUO, "luo_ioctl")
     other = Site(site.file, site.line, site.function, site.interface, "EINVAL", "ENOTTY",

@@ -105,7 +105,8 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
     msg = messages.commit_message(subject, pp.sites, interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
                                   tested=tested, docs=[d.path for d in pp.docs],
                                   changed_type=messages.changed_type(mine) if tested else "",
-                                  kept=handlers.kept_siblings(pp.sites, analysed.model)
+                                  kept=handlers.caveats(pp.sites, analysed.model)
+                                  + handlers.kept_siblings(pp.sites, analysed.model)
                                   + messages.helped_sentences(handlers.helped_consumers(pp.sites))
                                   + messages.unaffected_sentences([u for f in pp.files for u in f.unaffected]),
                                   notes=[n for f in pp.files for n in f.notes],
