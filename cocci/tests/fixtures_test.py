@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from enotty.find import interfaces, rules
-from enotty.find.sites import ADDS, ADDS_DEFAULT, RESTRUCTURES
+from enotty.find.sites import ADDS, ADDS_DEFAULT, RESTRUCTURES, VALID_FIRST
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = sorted(TESTS.glob("*.c"))
@@ -70,6 +70,16 @@ def changes(before: str, after: str) -> list[tuple[int, int, int, int]]:
     a, b = before.split("\n"), after.split("\n")
     return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2
             in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if tag != "equal"]
+
+
+def new_index(before: str, after: str, i: int) -> int:
+    """0-based index in `after` of line i of `before` (or of its
+    replacement): ioctl_valid_first adds lines above other sites."""
+    a, b = before.split("\n"), after.split("\n")
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if i1 <= i < i2:
+            return j1 + min(i - i1, max(j2 - j1 - 1, 0))
+    return i
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +155,17 @@ def test_site_lines_match_the_diff(work, c):
                 added = added[1:]
             assert len(added) == 1 and re.fullmatch(rf"\w+ = -{f[6]};", added[0]), added
             continue
+        if f[7] == VALID_FIRST:
+            # the state check stays; the last change before it adds the
+            # test of the command, and one before the function adds
+            # the function that test calls
+            blocks = [b for b in changes(before, after) if b[1] < n]
+            assert blocks and blocks[-1][0] == blocks[-1][1], f"{c.name}:{n}: nothing added: {f}"
+            added = "\n".join(after.split("\n")[blocks[-1][2]:blocks[-1][3]])
+            call = re.fullmatch(rf"\s*if \(!({re.escape(f[3])}_valid)\((\w+)\)\)\n\s*return -{f[6]};", added)
+            assert call, added
+            assert re.search(rf"^static bool {call.group(1)}\(unsigned int {call.group(2)}\)$", after, re.M), f
+            continue
         blocks = [(i1, i2, j1, j2) for i1, i2, j1, j2 in changes(before, after) if i1 < n <= i2 + 1]
         assert len(blocks) == 1, f"{c.name}:{n}: no change of its own: {f}"
         i1, i2, j1, j2 = blocks[0]
@@ -166,7 +187,7 @@ def test_site_lines_match_the_diff(work, c):
         assert rule in rule_names
         n = int(line) - 1
         assert re.search(rf"-{frm}\b", src[n])
-        assert rule in RESTRUCTURES or re.search(rf"-{to}\b", res[n])
+        assert rule in RESTRUCTURES or re.search(rf"-{to}\b", res[new_index(before, after, n)])
         # the site lies inside function fn: its definition precedes the line
         assert any(re.match(rf"^\S.*\b{re.escape(fn)}\(", l) for l in src[:n]), fn
 

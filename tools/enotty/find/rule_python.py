@@ -17,7 +17,7 @@ import re
 from typing import Protocol, Sequence
 
 from .ctext import (blank_directives, blank_lexemes, case_leaves, cases, comment_text,
-                    enclosing_brace, match_close, match_open, operands,
+                    enclosing_brace, match_close, match_open, operands, sections,
                     statement_start, switch_head, switches, top_labels, unparen)
 
 
@@ -1157,7 +1157,12 @@ ADDS_DEFAULT = "ioctl_switch_add_default"
 ADDS = (ADDS_DEFAULT, "ioctl_default_add_assign")
 # ioctl_cmd_range_split rewrites its if too, the range tested first.
 RANGE_SPLIT = "ioctl_cmd_range_split"
-RESTRUCTURES = ("ioctl_cmd_state_split", RANGE_SPLIT, *ADDS)
+STATE_SPLIT = "ioctl_cmd_state_split"
+# ioctl_valid_first keeps its token too: its output tests the command
+# before the state check of the site and adds the function that lists the
+# commands (enotty_valid_check, enotty_valid_switch).
+VALID_FIRST = "ioctl_valid_first"
+RESTRUCTURES = (STATE_SPLIT, RANGE_SPLIT, *ADDS, VALID_FIRST)
 
 
 def enotty_restructured(ps: Pos, rule: str | None = None) -> bool:
@@ -1420,6 +1425,167 @@ def enotty_split_if_alone(pos: Pos) -> bool:
     first = int(pos[0].line) - 1
     last = next((i for i in range(first, len(lines)) if re.search(r"\breturn\b", lines[i])), first)
     return not any(line.lstrip().startswith("#") for line in lines[first:last + 1])
+
+
+# ioctl_valid_first: a state check before the dispatch (hfi1 before a
+# context is assigned, ppdev before PPCLAIM, userfaultfd before
+# UFFDIO_API) answers every command -EINVAL, an unknown one too.  As
+# upstream did for pidfd_ioctl() (pidfs_ioctl_valid()), the output tests
+# the command first against the case labels of the switches on it.
+ENOTTY_VALID_LOG = re.compile(r"(?:pr_\w+|dev_\w+|printk|\w*dbg\w*|\w*debug\w*)\s*\(")
+
+
+def enotty_valid_state(cond: object) -> bool:
+    """Whether an if condition is a test of the state every command meets:
+    terms joined by && that are each a state test (enotty_state_test:
+    no command, no assignment) or cmd != A, one at least a state test, and
+    none a test of the argument (a NULL or copy check of the argument may
+    answer first: issue 31, the V4L2 core)."""
+    text = enotty_unhint(str(cond))
+    if re.search(r"\b(?:arg|argp|uarg|p|data)\b|\bcopy_(?:from|to)_user\b|\b(?:get|put)_user\b", text):
+        return False
+    terms = [enotty_unhint(t) for t in operands(text, "&&")]
+    names = set(enotty_cmd_of.values())
+    ne = "|".join(re.escape(n) + r"\s*!=\s*" + ENOTTY_OPERAND for n in names)
+    states = [t for t in terms if enotty_state_test(t, None)]
+    return bool(names) and bool(states) and all(t in states or (ne and re.fullmatch(ne, t)) for t in terms)
+
+
+def enotty_valid_function(pos: Pos) -> tuple[str, int, int] | None:
+    """(stripped text, offset of the body brace, offset of its end) of the
+    function around pos."""
+    offset = enotty_site_offset(pos)
+    if offset < 0:
+        return None
+    text = enotty_stripped(pos[0].file)
+    body = enclosing_brace(text, offset)
+    while body >= 0 and enclosing_brace(text, body) >= 0:
+        body = enclosing_brace(text, body)
+    end = match_close(text, body) if body >= 0 else -1
+    return (text, body, end) if end >= 0 else None
+
+
+def enotty_open_paren(text: str, at: int) -> int:
+    """Offset of the innermost parenthesis open around offset at, or -1."""
+    depth = 0
+    for k in range(at - 1, -1, -1):
+        if text[k] == ")":
+            depth += 1
+        elif text[k] == "(":
+            if depth == 0:
+                return k
+            depth -= 1
+    return -1
+
+
+def enotty_valid_labels(pos: Pos) -> list[str] | None:
+    """The case labels of every switch on the command in the function
+    around the site pos, in order, or None where the test cannot be made
+    whole: a switch on something computed from the command, a label or a
+    line under a preprocessor test in such a switch, the command assigned,
+    or used outside a case of its own but to compare it with a label, to
+    switch on it or to log it (a default that hands it to another function
+    may know more commands than the labels)."""
+    cmd = enotty_cmd(pos)
+    found = enotty_valid_function(pos)
+    if cmd is None or found is None:
+        return None
+    text, body, end = found
+    c = re.escape(cmd)
+    if re.search(r"\b%s\s*(?:[-+*/%%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*%s\b" % (c, c), text[body:end]):
+        return None
+    raw = "\n".join(enotty_file_lines(pos[0].file))
+    labels: list[str] = []
+    kept = list(text[body:end])
+    for sw in switches(text, body, end):
+        if sw.close_paren < 0 or sw.end < 0:
+            return None
+        head = unparen(text[sw.open_paren:sw.close_paren + 1])
+        if re.search(r"\b%s\b" % c, head) and head != cmd:
+            return None
+        if head != cmd:
+            continue
+        if re.search(r"^[ \t]*#", raw[sw.brace:sw.end], re.M):
+            return None
+        for start, stop, is_default, section_end in sections(text, sw):
+            if not is_default:
+                label = text[start:stop].strip()[4:-1].strip()
+                if label not in labels:
+                    labels.append(label)
+                for k in range(stop, section_end):
+                    kept[k - body] = " "
+        for k in range(sw.keyword, sw.close_paren + 1):
+            kept[k - body] = " "
+    rest = "".join(kept)
+    for m in re.finditer(r"\b%s\b" % c, rest):
+        compared = re.match(r"\s*[!=]=\s*(%s)" % ENOTTY_OPERAND, rest[m.end():])
+        if compared and compared.group(1).strip() in labels:
+            continue
+        call = re.search(r"\b(\w+)\s*\($", rest[:enotty_open_paren(rest, m.start()) + 1])
+        if call and ENOTTY_VALID_LOG.fullmatch(call.group(0)):
+            continue
+        return None
+    return labels or None
+
+
+def enotty_valid_name(ps: Pos) -> str:
+    """The name of the function that lists the commands: the name of the
+    handler and _valid (pidfs_ioctl_valid() for pidfd_ioctl(), upstream)."""
+    return f"{ps[0].current_element}_valid"
+
+
+def enotty_valid_first(pos: Pos) -> bool:
+    """Whether the state check whose -EINVAL is at pos can be preceded by a
+    test of the command: another shape found the unknown-command answer of
+    the same function, every command it handles is a case label of a
+    switch on the command (enotty_valid_labels), one such switch comes
+    after the check, the check stands alone in the body (not the branch
+    of an if or else without braces), its block only logs before it
+    returns, and no function of the file has the name the test calls."""
+    fn = str(pos[0].current_element)
+    cmd = enotty_cmd(pos)
+    found = enotty_valid_function(pos)
+    if cmd is None or found is None:
+        return False
+    if not any(site[0] == fn and site[4] != VALID_FIRST for site in enotty_sites.get(pos[0].file, {}).values()):
+        return False
+    labels = enotty_valid_labels(pos)
+    if not labels:
+        return False
+    text, body, end = found
+    offset = enotty_site_offset(pos)
+    if re.compile(r"\bswitch\s*\(\s*%s\s*\)" % re.escape(cmd)).search(text, offset, end) is None:
+        return False
+    ifs = list(re.compile(r"\bif\s*\(").finditer(text, body, offset))
+    if not ifs:
+        return False
+    start = ifs[-1].start()
+    close = match_close(text, ifs[-1].end() - 1)
+    before = text[:start].rstrip()
+    # in the body of the function itself, not the branch of an if or else
+    # without braces
+    if close < 0 or enclosing_brace(text, start) != body or not before or before[-1] not in ";{}" \
+            or re.search(r"\belse$", before):
+        return False
+    block = text[close + 1:offset]
+    if not re.fullmatch(r"\s*(?:\{\s*(?:" + ENOTTY_LOG_CALL + r"\s*)*)?return[\s(\-]*", block):
+        return False
+    return re.search(r"\b%s\s*\(" % re.escape(enotty_valid_name(pos)), text) is None
+
+
+def enotty_valid_check(ps: Pos) -> str:
+    """The test the output adds before the state check of the site ps."""
+    site = enotty_site_of(ps)
+    to = site[3] if site else "ENOTTY"
+    return f"if (!{enotty_valid_name(ps)}({enotty_cmd(ps)}))\n\treturn -{to};"
+
+
+def enotty_valid_switch(ps: Pos) -> str:
+    """The body of the function the output adds: a switch that answers true
+    for each case label of the handler."""
+    labels = enotty_valid_labels(ps) or []
+    return (f"switch ({enotty_cmd(ps)}) {{\n" + "".join(f"case {label}:\n" for label in labels)
+            + "\treturn true;\n}")
 
 
 def enotty_split_converts(pos: Pos) -> bool:

@@ -24,7 +24,7 @@ def cocci_copy(tmp_path: Path) -> Path:
 SHAPES = ["ioctl_cmd_range_split", "ioctl_cmd_state_split", "ioctl_default_add_assign", "ioctl_default_assign", "ioctl_default_return", "ioctl_default_twin", "ioctl_if_chain",
           "ioctl_ioc_chain", "ioctl_ioc_guard", "ioctl_leaf_enoioctlcmd", "ioctl_lookup_miss",
           "ioctl_missing_operation", "ioctl_subhandler_miss", "ioctl_switch_add_default",
-          "ioctl_switch_chain", "ioctl_switch_no_default"]
+          "ioctl_switch_chain", "ioctl_switch_no_default", "ioctl_valid_first"]
 
 
 def test_one_rule_file_and_the_shapes_that_name_sites():
@@ -189,8 +189,9 @@ def test_rule_file_layout():
     assert len(re.findall(r"^@script:python depends on (?:tsv|report|org)@$", text, re.M)) == 3
     # (the patch rule disables the paren isomorphism: (C) || S is split
     # with C's own parentheses dropped, C || S as it stands), and two more
-    # add what ioctl_switch_add_default and ioctl_default_add_assign add
-    assert len(re.findall(r"^@depends on (?:context|patch(?: disable paren)?)@$", text, re.M)) == 4
+    # add what ioctl_switch_add_default and ioctl_default_add_assign add,
+    # one the function ioctl_valid_first calls
+    assert len(re.findall(r"^@depends on (?:context|patch(?: disable paren)?)@$", text, re.M)) == 5
     # The SmPL first, the Python it calls last: after the initialize block
     # no rule starts.
     python = text[text.index("\n@initialize:python@\n@@\n"):]

@@ -18,7 +18,9 @@ from typing import Iterable, TextIO
 # change the lines around it, in the hunk that covers it.  ADDS keep their
 # site line (an initialiser) and add to the switch after it instead: a
 # default (ADDS_DEFAULT), or the answer first thing in its default.
-from .rule_python import ADDS, ADDS_DEFAULT, RESTRUCTURES
+# VALID_FIRST keeps its site line (a state check) and adds a test of the
+# command before it, and before the function the function that test calls.
+from .rule_python import ADDS, ADDS_DEFAULT, RESTRUCTURES, VALID_FIRST
 from .rules import SITE_MARKER
 
 REPORT_COLUMNS = ("file", "line", "function", "interface", "from", "to", "rule")
