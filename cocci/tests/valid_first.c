@@ -10,7 +10,8 @@
  * ctxt_ioctl(): drivers/infiniband/hw/hfi1/file_ops.c, a context must be
  * assigned, a log call before the check, a default after it.
  * pp_ioctl(): drivers/char/ppdev.c, two switches on the command, the
- * check between them in a block that logs.
+ * check between them in a block that logs; a case before it reads the
+ * argument of its own command.
  * mirror_ioctl(): lib/test_hmm.c, the check before a copy of the
  * argument.
  */
@@ -66,10 +67,16 @@ static long ctxt_ioctl(struct file *fp, unsigned int cmd, unsigned long arg)
 static int pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct pp_struct *pp = file->private_data;
+	int mode;
 
 	switch (cmd) {
 	case PPCLAIM:
 		return pp_claim(pp);
+	case PPSETMODE:
+		if (copy_from_user(&mode, (void __user *)arg, sizeof(mode)))
+			return -EFAULT;
+		pp->mode = mode;
+		return 0;
 	case PPEXCL:
 		pp->flags |= PP_EXCL;
 		return 0;

@@ -93,6 +93,23 @@ static long e_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	}
 }
 
+/* a check of the argument read before it: it may answer first */
+static long f_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct f_map map;
+
+	if (copy_from_user(&map, (void __user *)arg, sizeof(map)))
+		return -EFAULT;
+	if (map.flags != 0)
+		return -EINVAL;
+	switch (cmd) {
+	case F_GET:
+		return f_get(f, &map);
+	default:
+		return -EINVAL;
+	}
+}
+
 /* the check is the branch of another if without braces */
 static long g_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
@@ -164,6 +181,7 @@ static const struct file_operations b_fops = { .unlocked_ioctl = b_ioctl, };
 static const struct file_operations c_fops = { .unlocked_ioctl = c_ioctl, };
 static const struct file_operations d_fops = { .unlocked_ioctl = d_ioctl, };
 static const struct file_operations e_fops = { .unlocked_ioctl = e_ioctl, };
+static const struct file_operations f_fops = { .unlocked_ioctl = f_ioctl, };
 static const struct file_operations g_fops = { .unlocked_ioctl = g_ioctl, };
 static const struct file_operations h_fops = { .unlocked_ioctl = h_ioctl, };
 static const struct file_operations i_fops = { .unlocked_ioctl = i_ioctl, };

@@ -1432,6 +1432,7 @@ def enotty_split_if_alone(pos: Pos) -> bool:
 # UFFDIO_API) answers every command -EINVAL, an unknown one too.  As
 # upstream did for pidfd_ioctl() (pidfs_ioctl_valid()), the output tests
 # the command first against the case labels of the switches on it.
+ENOTTY_VALID_READ = re.compile(r"\b(?:copy_from_user|get_user|memdup_user|copy_struct_from_user|strncpy_from_user)\s*\(")
 ENOTTY_VALID_LOG = re.compile(r"(?:pr_\w+|dev_\w+|printk|\w*dbg\w*|\w*debug\w*)\s*\(")
 
 
@@ -1478,14 +1479,15 @@ def enotty_open_paren(text: str, at: int) -> int:
     return -1
 
 
-def enotty_valid_labels(pos: Pos) -> list[str] | None:
+def enotty_valid_scan(pos: Pos) -> tuple[list[str], str] | None:
     """The case labels of every switch on the command in the function
-    around the site pos, in order, or None where the test cannot be made
-    whole: a switch on something computed from the command, a label or a
-    line under a preprocessor test in such a switch, the command assigned,
-    or used outside a case of its own but to compare it with a label, to
-    switch on it or to log it (a default that hands it to another function
-    may know more commands than the labels)."""
+    around the site pos, in order, and the body of the function with the
+    sections of those cases blanked (offsets kept), or None where the test
+    cannot be made whole: a switch on something computed from the command,
+    a label or a line under a preprocessor test in such a switch, the
+    command assigned, or used outside a case of its own but to compare it
+    with a label, to switch on it or to log it (a default that hands it to
+    another function may know more commands than the labels)."""
     cmd = enotty_cmd(pos)
     found = enotty_valid_function(pos)
     if cmd is None or found is None:
@@ -1525,7 +1527,13 @@ def enotty_valid_labels(pos: Pos) -> list[str] | None:
         if call and ENOTTY_VALID_LOG.fullmatch(call.group(0)):
             continue
         return None
-    return labels or None
+    return (labels, rest) if labels else None
+
+
+def enotty_valid_labels(pos: Pos) -> list[str]:
+    """The labels of enotty_valid_scan, or none."""
+    scanned = enotty_valid_scan(pos)
+    return scanned[0] if scanned else []
 
 
 def enotty_valid_name(ps: Pos) -> str:
@@ -1540,8 +1548,9 @@ def enotty_valid_first(pos: Pos) -> bool:
     the same function, every command it handles is a case label of a
     switch on the command (enotty_valid_labels), one such switch comes
     after the check, the check stands alone in the body (not the branch
-    of an if or else without braces), its block only logs before it
-    returns, and no function of the file has the name the test calls."""
+    of an if or else without braces) before any read of the argument, its
+    block only logs before it returns, and no function of the file has the
+    name the test calls."""
     fn = str(pos[0].current_element)
     cmd = enotty_cmd(pos)
     found = enotty_valid_function(pos)
@@ -1549,9 +1558,10 @@ def enotty_valid_first(pos: Pos) -> bool:
         return False
     if not any(site[0] == fn and site[4] != VALID_FIRST for site in enotty_sites.get(pos[0].file, {}).values()):
         return False
-    labels = enotty_valid_labels(pos)
-    if not labels:
+    scanned = enotty_valid_scan(pos)
+    if scanned is None:
         return False
+    rest = scanned[1]
     text, body, end = found
     offset = enotty_site_offset(pos)
     if re.compile(r"\bswitch\s*\(\s*%s\s*\)" % re.escape(cmd)).search(text, offset, end) is None:
@@ -1563,9 +1573,11 @@ def enotty_valid_first(pos: Pos) -> bool:
     close = match_close(text, ifs[-1].end() - 1)
     before = text[:start].rstrip()
     # in the body of the function itself, not the branch of an if or else
-    # without braces
+    # without braces; before the argument is read: a check after a copy
+    # tests the argument (aspeed-lpc-ctrl: map.flags != 0), which may
+    # answer first
     if close < 0 or enclosing_brace(text, start) != body or not before or before[-1] not in ";{}" \
-            or re.search(r"\belse$", before):
+            or re.search(r"\belse$", before) or ENOTTY_VALID_READ.search(rest, 0, start - body):
         return False
     block = text[close + 1:offset]
     if not re.fullmatch(r"\s*(?:\{\s*(?:" + ENOTTY_LOG_CALL + r"\s*)*)?return[\s(\-]*", block):
@@ -1583,7 +1595,7 @@ def enotty_valid_check(ps: Pos) -> str:
 def enotty_valid_switch(ps: Pos) -> str:
     """The body of the function the output adds: a switch that answers true
     for each case label of the handler."""
-    labels = enotty_valid_labels(ps) or []
+    labels = enotty_valid_labels(ps)
     return (f"switch ({enotty_cmd(ps)}) {{\n" + "".join(f"case {label}:\n" for label in labels)
             + "\treturn true;\n}")
 

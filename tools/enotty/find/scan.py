@@ -33,7 +33,7 @@ from . import ctext
 from .sites import ADDS, RESTRUCTURES, Site, is_site_line, parse_site_line, sort_sites
 
 # Bump when the cached record or the spatch options change meaning.
-CACHE_FORMAT = "enotty-scan-5"
+CACHE_FORMAT = "enotty-scan-6"
 
 # The rule file's own `// Options:` (rules.spatch_options(), what
 # coccicheck passes too) come first:
@@ -594,12 +594,25 @@ def indent_added_labels(body: list[str]) -> list[str]:
     """spatch prints a label it adds (ioctl_switch_add_default's
     `default:`) in column 0; kernel style, and checkpatch, put it at the
     indentation of its switch, which the closing brace after it has."""
-    out = list(body)
+    out = indent_added_branches(body)
     for i, line in enumerate(out):
         if re.fullmatch(r"\+default:\n?", line):
             brace = next((b for b in out[i + 1:] if re.fullmatch(r" [ \t]*\}\n?", b)), None)
             if brace is not None:
                 out[i] = "+" + brace[1:len(brace) - len(brace[1:].lstrip())] + line[1:]
+    return out
+
+
+def indent_added_branches(body: list[str]) -> list[str]:
+    """spatch indents a statement it adds under an if or a case label it
+    adds by the indentation step it reads in the file (ppdev's four spaces
+    under a tab); kernel style, and checkpatch, want one tab more than the
+    head."""
+    out = list(body)
+    for i in range(1, len(out)):
+        head = re.fullmatch(r"\+([ \t]*)(?:if \(.*\)|case .*:)\n?", out[i - 1])
+        if head and out[i].startswith("+") and not re.match(r"\+[ \t]*case ", out[i]):
+            out[i] = "+" + head.group(1) + "\t" + out[i][1:].lstrip(" \t")
     return out
 
 

@@ -481,6 +481,18 @@ def test_disagreement_of_a_restructured_site():
         "x.c: site line(s) 1200 in no hunk; the diff changes line(s) 998 that no site names")
 
 
+def test_an_added_branch_is_indented_one_tab_under_its_head():
+    """ppdev indents by four spaces under a tab, and spatch copies that
+    step into what ioctl_valid_first adds."""
+    body = ["+\tcase PPGETTIME64:\n", "+\t    return true;\n", "+\t}\n",
+            "+\tif (!pp_do_ioctl_valid(cmd))\n", "+\t    return -ENOTTY;\n", " \tif ((pp->flags & PP_CLAIMED) == 0) {\n",
+            " \t    {\n"]
+    assert scan.indent_added_branches(body) == [
+        "+\tcase PPGETTIME64:\n", "+\t\treturn true;\n", "+\t}\n",
+        "+\tif (!pp_do_ioctl_valid(cmd))\n", "+\t\treturn -ENOTTY;\n", " \tif ((pp->flags & PP_CLAIMED) == 0) {\n",
+        " \t    {\n"]
+
+
 def test_an_added_default_is_indented_and_owned_by_its_site():
     """ioctl_switch_add_default keeps its site (the initialiser) and adds a
     default further down, which spatch prints in column 0."""

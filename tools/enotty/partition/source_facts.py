@@ -19,7 +19,7 @@ from typing import Iterator
 from ..find import csource
 from ..judge import consumers
 from ..find.ctext import Lines, match_close, switches
-from ..find.sites import Site
+from ..find.sites import VALID_FIRST, Site
 from .split import FileChange, SeriesPlan, each_converting_file
 
 GUARD_RULE = "ioctl_ioc_guard"
@@ -59,10 +59,33 @@ def annotated(root: Path, change: FileChange) -> FileChange:
     text = csource.decode(path.read_bytes())
     src = Source.of(text)
     return replace(change, guards=partial_guards(src, change.sites), cites=uapi_errnos(root, text),
-                   notes=change.notes + kept_internal_answers(src, change.sites)
+                   notes=change.notes + tested_first(src, change.sites) + kept_internal_answers(src, change.sites)
                    + advertised_but_uncased(src, change.sites),
                    unaffected=unaffected_consumers(src, change.sites),
                    guard_reads=reads_before_lookup(src, change.sites))
+
+
+def tested_first(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
+    """A sentence for each state check before which ioctl_valid_first tests
+    the command: what the check answered an unknown command, and that the
+    function now tests the command first, as pidfs does.  The message names
+    pidfs, not pidfd: get_maintainer.pl adds the PIDFD API maintainers to a
+    mail that says pidfd (its K: line)."""
+    out: list[str] = []
+    for s in sites:
+        if s.rule != VALID_FIRST or s.line > len(src.lines.starts):
+            continue
+        at = src.lines.offset(s.line)
+        fn = src.function_at(at)
+        condition = condition_above(src.clean, at, fn.body_start) if fn else ""
+        if not condition:
+            continue
+        out.append(f"Before its dispatch, {s.function}() answers -{s.from_} to a command for which "
+                   f"`{condition}` holds, an unknown one included. As fs/pidfs.c does with "
+                   f"pidfs_ioctl_valid(), it now tests the command first: {s.function}_valid() lists the commands "
+                   f"{s.function}() has a case for, and any other gets {s.to} whatever the state; "
+                   f"the check keeps -{s.from_} for the listed ones.")
+    return tuple(dict.fromkeys(out))
 
 
 # kernel-internal values (include/linux/errno.h: "should never be seen by

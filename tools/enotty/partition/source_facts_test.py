@@ -241,3 +241,34 @@ def test_a_program_testing_commands_the_handler_handles_is_said_unaffected() -> 
         "handle both themselves, and this patch leaves their answers alone."]
     # a command the handler has no case for is no such program's
     assert source_facts.unaffected_consumers(src, (_uncased(site, "TUNSETVNETLE,TUNSETVNETBE"),), rows) == ()
+
+
+# userfaultfd_ioctl(): the handshake check the test of the command now precedes
+UFFD = """\
+static long uffd_ioctl(struct file *file, unsigned cmd, unsigned long arg)
+{
+\tint ret = -EINVAL;
+
+\tif (cmd != UFFDIO_API &&
+\t    !uffd_is_initialized(ctx))
+\t\treturn -EINVAL;
+\tswitch (cmd) {
+\tcase UFFDIO_API:
+\t\tret = uffd_api(ctx, arg);
+\t\tbreak;
+\t}
+\treturn ret;
+}
+"""
+
+
+def test_the_state_check_tested_after_the_command_is_said() -> None:
+    line = next(n for n, l in enumerate(UFFD.splitlines(), 1) if "return -EINVAL" in l)
+    site = Site("f.c", line, "uffd_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
+                "ioctl_valid_first")
+    (said,) = source_facts.tested_first(source_facts.Source.of(UFFD), (site,))
+    assert said.startswith("Before its dispatch, uffd_ioctl() answers -EINVAL to a command for which "
+                           "`cmd != UFFDIO_API && !uffd_is_initialized(ctx)` holds, an unknown one included.")
+    assert "uffd_ioctl_valid() lists the commands uffd_ioctl() has a case for" in said
+    other = dataclasses.replace(site, rule="ioctl_default_return")
+    assert source_facts.tested_first(source_facts.Source.of(UFFD), (other,)) == ()

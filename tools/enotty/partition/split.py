@@ -60,7 +60,7 @@ from typing import Callable, Iterable, Mapping
 
 from . import doc_updates
 from .maintainers import Maintainers, Match, Section, slugify
-from ..find.sites import Site
+from ..find.sites import VALID_FIRST, Site
 
 MEDIA_SERIES = "media"
 MEDIA_DIRS = ("drivers/media/", "drivers/staging/media/", "include/media/")
@@ -529,6 +529,11 @@ def kept_changes(diffs: Mapping[str, str], labelled: Iterable[Site],
         keep = tuple(s for s in by_file.get(path, ()) if s not in left_out)
         diff = diffs[path]
         dropped = {s.line for s in by_file.get(path, ()) if s in left_out}
+        # the function ioctl_valid_first adds goes before its handler, in a
+        # hunk of its own: it goes with its site
+        dropped |= {h.old_start for s in by_file.get(path, ()) if s in left_out and s.rule == VALID_FIRST
+                    for h in _parse_hunks(diff)[1]
+                    if f"+static bool {s.function}_valid(" in "".join(h.body)}
         if dropped:
             diff = split_hunks(diff, dropped)[0] if keep else ""
         if diff:

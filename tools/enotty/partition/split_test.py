@@ -288,3 +288,24 @@ def test_a_netdev_section_with_its_own_trees_is_tagged_with_its_next_tree() -> N
     assert split.tree_tag(("netdev@vger.kernel.org",), trees) == "ipsec-next"
     assert split.tree_tag(("netdev@vger.kernel.org",), ()) == "net-next"
     assert split.tree_tag(("linux-usb@vger.kernel.org",), trees) == ""
+
+
+def test_the_function_a_left_out_valid_first_site_adds_goes_with_it() -> None:
+    """ioctl_valid_first adds NAME_valid() before its handler, in a hunk far
+    from its site: a file whose other handler converts keeps that hunk only
+    while the site stays."""
+    diff = ("--- a/f.c\n+++ b/f.c\n"
+            "@@ -9,3 +9,8 @@\n"
+            "+static bool a_ioctl_valid(unsigned int cmd)\n+{\n+\treturn false;\n+}\n+\n"
+            " static long a_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n {\n \tint r;\n"
+            "@@ -12,3 +17,5 @@\n"
+            "+\tif (!a_ioctl_valid(cmd))\n+\t\treturn -ENOTTY;\n \tif (!ready)\n \t\treturn -EINVAL;\n \n"
+            "@@ -40,3 +47,3 @@\n \tdefault:\n-\t\treturn -EINVAL;\n+\t\treturn -ENOTTY;\n \t}\n")
+    valid = Site("f.c", 13, "a_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY", "ioctl_valid_first")
+    other = Site("f.c", 41, "b_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
+                 "ioctl_default_return")
+    (kept,) = split.kept_changes({"f.c": diff}, [valid, other], {valid: "a consumer"})
+    assert "_valid" not in kept.diff and kept.sites == (other,)
+    assert "return -ENOTTY" in kept.diff
+    (whole,) = split.kept_changes({"f.c": diff}, [valid, other], {})
+    assert whole.diff.count("a_ioctl_valid") == 2

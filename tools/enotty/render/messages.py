@@ -12,7 +12,7 @@ from typing import Mapping
 
 from ..partition import doc_updates
 from ..find.interfaces import PLACEHOLDER, Interface
-from ..find.sites import ADDS, ADDS_DEFAULT, Effects, Site
+from ..find.sites import ADDS, ADDS_DEFAULT, VALID_FIRST, Effects, Site
 from ..judge.effects import COMMAND_FILTER, HAND_OFF, REFUSED, THROUGH
 
 WIDTH = 75
@@ -381,6 +381,19 @@ GUARD_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
+def _before_valid_test(guard: str, s: Site, visible: list[Site]) -> str:
+    """effects' guard cell of s without the checks below the test of the
+    command that ioctl_valid_first adds to the function of s: an unknown
+    command gets its answer before them (test_hmm's copy of the argument)."""
+    tested = [v.line for v in visible if v.rule == VALID_FIRST and v.file == s.file
+              and v.function == s.function]
+    if not tested:
+        return guard
+    kept = [g for g in guard.split("; ")
+            if not ((m := re.match(r"line (\d+): ", g.strip())) and int(m.group(1)) > min(tested))]
+    return "; ".join(kept) or "-"
+
+
 def _guard_items(guard: str) -> list[tuple[str, str, str]]:
     """(condition, errno, kind) of each check in effects' guard cell
     ('line 10: !arg -> -EINVAL (argument check); ...')."""
@@ -525,7 +538,7 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
         out.append(_unreachable_sentence(s, e, visible))
     elif e.reach == "partly" and not is_leaf(s):
         # tosh_ioctl()'s `!argp` answers -EINVAL, its copy_from_user() -EFAULT
-        for condition, errno, _kind in _guard_items(e.guard):
+        for condition, errno, _kind in _guard_items(_before_valid_test(e.guard, s, visible)):
             if _kind == HAND_OFF:
                 said = _hand_off_sentence(condition, errno, s.function)
                 if said not in out:

@@ -822,3 +822,17 @@ def test_a_kept_initialiser_says_why_it_stays_and_what_answers_now(rule: str, ad
             " case sets no value of its own still answers it; " + added) in text
     plain = _site("drivers/x/y.c", 10, "y_ioctl", "file_operations.unlocked_ioctl", paths="native")
     assert "sets before its switch stays" not in _flat(_sentences([plain]))
+
+
+def test_a_check_below_the_added_test_of_the_command_is_not_said_to_come_first() -> None:
+    # test_hmm: the copy of the argument follows the state check that the
+    # test of the command now precedes; a check above it still comes first
+    guard = ("line 5: !capable(CAP_SYS_ADMIN) -> -EPERM (state check); "
+             "line 12: copy_from_user(&cmd, uarg, sizeof(cmd)) -> -EFAULT (argument check)")
+    default = _site("lib/m.c", 40, "m_ioctl", "file_operations.unlocked_ioctl", reach="partly", guard=guard)
+    valid = _site("lib/m.c", 10, "m_ioctl", "file_operations.unlocked_ioctl", rule="ioctl_valid_first",
+                  paths="both")
+    body = _flat(_sentences([valid, default]))
+    assert "-EPERM first without CAP_SYS_ADMIN" in body
+    assert "EFAULT" not in body
+    assert "-EFAULT first" in _flat(_sentences([default]))
