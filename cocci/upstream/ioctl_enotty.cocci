@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// An ioctl handler answers a command it does not know with -ENOTTY or
-/// -ENOIOCTLCMD, not -EINVAL or -ENOSYS (Documentation/driver-api/ioctl.rst):
-/// -ENOIOCTLCMD where the core maps it (tty, sockets, V4L2 sub-devices),
-/// -EOPNOTSUPP for ndo_siocdevprivate.  A handler is converted whole, or not; a
-/// preset -EINVAL a case answers too is only reported.
+/// An ioctl handler answers a command it does not know with -ENOTTY, or with
+/// -ENOIOCTLCMD where the core maps it (tty, sockets, V4L2 sub-devices) and
+/// -EOPNOTSUPP for ndo_siocdevprivate, not -EINVAL or -ENOSYS (see
+/// Documentation/driver-api/ioctl.rst).  A handler is converted whole or not:
+/// one with a preset a case returns, or a state check first, is only reported.
 // Confidence: Moderate
-// Comments: It cannot see a program that reads the -EINVAL but those
-//  user_reads names, a comment, ops or callers in another file, an if on cmd
-//  between two switches, a command a sub-handler loop under default: took
-//  falling out, a default doing more than log before the final return.
+// Comments: Blind to programs that read the -EINVAL but user_reads, comments,
+//  ops or callers in other files, an if on cmd between two switches, a command
+//  falling out of a sub-handler loop, a default that does more than log.
 // Options: --no-includes --include-headers
 virtual patch
 virtual context
@@ -29,9 +28,11 @@ ANSWER = {m: to for to, ms in (("ENOTTY", """uacce_ops.ioctl
     tty_ldisc_ops.ioctl tty_ldisc_ops.compat_ioctl
     v4l2_subdev_core_ops.ioctl"""), ("EOPNOTSUPP", """
     net_device_ops.ndo_siocdevprivate""")) for m in ms.split()}
+INDEX = {"block_device_operations": 2, "snd_hwdep_ops": 2, "v4l2_ioctl_ops": 3,
+         "net_device_ops": 3}   # of cmd among the parameters; 1 elsewhere
 import re   # targets: (file, function) -> (index of cmd, handler, answer)
 targets, turned, sites, rets = {}, {}, {}, {}
-inner, dcall, arms, brks, hwdep, no, held, adds = (set() for _ in range(8))
+inner, dcall, arms, brks, hwdep, no, held, adds, keep, first = map(set, [()]*10)
 def at(p): return (p[0].file, p[0].line, p[0].column)
 def fun(p, fn=None): return (p[0].file, fn or p[0].current_element)
 def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
@@ -43,7 +44,8 @@ def follow(q, fn, h, n):  # fn calls h at q with the command as argument n
 def site(p): sites.setdefault(at(p), fun(p))
 def block(p, s=held): s.add((p[0].file, targets[fun(p)][1]))  # veto, or hold
 def say(p, e): return "%s() answers an unknown ioctl command with -%s, use " \
-    "-%s" % (fun(p)[1], e, answer(p)) + " in a default" * (at(p) in adds)
+    "-%s" % (fun(p)[1], e, answer(p)) + " in a default" * (at(p) in adds) + \
+    " in a test of cmd before this check" * (at(p) in first)
 def lets_out(p, r, c):  # preset p, returned at r, reaches a switch on cmd c
     s = "".join(open(p[0].file).readlines()[int(p[0].line):int(r[0].line)])
     h, _, b = re.sub(r"/\*.*?\*/|//[^\n]*", "", s, flags=re.S).partition(
@@ -57,29 +59,20 @@ def answer(p):  # a held handler (a preset a case leaves with) changes nothing
     h = (p[0].file, t[1])
     return t[2] if h not in held and (at(p) in adds or h not in adds) else None
 
-// Handlers in an initializer or snd_hwdep ops; cmd is last but one (or last).
+// Handlers in an initializer or snd_hwdep ops, cmd their INDEX-th parameter.
 @ops@
-identifier S, x, fn, F = {unlocked_ioctl, compat_ioctl, ioctl, ioctl_compat,
-  fb_ioctl, fb_compat_ioctl, kernel_ioctl, proc_ioctl, vidioc_default,
-  ndo_siocdevprivate};
+identifier S, x, fn, F =~ "ioctl|vidioc_default|siocdevprivate";
 @@
 struct S x = { ..., .F = \(fn\|&fn\), ... };
-
 @handler@
 identifier ops.fn, cmd, arg; parameter list[n] ps; type T, T2; position p;
 @@
 fn@p(ps, T cmd, T2 arg) { ... }
-@handler_last@
-identifier ops.fn, cmd; parameter list[n] ps; type T; position p;
-@@
-fn@p(ps, T cmd) { ... }
 @script:python@
-S << ops.S; F << ops.F; fn << ops.fn; n << handler.n = ""; p << handler.p = [];
-l << handler_last.n = ""; q << handler_last.p = [];
+S << ops.S; F << ops.F; fn << ops.fn; p << handler.p;
 @@
-if F == "ndo_siocdevprivate": n, p = l, q
-if p and S + "." + F in ANSWER:
-    targets[fun(p)] = (int(n), fn, ANSWER[S + "." + F])
+if S + "." + F in ANSWER:
+    targets[fun(p, fn)] = (INDEX.get(S, 1), fn, ANSWER[S + "." + F])
 
 @hwdep_op@
 identifier fn, F = {ioctl, ioctl_compat}; struct snd_hwdep *h; position q;
@@ -108,8 +101,7 @@ q << cased.q = []; d << default_call.q = []; f << turns_away.f = [];
 h << hwdep_op.fn = ""; w << hwdep_op.q = [];
 @@
 if w: hwdep.add(fun(w, h))
-if q: inner.add(at(q))
-if d: dcall.add(at(d))
+[s.add(at(v)) for s, v in ((inner, q), (dcall, d)) if v]
 if f: turned.setdefault(fun(f), int(f[0].line))
 
 // Static functions a handler (or one of those) returns the value of.
@@ -145,13 +137,13 @@ identifier call2.h2, c2; parameter list[call2.n] ps; type T, T2;
 static T2 h2(ps, T c2, ...) { ... }
 @script:python@
 fn << ops.fn; h << call.h; n << call.n; q << call.q; c << helper.c = "";
-h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = [];
+h2 << call2.h2 = ""; n2 << call2.n = ""; q2 << call2.q = []; k << handler.n;
 c2 << helper2.c2 = "";
 @@
-if c: follow(q, fn, h, n)   # static functions only
-if c2: follow(q2, h, h2, n2)
+if targets.get(fun(q, fn), [0])[0] == int(k):   # not ndo: cmd is last there
+    if c: follow(q, fn, h, n)   # static functions only
+    if c2: follow(q2, h, h2, n2)
 
-// The handlers and helpers found above, each with its command parameter.
 @io@
 identifier fn, cmd; parameter list[n] ps; type T; position p;
 @@
@@ -162,8 +154,7 @@ fn << io.fn; n << io.n; p << io.p;
 if fun(p, fn) in hwdep: targets.setdefault(fun(p, fn), (2, fn, "ENOTTY"))
 cocci.include_match(targets.get(fun(p, fn), [-1])[0] == int(n))
 
-// Statements a known command runs (case or if arms); a break of the switch
-// binds b, as spatch lets one of an inner switch out of both switches.
+// Statements a known command runs (case or if arms), and breaks of its switch.
 @arm exists@
 identifier io.fn, io.cmd; expression E, M; statement S, S2; position s, b;
 @@
@@ -181,7 +172,6 @@ s << arm.s = []; b << arm.b = [];
 arms.update(at(x) for x in (s, b) if x)
 if b: brks.add(at(b))
 
-// default: return -EINVAL; in the switch on the command.
 @default_ret forall@
 identifier io.fn, io.cmd, F; expression M; position p;
 identifier err = {EINVAL, ENOSYS, EOPNOTSUPP, ENOTSUPP, EFAULT};
@@ -190,7 +180,6 @@ fn(...) { <...
 switch (\(cmd\|F(cmd)\|cmd & M\)) { default: ... return -err@p; }
 ...> }
 
-// default: ret = -EINVAL; and ret returned unchanged.
 @assign forall@
 identifier io.fn, ret, err = {EINVAL, ENOSYS, EOPNOTSUPP};
 expression E; position p;
@@ -226,7 +215,6 @@ identifier fn, cmd_test.err; expression C; statement S; position cmd_test.p, u;
 fn(...) { <+... \(if (C) { <+... if@u (...) return -err@p; ...+> } else S
 \|if (C) { <+... if@u (...) return -err@p; ...+> }\) ...+> }
 
-// A table lookup that returns for every command it knows.
 @lookup_miss@
 identifier io.fn, io.cmd, err = {EINVAL, ENOSYS}; expression E; position p;
 @@
@@ -306,8 +294,7 @@ if r and not q: site(p)
 if r: rets.setdefault(at(p), set()).add(at(r))
 if len(rets.get(at(p), ())) > 1: block(p)   # a case returns it too
 
-// A site under a case label answers a known command: its handler stays;
-// if (WARN_ON(...)) return -EINVAL; is a kernel bug, not a check of state.
+// A site under a case label answers a known command, one under WARN_ON() a bug.
 @known exists@
 identifier io.fn, io.cmd, x, err = {EINVAL, ENOSYS};
 expression A, E; statement S; position k;
@@ -339,11 +326,23 @@ if (\(cmd\|cmd != A\|cmd != A && cmd != B\))
 
 // An argument check before the command: a valid argument gets past it.
 @argument exists@
-identifier io.fn, io.cmd, m, f, x =~ "^u?argp?$"; expression N; position p;
+identifier io.fn, io.cmd, m, f, x =~ "^u?argp?$"; position p;
 @@
 fn(...) { ... when != cmd
 \(if (!x) return -EINVAL@p;\|if (copy_from_user(&m, ...)) return -EFAULT;
-if (m.f != N) return -EINVAL@p;\) ... }
+... when != cmd
+    when any
+if (<+... m.f ...+>) return -EINVAL@p;\) ... when any
+}
+
+// A state check first answers an unknown command too: test cmd before it.
+@state exists@
+identifier io.fn; expression S; position p != {known.k, after.k, argument.p};
+@@
+fn(...) { ... when != copy_from_user(...)
+if (S) \(return -EINVAL@p;\|{ ... return -EINVAL@p; }\)
+... when any
+}
 
 // Any other -EINVAL returned (or set and returned) blocks the handler.
 @other exists@
@@ -359,13 +358,15 @@ return x;\)
 // Left alone: handlers whose -EINVAL programs read (sit: its SIOCGETPRL).
 @user_reads exists@
 identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
-  BINDER_WRITE_READ, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR, HIDIOCGRDESCSIZE,
-  SIOCGETPRL}; position p;
+  BINDER_WRITE_READ, EPIOCSPARAMS, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR,
+  HIDIOCGRDESCSIZE, SIOCGETPRL}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@
-p << other.p = []; r << user_reads.p = [];
+p << other.p = []; r << user_reads.p = []; s << state.p = [];
 @@
+m = [a for a in sites if sites[a] == fun(s)] if s and at(s) not in sites else []
+if m and not adds & set(m): site(s); first.add(at(s)); keep.update(m, [at(s)])
 if p and (at(p) not in sites or at(p) in no): block(p)
 if r: block(r)
 
@@ -378,7 +379,7 @@ err@p
 @script:python ans@
 p << found.p; e << found.err; to;
 @@
-coccinelle.to = cocci.make_ident(e if at(p) in adds else answer(p))
+coccinelle.to = cocci.make_ident(e if at(p) in adds | keep else answer(p))
 
 @depends on patch@
 identifier found.err, ans.to; position found.p;

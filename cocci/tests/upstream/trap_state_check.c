@@ -1,17 +1,18 @@
 // A check of the device's state before the command is looked at answers
-// -EINVAL to every command, known or not: the handler is left alone, and
-// so is one whose -EINVAL a program reads (the RTC's, rtctest).
+// -EINVAL to every command, known or not: the handler is left alone, its
+// check and default reported (test the command first, as fs/pidfs.c does),
+// and so is one whose -EINVAL a program reads (the RTC's, rtctest).
 static long x_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	struct x_dev *dev = f->private_data;
 
 	if (!dev->ready)
-		return -EINVAL;
+		return -EINVAL;	/* reported only */
 	switch (cmd) {
 	case 1:
 		return do_one(dev);
 	default:
-		return -EINVAL;
+		return -EINVAL;	/* reported only */
 	}
 }
 

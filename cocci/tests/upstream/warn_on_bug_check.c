@@ -1,5 +1,6 @@
 // if (WARN_ON(...)) return -EINVAL; reports a kernel bug and does not block
-// y_ioctl(); a plain WARN_ON() before a state check does not hide z_ioctl's.
+// y_ioctl(); a plain WARN_ON() before a state check does not hide z_ioctl's,
+// which is reported only (test the command first).
 static long y_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	struct y *y = f->private_data;
@@ -20,12 +21,12 @@ static long z_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 	WARN_ON(!y);
 	if (!y->ready)
-		return -EINVAL;
+		return -EINVAL;	/* reported only */
 	switch (cmd) {
 	case 1:
 		return 0;
 	default:
-		return -EINVAL;
+		return -EINVAL;	/* reported only */
 	}
 }
 

@@ -60,21 +60,29 @@ def test_python_lines_counts_script_bodies_only() -> None:
 
 
 def test_table_agrees_with_interfaces_tsv() -> None:
-    table = companions.rule_table(upstream_rule.RULE.read_text())
+    text = upstream_rule.RULE.read_text()
+    table = companions.rule_table(text)
     known = {(i.struct, i.field): i.to for i in interfaces.table()}
     assert len(table) >= 20
     assert {k: known.get(k) for k in table} == table
+    # the rule's INDEX of cmd among the parameters, 1 where it names none
+    start = text.index("INDEX = {")
+    index = {k: int(v) for k, v in re.findall(r'"(\w+)": (\d)', text[start:text.index("}", start)])}
+    cmd_arg = {(i.struct, i.field): i.cmd_arg for i in interfaces.table()}
+    assert {k: index.get(k[0], 1) for k in table} == {k: cmd_arg[k] for k in table}
 
 
 @needs_spatch
 def test_a_handler_left_alone_in_one_file_leaves_its_namesakes_reported(tmp_path: Path) -> None:
-    """A reviewer found it: blocking a.c's x_ioctl() (a state check answers
-    -EINVAL before it looks at the command) hid b.c's x_ioctl() in the same run."""
+    """A reviewer found it: blocking a.c's x_ioctl() (a check of a value read
+    from the argument answers -EINVAL before it looks at the command) hid
+    b.c's x_ioctl() in the same run."""
     def source(pre: str, name: str) -> str:
         return ("static long x_ioctl(struct file *f, unsigned int cmd, unsigned long arg)\n{\n" + pre +
                 "\tswitch (cmd) {\n\tcase 1:\n\t\treturn 0;\n\tdefault:\n\t\treturn -EINVAL;\n\t}\n}\n"
                 "static const struct file_operations " + name + "_fops = { .unlocked_ioctl = x_ioctl, };\n")
-    (tmp_path / "a.c").write_text(source("\tif (!f->private_data)\n\t\treturn -EINVAL;\n", "a"))
+    (tmp_path / "a.c").write_text(source("\tint v;\n\tif (copy_from_user(&v, (void __user *)arg, sizeof(v)))\n"
+                                         "\t\treturn -EFAULT;\n\tif (v > 3)\n\t\treturn -EINVAL;\n", "a"))
     (tmp_path / "b.c").write_text(source("", "b"))
     assert upstream_rule.report_positions(tmp_path, ["b.c"]) == {("b.c", 7)}
     assert upstream_rule.report_positions(tmp_path, ["a.c", "b.c"]) == {("b.c", 7)}
