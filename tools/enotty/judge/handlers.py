@@ -375,26 +375,30 @@ _CALL_UNLESS = re.compile(r"\bif\s*\((?P<cond>[^;{}]*?)\)\s*(?P<var>\w+)\s*=\s*(
                          r"\s*else\b(?P<other>[^;]*;)")
 
 
-def _dispatch_refused(tree: effects.Tree, file: str, fn_name: str, line: int) -> str:
-    """The function keeps its -EINVAL initialiser for every command when a
-    state check refuses the dispatch: nbd_ioctl() calls __nbd_ioctl() only
-    on a device not bound through netlink (or for two named commands).  A
-    return above the check answers before it: nbd's guard of the command's
-    type gives every foreign command its answer whatever the state."""
+def _dispatch_refused(tree: effects.Tree, file: str, fn_name: str, line: int) -> tuple[str, str]:
+    """(why the handler stays out, or what its message must say): the
+    function keeps its -EINVAL initialiser for every command when a state
+    check refuses the dispatch: nbd_ioctl() calls __nbd_ioctl() only on a
+    device not bound through netlink (or for two named commands).  A return
+    above the check answers before it: nbd's guard of the command's type
+    gives every foreign command its answer whatever the state, and the
+    message says which commands still get -EINVAL (a reviewer)."""
     found = _function(tree, file, fn_name, line)
     if found is None:
-        return ""
+        return "", ""
     cf, fn, body = found
     for m in _CALL_UNLESS.finditer(body):
         var, other = m.group("var"), m.group("other")
-        if re.search(r"\b%s\s*=" % re.escape(var), other):
+        if re.search(r"\b%s\s*=" % re.escape(var), other) or \
+                not re.search(r"\b%s\s*=\s*-\s*EINVAL\s*;" % re.escape(var), body[:m.start()]):
             continue
         if line < cf.line_of(fn.body + m.start()) and re.search(r"\breturn\b", cf.line_text(line)):
-            continue
-        if re.search(r"\b%s\s*=\s*-\s*EINVAL\s*;" % re.escape(var), body[:m.start()]):
-            return (f"{fn_name}() calls {m.group('call')}() only when a check of the state passes, "
-                    "and answers -EINVAL to every other command first")
-    return ""
+            cond = " ".join(m.group("cond").split())
+            return "", (f"A command that gets past this check still gets -EINVAL from {fn_name}() "
+                        f"unless `{cond}` holds, an unknown one included.")
+        return (f"{fn_name}() calls {m.group('call')}() only when a check of the state passes, "
+                "and answers -EINVAL to every other command first"), ""
+    return "", ""
 
 
 _NUMBER_ONLY = re.compile(r"\b_IOC_NR\s*\(")
@@ -542,9 +546,11 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 if why and why not in left:
                     left.append(why)
             for s in visible:
-                why = _dispatch_refused(tree, s.file, s.function, s.line)
+                why, caveat = _dispatch_refused(tree, s.file, s.function, s.line)
                 if why and why not in left:
                     left.append(why)
+                if caveat and caveat not in caveats:
+                    caveats.append(caveat)
                 caveat = _number_only(tree, s.file, s.function, s.line)
                 if caveat and caveat not in caveats:
                     caveats.append(caveat)
@@ -680,6 +686,7 @@ _EXIT_WORDS = {
     "ioctl_if_chain": "the return after its tests of the command",
     "ioctl_cmd_state_split": "the test that joins the command with a state",
     "ioctl_cmd_range_split": "the test that joins its command range with a state",
+    "ioctl_valid_first": "the check of the state that its test of the command would precede",
 }
 
 

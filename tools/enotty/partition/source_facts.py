@@ -25,6 +25,8 @@ from .split import FileChange, SeriesPlan, each_converting_file
 GUARD_RULE = "ioctl_ioc_guard"
 _ALREADY_ENOTTY = re.compile(r"-\s*(?:ENOIOCTLCMD|ENOTTY)\b")
 _IF = re.compile(r"\bif\s*\(")
+# a check of effects' guard cell: its line and its answer
+_GUARD_ITEM = re.compile(r"line (\d+): [^;]*? -> -(\w+) \(")
 _INCLUDE = re.compile(r"^#\s*include\s*<(?:uapi/)?([\w/.-]+\.h)>", re.M)
 _ERRNO_ITEM = re.compile(r"^\s*\*?\s*-?\s*ENOTTY:\s*(\S.*?)\s*$", re.M)
 
@@ -80,11 +82,18 @@ def tested_first(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
         condition = condition_above(src.clean, at, fn.body_start) if fn else ""
         if not condition:
             continue
-        out.append(f"Before its dispatch, {s.function}() answers -{s.from_} to a command for which "
-                   f"`{condition}` holds, an unknown one included. As fs/pidfs.c does with "
-                   f"pidfs_ioctl_valid(), it now tests the command first: {s.function}_valid() lists the commands "
-                   f"{s.function}() has a case for, and any other gets {s.to} whatever the state; "
-                   f"the check keeps -{s.from_} for the listed ones.")
+        # the checks the test now precedes (test_hmm's copy of the argument
+        # and its tests of cmd.addr): an unknown command meets none of them
+        guards = [m for t in sites if t.function == s.function and t.effects
+                  for m in _GUARD_ITEM.finditer(t.effects.guard)]
+        below = sorted({m.group(2) for m in guards if int(m.group(1)) > s.line})
+        skipped = (f" It meets none of the checks after the test either, which answered "
+                   f"{' and '.join('-' + e for e in below)}.") if below else ""
+        out.append(f"{s.function}() answers -{s.from_} to a command for which `{condition}` holds, "
+                   f"an unknown one included. As fs/pidfs.c does with pidfs_ioctl_valid(), it now "
+                   f"tests the command first: {s.function}_valid() lists the commands {s.function}() "
+                   f"has a case for, and any other gets {s.to} whatever the state; the check keeps "
+                   f"-{s.from_} for the listed ones.{skipped}")
     return tuple(dict.fromkeys(out))
 
 

@@ -267,8 +267,15 @@ def test_the_state_check_tested_after_the_command_is_said() -> None:
     site = Site("f.c", line, "uffd_ioctl", "file_operations.unlocked_ioctl", "EINVAL", "ENOTTY",
                 "ioctl_valid_first")
     (said,) = source_facts.tested_first(source_facts.Source.of(UFFD), (site,))
-    assert said.startswith("Before its dispatch, uffd_ioctl() answers -EINVAL to a command for which "
+    assert said.startswith("uffd_ioctl() answers -EINVAL to a command for which "
                            "`cmd != UFFDIO_API && !uffd_is_initialized(ctx)` holds, an unknown one included.")
     assert "uffd_ioctl_valid() lists the commands uffd_ioctl() has a case for" in said
+    assert "checks after the test" not in said
+    # test_hmm: the copy of the argument below the test answered -EFAULT
+    copy = dataclasses.replace(site, line=line + 3, rule="ioctl_default_return", effects=Effects(
+        "native", "partly", f"line {line + 1}: copy_from_user(&c, p, 4) -> -EFAULT (argument check)",
+        "all", "-", "-", "-", "yes"))
+    (said,) = source_facts.tested_first(source_facts.Source.of(UFFD), (site, copy))
+    assert said.endswith(" It meets none of the checks after the test either, which answered -EFAULT.")
     other = dataclasses.replace(site, rule="ioctl_default_return")
     assert source_facts.tested_first(source_facts.Source.of(UFFD), (other,)) == ()
