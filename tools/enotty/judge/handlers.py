@@ -394,8 +394,8 @@ def _dispatch_refused(tree: effects.Tree, file: str, fn_name: str, line: int) ->
             continue
         if line < cf.line_of(fn.body + m.start()) and re.search(r"\breturn\b", cf.line_text(line)):
             cond = " ".join(m.group("cond").split())
-            return "", (f"A command that gets past this check still gets -EINVAL from {fn_name}() "
-                        f"unless `{cond}` holds, an unknown one included.")
+            return "", (f"A command that passes the check this patch changes still gets -EINVAL "
+                        f"from {fn_name}() unless `{cond}` holds, an unknown one included.")
         return (f"{fn_name}() calls {m.group('call')}() only when a check of the state passes, "
                 "and answers -EINVAL to every other command first"), ""
     return "", ""

@@ -450,8 +450,9 @@ def test_a_type_guard_above_the_refused_dispatch_answers_before_the_state_check(
     (h,) = handlers.model(found, tmp_path)
     assert h.left == ()
     # ... and its message says where the other commands still get -EINVAL
-    assert h.caveats == ("A command that gets past this check still gets -EINVAL from x_ioctl() unless "
-                         "`!test_bit(BOUND, &flags) || cmd == X_DISCONNECT` holds, an unknown one included.",)
+    assert h.caveats == ("A command that passes the check this patch changes still gets -EINVAL from "
+                         "x_ioctl() unless `!test_bit(BOUND, &flags) || cmd == X_DISCONNECT` holds, an "
+                         "unknown one included.",)
 
 
 def test_a_table_picked_by_number_alone_is_said_in_the_message(tmp_path: Path) -> None:

@@ -87,7 +87,7 @@ def tested_first(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
         guards = [m for t in sites if t.function == s.function and t.effects
                   for m in _GUARD_ITEM.finditer(t.effects.guard)]
         below = sorted({m.group(2) for m in guards if int(m.group(1)) > s.line})
-        skipped = (f" It meets none of the checks after the test either, which answered "
+        skipped = (f" Such a command no longer meets the checks after the test either, which answered "
                    f"{' and '.join('-' + e for e in below)}.") if below else ""
         out.append(f"{s.function}() answers -{s.from_} to a command for which `{condition}` holds, "
                    f"an unknown one included. As fs/pidfs.c does with pidfs_ioctl_valid(), it now "

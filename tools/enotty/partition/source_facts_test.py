@@ -276,6 +276,7 @@ def test_the_state_check_tested_after_the_command_is_said() -> None:
         "native", "partly", f"line {line + 1}: copy_from_user(&c, p, 4) -> -EFAULT (argument check)",
         "all", "-", "-", "-", "yes"))
     (said,) = source_facts.tested_first(source_facts.Source.of(UFFD), (site, copy))
-    assert said.endswith(" It meets none of the checks after the test either, which answered -EFAULT.")
+    assert said.endswith(" Such a command no longer meets the checks after the test either, which "
+                         "answered -EFAULT.")
     other = dataclasses.replace(site, rule="ioctl_default_return")
     assert source_facts.tested_first(source_facts.Source.of(UFFD), (other,)) == ()
