@@ -2547,17 +2547,11 @@ def enotty_first_switch(pos: Pos, cmd: str) -> tuple[str, re.Match[str] | None, 
     """(stripped text of the file, the head of the first switch on cmd
     after pos in the function around it or None, the end of that
     function), or None where the function cannot be bounded."""
-    offset = enotty_site_offset(pos)
-    if offset < 0:
+    found = enotty_function_body(pos)
+    if found is None:
         return None
-    text = enotty_stripped(pos[0].file)
-    body_open = enclosing_brace(text, offset)
-    while body_open >= 0 and enclosing_brace(text, body_open) >= 0:
-        body_open = enclosing_brace(text, body_open)
-    end = match_close(text, body_open) if body_open >= 0 else -1
-    if end < 0:
-        return None
-    return text, re.compile(switch_head(cmd) + r"\{").search(text, offset, end), end
+    text, _body, end = found
+    return text, re.compile(switch_head(cmd) + r"\{").search(text, enotty_site_offset(pos), end), end
 
 
 def enotty_cmd_after_switch(pos: Pos, cmd: str) -> bool:
@@ -3174,9 +3168,9 @@ def enotty_valid_state(cond: object) -> bool:
     return bool(names) and bool(states) and all(t in states or (ne and re.fullmatch(ne, t)) for t in terms)
 
 
-def enotty_valid_function(pos: Pos) -> tuple[str, int, int] | None:
+def enotty_function_body(pos: Pos) -> tuple[str, int, int] | None:
     """(stripped text, offset of the body brace, offset of its end) of the
-    function around pos."""
+    function around pos, or None where it cannot be bounded."""
     offset = enotty_site_offset(pos)
     if offset < 0:
         return None
@@ -3211,7 +3205,7 @@ def enotty_valid_scan(pos: Pos) -> tuple[list[str], str] | None:
     with a label, to switch on it or to log it (a default that hands it to
     another function may know more commands than the labels)."""
     cmd = enotty_cmd(pos)
-    found = enotty_valid_function(pos)
+    found = enotty_function_body(pos)
     if cmd is None or found is None:
         return None
     text, body, end = found
@@ -3275,7 +3269,7 @@ def enotty_valid_first(pos: Pos) -> bool:
     name the test calls."""
     fn = str(pos[0].current_element)
     cmd = enotty_cmd(pos)
-    found = enotty_valid_function(pos)
+    found = enotty_function_body(pos)
     if cmd is None or found is None:
         return False
     if not any(site[0] == fn and site[4] != VALID_FIRST for site in enotty_sites.get(pos[0].file, {}).values()):
