@@ -32,7 +32,11 @@ static long a_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 static long b_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
-	if (!f->private_data)
+	int v;
+
+	if (copy_from_user(&v, (void __user *)arg, sizeof(v)))
+		return -EFAULT;
+	if (v > 3)
 		return -EINVAL;
 	if (cmd == 1)
 		return 0;
