@@ -1433,13 +1433,15 @@ def match_open(text: str, close: int) -> int:
     return -1
 
 
-def enclosing_brace(text: str, offset: int) -> int:
-    """Offset of the brace that opens the block holding offset, or -1."""
+def enclosing_brace(text: str, offset: int, pair: str = "{}") -> int:
+    """Offset of the brace that opens the block holding offset (of the
+    parenthesis around it with pair "()"), or -1."""
+    open_ch, close_ch = pair[0], pair[1]
     depth = 0
     for i in range(offset - 1, -1, -1):
-        if text[i] == "}":
+        if text[i] == close_ch:
             depth += 1
-        elif text[i] == "{":
+        elif text[i] == open_ch:
             if depth == 0:
                 return i
             depth -= 1
@@ -3117,6 +3119,14 @@ def enotty_also_from(pos: Pos, errno: str) -> bool:
     return found is not None and errno in ENOTTY_ALSO_FROM.get(found[0], set())
 
 
+def enotty_statement_alone(text: str, start: int) -> bool:
+    """Whether the statement starting at offset start of text follows
+    another statement or a brace, not the head of an if, else or loop
+    without braces (enotty_top_level sees braces only)."""
+    before = text[:start].rstrip()
+    return bool(before) and before[-1] in ";{}" and re.search(r"\belse$", before) is None
+
+
 def enotty_split_if_alone(pos: Pos) -> bool:
     """Whether the if at pos (ioctl_cmd_range_split, ioctl_cmd_state_split)
     stands alone in the function body: not the body of an if, else or loop
@@ -3129,9 +3139,8 @@ def enotty_split_if_alone(pos: Pos) -> bool:
     if offset < 0 or cmd is None:
         return False
     text = enotty_stripped(pos[0].file)
-    before = text[:offset].rstrip()
     brace = enclosing_brace(text, offset)
-    if brace < 0 or not before or before[-1] not in ";{}" or re.search(r"\belse$", before):
+    if brace < 0 or not enotty_statement_alone(text, offset):
         return False
     c = re.escape(cmd)
     if re.search(r"\bswitch\s*\(\s*%s\b|\bif\s*\([^;{}]*\b%s\b|\b%s\s*(?:[-+*/%%&|^]?=(?!=)|\+\+|--)"
@@ -3182,19 +3191,6 @@ def enotty_function_body(pos: Pos) -> tuple[str, int, int] | None:
     return (text, body, end) if end >= 0 else None
 
 
-def enotty_open_paren(text: str, at: int) -> int:
-    """Offset of the innermost parenthesis open around offset at, or -1."""
-    depth = 0
-    for k in range(at - 1, -1, -1):
-        if text[k] == ")":
-            depth += 1
-        elif text[k] == "(":
-            if depth == 0:
-                return k
-            depth -= 1
-    return -1
-
-
 def enotty_valid_scan(pos: Pos) -> tuple[list[str], str] | None:
     """The case labels of every switch on the command in the function
     around the site pos, in order, and the body of the function with the
@@ -3239,7 +3235,7 @@ def enotty_valid_scan(pos: Pos) -> tuple[list[str], str] | None:
         compared = re.match(r"\s*[!=]=\s*(%s)" % ENOTTY_OPERAND, rest[m.end():])
         if compared and compared.group(1).strip() in labels:
             continue
-        call = re.search(r"\b(\w+)\s*\($", rest[:enotty_open_paren(rest, m.start()) + 1])
+        call = re.search(r"\b(\w+)\s*\($", rest[:enclosing_brace(rest, m.start(), "()") + 1])
         if call and ENOTTY_VALID_LOG.fullmatch(call.group(0)):
             continue
         return None
@@ -3287,13 +3283,12 @@ def enotty_valid_first(pos: Pos) -> bool:
         return False
     start = ifs[-1].start()
     close = match_close(text, ifs[-1].end() - 1)
-    before = text[:start].rstrip()
     # in the body of the function itself, not the branch of an if or else
     # without braces; before the argument is read: a check after a copy
     # tests the argument (aspeed-lpc-ctrl: map.flags != 0), which may
     # answer first
-    if close < 0 or enclosing_brace(text, start) != body or not before or before[-1] not in ";{}" \
-            or re.search(r"\belse$", before) or ENOTTY_VALID_READ.search(rest, 0, start - body):
+    if close < 0 or enclosing_brace(text, start) != body or not enotty_statement_alone(text, start) \
+            or ENOTTY_VALID_READ.search(rest, 0, start - body):
         return False
     block = text[close + 1:offset]
     if not re.fullmatch(r"\s*(?:\{\s*(?:" + ENOTTY_LOG_CALL + r"\s*)*)?return[\s(\-]*", block):

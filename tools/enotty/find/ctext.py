@@ -254,13 +254,15 @@ def match_open(text: str, close: int) -> int:
     return -1
 
 
-def enclosing_brace(text: str, offset: int) -> int:
-    """Offset of the brace that opens the block holding offset, or -1."""
+def enclosing_brace(text: str, offset: int, pair: str = "{}") -> int:
+    """Offset of the brace that opens the block holding offset (of the
+    parenthesis around it with pair "()"), or -1."""
+    open_ch, close_ch = pair[0], pair[1]
     depth = 0
     for i in range(offset - 1, -1, -1):
-        if text[i] == "}":
+        if text[i] == close_ch:
             depth += 1
-        elif text[i] == "{":
+        elif text[i] == open_ch:
             if depth == 0:
                 return i
             depth -= 1

@@ -9,6 +9,7 @@ columns of Effects, see effects.py).
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from typing import Iterable, TextIO
 
@@ -51,11 +52,20 @@ class Effects:
     def cells(self) -> list[str]:
         return [getattr(self, c) for c in self.COLUMNS]
 
+    def guard_items(self) -> list[tuple[int, str, str, str]]:
+        """(line, condition, errno, kind) of each check of the guard cell
+        ('line 10: !arg -> -EINVAL (argument check); ...')."""
+        return [(int(m.group(1)), m.group(2), m.group(3), m.group(4))
+                for m in (GUARD_ITEM.match(part) for part in self.guard.split("; ")) if m]
+
     def uncased_commands(self) -> list[str]:
         """The command names; a case only one #if branch holds is NAME[CONFIG_X=n] in the cell."""
         return [] if self.uncased in ("-", "unknown") else [
             name.partition("[")[0] for name in self.uncased.split(",")]
 
+
+# one check of Effects.guard, as effects.py writes it
+GUARD_ITEM = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 
 EFFECT_COLUMNS = SERIES_COLUMNS + Effects.COLUMNS
 # sites.tsv as written before the entry column: read with entry "-"

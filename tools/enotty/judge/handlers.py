@@ -76,7 +76,6 @@ _STATE_FIX = "; testing the command first, as pidfd_ioctl() does, is a change of
 # `map.flags != 0` on the struct it copied), as issue 31 asks: reviewers had
 # called these half conversions, so the message names the check and what it
 # still answers.
-_GUARD = re.compile(r"line (\d+): (.*?) -> -(E[A-Z0-9]+) \(([^)]*)\)$")
 _IOC_CHECK = re.compile(r"\b_IOC_(DIR|SIZE)\s*\(")
 # Cores whose own answers the scan lists (interfaces.tsv, reported_cores) but
 # no driver series may change: (file, function) -> why.
@@ -142,14 +141,7 @@ def handlers_of(site: Site) -> list[tuple[str, str]]:
 
 
 def _guards(site: Site) -> list[tuple[int, str, str, str]]:
-    if site.effects is None or site.effects.guard in ("-", "unknown"):
-        return []
-    out = []
-    for part in site.effects.guard.split("; "):
-        m = _GUARD.match(part)
-        if m:
-            out.append((int(m.group(1)), m.group(2), m.group(3), m.group(4)))
-    return out
+    return site.effects.guard_items() if site.effects else []
 
 
 def _answers_first(kind: str, errno: str, site: Site) -> bool:

@@ -25,8 +25,6 @@ from .split import FileChange, SeriesPlan, each_converting_file
 GUARD_RULE = "ioctl_ioc_guard"
 _ALREADY_ENOTTY = re.compile(r"-\s*(?:ENOIOCTLCMD|ENOTTY)\b")
 _IF = re.compile(r"\bif\s*\(")
-# a check of effects' guard cell: its line and its answer
-_GUARD_ITEM = re.compile(r"line (\d+): [^;]*? -> -(\w+) \(")
 _INCLUDE = re.compile(r"^#\s*include\s*<(?:uapi/)?([\w/.-]+\.h)>", re.M)
 _ERRNO_ITEM = re.compile(r"^\s*\*?\s*-?\s*ENOTTY:\s*(\S.*?)\s*$", re.M)
 
@@ -84,9 +82,8 @@ def tested_first(src: Source, sites: tuple[Site, ...]) -> tuple[str, ...]:
             continue
         # the checks the test now precedes (test_hmm's copy of the argument
         # and its tests of cmd.addr): an unknown command meets none of them
-        guards = [m for t in sites if t.function == s.function and t.effects
-                  for m in _GUARD_ITEM.finditer(t.effects.guard)]
-        below = sorted({m.group(2) for m in guards if int(m.group(1)) > s.line})
+        below = sorted({errno for t in sites if t.function == s.function and t.effects
+                        for line, _text, errno, _kind in t.effects.guard_items() if line > s.line})
         skipped = (f" Such a command no longer meets the checks after the test either, which answered "
                    f"{' and '.join('-' + e for e in below)}.") if below else ""
         out.append(f"{s.function}() answers -{s.from_} to a command for which `{condition}` holds, "
