@@ -5,7 +5,7 @@
 /// Documentation/driver-api/ioctl.rst).  A handler is converted whole or not:
 /// one with a preset a case returns, or a state check first, is only reported.
 // Confidence: Moderate
-// Comments: Blind to programs that read the -EINVAL but user_reads, comments,
+// Comments: Blind to programs that read the -EINVAL but read_by, comments,
 //  ops or callers in other files, an if on cmd between two switches, a command
 //  falling out of a sub-handler loop, a default that does more than log.
 // Options: --no-includes --include-headers
@@ -45,7 +45,8 @@ def site(p): sites.setdefault(at(p), fun(p))
 def block(p, s=held): s.add((p[0].file, targets[fun(p)][1]))  # veto, or hold
 def say(p, e): return "%s() answers an unknown ioctl command with -%s, use " \
     "-%s" % (fun(p)[1], e, answer(p)) + " in a default" * (at(p) in adds) + \
-    " in a test of cmd before this check" * (at(p) in first)
+    " in a test of cmd before this check" * (at(p) in first) + " after a " \
+    "test keeping -%s for the commands programs read" % e * (fun(p) in keep)
 def lets_out(p, r, c):  # preset p, returned at r, reaches a switch on cmd c
     s = "".join(open(p[0].file).readlines()[int(p[0].line):int(r[0].line)])
     h, _, b = re.sub(r"/\*.*?\*/|//[^\n]*", "", s, flags=re.S).partition(
@@ -169,8 +170,7 @@ fn(...) { ... when any
 @script:python@
 s << arm.s = []; b << arm.b = [];
 @@
-arms.update(at(x) for x in (s, b) if x)
-if b: brks.add(at(b))
+arms.update(at(x) for x in (s, b) if x); brks.update([at(b)] if b else [])
 
 @default_ret forall@
 identifier io.fn, io.cmd, F; expression M; position p;
@@ -355,20 +355,20 @@ return x;\)
 ... when any
 }
 
-// Left alone: handlers whose -EINVAL programs read (sit: its SIOCGETPRL).
-@user_reads exists@
+// Handlers whose -EINVAL programs read: left alone, or held (binder, sit).
+@read_by exists@
 identifier io.fn, C = {RTC_RD_TIME, DBCIOCNONCE, HDIO_DRIVE_TASKFILE,
   BINDER_WRITE_READ, EPIOCSPARAMS, SNDCTL_DSP_RESET, SNDCTL_FM_LOAD_INSTR,
   HIDIOCGRDESCSIZE, SIOCGETPRL}; position p;
 @@
 fn@p(...) { <+... C ...+> }
 @script:python@
-p << other.p = []; r << user_reads.p = []; s << state.p = [];
+p << other.p = []; r << read_by.p = []; s << state.p = []; c << read_by.C = "";
 @@
 m = [a for a in sites if sites[a] == fun(s)] if s and at(s) not in sites else []
 if m and not adds & set(m): site(s); first.add(at(s)); keep.update(m, [at(s)])
 if p and (at(p) not in sites or at(p) in no): block(p)
-if r: block(r)
+if r: keep.add(fun(r)) if c in ("BINDER_WRITE_READ", "SIOCGETPRL") else block(r)
 
 @found@
 identifier err = {EINVAL, ENOSYS, EBADRQC, EOPNOTSUPP, ENOTSUPP, EFAULT};
@@ -379,7 +379,7 @@ err@p
 @script:python ans@
 p << found.p; e << found.err; to;
 @@
-coccinelle.to = cocci.make_ident(e if at(p) in adds | keep else answer(p))
+coccinelle.to = cocci.make_ident(e if {at(p),fun(p)}&(adds|keep) else answer(p))
 
 @depends on patch@
 identifier found.err, ans.to; position found.p;

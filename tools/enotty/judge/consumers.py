@@ -33,7 +33,7 @@ from . import selftest_search
 from ..errors import UsageError
 
 TABLE = Path(__file__).with_name("consumers.tsv")
-COLUMNS = ("command", "consumer", "reads", "source", "keep", "evidence", "test", "since")
+COLUMNS = ("command", "consumer", "reads", "source", "keep", "evidence", "test", "since", "commands")
 EVIDENCE = ("program", "in-tree", "mainline")
 
 
@@ -48,6 +48,9 @@ class Consumer:
     test: str = "-"        # in-tree, mainline: the test's path in a kernel tree
     since: str = "-"       # mainline: the first tree version this table read the test in
     cased: bool = False    # keep=cased: it tests a command the handler has a case for
+    # a source-file row: the known commands whose answer the consumer reads
+    # (tools/iio's IIO_GET_EVENT_FD_IOCTL); () when it sends unknown ones
+    commands: tuple[str, ...] = ()
 
 
 def read(path: Path = TABLE) -> list[Consumer]:
@@ -63,9 +66,10 @@ def read(path: Path = TABLE) -> list[Consumer]:
                 or (evidence == "mainline" and not _version(since)):
             raise UsageError(f"{path.name}: row {n} ({row.get('command')}): evidence must be one of "
                              f"{', '.join(EVIDENCE)}, with a test path (and for mainline a since version)")
+        named = row.get("commands") or "-"
         out.append(Consumer(row["command"], row["consumer"], row["reads"], row["source"],
                             row.get("keep", "yes") not in ("no", "cased"), evidence, test, since,
-                            row.get("keep") == "cased"))
+                            row.get("keep") == "cased", () if named == "-" else tuple(named.split(","))))
     return out
 
 

@@ -37,6 +37,7 @@ operations' own.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,7 @@ from typing import Iterable, TextIO
 from . import consumers as consumers_table
 from . import effects, operations
 from .consumers import Consumer
+from .kept_commands import KeptAnswer, unkeepable
 from ..find.sites import Site
 from ..find import ctext, interfaces
 from ..kernel import kconfig
@@ -113,6 +115,9 @@ class Handler:
     # sentences the message of a patch converting it must carry: what the
     # conversion leaves as it was (dma-heap's lookup by number alone)
     caveats: tuple[str, ...] = ()
+    # its sites whose old answer stays for the known commands a program
+    # reads it for (_consumed()), each with those commands
+    kept: tuple[tuple[Site, KeptAnswer], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -249,26 +254,36 @@ def read_consumers(path: Path = CONSUMERS) -> dict[str, list[Consumer]]:
     return out
 
 
-def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> str:
-    """Why a known command that reaches the converted line must keep its
-    answer, or ''."""
+def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> tuple[str, KeptAnswer | None]:
+    """Why a command that reaches the converted line must keep its answer
+    ('' when none must), and, when every such consumer reads it for known
+    commands it names, those commands: the handler is converted with them
+    kept instead of left out."""
+    keepers: list[tuple[Consumer, tuple[str, ...]]] = []
     # a row whose command is the handler's source file: the consumer sends
-    # unknown commands (an in-tree test asserting errno 22)
+    # it unknown commands (an in-tree test asserting errno 22), or the known
+    # commands its `commands` cell names (tools/iio and iio_ioctl())
     for c in consumers.get(site.file, ()):
-        if not c.keep:
-            continue
-        who = c.consumer.split(' (')[0]
-        if site.from_ == "EINVAL":
-            return f"{who} expects EINVAL for an unknown command"
-        # iio_ioctl()'s -ENODEV: what a known command gets on a device
-        # that lacks the feature, read by tools/iio
-        return f"its -{site.from_} is read by {who}"
+        if c.keep:
+            keepers.append((c, c.commands))
     names = site.effects.uncased_commands() if site.effects else []
     for name in names:
         for c in consumers.get(name, ()):
             if c.keep:
-                return f"{name} reaches it and {c.consumer.split(' (')[0]} reads its EINVAL"
-    return ""
+                keepers.append((c, (name,)))
+    if not keepers:
+        return "", None
+    if all(named for _c, named in keepers):
+        commands = tuple(dict.fromkeys(n for _c, named in keepers for n in named))
+        readers = tuple(dict.fromkeys(c.consumer.split(" (")[0] for c, _named in keepers))
+        return "", KeptAnswer(commands, site.from_, readers)
+    c, _named = next(k for k in keepers if not k[1])
+    who = c.consumer.split(' (')[0]
+    if c.command != site.file:
+        return f"{c.command} reaches it and {who} reads its EINVAL", None
+    if site.from_ == "EINVAL":
+        return f"{who} expects EINVAL for an unknown command", None
+    return f"its -{site.from_} is read by {who}", None
 
 
 _ASKS_FIRST = re.compile(r"\bif\s*\(\s*!\s*(\w+)\s*\(\s*(\w+)\s*\)\s*\)\s*return\s+-\s*ENOIOCTLCMD\s*;")
@@ -502,6 +517,7 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
         held = sorted({kept_out[s] for s in seen if s in kept_out})
         left: list[str] = []
         caveats: list[str] = []
+        kept: list[tuple[Site, KeptAnswer]] = []
         if (file, name) in CORES:
             left.append(CORES[(file, name)])
         left += kept_by_operations
@@ -558,14 +574,21 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                     if why and why not in left:
                         left.append(why)
             for s in visible:
-                why = _consumed(s, consumers)
+                why, answer = _consumed(s, consumers)
+                if answer is not None:
+                    cannot = unkeepable(_text(root, s.file), s, root, answer.commands)
+                    if cannot:
+                        why = (f"{' and '.join(answer.readers)} {'reads' if len(answer.readers) == 1 else 'read'} its "
+                               f"-{answer.errno} for {', '.join(answer.commands)}, which cannot be kept by name: {cannot}")
+                    else:
+                        kept.append((s, answer))
                 if why and why not in left:
                     left.append(why)
             if held:
                 left.append("another site of it stays: " + held[0])
         out.append(Handler(file, name, tuple(group), tuple(left), kconfig.module_name(root, file),
                            () if visible else tuple(held), tuple(sorted(unseen.items(), key=lambda i: i[0].sort_key())),
-                           tuple(caveats)))
+                           tuple(caveats), tuple(kept)))
     return out
 
 
@@ -617,6 +640,59 @@ def named_in_subject(patch_sites: Iterable[Site], model: Iterable[Handler]) -> l
     kept = any(not h.complete and h.left and h.sites and h.file in files and h.name not in names
                for h in model)
     return names if kept and len(names) <= 2 else []
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _text(root: Path, rel: str) -> str:
+    path = root / rel
+    return path.read_text(errors="replace") if path.is_file() else ""
+
+
+def kept_answers(model: Iterable[Handler]) -> dict[Site, KeptAnswer]:
+    """The sites of the handlers converted whole whose old answer stays
+    for commands a program reads it for."""
+    return {s: answer for h in model if h.complete for s, answer in h.kept}
+
+
+def without_kept(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[Site]:
+    """The sites as the message tells of them: a kept command is no longer
+    among the uncased commands that get the new answer."""
+    answers = kept_answers(model)
+    out = []
+    for s in patch_sites:
+        answer = answers.get(s)
+        if answer is not None and s.effects is not None and s.effects.uncased not in ("-", "unknown"):
+            cells = [c for c in s.effects.uncased.split(",") if c.partition("[")[0] not in answer.commands]
+            s = dataclasses.replace(s, effects=dataclasses.replace(s.effects, uncased=",".join(cells) or "-"))
+        out.append(s)
+    return out
+
+
+def kept_answer_sentences(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
+    """A sentence for each old answer a patch keeps for named commands."""
+    answers = kept_answers(model)
+    out: list[str] = []
+    for s in patch_sites:
+        answer = answers.get(s)
+        if answer is None:
+            continue
+        one = len(answer.commands) == 1
+        # s390-tools tape390_crypt -q, -e and -k: one program
+        names = list(dict.fromkeys(re.sub(r"(?: -\w+)+$", "", r) for r in answer.readers))
+        readers = _and(names)
+        # sit's SIOCGET6RD reaches the line only with CONFIG_IPV6_SIT_6RD=n
+        conditions = {c.partition("[")[2].rstrip("]") for c in (s.effects.uncased.split(",") if s.effects else ())
+                      if c.partition("[")[0] in answer.commands and "[" in c}
+        when = f"With {conditions.pop()}, " if len(conditions) == 1 and "=" in next(iter(conditions)) else ""
+        said = (f"{when}{_and(list(answer.commands))} still {'gets' if one else 'get'} -{answer.errno} from "
+                f"{s.function}(): {readers} {'read' if ' and ' in readers else 'reads'} that answer "
+                f"for {'it' if one else 'them'}, so the patch tests for {'it' if one else 'them'} first.")
+        if said not in out:
+            out.append(said)
+    return out
 
 
 def caveats(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:

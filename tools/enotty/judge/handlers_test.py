@@ -239,21 +239,46 @@ def test_handlers_tsv_names_the_series_and_the_verdict(tmp_path: Path) -> None:
     assert (row["handler"], row["series"], row["verdict"], row["left"]) == ("a_ioctl", "misc", "converted", "-")
 
 
-def test_a_known_command_with_a_consumer_keeps_the_handler_out(tmp_path: Path) -> None:
-    found = analysed(tmp_path, "a.c", PLAIN, [(line_of(PLAIN, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+def test_a_known_command_a_program_reads_keeps_its_answer_by_name(tmp_path: Path) -> None:
+    """s390-tools tape390_crypt reads tape_34xx's EINVAL for TAPE390_CRYPT_SET:
+    the handler is converted with that command tested for first."""
+    code = "#define X_CRYPT_SET 2\n" + PLAIN
+    found = analysed(tmp_path, "a.c", code, [(line_of(code, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
     site = dataclasses.replace(found[0], effects=dataclasses.replace(found[0].effects, uncased="X_CRYPT_SET,X_OTHER"))
     table = tmp_path / "consumers.tsv"
     table.write_text("# what reads EINVAL\ncommand\tconsumer\treads\tsource\tkeep\n"
-                     "X_CRYPT_SET\ts390-tools tape390_crypt (v2.41)\tEINVAL: no encryption\thttps://example.org/t.c\tyes\n"
+                     "X_CRYPT_SET\ts390-tools tape390_crypt -e (v2.41)\tEINVAL: no encryption\thttps://example.org/t.c\tyes\n"
                      "X_OTHER\tsystemd\tENOTTY: not supported\thttps://example.org/w.c\tno\n")
     consumers = handlers.read_consumers(table)
     (h,) = handlers.model([site], tmp_path, consumers=consumers)
-    assert h.left == ("X_CRYPT_SET reaches it and s390-tools tape390_crypt reads its EINVAL",)
-    # a consumer that takes ENOTTY as "not supported" keeps nothing out
+    assert h.complete
+    assert h.kept == ((site, handlers.KeptAnswer(("X_CRYPT_SET",), "EINVAL", ("s390-tools tape390_crypt -e",))),)
+    assert handlers.kept_answer_sentences([site], [h]) == [
+        "X_CRYPT_SET still gets -EINVAL from a_ioctl(): s390-tools tape390_crypt reads that answer for it, "
+        "so the patch tests for it first."]
+    # the message no longer counts it among the commands that get ENOTTY
+    (shown,) = handlers.without_kept([site], [h])
+    assert shown.effects is not None and shown.effects.uncased == "X_OTHER"
+    # a consumer that takes ENOTTY as "not supported" keeps nothing
     only_other = dataclasses.replace(site, effects=dataclasses.replace(site.effects, uncased="X_OTHER"))
-    assert handlers.model([only_other], tmp_path, consumers=consumers)[0].complete
-    assert handlers.model(found, tmp_path, consumers=consumers)[0].complete
+    (plain,) = handlers.model([only_other], tmp_path, consumers=consumers)
+    assert plain.complete and plain.kept == ()
+    assert handlers.model(found, tmp_path, consumers=consumers)[0].kept == ()
     assert handlers.read_consumers(tmp_path / "none.tsv") == {}
+
+
+def test_an_answer_that_cannot_be_kept_by_name_keeps_the_handler_out(tmp_path: Path) -> None:
+    """`default: return -EINVAL;` on one line: no statement alone to test before."""
+    code = PLAIN.replace("default:\n\t\treturn -EINVAL;", "default: return -EINVAL;")
+    found = analysed(tmp_path, "a.c", code, [(line_of(code, "return -EINVAL"), "a_ioctl", "ioctl_default_return")])
+    site = dataclasses.replace(found[0], effects=dataclasses.replace(found[0].effects, uncased="X_CRYPT_SET"))
+    table = tmp_path / "consumers.tsv"
+    table.write_text("command\tconsumer\treads\tsource\tkeep\n"
+                     "X_CRYPT_SET\ts390-tools tape390_crypt (v2.41)\tEINVAL\thttps://example.org/t.c\tyes\n")
+    (h,) = handlers.model([site], tmp_path, consumers=handlers.read_consumers(table))
+    assert h.kept == ()
+    assert h.left == ("s390-tools tape390_crypt reads its -EINVAL for X_CRYPT_SET, which cannot be kept by name: "
+                      f"line {site.line} is not a `return -EINVAL;` or an assignment of it alone",)
 
 
 HANDED_ON = """\
@@ -316,7 +341,7 @@ def test_a_consumer_of_the_file_keeps_its_handler_out(tmp_path: Path) -> None:
 
 def test_a_consumer_of_another_old_answer_names_that_errno(tmp_path: Path) -> None:
     # tools/iio reads iio_ioctl()'s -ENODEV: a known command on a device without the feature
-    code = PLAIN.replace("return -EINVAL", "return -ENODEV")
+    code = "#define A_GET_FD 5\n#define B_GET_FD 6\n" + PLAIN.replace("return -EINVAL", "return -ENODEV")
     found = analysed(tmp_path, "a.c", code, [(line_of(code, "return -ENODEV"), "a_ioctl", "ioctl_default_return")])
     found = [dataclasses.replace(s, from_="ENODEV") for s in found]
     table = tmp_path / "consumers.tsv"
@@ -324,6 +349,13 @@ def test_a_consumer_of_another_old_answer_names_that_errno(tmp_path: Path) -> No
                      "a.c\ttools/x/monitor.c (A_GET_FD)\tENODEV\ttools/x/monitor.c\tyes\n")
     (h,) = handlers.model(found, tmp_path, consumers=handlers.read_consumers(table))
     assert h.left == ("its -ENODEV is read by tools/x/monitor.c",)
+    # with the commands it reads named, the handler is converted and keeps
+    # -ENODEV for them alone
+    table.write_text("command\tconsumer\treads\tsource\tkeep\tevidence\ttest\tsince\tcommands\n"
+                     "a.c\ttools/x/monitor.c (A_GET_FD)\tENODEV\ttools/x/monitor.c\tyes\tprogram\t-\t-\tA_GET_FD,B_GET_FD\n")
+    (h,) = handlers.model(found, tmp_path, consumers=handlers.read_consumers(table))
+    assert h.complete
+    assert [a for _s, a in h.kept] == [handlers.KeptAnswer(("A_GET_FD", "B_GET_FD"), "ENODEV", ("tools/x/monitor.c",))]
 
 
 CORE = """\

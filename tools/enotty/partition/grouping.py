@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import comment_updates, prefixes, source_facts, split
+from . import comment_updates, kept_answers, prefixes, source_facts, split
+from ..judge import handlers
 from .maintainers import Maintainers
 from ..judge.analysis import Analysed
 
@@ -34,6 +35,8 @@ def group(root: Path, analysed: Analysed, cleanups: bool = False) -> Grouped:
     # each file's diff without the hunks of the sites left out
     changes = split.kept_changes(analysed.scanned.diffs, analysed.labelled, analysed.left_out)
     plans = split.plan(changes, maint, root, cleanups=cleanups)
+    # the known commands a program reads the old answer for keep it
+    plans = kept_answers.revise(root, plans, handlers.kept_answers(analysed.model))
     # a comment that states a converted handler's old answer changes with it
     plans = comment_updates.revise(root, plans)
     plans = source_facts.annotate(root, plans)

@@ -463,7 +463,7 @@ def _guard_words(condition: str, kind: str = "") -> str:
 
 
 def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
-                      such_commands: bool = False) -> list[str]:
+                      such_commands: bool = False, answers_kept: frozenset[str] = frozenset()) -> list[str]:
     """Who sees the difference, from the effect columns of a patch's sites;
     interfaces: the table's rows by name (their reached_only: where the core
     hands a handler an unknown command only under conditions of its own);
@@ -479,7 +479,7 @@ def effects_sentences(sites: list[Site], interfaces: Mapping[str, Interface],
     checked: dict[str, list[str]] = {}
     for s in sorted(sites, key=Site.sort_key):
         if s.effects is not None:
-            _site_sentences(s, s.effects, visible, out, checked, uncased, forwarded)
+            _site_sentences(s, s.effects, visible, out, checked, uncased, forwarded, s.function in answers_kept)
     out += _checks_sentences(checked, len({s.function for s in visible}))
     out += _uncased_sentences(uncased, user_sees(visible))
     out += _forwarded_sentences(forwarded, sites)
@@ -530,7 +530,7 @@ def _who_sees(visible: list[Site], without_op: list[Site], interfaces: Mapping[s
 
 def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
                     checked: dict[str, list[str]], uncased: "_Uncased",
-                    forwarded: list[str]) -> None:
+                    forwarded: list[str], answer_kept: bool = False) -> None:
     """What one site adds, in the order of the sites: the sentences of a
     check that comes first or an #if branch go to out at once; the checks,
     uncased commands and forwarded commands are gathered, to be said once."""
@@ -556,7 +556,9 @@ def _site_sentences(s: Site, e: Effects, visible: list[Site], out: list[str],
                 + added.format(to=s.to) + ".")
         if said not in out:
             out.append(said)
-    if s.rule == SUBHANDLER_MISS and SUBHANDLER_SENTENCE not in out:
+    # iio_ioctl() keeps -ENODEV for the commands its sub-features take
+    # (handlers.kept_answer_sentences() says so): no such command changes
+    if s.rule == SUBHANDLER_MISS and not answer_kept and SUBHANDLER_SENTENCE not in out:
         # dfl's afu_ioctl(): DFL_FPGA_PORT_ERR_* on a port without the
         # error feature is a command this device does not implement
         out.append(SUBHANDLER_SENTENCE)
@@ -1002,7 +1004,7 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
                    docs: list[str] | tuple[str, ...] = (), changed_type: str = "",
                    kept: list[str] | tuple[str, ...] = (), notes: list[str] | tuple[str, ...] = (),
                    guards: tuple[str, ...] = (), cites: tuple[str, ...] = (),
-                   guard_reads: tuple[str, ...] = ()) -> str:
+                   guard_reads: tuple[str, ...] = (), answers_kept: frozenset[str] = frozenset()) -> str:
     """Subject, body wrapped at 75 columns and Signed-off-by.
 
     The body says what the handlers answered and why that changes, who
@@ -1012,10 +1014,12 @@ def commit_message(subject_line: str, sites: list[Site], interfaces: Mapping[str
     sentence or ''.  rules (the shapes that matched) are the cover letter's
     business, not a commit message's.  docs are the documentation files the
     patch changes too (enotty.partition.doc_updates); notes are sentences
-    about the other edits of its diff (enotty.partition.comment_updates).
+    about the other edits of its diff (enotty.partition.comment_updates);
+    answers_kept names the functions whose old answer stays for commands a
+    program reads it for (kept saying which).
     """
     paras = explanation(sites, interfaces, changed_type, guards, cites, guard_reads)
-    who = " ".join(effects_sentences(sites, interfaces, bool(changed_type or guards)))
+    who = " ".join(effects_sentences(sites, interfaces, bool(changed_type or guards), answers_kept))
     if docs:
         who += " " + " ".join(doc_updates.notes(list(docs)))
     if kept:
