@@ -46,7 +46,7 @@ from typing import Iterable, TextIO
 from . import consumers as consumers_table
 from . import effects, operations
 from .consumers import Consumer
-from .kept_commands import KeptAnswer, unkeepable
+from .kept_commands import KeptAnswer, reader_names, unkeepable
 from ..find.sites import Site
 from ..find import ctext, interfaces
 from ..kernel import kconfig
@@ -680,16 +680,14 @@ def kept_answer_sentences(patch_sites: Iterable[Site], model: Iterable[Handler])
         if answer is None:
             continue
         one = len(answer.commands) == 1
-        # s390-tools tape390_crypt -q, -e and -k: one program
-        names = list(dict.fromkeys(re.sub(r"(?: -\w+)+$", "", r) for r in answer.readers))
-        readers = _and(names)
+        readers = _and(reader_names(answer))
         # sit's SIOCGET6RD reaches the line only with CONFIG_IPV6_SIT_6RD=n
         conditions = {c.partition("[")[2].rstrip("]") for c in (s.effects.uncased.split(",") if s.effects else ())
                       if c.partition("[")[0] in answer.commands and "[" in c}
         when = f"With {conditions.pop()}, " if len(conditions) == 1 and "=" in next(iter(conditions)) else ""
-        said = (f"{when}{_and(list(answer.commands))} still {'gets' if one else 'get'} -{answer.errno} from "
+        said = (f"{when}{_and(list(answer.commands))} {'keeps' if one else 'keep'} -{answer.errno} in "
                 f"{s.function}(): {readers} {'read' if ' and ' in readers else 'reads'} that answer "
-                f"for {'it' if one else 'them'}, so the patch tests for {'it' if one else 'them'} first.")
+                f"for {'it' if one else 'them'}.")
         if said not in out:
             out.append(said)
     return out

@@ -254,8 +254,7 @@ def test_a_known_command_a_program_reads_keeps_its_answer_by_name(tmp_path: Path
     assert h.complete
     assert h.kept == ((site, handlers.KeptAnswer(("X_CRYPT_SET",), "EINVAL", ("s390-tools tape390_crypt -e",))),)
     assert handlers.kept_answer_sentences([site], [h]) == [
-        "X_CRYPT_SET still gets -EINVAL from a_ioctl(): s390-tools tape390_crypt reads that answer for it, "
-        "so the patch tests for it first."]
+        "X_CRYPT_SET keeps -EINVAL in a_ioctl(): s390-tools tape390_crypt reads that answer for it."]
     # the message no longer counts it among the commands that get ENOTTY
     (shown,) = handlers.without_kept([site], [h])
     assert shown.effects is not None and shown.effects.uncased == "X_OTHER"

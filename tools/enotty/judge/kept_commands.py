@@ -32,6 +32,12 @@ class KeptAnswer:
     readers: tuple[str, ...]   # who reads it, as consumers.tsv names them
 
 
+def reader_names(answer: KeptAnswer) -> list[str]:
+    """Who reads the kept answer, once each: s390-tools tape390_crypt -q,
+    -e and -k are one program."""
+    return list(dict.fromkeys(re.sub(r"(?: -\w+)+$", "", r) for r in answer.readers))
+
+
 def command_parameter(text: str, site: Site) -> str:
     """The name of the site's function's command parameter: the interface's
     position for the handler itself, else the parameter a helper names like

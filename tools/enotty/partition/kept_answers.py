@@ -1,4 +1,4 @@
-"""Known commands that keep a converted line's old answer, tested for in the same patch.
+"""Known commands that keep a converted line's old answer, in the same patch.
 
 A program may read a handler's old answer for a command the handler has no
 case for: Android's binder driver test expects -EINVAL from
@@ -6,36 +6,38 @@ BINDER_SET_IDLE_TIMEOUT and BINDER_SET_IDLE_PRIORITY, iproute2's `ip
 tunnel show` from SIOCGET6RD on a sit device without 6RD, tools/iio
 -ENODEV from IIO_GET_EVENT_FD_IOCTL on a device without events
 (judge/consumers.tsv).  Such a handler is converted with those commands
-kept (handlers.KeptAnswer): the statement the rules changed,
+kept (handlers.KeptAnswer), each form with a comment naming the readers:
 
-    return -ENOTTY;            or      ret = -ENOTTY;
-
-becomes a test of the named commands that gives the old answer, then the
-new one:
-
-    if (cmd == A || cmd == B)          if (cmd == A || cmd == B)
-            return -EINVAL;                    ret = -EINVAL;
-    return -ENOTTY;                    else
-                                               ret = -ENOTTY;
+  - under a `default:` label alone on its line, the commands get case
+    labels of their own before it with the old answer (and the jump an
+    assignment's default ends with: binder's `goto err;`); a command whose
+    case an #ifdef holds gets its label in that block's #else (sit's
+    SIOCGET6RD without CONFIG_IPV6_SIT_6RD), where a label outside it
+    would repeat the case;
+  - elsewhere (iio_ioctl()'s return after its handler loop), a test of the
+    commands that gives the old answer comes before the new one, in braces
+    under a brace-less else or if (6.12's tape_34xx_ioctl()).
 
 The rules change tokens; this step edits the converted statement after
 the fact, as comment_updates.py edits comments, and writes the file's diff
 again from the pristine text.  A site whose changed line is not such a
-statement alone, or whose function has no command parameter to test, is
-left out by the judge instead (kept_commands.unkeepable()), so no patch
-drops a consumer's answer.
+statement alone, whose function has no command parameter to test, or
+whose file cannot see the commands is left out by the judge instead
+(kept_commands.unkeepable()), so no patch drops a consumer's answer.
 """
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 
 from ..find import scan
 from ..find.sites import Site
-from ..judge.kept_commands import STATEMENT, KeptAnswer, command_parameter
+from ..judge.kept_commands import STATEMENT, KeptAnswer, command_parameter, reader_names
 from .comment_updates import apply_diff, lines_of, unified_diff
 from .split import FileChange, SeriesPlan, each_converting_file
+
 
 def revise(root: Path, plans: list[SeriesPlan], kept: dict[Site, KeptAnswer]) -> list[SeriesPlan]:
     """plans with the kept commands tested for in each converting patch."""
@@ -60,21 +62,29 @@ def revised(root: Path, change: FileChange, kept: dict[Site, KeptAnswer]) -> Fil
 
 
 def edit(before: str, diff: str, kept: list[tuple[Site, KeptAnswer]]) -> list[str] | None:
-    """The converted file's lines with each kept site's statement replaced
-    by the test of its commands; None when the diff does not apply or a
-    site cannot be edited."""
+    """The converted file's lines with each kept site's commands given
+    their old answer; None when the diff does not apply or a site cannot
+    be edited."""
     applied = apply_diff(before, diff)
     if applied is None:
         return None
     after, moved = applied
     lines = lines_of(after)
-    old = lines_of(before)
     edits: list[tuple[int, list[str], int]] = []
     for site, answer in kept:
         at = _new_index(moved, site.line, lines, site.to)
         command = command_parameter(before, site)
-        if at is None or at >= len(lines) or not command or site.line > len(old):
+        if at is None or not command:
             return None
+        m = STATEMENT.match(lines[at].rstrip("\n"))
+        if m is None:
+            return None
+        label = _default_label(lines, at)
+        if label is not None:
+            edit_at = _labels(lines, at, label, site, answer)
+            if edit_at is not None:
+                edits.append(edit_at)
+                continue
         new = kept_statement(lines[at], command, answer, site.to)
         if new is None:
             return None
@@ -93,6 +103,88 @@ def edit(before: str, diff: str, kept: list[tuple[Site, KeptAnswer]]) -> list[st
 
 # a line that ends a head whose body is the next statement alone
 _BRACELESS_HEAD = re.compile(r"(?:\belse|\))[ \t]*$")
+_DEFAULT = re.compile(r"^[ \t]*default\s*:\s*$")
+_JUMP = re.compile(r"^[ \t]*(?:break|goto\s+\w+|return(?:\s+\w+)?)\s*;\s*$")
+_ENDIF = re.compile(r"^\s*#\s*endif\b")
+_IF = re.compile(r"^\s*#\s*if")
+_ELSE = re.compile(r"^\s*#\s*el")
+
+
+def _default_label(lines: list[str], at: int) -> int | None:
+    """The index of the `default:` line right above the statement at at."""
+    return at - 1 if at and _DEFAULT.match(lines[at - 1]) else None
+
+
+def _labels(lines: list[str], at: int, label: int, site: Site,
+            answer: KeptAnswer) -> tuple[int, list[str], int] | None:
+    """Case labels of the kept commands before the default at label, with
+    the old answer (and the default's jump after an assignment); in the
+    #else of the #ifdef that holds their cases when they have one; None
+    where the default's body is more than the statement and a jump, or the
+    #if block is not right above it."""
+    m = STATEMENT.match(lines[at].rstrip("\n"))
+    assert m is not None
+    indent, lhs = m.group("indent"), m.group("lhs")
+    body = [f"{indent}{lhs}-{answer.errno};\n"]
+    if not lhs.startswith("return"):
+        if at + 1 >= len(lines) or not _JUMP.match(lines[at + 1]):
+            return None
+        body.append(lines[at + 1])
+    label_indent = lines[label][:len(lines[label]) - len(lines[label].lstrip(" \t"))]
+    cases = [f"{label_indent}case {name}:\n" for name in answer.commands]
+    block = cases + comment(indent, answer) + body
+    config = _condition(site, answer)
+    if config is None:
+        return None
+    if not config:
+        return label, block + [lines[label]], 1
+    # sit: the cases of SIOCGET6RD and its kin stand under #ifdef
+    # CONFIG_IPV6_SIT_6RD, whose #endif is right above the default
+    endif = label - 1
+    if endif < 0 or not _ENDIF.match(lines[endif]):
+        return None
+    depth, opening = 0, None
+    for i in range(endif - 1, -1, -1):
+        if _ENDIF.match(lines[i]):
+            depth += 1
+        elif _IF.match(lines[i]):
+            if depth == 0:
+                opening = i
+                break
+            depth -= 1
+        elif _ELSE.match(lines[i]) and depth == 0:
+            return None
+    if opening is None or config.partition("=")[0] not in lines[opening] \
+            or not re.match(r"\s*#\s*if(?:def\b|\s+(?:IS_ENABLED|defined)\b)", lines[opening]):
+        return None
+    return endif, ["#else\n"] + block + [lines[endif]], 1
+
+
+def _condition(site: Site, answer: KeptAnswer) -> str | None:
+    """'' when the kept commands have no case at all, CONFIG_X=n when each
+    has one only under CONFIG_X (effects' uncased cell: NAME[CONFIG_X=n]),
+    None for a mix."""
+    cells = {c.partition("[")[0]: c.partition("[")[2].rstrip("]")
+             for c in (site.effects.uncased.split(",") if site.effects else ())}
+    found = {cells.get(name, "") for name in answer.commands}
+    if len(found) != 1:
+        return None
+    config = found.pop()
+    return config if config == "" or re.fullmatch(r"CONFIG_\w+=n", config) else None
+
+
+def comment(indent: str, answer: KeptAnswer) -> list[str]:
+    """A comment that names who reads the kept answer, one line or a
+    block of them (kernel style) when it does not fit in 80 columns."""
+    readers = reader_names(answer)
+    who = _and(readers)
+    text = f"{who} {'read' if ' and ' in who else 'reads'} -{answer.errno} here"
+    one = f"{indent}/* {text} */\n"
+    if _columns(one.rstrip("\n")) <= 80:
+        return [one]
+    width = 80 - _columns(indent) - 3
+    return ([f"{indent}/*\n"] + [f"{indent} * {ln}\n" for ln in textwrap.wrap(text, width)]
+            + [f"{indent} */\n"])
 
 
 def _new_index(moved: dict[int, int], line: int, lines: list[str], to: str) -> int | None:
@@ -108,7 +200,8 @@ def _new_index(moved: dict[int, int], line: int, lines: list[str], to: str) -> i
 
 
 def kept_statement(line: str, command: str, answer: KeptAnswer, to: str) -> list[str] | None:
-    """The lines that replace a converted `return -TO;` or `x = -TO;`."""
+    """The lines that replace a converted `return -TO;` or `x = -TO;`: a
+    comment, the test of the kept commands with the old answer, the new."""
     m = STATEMENT.match(line.rstrip("\n"))
     if m is None or m.group("errno") != to:
         return None
@@ -119,10 +212,15 @@ def kept_statement(line: str, command: str, answer: KeptAnswer, to: str) -> list
         # one term a line, under the first (kernel style, checkpatch)
         test = " ||\n".join(t if i == 0 else f"{indent}    {t}" for i, t in enumerate(terms))
     step = "\t" if not indent or indent.endswith("\t") else " " * 8
-    out = [f"{ln}\n" for ln in f"{indent}if ({test})".split("\n")] + [f"{indent}{step}{lhs}-{answer.errno};\n"]
+    out = comment(indent, answer) + [f"{ln}\n" for ln in f"{indent}if ({test})".split("\n")]
+    out.append(f"{indent}{step}{lhs}-{answer.errno};\n")
     if lhs.startswith("return"):
         return out + [f"{indent}{lhs}-{to};\n"]
     return out + [f"{indent}else\n", f"{indent}{step}{lhs}-{to};\n"]
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _columns(line: str) -> int:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from . import kept_answers
 from .comment_updates import lines_of, unified_diff
-from ..find.sites import Site
+from ..find.sites import Effects, Site
 from ..judge import kept_commands
 from ..judge.kept_commands import KeptAnswer
 
@@ -48,14 +48,49 @@ def line_of(text: str, words: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if words in line)
 
 
-def test_an_assignment_keeps_the_old_value_for_the_named_commands() -> None:
+def test_a_default_assignment_gets_case_labels_with_the_old_value() -> None:
+    """binder: the kept commands get labels of their own before the
+    default, with its jump, and a comment naming who reads the answer."""
     site = Site("a.c", line_of(SWITCH, "-EINVAL"), "a_ioctl", FOPS, "EINVAL", "ENOTTY", "ioctl_default_assign")
-    answer = KeptAnswer(("A_IDLE",), "EINVAL", ("a test",))
+    answer = KeptAnswer(("A_IDLE", "A_WAKE"), "EINVAL", ("Android's binder driver test",))
     lines = kept_answers.edit(SWITCH, converted(SWITCH, "ret = -EINVAL;", "ret = -ENOTTY;"), [(site, answer)])
     assert lines is not None
     assert "".join(lines) == SWITCH.replace(
-        "\t\tret = -EINVAL;\n",
-        "\t\tif (cmd == A_IDLE)\n\t\t\tret = -EINVAL;\n\t\telse\n\t\t\tret = -ENOTTY;\n")
+        "\tdefault:\n\t\tret = -EINVAL;\n",
+        "\tcase A_IDLE:\n\tcase A_WAKE:\n\t\t/* Android's binder driver test reads -EINVAL here */\n"
+        "\t\tret = -EINVAL;\n\t\tbreak;\n\tdefault:\n\t\tret = -ENOTTY;\n")
+
+
+IFDEF = """\
+static int s_ioctl(struct net_device *dev, struct ifreq *ifr, void __user *data, int cmd)
+{
+	switch (cmd) {
+	case S_GET:
+		return s_get(dev, data);
+#ifdef CONFIG_S_6RD
+	case S_GET6RD:
+		return s_get6rd(dev, data);
+#endif
+	default:
+		return -EINVAL;
+	}
+}
+"""
+
+
+def test_a_command_cased_under_ifdef_gets_its_label_in_the_else() -> None:
+    """sit's SIOCGET6RD has a case only with CONFIG_IPV6_SIT_6RD: a label
+    outside the #ifdef would repeat it."""
+    effects = Effects("both", "yes", "-", "all", "S_GET6RD[CONFIG_S_6RD=n]", "-", "-", "yes", "-")
+    site = Site("s.c", line_of(IFDEF, "-EINVAL"), "s_ioctl", "net_device_ops.ndo_siocdevprivate", "EINVAL",
+                "EOPNOTSUPP", "ioctl_default_return", effects=effects)
+    answer = KeptAnswer(("S_GET6RD",), "EINVAL", ("iproute2 ip tunnel show",))
+    lines = kept_answers.edit(IFDEF, converted(IFDEF, "return -EINVAL;", "return -EOPNOTSUPP;"), [(site, answer)])
+    assert lines is not None
+    assert "".join(lines) == IFDEF.replace(
+        "#endif\n\tdefault:\n\t\treturn -EINVAL;\n",
+        "#else\n\tcase S_GET6RD:\n\t\t/* iproute2 ip tunnel show reads -EINVAL here */\n\t\treturn -EINVAL;\n"
+        "#endif\n\tdefault:\n\t\treturn -EOPNOTSUPP;\n")
 
 
 def test_a_braceless_else_gets_braces_around_the_test() -> None:
@@ -67,13 +102,20 @@ def test_a_braceless_else_gets_braces_around_the_test() -> None:
     assert lines is not None
     assert "".join(lines) == ELSE.replace(
         "\t} else\n\t\treturn -EINVAL;\n",
-        "\t} else {\n\t\tif (cmd == T_CRYPT_SET || cmd == T_CRYPT_QUERY)\n\t\t\treturn -EINVAL;\n"
+        "\t} else {\n\t\t/* s390-tools reads -EINVAL here */\n"
+        "\t\tif (cmd == T_CRYPT_SET || cmd == T_CRYPT_QUERY)\n\t\t\treturn -EINVAL;\n"
         "\t\treturn -ENOTTY;\n\t}\n")
 
 
 def test_a_long_test_puts_each_command_on_a_line_of_its_own() -> None:
-    answer = KeptAnswer(("BINDER_SET_IDLE_PRIORITY", "BINDER_SET_IDLE_TIMEOUT"), "EINVAL", ("a test",))
+    answer = KeptAnswer(("BINDER_SET_IDLE_PRIORITY", "BINDER_SET_IDLE_TIMEOUT"), "EINVAL",
+                        ("tools/iio/iio_event_monitor.c", "tools/iio/iio_generic_buffer.c"))
     assert kept_answers.kept_statement("\t\treturn -ENOTTY;\n", "cmd", answer, "ENOTTY") == [
+        # a comment longer than 80 columns is a block
+        "\t\t/*\n",
+        "\t\t * tools/iio/iio_event_monitor.c and\n",
+        "\t\t * tools/iio/iio_generic_buffer.c read -EINVAL here\n",
+        "\t\t */\n",
         "\t\tif (cmd == BINDER_SET_IDLE_PRIORITY ||\n",
         "\t\t    cmd == BINDER_SET_IDLE_TIMEOUT)\n",
         "\t\t\treturn -EINVAL;\n",
