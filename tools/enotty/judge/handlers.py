@@ -46,7 +46,7 @@ from typing import Iterable, TextIO
 from . import consumers as consumers_table
 from . import effects, operations
 from .consumers import Consumer
-from .kept_commands import KeptAnswer, reader_names, unkeepable
+from .kept_commands import KeptAnswer, joined, reader_names, unkeepable
 from ..find.sites import Site
 from ..find import ctext, interfaces
 from ..kernel import kconfig
@@ -642,10 +642,6 @@ def named_in_subject(patch_sites: Iterable[Site], model: Iterable[Handler]) -> l
     return names if kept and len(names) <= 2 else []
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _text(root: Path, rel: str) -> str:
     path = root / rel
     return path.read_text(errors="replace") if path.is_file() else ""
@@ -680,12 +676,12 @@ def kept_answer_sentences(patch_sites: Iterable[Site], model: Iterable[Handler])
         if answer is None:
             continue
         one = len(answer.commands) == 1
-        readers = _and(reader_names(answer))
+        readers = joined(reader_names(answer))
         # sit's SIOCGET6RD reaches the line only with CONFIG_IPV6_SIT_6RD=n
         conditions = {c.partition("[")[2].rstrip("]") for c in (s.effects.uncased.split(",") if s.effects else ())
                       if c.partition("[")[0] in answer.commands and "[" in c}
         when = f"With {conditions.pop()}, " if len(conditions) == 1 and "=" in next(iter(conditions)) else ""
-        said = (f"{when}{_and(list(answer.commands))} {'keeps' if one else 'keep'} -{answer.errno} in "
+        said = (f"{when}{joined(list(answer.commands))} {'keeps' if one else 'keep'} -{answer.errno} in "
                 f"{s.function}(): {readers} {'read' if ' and ' in readers else 'reads'} that answer "
                 f"for {'it' if one else 'them'}.")
         if said not in out:

@@ -32,6 +32,11 @@ class KeptAnswer:
     readers: tuple[str, ...]   # who reads it, as consumers.tsv names them
 
 
+def joined(words: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def reader_names(answer: KeptAnswer) -> list[str]:
     """Who reads the kept answer, once each: s390-tools tape390_crypt -q,
     -e and -k are one program."""

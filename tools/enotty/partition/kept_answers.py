@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..find import scan
 from ..find.sites import Site
-from ..judge.kept_commands import STATEMENT, KeptAnswer, command_parameter, reader_names
+from ..judge.kept_commands import STATEMENT, KeptAnswer, command_parameter, joined, reader_names
 from .comment_updates import apply_diff, lines_of, unified_diff
 from .split import FileChange, SeriesPlan, each_converting_file
 
@@ -177,7 +177,7 @@ def comment(indent: str, answer: KeptAnswer) -> list[str]:
     """A comment that names who reads the kept answer, one line or a
     block of them (kernel style) when it does not fit in 80 columns."""
     readers = reader_names(answer)
-    who = _and(readers)
+    who = joined(readers)
     text = f"{who} {'read' if ' and ' in who else 'reads'} -{answer.errno} here"
     one = f"{indent}/* {text} */\n"
     if _columns(one.rstrip("\n")) <= 80:
@@ -217,10 +217,6 @@ def kept_statement(line: str, command: str, answer: KeptAnswer, to: str) -> list
     if lhs.startswith("return"):
         return out + [f"{indent}{lhs}-{to};\n"]
     return out + [f"{indent}else\n", f"{indent}{step}{lhs}-{to};\n"]
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _columns(line: str) -> int:

@@ -48,14 +48,19 @@ def line_of(text: str, words: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if words in line)
 
 
+def kept(text: str, old: str, new: str, site: Site, answer: KeptAnswer) -> str:
+    """text as the rules convert it (old to new) with answer kept."""
+    lines = kept_answers.edit(text, converted(text, old, new), [(site, answer)])
+    assert lines is not None
+    return "".join(lines)
+
+
 def test_a_default_assignment_gets_case_labels_with_the_old_value() -> None:
     """binder: the kept commands get labels of their own before the
     default, with its jump, and a comment naming who reads the answer."""
     site = Site("a.c", line_of(SWITCH, "-EINVAL"), "a_ioctl", FOPS, "EINVAL", "ENOTTY", "ioctl_default_assign")
     answer = KeptAnswer(("A_IDLE", "A_WAKE"), "EINVAL", ("Android's binder driver test",))
-    lines = kept_answers.edit(SWITCH, converted(SWITCH, "ret = -EINVAL;", "ret = -ENOTTY;"), [(site, answer)])
-    assert lines is not None
-    assert "".join(lines) == SWITCH.replace(
+    assert kept(SWITCH, "ret = -EINVAL;", "ret = -ENOTTY;", site, answer) == SWITCH.replace(
         "\tdefault:\n\t\tret = -EINVAL;\n",
         "\tcase A_IDLE:\n\tcase A_WAKE:\n\t\t/* Android's binder driver test reads -EINVAL here */\n"
         "\t\tret = -EINVAL;\n\t\tbreak;\n\tdefault:\n\t\tret = -ENOTTY;\n")
@@ -85,9 +90,7 @@ def test_a_command_cased_under_ifdef_gets_its_label_in_the_else() -> None:
     site = Site("s.c", line_of(IFDEF, "-EINVAL"), "s_ioctl", "net_device_ops.ndo_siocdevprivate", "EINVAL",
                 "EOPNOTSUPP", "ioctl_default_return", effects=effects)
     answer = KeptAnswer(("S_GET6RD",), "EINVAL", ("iproute2 ip tunnel show",))
-    lines = kept_answers.edit(IFDEF, converted(IFDEF, "return -EINVAL;", "return -EOPNOTSUPP;"), [(site, answer)])
-    assert lines is not None
-    assert "".join(lines) == IFDEF.replace(
+    assert kept(IFDEF, "return -EINVAL;", "return -EOPNOTSUPP;", site, answer) == IFDEF.replace(
         "#endif\n\tdefault:\n\t\treturn -EINVAL;\n",
         "#else\n\tcase S_GET6RD:\n\t\t/* iproute2 ip tunnel show reads -EINVAL here */\n\t\treturn -EINVAL;\n"
         "#endif\n\tdefault:\n\t\treturn -EOPNOTSUPP;\n")
@@ -98,9 +101,7 @@ def test_a_braceless_else_gets_braces_around_the_test() -> None:
     site = Site("t.c", line_of(ELSE, "-EINVAL"), "t_ioctl", "tape_discipline.ioctl_fn", "EINVAL", "ENOTTY",
                 "ioctl_if_chain")
     answer = KeptAnswer(("T_CRYPT_SET", "T_CRYPT_QUERY"), "EINVAL", ("s390-tools",))
-    lines = kept_answers.edit(ELSE, converted(ELSE, "return -EINVAL;", "return -ENOTTY;"), [(site, answer)])
-    assert lines is not None
-    assert "".join(lines) == ELSE.replace(
+    assert kept(ELSE, "return -EINVAL;", "return -ENOTTY;", site, answer) == ELSE.replace(
         "\t} else\n\t\treturn -EINVAL;\n",
         "\t} else {\n\t\t/* s390-tools reads -EINVAL here */\n"
         "\t\tif (cmd == T_CRYPT_SET || cmd == T_CRYPT_QUERY)\n\t\t\treturn -EINVAL;\n"
