@@ -129,6 +129,28 @@ def test_no_committed_handler_is_half_converted(output: Path) -> None:
             assert r["left"] != "-" and named_in_summary(r, text), r
 
 
+@each_output
+def test_every_answer_kept_by_name_is_in_its_patch(output: Path) -> None:
+    """Each handler SUMMARY.md says keeps its old answer for named commands
+    is converted (handlers.tsv) in a patch that names those commands in
+    added lines, with the comment that says who reads the answer."""
+    text = committed_file(output, "SUMMARY.md").read_text()
+    kept = re.findall(r"^- (\S+): (\w+)\(\): (.+?) keeps? -(E[A-Z]+) \((.+)\)$", text, re.M)
+    assert kept, "no answer kept by name"
+    with open(committed_file(output, "handlers.tsv")) as fh:
+        converted = {(r["file"], f) for r in handlers.read_tsv(fh) if r["verdict"] == "converted"
+                     for f in r["functions"].split(",")}
+    patches = {p: p.read_text() for p in output.glob("*/0*.patch")}
+    for file, function, commands, errno, readers in kept:
+        assert (file, function) in converted, (file, function)
+        mine = [t for t in patches.values() if f"+++ b/{file}\n" in t]
+        assert len(mine) == 1, file
+        added = "\n".join(line for line in mine[0].splitlines() if line.startswith("+"))
+        for name in re.split(r", | and ", commands):
+            assert re.search(r"\b%s\b" % name, added), (file, name)
+        assert f"-{errno} here" in " ".join(added.replace("+", " ").replace("*", " ").split()), file
+
+
 def named_in_summary(row: dict[str, str], summary: str) -> bool:
     """SUMMARY.md gives the row's reason: the handler's own ("h() left
     out: why"), or its sites' (an in-tree test, a file no configuration

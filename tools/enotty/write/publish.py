@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 
 from ..find import scan, sites
 from ..judge import handlers, recall
+from ..judge.kept_commands import joined, reader_names
 from ..partition import split
 from ..render import companions, series
 from ..verify import verify
@@ -247,6 +248,15 @@ def _summary_tail(w: Callable[[str], object], written: Written, rejected: list[t
           " compiles the file:\n\n")
         for reason in sorted(set(left_out.values())):
             w(f"- {_md(reason)}\n")
+    kept = handlers.kept_answers(grouped.analysed.model)
+    if kept:
+        w("\n## Answers kept for named commands\n\nThese handlers are converted, but a program reads"
+          " their old answer for commands they have no case for (judge/consumers.tsv), and the patch"
+          " keeps it for those commands:\n\n")
+        for site, answer in sorted(kept.items(), key=lambda item: item[0].sort_key()):
+            verb = "keeps" if len(answer.commands) == 1 else "keep"
+            w(f"- {site.file}: {site.function}(): {_md(joined(list(answer.commands)))} {verb} -{answer.errno}"
+              f" ({_md(joined(reader_names(answer)))})\n")
     if left_cleanups:
         w("\n## Cleanups left out (user space sees no change; CLEANUP=1 adds them)\n\n")
         for change in left_cleanups:
