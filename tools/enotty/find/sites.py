@@ -58,10 +58,15 @@ class Effects:
         return [(int(m.group(1)), m.group(2), m.group(3), m.group(4))
                 for m in (GUARD_ITEM.match(part) for part in self.guard.split("; ")) if m]
 
-    def uncased_commands(self) -> list[str]:
-        """The command names; a case only one #if branch holds is NAME[CONFIG_X=n] in the cell."""
+    def uncased_items(self) -> list[tuple[str, str]]:
+        """(name, condition) of each uncased command: a case only one #if
+        branch holds is NAME[CONFIG_X=n] in the cell, condition '' else."""
         return [] if self.uncased in ("-", "unknown") else [
-            name.partition("[")[0] for name in self.uncased.split(",")]
+            (name, when.rstrip("]")) for name, _, when in (c.partition("[") for c in self.uncased.split(","))]
+
+    def uncased_commands(self) -> list[str]:
+        """The command names."""
+        return [name for name, _when in self.uncased_items()]
 
 
 # one check of Effects.guard, as effects.py writes it

@@ -52,6 +52,11 @@ class Consumer:
     # (tools/iio's IIO_GET_EVENT_FD_IOCTL); () when it sends unknown ones
     commands: tuple[str, ...] = ()
 
+    @property
+    def who(self) -> str:
+        """The consumer's name, without what the table says of it in parentheses."""
+        return self.consumer.split(" (")[0]
+
 
 def read(path: Path = TABLE) -> list[Consumer]:
     """The rows of consumers.tsv; no file, no rows; a malformed row: UsageError."""

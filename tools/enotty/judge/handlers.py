@@ -46,7 +46,7 @@ from typing import Iterable, TextIO
 from . import consumers as consumers_table
 from . import effects, operations
 from .consumers import Consumer
-from .kept_commands import KeptAnswer, joined, reader_names, unkeepable
+from .kept_commands import KeptAnswer, joined, readers_read, unkeepable
 from ..find.sites import Site
 from ..find import ctext, interfaces
 from ..kernel import kconfig
@@ -275,10 +275,10 @@ def _consumed(site: Site, consumers: dict[str, list[Consumer]]) -> tuple[str, Ke
         return "", None
     if all(named for _c, named in keepers):
         commands = tuple(dict.fromkeys(n for _c, named in keepers for n in named))
-        readers = tuple(dict.fromkeys(c.consumer.split(" (")[0] for c, _named in keepers))
+        readers = tuple(dict.fromkeys(c.who for c, _named in keepers))
         return "", KeptAnswer(commands, site.from_, readers)
     c, _named = next(k for k in keepers if not k[1])
-    who = c.consumer.split(' (')[0]
+    who = c.who
     if c.command != site.file:
         return f"{c.command} reaches it and {who} reads its EINVAL", None
     if site.from_ == "EINVAL":
@@ -578,8 +578,8 @@ def model(sites: Iterable[Site], root: Path, kept_out: dict[Site, str] | None = 
                 if answer is not None:
                     cannot = unkeepable(_text(root, s.file), s, root, answer.commands)
                     if cannot:
-                        why = (f"{' and '.join(answer.readers)} {'reads' if len(answer.readers) == 1 else 'read'} its "
-                               f"-{answer.errno} for {', '.join(answer.commands)}, which cannot be kept by name: {cannot}")
+                        why = (f"{readers_read(answer)} its -{answer.errno} for {joined(list(answer.commands))}, "
+                               f"which cannot be kept by name: {cannot}")
                     else:
                         kept.append((s, answer))
                 if why and why not in left:
@@ -653,37 +653,36 @@ def kept_answers(model: Iterable[Handler]) -> dict[Site, KeptAnswer]:
     return {s: answer for h in model if h.complete for s, answer in h.kept}
 
 
-def without_kept(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[Site]:
-    """The sites as the message tells of them: a kept command is no longer
-    among the uncased commands that get the new answer."""
-    answers = kept_answers(model)
+def without_kept(patch_sites: Iterable[Site], answers: dict[Site, KeptAnswer]) -> list[Site]:
+    """The sites as the message tells of them: a kept command (answers:
+    kept_answers()) is no longer among the uncased commands that get the
+    new answer."""
     out = []
     for s in patch_sites:
         answer = answers.get(s)
         if answer is not None and s.effects is not None and s.effects.uncased not in ("-", "unknown"):
-            cells = [c for c in s.effects.uncased.split(",") if c.partition("[")[0] not in answer.commands]
+            cells = [f"{n}[{when}]" if when else n for n, when in s.effects.uncased_items()
+                     if n not in answer.commands]
             s = dataclasses.replace(s, effects=dataclasses.replace(s.effects, uncased=",".join(cells) or "-"))
         out.append(s)
     return out
 
 
-def kept_answer_sentences(patch_sites: Iterable[Site], model: Iterable[Handler]) -> list[str]:
-    """A sentence for each old answer a patch keeps for named commands."""
-    answers = kept_answers(model)
+def kept_answer_sentences(patch_sites: Iterable[Site], answers: dict[Site, KeptAnswer]) -> list[str]:
+    """A sentence for each old answer a patch keeps for named commands
+    (answers: kept_answers())."""
     out: list[str] = []
     for s in patch_sites:
         answer = answers.get(s)
         if answer is None:
             continue
         one = len(answer.commands) == 1
-        readers = joined(reader_names(answer))
         # sit's SIOCGET6RD reaches the line only with CONFIG_IPV6_SIT_6RD=n
-        conditions = {c.partition("[")[2].rstrip("]") for c in (s.effects.uncased.split(",") if s.effects else ())
-                      if c.partition("[")[0] in answer.commands and "[" in c}
+        conditions = {when for n, when in (s.effects.uncased_items() if s.effects else [])
+                      if n in answer.commands and when}
         when = f"With {conditions.pop()}, " if len(conditions) == 1 and "=" in next(iter(conditions)) else ""
         said = (f"{when}{joined(list(answer.commands))} {'keeps' if one else 'keep'} -{answer.errno} in "
-                f"{s.function}(): {readers} {'read' if ' and ' in readers else 'reads'} that answer "
-                f"for {'it' if one else 'them'}.")
+                f"{s.function}(): {readers_read(answer)} that answer for {'it' if one else 'them'}.")
         if said not in out:
             out.append(said)
     return out
@@ -735,7 +734,7 @@ def helped_consumers(patch_sites: Iterable[Site],
     for c in consumers_table.read() if rows is None else rows:
         if not c.keep and not c.cased and c.evidence == "program" and c.command in uncased \
                 and "not reached" not in c.consumer:
-            by_who.setdefault(c.consumer.split(" (")[0], []).append(c.command)
+            by_who.setdefault(c.who, []).append(c.command)
     return [(who, sorted(set(cmds))) for who, cmds in sorted(by_who.items())]
 
 

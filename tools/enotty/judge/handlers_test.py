@@ -253,10 +253,10 @@ def test_a_known_command_a_program_reads_keeps_its_answer_by_name(tmp_path: Path
     (h,) = handlers.model([site], tmp_path, consumers=consumers)
     assert h.complete
     assert h.kept == ((site, handlers.KeptAnswer(("X_CRYPT_SET",), "EINVAL", ("s390-tools tape390_crypt -e",))),)
-    assert handlers.kept_answer_sentences([site], [h]) == [
+    assert handlers.kept_answer_sentences([site], handlers.kept_answers([h])) == [
         "X_CRYPT_SET keeps -EINVAL in a_ioctl(): s390-tools tape390_crypt reads that answer for it."]
     # the message no longer counts it among the commands that get ENOTTY
-    (shown,) = handlers.without_kept([site], [h])
+    (shown,) = handlers.without_kept([site], handlers.kept_answers([h]))
     assert shown.effects is not None and shown.effects.uncased == "X_OTHER"
     # a consumer that takes ENOTTY as "not supported" keeps nothing
     only_other = dataclasses.replace(site, effects=dataclasses.replace(site.effects, uncased="X_OTHER"))

@@ -43,6 +43,12 @@ def reader_names(answer: KeptAnswer) -> list[str]:
     return list(dict.fromkeys(re.sub(r"(?: -\w+)+$", "", r) for r in answer.readers))
 
 
+def readers_read(answer: KeptAnswer) -> str:
+    """'P reads' or 'P and Q read' (one consumer row may name two files)."""
+    who = joined(reader_names(answer))
+    return f"{who} {'read' if ' and ' in who else 'reads'}"
+
+
 def command_parameter(text: str, site: Site) -> str:
     """The name of the site's function's command parameter: the interface's
     position for the handler itself, else the parameter a helper names like

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..find import scan
 from ..find.sites import Site
-from ..judge.kept_commands import STATEMENT, KeptAnswer, command_parameter, joined, reader_names
+from ..judge.kept_commands import STATEMENT, KeptAnswer, command_parameter, readers_read
 from .comment_updates import apply_diff, lines_of, unified_diff
 from .split import FileChange, SeriesPlan, each_converting_file
 
@@ -81,7 +81,7 @@ def edit(before: str, diff: str, kept: list[tuple[Site, KeptAnswer]]) -> list[st
             return None
         label = _default_label(lines, at)
         if label is not None:
-            edit_at = _labels(lines, at, label, site, answer)
+            edit_at = _labels(lines, at, label, m, site, answer)
             if edit_at is not None:
                 edits.append(edit_at)
                 continue
@@ -115,15 +115,13 @@ def _default_label(lines: list[str], at: int) -> int | None:
     return at - 1 if at and _DEFAULT.match(lines[at - 1]) else None
 
 
-def _labels(lines: list[str], at: int, label: int, site: Site,
+def _labels(lines: list[str], at: int, label: int, m: re.Match[str], site: Site,
             answer: KeptAnswer) -> tuple[int, list[str], int] | None:
     """Case labels of the kept commands before the default at label, with
     the old answer (and the default's jump after an assignment); in the
     #else of the #ifdef that holds their cases when they have one; None
-    where the default's body is more than the statement and a jump, or the
-    #if block is not right above it."""
-    m = STATEMENT.match(lines[at].rstrip("\n"))
-    assert m is not None
+    where the default's body is more than the statement (m, at at) and a
+    jump, or the #if block is not right above it."""
     indent, lhs = m.group("indent"), m.group("lhs")
     body = [f"{indent}{lhs}-{answer.errno};\n"]
     if not lhs.startswith("return"):
@@ -164,8 +162,7 @@ def _condition(site: Site, answer: KeptAnswer) -> str | None:
     """'' when the kept commands have no case at all, CONFIG_X=n when each
     has one only under CONFIG_X (effects' uncased cell: NAME[CONFIG_X=n]),
     None for a mix."""
-    cells = {c.partition("[")[0]: c.partition("[")[2].rstrip("]")
-             for c in (site.effects.uncased.split(",") if site.effects else ())}
+    cells = dict(site.effects.uncased_items()) if site.effects else {}
     found = {cells.get(name, "") for name in answer.commands}
     if len(found) != 1:
         return None
@@ -176,9 +173,7 @@ def _condition(site: Site, answer: KeptAnswer) -> str | None:
 def comment(indent: str, answer: KeptAnswer) -> list[str]:
     """A comment that names who reads the kept answer, one line or a
     block of them (kernel style) when it does not fit in 80 columns."""
-    readers = reader_names(answer)
-    who = joined(readers)
-    text = f"{who} {'read' if ' and ' in who else 'reads'} -{answer.errno} here"
+    text = f"{readers_read(answer)} -{answer.errno} here"
     one = f"{indent}/* {text} */\n"
     if _columns(one.rstrip("\n")) <= 80:
         return [one]

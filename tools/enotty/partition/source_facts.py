@@ -208,7 +208,7 @@ def unaffected_consumers(src: Source, sites: tuple[Site, ...],
     for row in consumers.read() if rows is None else rows:
         if row.cased and row.command not in uncased:
             errno = m.group(0) if (m := re.match(r"E[A-Z0-9]+(?=:)", row.reads)) else "EINVAL"
-            out += [(row.consumer.split(" (")[0], row.command, name, errno) for name, body in sorted(bodies.items())
+            out += [(row.who, row.command, name, errno) for name, body in sorted(bodies.items())
                     if re.search(r"\b%s\b" % re.escape(row.command), body)]
     return tuple(out)
 

@@ -102,11 +102,12 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
     mine = _audit_rows(audit or [], plan.name, series.mail_name(1, subject))
     # the rows name the patch as the audit did (its number may differ)
     tested = messages.tested_line(mine, mine[0]["patch"]) if mine else ""
-    msg = messages.commit_message(subject, handlers.without_kept(pp.sites, analysed.model), interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
+    answers = handlers.kept_answers(analysed.model)
+    msg = messages.commit_message(subject, handlers.without_kept(pp.sites, answers), interfaces.by_name(), sorted({s.rule for s in pp.sites}), signoff,
                                   tested=tested, docs=[d.path for d in pp.docs],
                                   changed_type=messages.changed_type(mine) if tested else "",
                                   kept=handlers.caveats(pp.sites, analysed.model)
-                                  + handlers.kept_answer_sentences(pp.sites, analysed.model)
+                                  + handlers.kept_answer_sentences(pp.sites, answers)
                                   + handlers.kept_siblings(pp.sites, analysed.model)
                                   + messages.helped_sentences(handlers.helped_consumers(pp.sites))
                                   + messages.unaffected_sentences([u for f in pp.files for u in f.unaffected]),
@@ -114,7 +115,7 @@ def _draft(signoff: str, analysed: Analysed, plan: split.SeriesPlan, pp: split.P
                                   guards=tuple(dict.fromkeys(g for f in pp.files for g in f.guards)),
                                   guard_reads=tuple(dict.fromkeys(r for f in pp.files for r in f.guard_reads)),
                                   cites=tuple(dict.fromkeys(c for f in pp.files for c in f.cites)),
-                                  answers_kept=frozenset(s.function for s in handlers.kept_answers(analysed.model)))
+                                  answers_kept=frozenset(s.function for s in answers))
     return Draft(series.Patch(pp, subject, msg), prefix, tested=bool(tested), measured=bool(mine))
 
 
